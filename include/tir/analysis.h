@@ -1,0 +1,87 @@
+/* tir/analysis.h - the arithmetic analyzer (simplify, bounds, proofs,
+ * integer sets and regions, backed by isl), block access regions, and the IR
+ * verifier. */
+#ifndef TIR_ANALYSIS_H
+#define TIR_ANALYSIS_H
+
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An analyzer holds a context of facts about vars.  Exprs it builds are
+ * allocated in the ctx given at creation.  Owns its isl_ctx; free with
+ * tir_analyzer_free.  d may be NULL: isl errors become diagnostics there. */
+typedef struct tir_analyzer tir_analyzer;
+tir_analyzer *tir_analyzer_new(tir_ctx *c, tir_diag *d);
+void tir_analyzer_free(tir_analyzer *a);
+
+/* var == value from now on (value is simplified and substituted) */
+void tir_analyzer_bind(tir_analyzer *a, const tir_expr *var, tir_expr *value);
+/* var in [min, min + extent) */
+void tir_analyzer_bind_range(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent);
+/* scoped constraints (branch conditions, predicates): returns a token to
+ * pass to exit, which drops this constraint and all entered after it */
+int tir_analyzer_enter_constraint(tir_analyzer *a, tir_expr *cond);
+void tir_analyzer_exit_constraint(tir_analyzer *a, int token);
+
+/* canonical, readable, never larger, same meaning */
+tir_expr *tir_simplify(tir_analyzer *a, tir_expr *e);
+
+/* constant bounds; *min = INT64_MIN / *max = INT64_MAX where unbounded */
+void tir_const_bound(tir_analyzer *a, tir_expr *e, int64_t *min, int64_t *max);
+/* e == coeff*k + base for some integer k; coeff 0 means e == base */
+typedef struct { int64_t coeff, base; } tir_modular_set;
+tir_modular_set tir_modular_set_of(tir_analyzer *a, tir_expr *e);
+
+/* true only when proved (isl for quasi-affine facts; bounds otherwise) */
+bool tir_can_prove(tir_analyzer *a, tir_expr *cond);
+bool tir_can_prove_equal(tir_analyzer *a, tir_expr *x, tir_expr *y);
+
+/* ---- integer sets and regions ---- */
+typedef struct tir_relax_var {
+  const tir_expr *var;
+  tir_expr *min, *extent;
+} tir_relax_var;
+
+/* One access: a region (ndim ranges) of some buffer, where the `relax` vars
+ * range over their domains, `conds` hold (e.g. enclosing if conditions), and
+ * every other var stays symbolic. */
+typedef struct tir_access_region {
+  const tir_range *region;
+  int ndim;
+  const tir_relax_var *relax;
+  int nrelax;
+  tir_expr *const *conds;
+  int nconds;
+} tir_access_region;
+
+/* The bounding box of the union of the accesses: out[d] = {min, extent},
+ * min symbolic in the kept vars, extent a constant where a constant upper
+ * bound can be proved.  Exact through isl where quasi-affine, interval
+ * arithmetic otherwise.  Returns false when some dim cannot be bounded (out
+ * then undefined). */
+bool tir_region_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out);
+
+/* The range of e as relax vars range over their domains (interval
+ * arithmetic; min/extent simplified).  False when unbounded. */
+bool tir_eval_range(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_range *out);
+
+/* ---- block access regions (TVM's GetBlockReadWriteRegion): the reads and
+ * writes of a block computed from its body, relaxing the loops inside it;
+ * used when a block has no T.reads/T.writes.  Results are ctx-owned arrays. */
+void tir_block_infer_access(tir_ctx *c, const tir_block *blk,
+                            tir_buffer_region **reads, int *nreads,
+                            tir_buffer_region **writes, int *nwrites);
+
+/* ---- the IR verifier: every var defined before use and bound once, every
+ * buffer declared in scope, index count == buffer rank, dtypes consistent,
+ * block reads/writes naming declared buffers.  False with errors in d. */
+bool tir_verify_func(const tir_func *f, tir_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* tir/codegen.h - printing lowered IR as C or CUDA source. */
+#ifndef TIR_CODEGEN_H
+#define TIR_CODEGEN_H
+
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One self-contained C11 translation unit for a lowered module: a function
+ * `int32_t SYMBOL(T0 *restrict p0, ...)` per PrimFunc.  malloc'd text, or
+ * NULL with errors in d (e.g. IR that is not lowered). */
+char *tir_codegen_c(const tir_module *m, tir_diag *d);
+/* CUDA: a __global__ kernel per launch and an extern "C" host launcher. */
+char *tir_codegen_cuda(const tir_module *m, tir_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,415 @@
+/* tir/ir.h - the IR of tirc: dtypes, expressions, statements, buffers,
+ * blocks, functions and modules, and the arena (tir_ctx) they live in.
+ *
+ * Ownership: every node is allocated in a tir_ctx and freed, all at once,
+ * by tir_ctx_free().  Nodes are immutable once built: a pass builds new
+ * nodes and shares the subtrees it did not change.  Pointers returned by
+ * the constructors below are owned by the ctx (never free them).
+ * Identity binds: two Vars (or Buffers) with the same name are different
+ * objects; comparison of Vars and Buffers is by pointer.
+ */
+#ifndef TIR_IR_H
+#define TIR_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* arena                                                               */
+
+typedef struct tir_ctx tir_ctx;
+
+tir_ctx *tir_ctx_new(void);
+void tir_ctx_free(tir_ctx *ctx);
+/* zeroed memory, 16-byte aligned, owned by ctx; never NULL (aborts only on
+ * out-of-memory, which is not bad input) */
+void *tir_alloc(tir_ctx *ctx, size_t size);
+const char *tir_strdup(tir_ctx *ctx, const char *s);
+const char *tir_strndup(tir_ctx *ctx, const char *s, size_t n);
+/* a fresh id for a new Var/Buffer, unique within the ctx */
+uint32_t tir_ctx_next_id(tir_ctx *ctx);
+
+/* ------------------------------------------------------------------ */
+/* source positions                                                    */
+
+typedef struct tir_span {
+  int line; /* 1-based; 0 = unknown */
+  int col;  /* 1-based, in bytes */
+} tir_span;
+
+/* ------------------------------------------------------------------ */
+/* dtypes                                                              */
+
+typedef enum tir_type_code {
+  TIR_TC_INT,
+  TIR_TC_UINT, /* bool is uint1 */
+  TIR_TC_FLOAT,
+  TIR_TC_BFLOAT,
+  TIR_TC_HANDLE, /* void is handle with bits 0 */
+} tir_type_code;
+
+typedef struct tir_dtype {
+  uint8_t code;   /* tir_type_code */
+  uint8_t bits;
+  uint16_t lanes; /* 1 for scalars */
+} tir_dtype;
+
+extern const tir_dtype TIR_INT8, TIR_INT16, TIR_INT32, TIR_INT64, TIR_UINT8,
+    TIR_FLOAT16, TIR_FLOAT32, TIR_FLOAT64, TIR_BOOL, TIR_HANDLE, TIR_VOID;
+
+bool tir_dtype_eq(tir_dtype a, tir_dtype b);
+bool tir_dtype_is_int(tir_dtype t);   /* int or uint, not bool */
+bool tir_dtype_is_bool(tir_dtype t);
+bool tir_dtype_is_float(tir_dtype t); /* float or bfloat */
+bool tir_dtype_is_handle(tir_dtype t);
+tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes);
+/* "int32", "float32x4", "bool", "handle", "void"; returns false on a bad string */
+bool tir_dtype_parse(const char *s, tir_dtype *out);
+/* writes the canonical name into buf (at least 32 bytes); returns buf */
+char *tir_dtype_str(tir_dtype t, char *buf);
+int tir_dtype_bytes(tir_dtype t); /* (bits*lanes+7)/8 */
+
+/* ------------------------------------------------------------------ */
+/* expressions                                                         */
+
+typedef struct tir_expr tir_expr;
+typedef struct tir_stmt tir_stmt;
+typedef struct tir_buffer tir_buffer;
+typedef struct tir_block tir_block;
+
+typedef enum tir_expr_kind {
+  TIR_VAR,
+  TIR_INT_IMM,
+  TIR_FLOAT_IMM,
+  TIR_STRING_IMM,
+  /* binary: e->bin.a, e->bin.b */
+  TIR_ADD,
+  TIR_SUB,
+  TIR_MUL,
+  TIR_DIV, /* truncdiv for ints (T.truncdiv / a / b on ints), true div for floats */
+  TIR_MOD, /* truncmod */
+  TIR_FLOORDIV,
+  TIR_FLOORMOD,
+  TIR_MIN,
+  TIR_MAX,
+  TIR_EQ,
+  TIR_NE,
+  TIR_LT,
+  TIR_LE,
+  TIR_GT,
+  TIR_GE,
+  TIR_AND,
+  TIR_OR,
+  /* unary */
+  TIR_NOT,    /* e->un.a */
+  TIR_CAST,   /* e->un.a, to e->dtype */
+  TIR_SELECT, /* e->select */
+  TIR_CALL,   /* e->call */
+  TIR_BUFFER_LOAD, /* e->load */
+  TIR_RAMP,        /* e->ramp */
+  TIR_BROADCAST,   /* e->bcast */
+  TIR_LET,         /* e->let */
+  TIR_EXPR_KIND_COUNT
+} tir_expr_kind;
+
+#define TIR_IS_BINARY(k) ((k) >= TIR_ADD && (k) <= TIR_OR)
+#define TIR_IS_CMP(k) ((k) >= TIR_EQ && (k) <= TIR_GE)
+
+struct tir_expr {
+  tir_expr_kind kind;
+  tir_dtype dtype;
+  tir_span span;
+  union {
+    struct {
+      const char *name;
+      uint32_t id;       /* unique in its ctx; identity is the pointer */
+      bool size_var;     /* T.SizeVar: known non-negative */
+      const char *ptr_scope; /* handle vars: storage scope of what it points to, or NULL */
+      tir_dtype ptr_elem;    /* handle vars: element type pointed to (bits 0 = unknown) */
+    } var;
+    int64_t int_val;   /* TIR_INT_IMM (bool too: 0/1) */
+    double float_val;  /* TIR_FLOAT_IMM */
+    const char *str;   /* TIR_STRING_IMM */
+    struct { tir_expr *a, *b; } bin;
+    struct { tir_expr *a; } un;
+    struct { tir_expr *cond, *t, *f; } select;
+    struct {
+      const char *op;    /* without the "tir." prefix: "tvm_access_ptr", "exp", "call_extern" */
+      tir_expr **args;
+      int nargs;
+    } call;
+    struct {
+      tir_buffer *buf;
+      tir_expr **idx;
+      int nidx;
+    } load;
+    struct { tir_expr *base, *stride; int lanes; } ramp;
+    struct { tir_expr *value; int lanes; } bcast;
+    struct { tir_expr *var, *value, *body; } let;
+  } u;
+};
+
+/* constructors: all take the ctx; span may be {0,0} */
+tir_expr *tir_var(tir_ctx *c, const char *name, tir_dtype t);
+tir_expr *tir_size_var(tir_ctx *c, const char *name, tir_dtype t);
+tir_expr *tir_int(tir_ctx *c, tir_dtype t, int64_t v);
+tir_expr *tir_i32(tir_ctx *c, int64_t v);
+tir_expr *tir_bool(tir_ctx *c, bool v);
+tir_expr *tir_float(tir_ctx *c, tir_dtype t, double v);
+tir_expr *tir_string(tir_ctx *c, const char *s);
+/* binary node; dtype is a's (bool for comparisons and and/or) */
+tir_expr *tir_binary(tir_ctx *c, tir_expr_kind k, tir_expr *a, tir_expr *b);
+tir_expr *tir_not(tir_ctx *c, tir_expr *a);
+tir_expr *tir_cast(tir_ctx *c, tir_dtype t, tir_expr *a);
+tir_expr *tir_select(tir_ctx *c, tir_expr *cond, tir_expr *t, tir_expr *f);
+/* args copied into the ctx */
+tir_expr *tir_call(tir_ctx *c, tir_dtype t, const char *op, tir_expr *const *args, int nargs);
+tir_expr *tir_load(tir_ctx *c, tir_buffer *buf, tir_expr *const *idx, int nidx);
+tir_expr *tir_ramp(tir_ctx *c, tir_expr *base, tir_expr *stride, int lanes);
+tir_expr *tir_broadcast(tir_ctx *c, tir_expr *value, int lanes);
+tir_expr *tir_let(tir_ctx *c, tir_expr *var, tir_expr *value, tir_expr *body);
+/* a shallow copy of e with its own span (for diagnostics) */
+tir_expr *tir_expr_with_span(tir_ctx *c, const tir_expr *e, tir_span sp);
+
+/* helpers */
+bool tir_is_const_int(const tir_expr *e, int64_t *out); /* IntImm (not bool) */
+bool tir_is_one_of(const tir_expr *e, tir_expr_kind k);
+#define tir_is_var(e) ((e) && (e)->kind == TIR_VAR)
+
+/* ------------------------------------------------------------------ */
+/* annotations and attribute values                                    */
+
+typedef struct tir_attr_val tir_attr_val;
+typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT } tir_av_kind;
+struct tir_attr_val {
+  tir_av_kind kind;
+  tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */
+  tir_attr_val **items;  /* LIST / DICT values */
+  const char **keys;     /* DICT keys */
+  int n;
+};
+tir_attr_val *tir_av_expr(tir_ctx *c, tir_expr *e);
+tir_attr_val *tir_av_list(tir_ctx *c, tir_attr_val *const *items, int n);
+tir_attr_val *tir_av_dict(tir_ctx *c, const char *const *keys, tir_attr_val *const *items, int n);
+/* value of key in a DICT, or NULL */
+tir_attr_val *tir_av_get(const tir_attr_val *dict, const char *key);
+
+/* ------------------------------------------------------------------ */
+/* buffers and regions                                                  */
+
+struct tir_buffer {
+  const char *name;
+  uint32_t id;
+  tir_expr *data;        /* a handle Var */
+  tir_dtype dtype;
+  tir_expr **shape;
+  int ndim;
+  tir_expr **strides;    /* nstrides == 0: compact row-major */
+  int nstrides;
+  tir_expr *elem_offset; /* never NULL: IntImm 0 or a Var or expr */
+  const char *scope;     /* "global", "shared", "shared.dyn", "local", "warp", ... */
+  int data_alignment;    /* bytes; 0 = default (64) */
+  int offset_factor;     /* 0 = default (1) */
+  int *axis_separators;
+  int naxis_sep;
+  tir_span span;
+};
+
+/* a new buffer (fresh id); arrays are copied.  elem_offset NULL => 0;
+ * data NULL => a fresh handle var named `name` pointing to dtype in scope */
+tir_buffer *tir_buffer_new(tir_ctx *c, const char *name, tir_dtype dtype,
+                           tir_expr *const *shape, int ndim,
+                           tir_expr *const *strides, int nstrides,
+                           tir_expr *elem_offset, const char *scope,
+                           int data_alignment, int offset_factor, tir_expr *data);
+/* a shallow copy with a fresh id; then modify the copy's fields before use */
+tir_buffer *tir_buffer_copy(tir_ctx *c, const tir_buffer *b);
+
+typedef struct tir_range {
+  tir_expr *min, *extent;
+} tir_range;
+
+typedef struct tir_buffer_region {
+  tir_buffer *buf;
+  tir_range *region; /* buf->ndim entries normally */
+  int n;
+  tir_span span;
+} tir_buffer_region;
+
+/* ------------------------------------------------------------------ */
+/* statements                                                          */
+
+typedef enum tir_stmt_kind {
+  TIR_BUFFER_STORE, /* s->store */
+  TIR_LET_STMT,     /* s->let */
+  TIR_FOR,          /* s->loop */
+  TIR_WHILE,        /* s->whl */
+  TIR_IF,           /* s->ifs */
+  TIR_EVALUATE,     /* s->eval */
+  TIR_SEQ,          /* s->seq */
+  TIR_ALLOCATE,     /* s->alloc: a raw allocation of a data var (lowered IR) */
+  TIR_DECL_BUFFER,  /* s->decl: declares buf in body */
+  TIR_ALLOC_BUFFER, /* s->decl: statement-level T.alloc_buffer (tirx): allocates buf for body */
+  TIR_ATTR,         /* s->attr */
+  TIR_ASSERT,       /* s->assrt */
+  TIR_BLOCK_REALIZE,/* s->realize */
+  TIR_STMT_KIND_COUNT
+} tir_stmt_kind;
+
+typedef enum tir_for_kind {
+  TIR_FOR_SERIAL,
+  TIR_FOR_PARALLEL,
+  TIR_FOR_VECTORIZED,
+  TIR_FOR_UNROLLED,
+  TIR_FOR_THREAD_BINDING,
+} tir_for_kind;
+
+typedef enum tir_iter_type {
+  TIR_ITER_SPATIAL = 0,  /* kDataPar, "S" */
+  TIR_ITER_REDUCE = 2,   /* kCommReduce, "R" */
+  TIR_ITER_ORDERED = 3,  /* kOrdered, "O" */
+  TIR_ITER_OPAQUE = 4,   /* kOpaque, "O"? printed T.axis.opaque */
+} tir_iter_type;
+
+typedef struct tir_iter_var {
+  tir_expr *var;
+  tir_range dom;
+  tir_iter_type type;
+} tir_iter_var;
+
+typedef struct tir_match_buffer {
+  tir_buffer *buf;        /* the view declared */
+  tir_buffer_region src;  /* the region it views */
+  tir_span span;          /* position of the source region (for errors) */
+} tir_match_buffer;
+
+struct tir_block {
+  const char *name;
+  tir_iter_var *iter_vars;
+  int n_iter;
+  tir_buffer_region *reads;
+  int n_reads;
+  tir_buffer_region *writes;
+  int n_writes;
+  tir_buffer **alloc_buffers;
+  int n_alloc;
+  tir_match_buffer *match_buffers;
+  int n_match;
+  tir_stmt *init;        /* or NULL */
+  tir_stmt *body;
+  tir_attr_val *annotations; /* DICT or NULL */
+  tir_span span;
+};
+
+struct tir_stmt {
+  tir_stmt_kind kind;
+  tir_span span;
+  union {
+    struct {
+      tir_buffer *buf;
+      tir_expr *value;
+      tir_expr **idx;
+      int nidx;
+    } store;
+    struct { tir_expr *var, *value; tir_stmt *body; } let;
+    struct {
+      tir_expr *var;
+      tir_expr *min, *extent;
+      tir_for_kind kind;
+      const char *thread_tag; /* TIR_FOR_THREAD_BINDING: "blockIdx.x", ... */
+      tir_attr_val *annotations; /* DICT or NULL */
+      tir_stmt *body;
+    } loop;
+    struct { tir_expr *cond; tir_stmt *body; } whl;
+    struct { tir_expr *cond; tir_stmt *then_s, *else_s; /* else may be NULL */ } ifs;
+    struct { tir_expr *value; } eval;
+    struct { tir_stmt **stmts; int n; } seq;
+    struct {
+      tir_expr *var;       /* handle var */
+      tir_dtype dtype;
+      tir_expr **extents;
+      int n;
+      tir_expr *cond;      /* usually true */
+      const char *scope;
+      tir_stmt *body;
+    } alloc;
+    struct { tir_buffer *buf; tir_stmt *body; } decl;
+    struct {
+      const char *key;    /* "thread_extent", "pragma_...", ... */
+      tir_expr *node;     /* the node it is about: a Var (iter var for thread_extent) or string/expr; may be NULL */
+      tir_expr *value;
+      tir_stmt *body;
+    } attr;
+    struct { tir_expr *cond, *msg; tir_stmt *body; } assrt;
+    struct {
+      tir_expr **iter_values; /* one per block iter var */
+      int n;
+      tir_expr *predicate;    /* bool; const true when absent */
+      tir_block *block;
+    } realize;
+  } u;
+};
+
+/* constructors (arrays copied) */
+tir_stmt *tir_store(tir_ctx *c, tir_buffer *buf, tir_expr *value, tir_expr *const *idx, int nidx);
+tir_stmt *tir_let_stmt(tir_ctx *c, tir_expr *var, tir_expr *value, tir_stmt *body);
+tir_stmt *tir_for(tir_ctx *c, tir_expr *var, tir_expr *min, tir_expr *extent,
+                  tir_for_kind kind, const char *thread_tag, tir_attr_val *annots, tir_stmt *body);
+tir_stmt *tir_while(tir_ctx *c, tir_expr *cond, tir_stmt *body);
+tir_stmt *tir_if(tir_ctx *c, tir_expr *cond, tir_stmt *then_s, tir_stmt *else_s);
+tir_stmt *tir_evaluate(tir_ctx *c, tir_expr *value);
+/* flattens nested SeqStmts; n == 1 returns the stmt itself */
+tir_stmt *tir_seq(tir_ctx *c, tir_stmt *const *stmts, int n);
+tir_stmt *tir_allocate(tir_ctx *c, tir_expr *var, tir_dtype dtype, tir_expr *const *extents, int n,
+                       const char *scope, tir_stmt *body);
+tir_stmt *tir_decl_buffer(tir_ctx *c, tir_buffer *buf, tir_stmt *body);
+tir_stmt *tir_alloc_buffer_stmt(tir_ctx *c, tir_buffer *buf, tir_stmt *body);
+tir_stmt *tir_attr_stmt(tir_ctx *c, const char *key, tir_expr *node, tir_expr *value, tir_stmt *body);
+tir_stmt *tir_assert(tir_ctx *c, tir_expr *cond, tir_expr *msg, tir_stmt *body);
+/* block and iter_values are used as given (the block is copied shallowly) */
+tir_stmt *tir_block_realize(tir_ctx *c, tir_expr *const *iter_values, int n, tir_expr *predicate,
+                            tir_block *block);
+/* a zeroed block in the ctx; fill its fields (arrays must be ctx-owned) */
+tir_block *tir_block_new(tir_ctx *c, const char *name);
+tir_block *tir_block_copy(tir_ctx *c, const tir_block *b);
+/* a shallow copy of s (to change fields of the copy) */
+tir_stmt *tir_stmt_copy(tir_ctx *c, const tir_stmt *s);
+
+/* ------------------------------------------------------------------ */
+/* functions and modules                                               */
+
+typedef struct tir_func {
+  const char *name;       /* the def's name */
+  tir_expr **params;      /* Vars: handle for buffer params, scalar otherwise */
+  int nparams;
+  tir_buffer **buffer_map; /* nparams entries; NULL where a param has no buffer */
+  tir_attr_val *attrs;     /* DICT or NULL ("global_symbol", "tir.noalias", ...) */
+  tir_stmt *body;
+  tir_dtype ret_type;      /* void normally */
+  bool s_tir;              /* block-level TIR (the body holds blocks) */
+  bool private_;           /* @T.prim_func(private=True) */
+  tir_span span;
+} tir_func;
+
+typedef struct tir_module {
+  const char *name; /* class name of @I.ir_module, or NULL for a bare prim_func */
+  tir_func **funcs;
+  int nfuncs;
+} tir_module;
+
+tir_func *tir_func_copy(tir_ctx *c, const tir_func *f);
+tir_module *tir_module_new(tir_ctx *c, const char *name);
+void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f);
+tir_func *tir_module_find(const tir_module *m, const char *name);
+/* the global_symbol attr if set, else the name */
+const char *tir_func_symbol(const tir_func *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,59 @@
+/* tir/passes.h - passes and the pass manager. */
+#ifndef TIR_PASSES_H
+#define TIR_PASSES_H
+
+#include <stdio.h>
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A pass: returns the new function (sharing untouched subtrees with f), or
+ * NULL with errors in d.  Never modifies f. */
+typedef tir_func *(*tir_pass_fn)(tir_ctx *c, const tir_func *f, tir_diag *d);
+
+typedef struct tir_pass_info {
+  const char *name;  /* TVM's name: "CompactBufferAllocation" */
+  const char *alias; /* "compact" */
+  const char *doc;   /* one line */
+  tir_pass_fn fn;
+} tir_pass_info;
+
+/* the registry, in a fixed order; *n gets the count */
+const tir_pass_info *tir_pass_registry(int *n);
+/* by name or alias; NULL if unknown */
+const tir_pass_info *tir_pass_lookup(const char *name);
+
+/* the passes */
+tir_func *tir_pass_simplify(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
+
+/* ---- pipelines ---- */
+typedef struct tir_pipeline tir_pipeline;
+
+typedef struct tir_pipeline_opts {
+  bool verify_each;            /* run the verifier after each pass (default on) */
+  bool print_after_all;
+  const char *print_after;     /* a pass name or alias, or NULL */
+  bool time_passes;
+  FILE *print_stream;          /* where IR dumps go (stderr in tirc) */
+} tir_pipeline_opts;
+
+/* "compact,lower_match" or a named pipeline ("default"); NULL with an error
+ * listing the known passes on an unknown name.  Owned by the caller. */
+tir_pipeline *tir_pipeline_parse(const char *spec, tir_diag *d);
+tir_pipeline *tir_pipeline_from_list(const char *const *names, int n, tir_diag *d);
+void tir_pipeline_free(tir_pipeline *p);
+/* runs every pass on every function of m; returns a new module or NULL */
+tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
+                             const tir_pipeline_opts *o, tir_diag *d);
+/* per-pass wall-time table of the last run, appended to out (time_passes) */
+void tir_pipeline_report_times(const tir_pipeline *p, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* tir/script.h - reading and printing TVMScript. */
+#ifndef TIR_SCRIPT_H
+#define TIR_SCRIPT_H
+
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse TVMScript source (len bytes; may contain NULs, which are an error).
+ * Accepts `from tvm.script import tir as T` (old: T.block, block-level
+ * T.alloc_buffer) and `... import tirx as T` (T.sblock, T.sblock_alloc_buffer,
+ * statement-level T.alloc_buffer).  A bare @T.prim_func gives a module
+ * with one function and name NULL; @I.ir_module class gives several.
+ * Returns NULL with errors in d on bad input.  Nodes live in c. */
+tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d);
+
+typedef enum {
+  TIR_DIALECT_TIRX, /* default: what apache-tvm 0.27 reads: tirx, T.sblock, @T.prim_func(s_tir=True) */
+  TIR_DIALECT_TIR,  /* the old spelling: tir, T.block */
+} tir_dialect;
+
+typedef struct tir_print_opts {
+  tir_dialect dialect;
+  bool no_import; /* omit the import line */
+} tir_print_opts;
+
+/* malloc'd text; the caller frees */
+char *tir_print_module(const tir_module *m, const tir_print_opts *o);
+char *tir_print_func(const tir_func *f, const tir_print_opts *o);
+char *tir_print_expr(const tir_expr *e);
+char *tir_print_stmt(const tir_stmt *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/* diag.c - diagnostic lists and their rendering. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/diag.h"
+
+void tir_diag_init(tir_diag *d) { memset(d, 0, sizeof *d); }
+
+void tir_diag_clear(tir_diag *d) {
+  for (int i = 0; i < d->n; i++) free(d->items[i].msg);
+  d->n = 0;
+  d->nerrors = 0;
+}
+
+void tir_diag_free(tir_diag *d) {
+  tir_diag_clear(d);
+  free(d->items);
+  memset(d, 0, sizeof *d);
+}
+
+void tir_diag_vadd(tir_diag *d, tir_severity sev, tir_span sp, const char *fmt, va_list ap) {
+  if (!d) return;
+  if (d->n == d->cap) {
+    int cap = d->cap ? d->cap * 2 : 8;
+    tir_diag_entry *p = realloc(d->items, sizeof *p * (size_t)cap);
+    if (!p) abort();
+    d->items = p;
+    d->cap = cap;
+  }
+  va_list ap2;
+  va_copy(ap2, ap);
+  int len = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  char *msg = malloc((size_t)(len < 0 ? 0 : len) + 1);
+  if (!msg) abort();
+  vsnprintf(msg, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+  d->items[d->n++] = (tir_diag_entry){sev, sp, msg};
+  if (sev == TIR_SEV_ERROR) d->nerrors++;
+}
+
+void tir_diag_add(tir_diag *d, tir_severity sev, tir_span sp, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  tir_diag_vadd(d, sev, sp, fmt, ap);
+  va_end(ap);
+}
+
+bool tir_diag_has_errors(const tir_diag *d) { return d && d->nerrors > 0; }
+
+typedef struct { char *p; size_t n, cap; } sbuf;
+static void sb_put(sbuf *b, const char *s, size_t n) {
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    while (cap < b->n + n + 1) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) abort();
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
+static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len) {
+  sbuf b = {0};
+  sb_puts(&b, "");
+  static const char *sevs[] = {"error", "warning", "note"};
+  for (int i = 0; d && i < d->n; i++) {
+    const tir_diag_entry *e = &d->items[i];
+    char head[512];
+    if (e->span.line > 0)
+      snprintf(head, sizeof head, "%s:%d:%d: %s: ", filename ? filename : "<input>", e->span.line,
+               e->span.col > 0 ? e->span.col : 1, sevs[e->sev]);
+    else
+      snprintf(head, sizeof head, "%s: %s: ", filename ? filename : "<input>", sevs[e->sev]);
+    sb_puts(&b, head);
+    sb_puts(&b, e->msg);
+    sb_puts(&b, "\n");
+    if (!src || e->span.line <= 0) continue;
+    /* find the line */
+    size_t pos = 0;
+    int line = 1;
+    while (pos < src_len && line < e->span.line) {
+      if (src[pos] == '\n') line++;
+      pos++;
+    }
+    if (line != e->span.line || pos > src_len) continue;
+    size_t end = pos;
+    while (end < src_len && src[end] != '\n') end++;
+    sb_puts(&b, "  ");
+    /* print the line with non-printable bytes as '?' */
+    for (size_t k = pos; k < end; k++) {
+      char ch = src[k];
+      if ((unsigned char)ch < 32 && ch != '\t') ch = '?';
+      sb_put(&b, &ch, 1);
+    }
+    sb_puts(&b, "\n  ");
+    int col = e->span.col > 0 ? e->span.col : 1;
+    for (int k = 1; k < col && pos + (size_t)k - 1 < end; k++) sb_put(&b, src[pos + (size_t)k - 1] == '\t' ? "\t" : " ", 1);
+    sb_puts(&b, "^\n");
+  }
+  return b.p;
+}

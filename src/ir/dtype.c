@@ -1,0 +1,100 @@
+/* dtype.c - data types: parsing, printing, predicates. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/ir.h"
+
+const tir_dtype TIR_INT8 = {TIR_TC_INT, 8, 1}, TIR_INT16 = {TIR_TC_INT, 16, 1},
+                TIR_INT32 = {TIR_TC_INT, 32, 1}, TIR_INT64 = {TIR_TC_INT, 64, 1},
+                TIR_UINT8 = {TIR_TC_UINT, 8, 1}, TIR_FLOAT16 = {TIR_TC_FLOAT, 16, 1},
+                TIR_FLOAT32 = {TIR_TC_FLOAT, 32, 1}, TIR_FLOAT64 = {TIR_TC_FLOAT, 64, 1},
+                TIR_BOOL = {TIR_TC_UINT, 1, 1}, TIR_HANDLE = {TIR_TC_HANDLE, 64, 1},
+                TIR_VOID = {TIR_TC_HANDLE, 0, 1};
+
+bool tir_dtype_eq(tir_dtype a, tir_dtype b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+bool tir_dtype_is_bool(tir_dtype t) { return t.code == TIR_TC_UINT && t.bits == 1; }
+bool tir_dtype_is_int(tir_dtype t) {
+  return (t.code == TIR_TC_INT || t.code == TIR_TC_UINT) && !tir_dtype_is_bool(t);
+}
+bool tir_dtype_is_float(tir_dtype t) { return t.code == TIR_TC_FLOAT || t.code == TIR_TC_BFLOAT; }
+bool tir_dtype_is_handle(tir_dtype t) { return t.code == TIR_TC_HANDLE; }
+tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes) {
+  t.lanes = (uint16_t)lanes;
+  return t;
+}
+int tir_dtype_bytes(tir_dtype t) { return (t.bits * t.lanes + 7) / 8; }
+
+static bool parse_uint(const char *s, long *out) {
+  if (!*s) return false;
+  long v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return false;
+    v = v * 10 + (*s - '0');
+    if (v > 65535) return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool tir_dtype_parse(const char *s, tir_dtype *out) {
+  if (!s) return false;
+  if (!strcmp(s, "bool")) { *out = TIR_BOOL; return true; }
+  if (!strcmp(s, "handle")) { *out = TIR_HANDLE; return true; }
+  if (!strcmp(s, "void")) { *out = TIR_VOID; return true; }
+  char base[32];
+  size_t n = strlen(s);
+  if (n >= sizeof base) return false;
+  memcpy(base, s, n + 1);
+  long lanes = 1;
+  char *x = strchr(base, 'x');
+  if (x) {
+    if (!parse_uint(x + 1, &lanes) || lanes < 1) return false;
+    *x = 0;
+  }
+  struct { const char *p; tir_type_code c; } pre[] = {
+      {"bfloat", TIR_TC_BFLOAT}, {"float", TIR_TC_FLOAT}, {"uint", TIR_TC_UINT}, {"int", TIR_TC_INT}};
+  for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
+    size_t pl = strlen(pre[i].p);
+    if (strncmp(base, pre[i].p, pl)) continue;
+    long bits;
+    if (!parse_uint(base + pl, &bits)) return false;
+    bool ok;
+    switch (pre[i].c) {
+    case TIR_TC_BFLOAT: ok = bits == 16; break;
+    case TIR_TC_FLOAT: ok = bits == 16 || bits == 32 || bits == 64; break;
+    default: ok = bits == 8 || bits == 16 || bits == 32 || bits == 64; break;
+    }
+    if (!ok) return false;
+    out->code = (uint8_t)pre[i].c;
+    out->bits = (uint8_t)bits;
+    out->lanes = (uint16_t)lanes;
+    if (tir_dtype_is_bool(*out) && lanes == 1) return true;
+    return true;
+  }
+  return false;
+}
+
+char *tir_dtype_str(tir_dtype t, char *buf) {
+  const char *base;
+  if (t.code == TIR_TC_HANDLE) {
+    strcpy(buf, t.bits == 0 ? "void" : "handle");
+    return buf;
+  }
+  if (tir_dtype_is_bool(t)) {
+    if (t.lanes == 1) strcpy(buf, "bool");
+    else snprintf(buf, 32, "boolx%d", t.lanes);
+    return buf;
+  }
+  switch (t.code) {
+  case TIR_TC_INT: base = "int"; break;
+  case TIR_TC_UINT: base = "uint"; break;
+  case TIR_TC_FLOAT: base = "float"; break;
+  default: base = "bfloat"; break;
+  }
+  if (t.lanes == 1) snprintf(buf, 32, "%s%d", base, t.bits);
+  else snprintf(buf, 32, "%s%dx%d", base, t.bits, t.lanes);
+  return buf;
+}
