@@ -9,6 +9,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 GRAMMAR := $(BUILD)/deps/tree-sitter-python
 GRAMMAR_SRC := build/deps/tree-sitter-python/src
 SAN     ?=
+FUZZ_N  ?= 12
 OPT     ?= -O2 -g
 CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) \
               -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
@@ -22,11 +23,13 @@ LIB_SO  := $(BUILD)/lib/libtir.so
 TIRC    := $(BUILD)/bin/tirc
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test unit golden oracle codegen asan valgrind run clean bench grammar
-all: $(LIB_A) $(LIB_SO) $(TIRC)
+.PHONY: all deps test unit golden oracle codegen fuzz asan valgrind run clean bench grammar
+all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
 	scripts/deps.sh
@@ -59,6 +62,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_A) tests/unit/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Itests/unit $< -o $@ $(LIB_A) $(CHECK_LIBS) $(LDLIBS_ALL)
 
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL)
+
 $(BUILD)/bench/%: bench/%.c $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL)
@@ -75,11 +82,14 @@ oracle: $(TIRC)
 codegen: $(TIRC)
 	@tests/codegen/run.sh $(TIRC)
 
+fuzz: $(TIRC)
+	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
+
 test: all
-	@$(MAKE) --no-print-directory unit golden codegen oracle
+	@$(MAKE) --no-print-directory unit golden codegen oracle fuzz
 
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit golden
+	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit golden fuzz FUZZ_N=6
 	@echo "asan: suite clean"
 
 valgrind: all $(UNIT_BINS)

@@ -46,10 +46,12 @@ typedef struct tir_pipeline_opts {
  * listing the known passes on an unknown name.  Owned by the caller. */
 tir_pipeline *tir_pipeline_parse(const char *spec, tir_diag *d);
 tir_pipeline *tir_pipeline_from_list(const char *const *names, int n, tir_diag *d);
-void tir_pipeline_free(tir_pipeline *p);
+void tir_pipeline_free(tir_pipeline *p); /* NULL is fine */
 /* runs every pass on every function of m; returns a new module or NULL */
 tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
                              const tir_pipeline_opts *o, tir_diag *d);
+/* record an extra timed phase (e.g. "parse", "print") for the report */
+void tir_pipeline_record_time(tir_pipeline *p, const char *label, double ms);
 /* per-pass wall-time table of the last run, appended to out (time_passes) */
 void tir_pipeline_report_times(const tir_pipeline *p, FILE *out);
 

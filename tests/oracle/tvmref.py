@@ -1,0 +1,68 @@
+"""tvmref.py - read TVMScript with apache-tvm (0.27, the `tirx` dialect) as
+the reference for tirc's tests.  Never a runtime dependency of libtir/tirc.
+
+- Accepts both spellings: the old `from tvm.script import tir as T` (T.block,
+  block-level T.alloc_buffer) is translated to the tirx one (T.sblock,
+  T.sblock_alloc_buffer, @T.prim_func(s_tir=True)).
+- `T.slice_tensor(...)` is not a TVM op: it is read as
+  T.call_extern("handle", "slice_tensor", ...), the same for both sides of a
+  comparison.
+"""
+import re
+import sys
+
+try:
+    import tvm  # noqa: F401
+    from tvm.script import tirx as _T
+    HAVE_TVM = True
+    TVM_ERROR = None
+except Exception as e:  # pragma: no cover
+    HAVE_TVM = False
+    TVM_ERROR = repr(e)
+
+
+class _TShim:
+    def __getattr__(self, name):
+        return getattr(_T, name)
+
+    @staticmethod
+    def slice_tensor(*args):
+        return _T.call_extern("handle", "slice_tensor", *args)
+
+
+def to_tirx(src):
+    """Old `tir` spelling to `tirx`; tirx text is returned unchanged."""
+    if re.search(r"^from tvm\.script import tir as T", src, re.M):
+        src = re.sub(r"\bT\.block\(", "T.sblock(", src)
+        src = re.sub(r"\bT\.block_attr\(", "T.sblock_attr(", src)
+        src = re.sub(r"\bT\.alloc_buffer\(", "T.sblock_alloc_buffer(", src)
+        src = re.sub(r"@T\.prim_func\b(?!\()", "@T.prim_func(s_tir=True)", src)
+        src = re.sub(r"@T\.prim_func\(\s*\)", "@T.prim_func(s_tir=True)", src)
+    return src
+
+
+def read(src):
+    """TVMScript text -> tvm PrimFunc or IRModule."""
+    src = to_tirx(src)
+    src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
+    from tvm.script import ir as I  # noqa: E741
+    return tvm.script.from_source(src, extra_vars={"T": _TShim(), "I": I})
+
+
+def as_module(obj):
+    if isinstance(obj, tvm.IRModule):
+        return obj
+    return tvm.IRModule({"main": obj})
+
+
+def equal(a, b):
+    """structural equality of two PrimFuncs or IRModules (map_free_vars)"""
+    try:
+        tvm.ir.assert_structural_equal(a, b, map_free_vars=True)
+        return True, ""
+    except Exception as e:  # ValueError with the first difference
+        return False, str(e)
+
+
+if __name__ == "__main__":
+    print(read(open(sys.argv[1]).read()).script())
