@@ -75,6 +75,11 @@ bool tir_eval_range(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, in
 void tir_block_infer_access(tir_ctx *c, const tir_block *blk,
                             tir_buffer_region **reads, int *nreads,
                             tir_buffer_region **writes, int *nwrites);
+/* the same, given the buffers in scope (function params, enclosing
+ * allocations): a tvm_access_ptr names its buffer by data var only */
+void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *const *scope, int nscope,
+                               tir_buffer_region **reads, int *nreads,
+                               tir_buffer_region **writes, int *nwrites);
 
 /* ---- the IR verifier: every var defined before use and bound once, every
  * buffer declared in scope, index count == buffer rank, dtypes consistent,

@@ -344,6 +344,7 @@ struct tir_stmt {
       tir_expr *node;     /* the node it is about: a Var (iter var for thread_extent) or string/expr; may be NULL */
       tir_expr *value;
       tir_stmt *body;
+      const char *thread_tag; /* "thread_extent"/"virtual_thread": "blockIdx.x", ... (T.launch_thread); else NULL */
     } attr;
     struct { tir_expr *cond, *msg; tir_stmt *body; } assrt;
     struct {

@@ -30,6 +30,14 @@ const tir_pass_info *tir_pass_lookup(const char *name);
 tir_func *tir_pass_simplify(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
+/* lowering to flat loops (src/passes/, one file each; see docs) */
+tir_func *tir_pass_lower_init_block(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_convert_blocks_to_opaque(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_lower_opaque_block(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_lower_intrin(tir_ctx *c, const tir_func *f, tir_diag *d);
+tir_func *tir_pass_remove_no_op(tir_ctx *c, const tir_func *f, tir_diag *d);
 
 /* ---- pipelines ---- */
 typedef struct tir_pipeline tir_pipeline;
@@ -54,6 +62,20 @@ tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
 void tir_pipeline_record_time(tir_pipeline *p, const char *label, double ms);
 /* per-pass wall-time table of the last run, appended to out (time_passes) */
 void tir_pipeline_report_times(const tir_pipeline *p, FILE *out);
+/* adds a row (e.g. "parse", "print") to the timing table; the same label
+ * again accumulates */
+void tir_pipeline_record_time(tir_pipeline *p, const char *label, double ms);
+/* the passes of a parsed pipeline, in order; *n gets the count */
+const tir_pass_info *const *tir_pipeline_passes(const tir_pipeline *p, int *n);
+
+/* named pipelines ("default" = the full lowering pipeline): name, the comma
+ * list it stands for, one line of doc; *n gets the count */
+typedef struct tir_named_pipeline {
+  const char *name;
+  const char *spec;
+  const char *doc;
+} tir_named_pipeline;
+const tir_named_pipeline *tir_pipeline_named(int *n);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,217 @@
+/* analyzer.c - the analyzer's context: vars bound to values or ranges,
+ * scoped constraints, and the two proof entry points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/options.h>
+
+#include "analysis/analyzer_internal.h"
+
+static void *grow(void *p, int *cap, int need, size_t elem) {
+  if (need <= *cap) return p;
+  int ncap = *cap ? *cap * 2 : 16;
+  while (ncap < need) ncap *= 2;
+  void *q = realloc(p, (size_t)ncap * elem);
+  if (!q) abort(); /* out of memory is not bad input */
+  *cap = ncap;
+  return q;
+}
+
+tir_analyzer *tir_analyzer_new(tir_ctx *c, tir_diag *d) {
+  tir_analyzer *a = calloc(1, sizeof *a);
+  if (!a) abort();
+  a->c = c;
+  a->d = d;
+  a->isl = isl_ctx_alloc();
+  if (a->isl) isl_options_set_on_error(a->isl, ISL_ON_ERROR_CONTINUE);
+  return a;
+}
+
+void tir_analyzer_free(tir_analyzer *a) {
+  if (!a) return;
+  if (a->isl) isl_ctx_free(a->isl);
+  free(a->vars);
+  free(a->conds);
+  free(a->facts);
+  free(a);
+}
+
+static ana_var *var_slot(tir_analyzer *a, const tir_expr *var) {
+  for (int i = a->nvars - 1; i >= 0; i--)
+    if (a->vars[i].var == var) return &a->vars[i];
+  a->vars = grow(a->vars, &a->capvars, a->nvars + 1, sizeof *a->vars);
+  ana_var *v = &a->vars[a->nvars++];
+  memset(v, 0, sizeof *v);
+  v->var = var;
+  return v;
+}
+
+const ana_var *ana_lookup(const tir_analyzer *a, const tir_expr *var) {
+  for (int i = a->nvars - 1; i >= 0; i--)
+    if (a->vars[i].var == var) return &a->vars[i];
+  return NULL;
+}
+
+void tir_analyzer_bind(tir_analyzer *a, const tir_expr *var, tir_expr *value) {
+  if (!a || !tir_is_var(var) || !value) return;
+  tir_expr *v = tir_simplify(a, value);
+  ana_var *s = var_slot(a, var);
+  s->value = v;
+  s->min = s->extent = NULL;
+}
+
+void tir_analyzer_bind_range(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent) {
+  if (!a || !tir_is_var(var) || !min || !extent) return;
+  tir_expr *mn = tir_simplify(a, min);
+  tir_expr *ext = tir_simplify(a, extent);
+  int64_t k;
+  if (tir_is_const_int(ext, &k) && k == 1) {
+    tir_analyzer_bind(a, var, mn);
+    return;
+  }
+  ana_var *s = var_slot(a, var);
+  s->value = NULL;
+  s->min = mn;
+  s->extent = ext;
+}
+
+int tir_analyzer_enter_constraint(tir_analyzer *a, tir_expr *cond) {
+  if (!a) return 0;
+  int token = a->nconds;
+  if (!cond) return token;
+  tir_expr *c = tir_simplify(a, cond);
+  a->conds = grow(a->conds, &a->capconds, a->nconds + 1, sizeof *a->conds);
+  a->conds[a->nconds].cond = c;
+  a->conds[a->nconds].nfacts_before = a->nfacts;
+  a->nconds++;
+  ana_add_facts(a, c);
+  return token;
+}
+
+void tir_analyzer_exit_constraint(tir_analyzer *a, int token) {
+  if (!a || token < 0 || token >= a->nconds) return;
+  a->nfacts = a->conds[token].nfacts_before;
+  a->nconds = token;
+}
+
+bool tir_can_prove(tir_analyzer *a, tir_expr *cond) {
+  if (!a || !cond) return false;
+  tir_expr *s = ana_canonical(a, cond);
+  int64_t v;
+  if (s->kind == TIR_INT_IMM) {
+    v = s->u.int_val;
+    return v != 0;
+  }
+  return ana_isl_prove(a, s);
+}
+
+bool tir_can_prove_equal(tir_analyzer *a, tir_expr *x, tir_expr *y) {
+  if (!a || !x || !y) return false;
+  if (ana_is_index_type(x->dtype) && ana_is_index_type(y->dtype)) {
+    tir_expr *yy = tir_dtype_eq(x->dtype, y->dtype) ? y : tir_cast(a->c, x->dtype, y);
+    tir_expr *d = ana_canonical(a, tir_binary(a->c, TIR_SUB, x, yy));
+    int64_t k;
+    if (tir_is_const_int(d, &k)) return k == 0;
+    return tir_can_prove(a, tir_binary(a->c, TIR_EQ, x, yy));
+  }
+  return ana_expr_equal(tir_simplify(a, x), tir_simplify(a, y));
+}
+
+/* ---- small shared helpers ---- */
+
+bool ana_is_index_type(tir_dtype t) { return t.code == TIR_TC_INT && t.lanes == 1 && t.bits >= 8; }
+
+bool ana_fits(tir_dtype t, int64_t v) {
+  if (t.code == TIR_TC_INT) {
+    if (t.bits >= 64) return true;
+    int64_t lim = (int64_t)1 << (t.bits - 1);
+    return v >= -lim && v < lim;
+  }
+  if (t.code == TIR_TC_UINT) {
+    if (t.bits >= 64) return v >= 0;
+    return v >= 0 && v < ((int64_t)1 << t.bits);
+  }
+  return false;
+}
+
+int64_t ana_floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+int64_t ana_floormod(int64_t a, int64_t b) { return a - ana_floordiv(a, b) * b; }
+
+int64_t ana_gcd(int64_t a, int64_t b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static bool list_equal(tir_expr *const *x, tir_expr *const *y, int n) {
+  for (int i = 0; i < n; i++)
+    if (!ana_expr_equal(x[i], y[i])) return false;
+  return true;
+}
+
+bool ana_expr_equal(const tir_expr *x, const tir_expr *y) {
+  if (x == y) return true;
+  if (!x || !y || x->kind != y->kind || !tir_dtype_eq(x->dtype, y->dtype)) return false;
+  switch (x->kind) {
+  case TIR_VAR: return false; /* identity */
+  case TIR_INT_IMM: return x->u.int_val == y->u.int_val;
+  case TIR_FLOAT_IMM: return x->u.float_val == y->u.float_val;
+  case TIR_STRING_IMM: return !strcmp(x->u.str, y->u.str);
+  case TIR_NOT:
+  case TIR_CAST: return ana_expr_equal(x->u.un.a, y->u.un.a);
+  case TIR_SELECT:
+    return ana_expr_equal(x->u.select.cond, y->u.select.cond) &&
+           ana_expr_equal(x->u.select.t, y->u.select.t) && ana_expr_equal(x->u.select.f, y->u.select.f);
+  case TIR_CALL:
+    return !strcmp(x->u.call.op, y->u.call.op) && x->u.call.nargs == y->u.call.nargs &&
+           list_equal(x->u.call.args, y->u.call.args, x->u.call.nargs);
+  case TIR_BUFFER_LOAD:
+    return x->u.load.buf == y->u.load.buf && x->u.load.nidx == y->u.load.nidx &&
+           list_equal(x->u.load.idx, y->u.load.idx, x->u.load.nidx);
+  case TIR_RAMP:
+    return x->u.ramp.lanes == y->u.ramp.lanes && ana_expr_equal(x->u.ramp.base, y->u.ramp.base) &&
+           ana_expr_equal(x->u.ramp.stride, y->u.ramp.stride);
+  case TIR_BROADCAST:
+    return x->u.bcast.lanes == y->u.bcast.lanes && ana_expr_equal(x->u.bcast.value, y->u.bcast.value);
+  case TIR_LET:
+    return x->u.let.var == y->u.let.var && ana_expr_equal(x->u.let.value, y->u.let.value) &&
+           ana_expr_equal(x->u.let.body, y->u.let.body);
+  default:
+    if (TIR_IS_BINARY(x->kind))
+      return ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b);
+    return false;
+  }
+}
+
+int ana_expr_size(const tir_expr *e) {
+  if (!e) return 0;
+  int n = 1;
+  switch (e->kind) {
+  case TIR_NOT:
+  case TIR_CAST: return n + ana_expr_size(e->u.un.a);
+  case TIR_SELECT:
+    return n + ana_expr_size(e->u.select.cond) + ana_expr_size(e->u.select.t) + ana_expr_size(e->u.select.f);
+  case TIR_CALL:
+    for (int i = 0; i < e->u.call.nargs; i++) n += ana_expr_size(e->u.call.args[i]);
+    return n;
+  case TIR_BUFFER_LOAD:
+    for (int i = 0; i < e->u.load.nidx; i++) n += ana_expr_size(e->u.load.idx[i]);
+    return n;
+  case TIR_RAMP: return n + ana_expr_size(e->u.ramp.base) + ana_expr_size(e->u.ramp.stride);
+  case TIR_BROADCAST: return n + ana_expr_size(e->u.bcast.value);
+  case TIR_LET: return n + ana_expr_size(e->u.let.value) + ana_expr_size(e->u.let.body);
+  default:
+    if (TIR_IS_BINARY(e->kind)) return n + ana_expr_size(e->u.bin.a) + ana_expr_size(e->u.bin.b);
+    return n;
+  }
+}

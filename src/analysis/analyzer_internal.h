@@ -1,0 +1,86 @@
+/* analyzer_internal.h - the analyzer's state and the helpers its files share
+ * (simplify.c, bounds.c, isl_bridge.c, region.c).  Not a public header. */
+#ifndef TIR_ANALYZER_INTERNAL_H
+#define TIR_ANALYZER_INTERNAL_H
+
+#include <isl/ctx.h>
+
+#include "tir/analysis.h"
+
+/* what the context knows about one var */
+typedef struct ana_var {
+  const tir_expr *var;
+  tir_expr *value;          /* bound value (simplified), or NULL */
+  tir_expr *min, *extent;   /* bound range, or NULL */
+} ana_var;
+
+/* a constant bound of an atom derived from an entered constraint */
+typedef struct ana_fact {
+  tir_expr *atom;
+  int64_t lo, hi;
+  bool ne; /* atom != lo (lo == hi) rather than atom in [lo, hi] */
+} ana_fact;
+
+typedef struct ana_cond {
+  tir_expr *cond;
+  int nfacts_before; /* facts[] length before this constraint */
+} ana_cond;
+
+struct tir_analyzer {
+  tir_ctx *c;
+  tir_diag *d;
+  isl_ctx *isl;
+  ana_var *vars;
+  int nvars, capvars;
+  ana_cond *conds;
+  int nconds, capconds;
+  ana_fact *facts;
+  int nfacts, capfacts;
+  int depth;  /* recursion guard for bounds through symbolic ranges */
+  bool canon; /* inside ana_canonical: no size guard */
+};
+
+/* ---- analyzer.c ---- */
+const ana_var *ana_lookup(const tir_analyzer *a, const tir_expr *var);
+/* structural equality: vars by identity */
+bool ana_expr_equal(const tir_expr *x, const tir_expr *y);
+/* number of nodes */
+int ana_expr_size(const tir_expr *e);
+/* canonical scalar signed int? (the linear form applies) */
+bool ana_is_index_type(tir_dtype t);
+int64_t ana_floordiv(int64_t a, int64_t b);
+int64_t ana_floormod(int64_t a, int64_t b);
+int64_t ana_gcd(int64_t a, int64_t b);
+/* wrap v to the range of dtype t (ints); false if t is not an int type */
+bool ana_fits(tir_dtype t, int64_t v);
+
+/* ---- simplify.c ---- */
+/* full canonical form (no size guard): used by proofs */
+tir_expr *ana_canonical(tir_analyzer *a, tir_expr *e);
+/* a new expr a OP b, folded when both are constants */
+tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y);
+
+/* ---- bounds.c ---- */
+/* interval bound of e; unbounded sides INT64_MIN / INT64_MAX */
+void ana_bound(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *hi);
+/* derive facts from a constraint (conjunctions of comparisons) */
+void ana_add_facts(tir_analyzer *a, tir_expr *cond);
+/* saturating arithmetic on bounds */
+int64_t ana_sat_add(int64_t x, int64_t y);
+int64_t ana_sat_mul(int64_t x, int64_t y);
+
+/* ---- region.c ---- */
+/* symbolic [lo, hi] of e as the relax vars range over their domains (the
+ * entered constraints narrow constant ranges); simplified */
+bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_expr **lo,
+                        tir_expr **hi);
+
+/* ---- isl_bridge.c ---- */
+/* 1 proved, 0 not proved (or not expressible) */
+bool ana_isl_prove(tir_analyzer *a, tir_expr *cond);
+/* bounding box by isl; false when not quasi-affine or not one piece */
+bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out);
+/* the max over the context of a quasi-affine int expr; false if unknown */
+bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out);
+
+#endif

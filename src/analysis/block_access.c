@@ -1,0 +1,404 @@
+/* block_access.c - the reads and writes of a block from its body, as TVM's
+ * GetBlockReadWriteRegion computes them: every load is a read, every store
+ * a write (its loads reads), tvm_access_ptr an access of its buffer's
+ * full region by its mask (1 read, 2 write, 3 both),
+ * a nested block contributes its own regions with its iter vars replaced by
+ * their bindings; loops inside the block are relaxed over their ranges and
+ * if-conditions narrow them; regions of one buffer are merged into their
+ * hull per dim, in first-access order.  Buffers the block allocates and its
+ * match_buffer views are left out (an access through a view is an access
+ * of the matched region of its source). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analyzer_internal.h"
+#include "tir/visit.h"
+
+typedef struct access {
+  tir_buffer *buf;
+  tir_expr **lo, **hi; /* malloc'd, ndim each */
+  int ndim;
+} access;
+
+typedef struct access_list {
+  access *v;
+  int n, cap;
+} access_list;
+
+typedef struct detector {
+  tir_ctx *c;
+  tir_analyzer *a;
+  const tir_block *top;
+  tir_relax_var *relax;
+  int nrelax, caprelax;
+  tir_buffer *const *scope;
+  int nscope;
+  const tir_buffer **local; /* allocated inside the block */
+  int nlocal, caplocal;
+  access_list reads, writes;
+} detector;
+
+static void *grow_arr(void *p, int *cap, int need, size_t elem) {
+  if (need <= *cap) return p;
+  int ncap = *cap ? *cap * 2 : 8;
+  while (ncap < need) ncap *= 2;
+  void *q = realloc(p, (size_t)ncap * elem);
+  if (!q) abort();
+  *cap = ncap;
+  return q;
+}
+
+/* malloc'd array of n (at least 1) elements */
+static void *xmalloc_n(int n, size_t elem) {
+  void *p = malloc(elem * (size_t)(n > 0 ? n : 1));
+  if (!p) abort();
+  return p;
+}
+
+static bool is_local(const detector *d, const tir_buffer *b) {
+  for (int i = 0; i < d->top->n_alloc; i++)
+    if (d->top->alloc_buffers[i] == b) return true;
+  for (int i = 0; i < d->nlocal; i++)
+    if (d->local[i] == b) return true;
+  return false;
+}
+
+static const tir_match_buffer *match_of(const detector *d, const tir_buffer *b) {
+  for (int i = 0; i < d->top->n_match; i++)
+    if (d->top->match_buffers[i].buf == b) return &d->top->match_buffers[i];
+  return NULL;
+}
+
+/* merge [lo, hi] per dim into the list entry of buf (the hull) */
+static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, tir_expr **hi, int ndim) {
+  tir_analyzer *a = d->a;
+  for (int i = 0; i < l->n; i++) {
+    access *x = &l->v[i];
+    if (x->buf != buf || x->ndim != ndim) continue;
+    for (int k = 0; k < ndim; k++) {
+      if (!ana_expr_equal(x->lo[k], lo[k]))
+        x->lo[k] = tir_simplify(a, tir_binary(d->c, TIR_MIN, x->lo[k], lo[k]));
+      if (!ana_expr_equal(x->hi[k], hi[k]))
+        x->hi[k] = tir_simplify(a, tir_binary(d->c, TIR_MAX, x->hi[k], hi[k]));
+    }
+    return;
+  }
+  l->v = grow_arr(l->v, &l->cap, l->n + 1, sizeof *l->v);
+  access *x = &l->v[l->n++];
+  x->buf = buf;
+  x->ndim = ndim;
+  x->lo = xmalloc_n(ndim, sizeof *x->lo);
+  x->hi = xmalloc_n(ndim, sizeof *x->hi);
+  memcpy(x->lo, lo, sizeof *lo * (size_t)ndim);
+  memcpy(x->hi, hi, sizeof *hi * (size_t)ndim);
+}
+
+/* relaxed [lo, hi] of a range [min, min+extent) */
+static bool relax_range(detector *d, tir_expr *min, tir_expr *extent, tir_expr **lo, tir_expr **hi) {
+  tir_expr *last = tir_binary(d->c, TIR_SUB, tir_binary(d->c, TIR_ADD, min, extent), tir_int(d->c, min->dtype, 1));
+  tir_expr *l2, *h1;
+  if (extent->kind == TIR_INT_IMM && extent->u.int_val == 1)
+    return ana_relaxed_bounds(d->a, min, d->relax, d->nrelax, lo, hi);
+  return ana_relaxed_bounds(d->a, min, d->relax, d->nrelax, lo, &h1) &&
+         ana_relaxed_bounds(d->a, last, d->relax, d->nrelax, &l2, hi);
+}
+
+/* an access of buf over ranges (min, extent) per dim */
+static void record(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
+  if (is_local(d, buf)) return;
+  const tir_match_buffer *mb = match_of(d, buf);
+  tir_range *conv = NULL;
+  if (mb) {
+    /* through a view: the matched region of the source, dims aligned to
+     * the innermost ones */
+    int ns = mb->src.n, off = ns - n;
+    if (off < 0) return;
+    conv = xmalloc_n(ns, sizeof *conv);
+    for (int i = 0; i < ns; i++) {
+      if (i < off) {
+        conv[i] = mb->src.region[i];
+      } else {
+        conv[i].min = tir_binary(d->c, TIR_ADD, mb->src.region[i].min, rg[i - off].min);
+        conv[i].extent = rg[i - off].extent;
+      }
+    }
+    buf = mb->src.buf;
+    rg = conv;
+    n = ns;
+    if (is_local(d, buf)) {
+      free(conv);
+      return;
+    }
+  }
+  tir_expr **lo = xmalloc_n(n, sizeof *lo), **hi = xmalloc_n(n, sizeof *hi);
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
+  if (!ok) { /* unbounded: the whole buffer */
+    for (int i = 0; i < n && i < buf->ndim; i++) {
+      lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
+      hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
+    }
+    if (n != buf->ndim) n = 0;
+  }
+  if (n || !buf->ndim) update(d, l, buf, lo, hi, n);
+  free(lo);
+  free(hi);
+  free(conv);
+}
+
+static void record_point(detector *d, access_list *l, tir_buffer *buf, tir_expr *const *idx, int n) {
+  tir_range *rg = xmalloc_n(n, sizeof *rg);
+  for (int i = 0; i < n; i++) {
+    tir_expr *x = idx[i];
+    int lanes = 1;
+    if (x->kind == TIR_RAMP) { /* a vector index spans base .. base + stride*(lanes-1) */
+      lanes = x->u.ramp.lanes;
+      int64_t s;
+      if (tir_is_const_int(x->u.ramp.stride, &s) && s == 1) {
+        rg[i].min = x->u.ramp.base;
+        rg[i].extent = tir_int(d->c, x->u.ramp.base->dtype, lanes);
+        continue;
+      }
+      x = x->u.ramp.base;
+    }
+    rg[i].min = x;
+    rg[i].extent = tir_int(d->c, x->dtype, 1);
+  }
+  record(d, l, buf, rg, n);
+  free(rg);
+}
+
+static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data) {
+  for (int i = 0; i < d->nscope; i++)
+    if (d->scope[i] && d->scope[i]->data == data) return d->scope[i];
+  for (int i = 0; i < d->top->n_match; i++)
+    if (d->top->match_buffers[i].buf->data == data) return d->top->match_buffers[i].buf;
+  for (int i = 0; i < d->top->n_alloc; i++)
+    if (d->top->alloc_buffers[i]->data == data) return d->top->alloc_buffers[i];
+  return NULL;
+}
+
+static void walk_expr(detector *d, tir_expr *e);
+
+/* tvm_access_ptr(type, data, offset, extent, mask): the full region of the
+ * buffer named by its data var, as TVM 0.27 (offset and extent are not
+ * used: an n-D region cannot be recovered from a 1-D span in general) */
+static void access_ptr(detector *d, tir_expr *e) {
+  tir_expr **args = e->u.call.args;
+  int64_t mask;
+  tir_buffer *buf = tir_is_var(args[1]) ? buffer_of_data(d, args[1]) : NULL;
+  if (!buf || !tir_is_const_int(args[4], &mask)) {
+    for (int i = 0; i < e->u.call.nargs; i++) walk_expr(d, args[i]);
+    return;
+  }
+  int n = buf->ndim;
+  tir_range *rg = xmalloc_n(n, sizeof *rg);
+  for (int i = 0; i < n; i++) {
+    rg[i].min = tir_int(d->c, buf->shape[i]->dtype, 0);
+    rg[i].extent = buf->shape[i];
+  }
+  if (mask & 1) record(d, &d->reads, buf, rg, n);
+  if (mask & 2) record(d, &d->writes, buf, rg, n);
+  free(rg);
+}
+
+static void walk_expr(detector *d, tir_expr *e) {
+  if (!e) return;
+  switch (e->kind) {
+  case TIR_BUFFER_LOAD:
+    record_point(d, &d->reads, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
+    for (int i = 0; i < e->u.load.nidx; i++) walk_expr(d, e->u.load.idx[i]);
+    return;
+  case TIR_CALL:
+    if (!strcmp(e->u.call.op, "tvm_access_ptr") && e->u.call.nargs == 5) {
+      access_ptr(d, e);
+      return;
+    }
+    for (int i = 0; i < e->u.call.nargs; i++) walk_expr(d, e->u.call.args[i]);
+    return;
+  case TIR_NOT:
+  case TIR_CAST: walk_expr(d, e->u.un.a); return;
+  case TIR_SELECT:
+    walk_expr(d, e->u.select.cond);
+    walk_expr(d, e->u.select.t);
+    walk_expr(d, e->u.select.f);
+    return;
+  case TIR_RAMP:
+    walk_expr(d, e->u.ramp.base);
+    walk_expr(d, e->u.ramp.stride);
+    return;
+  case TIR_BROADCAST: walk_expr(d, e->u.bcast.value); return;
+  case TIR_LET:
+    walk_expr(d, e->u.let.value);
+    walk_expr(d, e->u.let.body);
+    return;
+  default:
+    if (TIR_IS_BINARY(e->kind)) {
+      walk_expr(d, e->u.bin.a);
+      walk_expr(d, e->u.bin.b);
+    }
+    return;
+  }
+}
+
+static void walk_stmt(detector *d, tir_stmt *s);
+
+static void nested_regions(detector *d, const tir_buffer_region *rs, int n, access_list *l,
+                           const tir_var_map *vmap) {
+  for (int i = 0; i < n; i++) {
+    const tir_buffer_region *r = &rs[i];
+    tir_range *rg = xmalloc_n(r->n, sizeof *rg);
+    for (int k = 0; k < r->n; k++) {
+      rg[k].min = tir_substitute_expr(d->c, r->region[k].min, vmap);
+      rg[k].extent = tir_substitute_expr(d->c, r->region[k].extent, vmap);
+    }
+    record(d, l, r->buf, rg, r->n);
+    free(rg);
+  }
+}
+
+/* a nested block: its own regions, iter vars replaced by their bindings */
+static void nested_block(detector *d, tir_stmt *s) {
+  const tir_block *b = s->u.realize.block;
+  tir_var_map vmap = {0};
+  for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++)
+    tir_var_map_set(&vmap, b->iter_vars[i].var, s->u.realize.iter_values[i]);
+  const tir_buffer_region *rd = b->reads, *wr = b->writes;
+  int nr = b->n_reads, nw = b->n_writes;
+  tir_buffer_region *ir = NULL, *iw = NULL;
+  if (!nr && !nw) {
+    tir_block_infer_access_in(d->c, b, d->scope, d->nscope, &ir, &nr, &iw, &nw);
+    rd = ir;
+    wr = iw;
+  }
+  nested_regions(d, rd, nr, &d->reads, &vmap);
+  nested_regions(d, wr, nw, &d->writes, &vmap);
+  tir_var_map_free(&vmap);
+}
+
+static void push_relax(detector *d, tir_expr *var, tir_expr *min, tir_expr *extent) {
+  d->relax = grow_arr(d->relax, &d->caprelax, d->nrelax + 1, sizeof *d->relax);
+  d->relax[d->nrelax].var = var;
+  d->relax[d->nrelax].min = min;
+  d->relax[d->nrelax].extent = extent;
+  d->nrelax++;
+}
+
+static void push_local(detector *d, const tir_buffer *b) {
+  d->local = grow_arr(d->local, &d->caplocal, d->nlocal + 1, sizeof *d->local);
+  d->local[d->nlocal++] = b;
+}
+
+static void walk_stmt(detector *d, tir_stmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE:
+    record_point(d, &d->writes, s->u.store.buf, s->u.store.idx, s->u.store.nidx);
+    walk_expr(d, s->u.store.value);
+    for (int i = 0; i < s->u.store.nidx; i++) walk_expr(d, s->u.store.idx[i]);
+    return;
+  case TIR_LET_STMT:
+    walk_expr(d, s->u.let.value);
+    walk_stmt(d, s->u.let.body);
+    return;
+  case TIR_FOR:
+    walk_expr(d, s->u.loop.min);
+    walk_expr(d, s->u.loop.extent);
+    push_relax(d, s->u.loop.var, s->u.loop.min, s->u.loop.extent);
+    walk_stmt(d, s->u.loop.body);
+    d->nrelax--;
+    return;
+  case TIR_WHILE:
+    walk_expr(d, s->u.whl.cond);
+    walk_stmt(d, s->u.whl.body);
+    return;
+  case TIR_IF: {
+    walk_expr(d, s->u.ifs.cond);
+    int tok = tir_analyzer_enter_constraint(d->a, s->u.ifs.cond);
+    walk_stmt(d, s->u.ifs.then_s);
+    tir_analyzer_exit_constraint(d->a, tok);
+    if (s->u.ifs.else_s) {
+      tok = tir_analyzer_enter_constraint(d->a, tir_not(d->c, s->u.ifs.cond));
+      walk_stmt(d, s->u.ifs.else_s);
+      tir_analyzer_exit_constraint(d->a, tok);
+    }
+    return;
+  }
+  case TIR_EVALUATE: walk_expr(d, s->u.eval.value); return;
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) walk_stmt(d, s->u.seq.stmts[i]);
+    return;
+  case TIR_ALLOCATE: walk_stmt(d, s->u.alloc.body); return;
+  case TIR_DECL_BUFFER: walk_stmt(d, s->u.decl.body); return;
+  case TIR_ALLOC_BUFFER:
+    push_local(d, s->u.decl.buf);
+    walk_stmt(d, s->u.decl.body);
+    return;
+  case TIR_ATTR:
+    walk_expr(d, s->u.attr.value);
+    walk_stmt(d, s->u.attr.body);
+    return;
+  case TIR_ASSERT:
+    walk_expr(d, s->u.assrt.cond);
+    walk_stmt(d, s->u.assrt.body);
+    return;
+  case TIR_BLOCK_REALIZE: nested_block(d, s); return;
+  default: return;
+  }
+}
+
+static tir_buffer_region *to_regions(detector *d, const access_list *l) {
+  if (!l->n) return NULL;
+  tir_buffer_region *out = tir_alloc(d->c, sizeof *out * (size_t)l->n);
+  for (int i = 0; i < l->n; i++) {
+    const access *x = &l->v[i];
+    out[i].buf = x->buf;
+    out[i].n = x->ndim;
+    out[i].region = x->ndim ? tir_alloc(d->c, sizeof *out[i].region * (size_t)x->ndim) : NULL;
+    for (int k = 0; k < x->ndim; k++) {
+      tir_expr *lo = x->lo[k];
+      tir_expr *ext = tir_binary(d->c, TIR_SUB, tir_binary(d->c, TIR_ADD, x->hi[k], tir_int(d->c, lo->dtype, 1)), lo);
+      out[i].region[k].min = lo;
+      out[i].region[k].extent = tir_simplify(d->a, ext);
+    }
+  }
+  return out;
+}
+
+static void free_list(access_list *l) {
+  for (int i = 0; i < l->n; i++) {
+    free(l->v[i].lo);
+    free(l->v[i].hi);
+  }
+  free(l->v);
+}
+
+void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *const *scope, int nscope,
+                               tir_buffer_region **reads, int *nreads, tir_buffer_region **writes,
+                               int *nwrites) {
+  *reads = *writes = NULL;
+  *nreads = *nwrites = 0;
+  if (!c || !blk) return;
+  detector d = {0};
+  d.c = c;
+  d.a = tir_analyzer_new(c, NULL);
+  d.top = blk;
+  d.scope = scope;
+  d.nscope = nscope;
+  walk_stmt(&d, blk->init);
+  walk_stmt(&d, blk->body);
+  *reads = to_regions(&d, &d.reads);
+  *nreads = d.reads.n;
+  *writes = to_regions(&d, &d.writes);
+  *nwrites = d.writes.n;
+  free_list(&d.reads);
+  free_list(&d.writes);
+  free(d.relax);
+  free(d.local);
+  tir_analyzer_free(d.a);
+}
+
+void tir_block_infer_access(tir_ctx *c, const tir_block *blk, tir_buffer_region **reads, int *nreads,
+                            tir_buffer_region **writes, int *nwrites) {
+  tir_block_infer_access_in(c, blk, NULL, 0, reads, nreads, writes, nwrites);
+}

@@ -1,0 +1,611 @@
+/* isl_bridge.c - quasi-affine facts to isl and back.
+ *
+ * An expr becomes isl text over named dims: vars are `v<id>`, the relaxed
+ * vars of one access `e<acc>_<id>`, and anything isl cannot express (a
+ * load, a product of vars, a truncdiv, a select) becomes a fresh dim `t<i>`
+ * with the constraints that define or bound it, so a proof over the fresh
+ * dims stays sound.  The context (var ranges, bound values, entered
+ * constraints) is added for every var met.  A claim is proved when the
+ * context and its negation have no integer point; a region's box is the
+ * per-dim min/max (isl_pw_aff in the kept vars) of the union of accesses.
+ * Every isl object is freed on every path; isl errors (on_error=continue)
+ * become diagnostics and a "not proved". */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/ilp.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "analysis/analyzer_internal.h"
+
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+} sbuf;
+
+static void sb_puts(sbuf *b, const char *s) {
+  size_t k = strlen(s);
+  if (b->n + k + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 256;
+    while (cap < b->n + k + 1) cap *= 2;
+    char *p = realloc(b->s, cap);
+    if (!p) abort();
+    b->s = p;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->n, s, k + 1);
+  b->n += k;
+}
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...) {
+  char tmp[128];
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (k >= 0 && (size_t)k < sizeof tmp) {
+    sb_puts(b, tmp);
+    return;
+  }
+  char *big = malloc((size_t)k + 1);
+  if (!big) abort();
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  sb_puts(b, big);
+  free(big);
+}
+
+/* the translation state */
+typedef struct tx {
+  tir_analyzer *a;
+  /* kept (parameter or set) vars met, in order; ctx_done: context emitted */
+  const tir_expr **vars;
+  int nvars, capvars, ctx_done;
+  /* relaxed vars of the current access (existential dims) */
+  const tir_relax_var *relax;
+  int nrelax, acc;
+  /* opaque atoms -> fresh dims t<i> */
+  const tir_expr **atoms;
+  int natoms, capatoms, nfresh;
+  sbuf exist; /* names of relaxed/fresh dims of the current disjunct */
+  sbuf defs;  /* " and ..." constraints defining fresh dims */
+  bool fail;
+} tx;
+
+static void tx_free(tx *t) {
+  free(t->vars);
+  free(t->atoms);
+  free(t->exist.s);
+  free(t->defs.s);
+}
+
+static void push_ptr(const tir_expr ***arr, int *n, int *cap, const tir_expr *e) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    const tir_expr **p = realloc(*arr, sizeof *p * (size_t)*cap);
+    if (!p) abort();
+    *arr = p;
+  }
+  (*arr)[(*n)++] = e;
+}
+
+static void add_exist(tx *t, const char *name) {
+  if (t->exist.n) sb_puts(&t->exist, ", ");
+  sb_puts(&t->exist, name);
+}
+
+static int relax_index(const tx *t, const tir_expr *v) {
+  for (int i = 0; i < t->nrelax; i++)
+    if (t->relax[i].var == v) return i;
+  return -1;
+}
+
+static void name_var(tx *t, const tir_expr *v, sbuf *out) {
+  if (relax_index(t, v) >= 0) {
+    sb_printf(out, "e%d_%u", t->acc, v->u.var.id);
+    return;
+  }
+  int i;
+  for (i = 0; i < t->nvars; i++)
+    if (t->vars[i] == v) break;
+  if (i == t->nvars) push_ptr(&t->vars, &t->nvars, &t->capvars, v);
+  sb_printf(out, "v%u", v->u.var.id);
+}
+
+static void emit_int(tx *t, const tir_expr *e, sbuf *out);
+static void emit_bool(tx *t, const tir_expr *e, sbuf *out);
+
+/* a fresh dim for e: returns its index; constraints go to defs */
+static int fresh(tx *t, char *name, size_t cap) {
+  int i = t->nfresh++;
+  snprintf(name, cap, "t%d_%d", t->acc, i);
+  add_exist(t, name);
+  return i;
+}
+
+static void bound_defs(tx *t, const tir_expr *e, const char *name) {
+  int64_t lo, hi;
+  ana_bound(t->a, e, &lo, &hi);
+  if (lo != INT64_MIN) sb_printf(&t->defs, " and %s >= %lld", name, (long long)lo);
+  if (hi != INT64_MAX) sb_printf(&t->defs, " and %s <= %lld", name, (long long)hi);
+}
+
+/* an atom isl cannot express: a fresh dim bounded by the atom's bounds
+ * (the same atom twice is the same dim within one disjunct) */
+static void emit_opaque(tx *t, const tir_expr *e, sbuf *out) {
+  for (int i = 0; i < t->natoms; i++)
+    if (ana_expr_equal(t->atoms[i], e)) {
+      sb_printf(out, "o%d_%d", t->acc, i);
+      return;
+    }
+  char name[48];
+  int i = t->natoms;
+  push_ptr(&t->atoms, &t->natoms, &t->capatoms, e);
+  snprintf(name, sizeof name, "o%d_%d", t->acc, i);
+  add_exist(t, name);
+  bound_defs(t, e, name);
+  sb_puts(out, name);
+}
+
+static void emit_truncdiv(tx *t, const tir_expr *e, int64_t c, sbuf *out) {
+  char q[48];
+  fresh(t, q, sizeof q);
+  sbuf x = {0};
+  emit_int(t, e->u.bin.a, &x);
+  if (x.s) {
+    sb_printf(&t->defs, " and ((%s >= 0 and %s = floor((%s)/%lld)) or (%s < 0 and -%s = floor((-(%s))/%lld)))", x.s,
+              q, x.s, (long long)c, x.s, q, x.s, (long long)c);
+    if (e->kind == TIR_DIV) sb_puts(out, q);
+    else sb_printf(out, "((%s) - %lld*%s)", x.s, (long long)c, q);
+  }
+  free(x.s);
+}
+
+static void emit_select(tx *t, const tir_expr *cond, const tir_expr *x, const tir_expr *y, sbuf *out) {
+  char s[48];
+  fresh(t, s, sizeof s);
+  sbuf c = {0}, xa = {0}, ya = {0};
+  emit_bool(t, cond, &c);
+  emit_int(t, x, &xa);
+  emit_int(t, y, &ya);
+  if (c.s && xa.s && ya.s)
+    sb_printf(&t->defs, " and ((%s and %s = %s) or (not (%s) and %s = %s))", c.s, s, xa.s, c.s, s, ya.s);
+  else
+    t->fail = true;
+  free(c.s);
+  free(xa.s);
+  free(ya.s);
+  sb_puts(out, s);
+}
+
+static void emit_bin(tx *t, const char *pre, const tir_expr *x, const char *mid, const tir_expr *y,
+                     const char *post, sbuf *out) {
+  sb_puts(out, pre);
+  emit_int(t, x, out);
+  sb_puts(out, mid);
+  emit_int(t, y, out);
+  sb_puts(out, post);
+}
+
+static void emit_int(tx *t, const tir_expr *e, sbuf *out) {
+  int64_t c;
+  if (t->fail) return;
+  if (!ana_is_index_type(e->dtype)) {
+    t->fail = true;
+    return;
+  }
+  switch (e->kind) {
+  case TIR_INT_IMM: sb_printf(out, "(%lld)", (long long)e->u.int_val); return;
+  case TIR_VAR: name_var(t, e, out); return;
+  case TIR_ADD: emit_bin(t, "(", e->u.bin.a, " + ", e->u.bin.b, ")", out); return;
+  case TIR_SUB: emit_bin(t, "(", e->u.bin.a, " - ", e->u.bin.b, ")", out); return;
+  case TIR_MUL:
+    if (tir_is_const_int(e->u.bin.b, &c) || tir_is_const_int(e->u.bin.a, &c)) {
+      const tir_expr *x = tir_is_const_int(e->u.bin.b, NULL) ? e->u.bin.a : e->u.bin.b;
+      sb_printf(out, "(%lld*(", (long long)c);
+      emit_int(t, x, out);
+      sb_puts(out, "))");
+      return;
+    }
+    break;
+  case TIR_FLOORDIV:
+  case TIR_FLOORMOD:
+    if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
+      if (e->kind == TIR_FLOORDIV) {
+        sb_puts(out, "floor((");
+        emit_int(t, e->u.bin.a, out);
+        sb_printf(out, ")/%lld)", (long long)c);
+      } else {
+        sb_puts(out, "((");
+        emit_int(t, e->u.bin.a, out);
+        sb_printf(out, ") mod %lld)", (long long)c);
+      }
+      return;
+    }
+    break;
+  case TIR_DIV:
+  case TIR_MOD:
+    if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
+      emit_truncdiv(t, e, c, out);
+      return;
+    }
+    break;
+  case TIR_MIN: emit_bin(t, "min(", e->u.bin.a, ", ", e->u.bin.b, ")", out); return;
+  case TIR_MAX: emit_bin(t, "max(", e->u.bin.a, ", ", e->u.bin.b, ")", out); return;
+  case TIR_SELECT: emit_select(t, e->u.select.cond, e->u.select.t, e->u.select.f, out); return;
+  case TIR_CALL:
+    if (!strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3) {
+      emit_select(t, e->u.call.args[0], e->u.call.args[1], e->u.call.args[2], out);
+      return;
+    }
+    break;
+  case TIR_CAST:
+    if (ana_is_index_type(e->u.un.a->dtype)) {
+      int64_t lo, hi;
+      ana_bound(t->a, e->u.un.a, &lo, &hi);
+      if (lo != INT64_MIN && hi != INT64_MAX && ana_fits(e->dtype, lo) && ana_fits(e->dtype, hi)) {
+        emit_int(t, e->u.un.a, out);
+        return;
+      }
+    }
+    break;
+  default: break;
+  }
+  emit_opaque(t, e, out);
+}
+
+static const char *cmp_op(tir_expr_kind k) {
+  switch (k) {
+  case TIR_EQ: return " = ";
+  case TIR_NE: return " != ";
+  case TIR_LT: return " < ";
+  case TIR_LE: return " <= ";
+  case TIR_GT: return " > ";
+  default: return " >= ";
+  }
+}
+
+static void emit_bool(tx *t, const tir_expr *e, sbuf *out) {
+  if (t->fail) return;
+  if (e->kind == TIR_INT_IMM && tir_dtype_is_bool(e->dtype)) {
+    sb_puts(out, e->u.int_val ? "(0 = 0)" : "(1 = 0)");
+    return;
+  }
+  if (TIR_IS_CMP(e->kind) && ana_is_index_type(e->u.bin.a->dtype)) {
+    emit_bin(t, "(", e->u.bin.a, cmp_op(e->kind), e->u.bin.b, ")", out);
+    return;
+  }
+  if (e->kind == TIR_AND || e->kind == TIR_OR) {
+    sb_puts(out, "(");
+    emit_bool(t, e->u.bin.a, out);
+    sb_puts(out, e->kind == TIR_AND ? " and " : " or ");
+    emit_bool(t, e->u.bin.b, out);
+    sb_puts(out, ")");
+    return;
+  }
+  if (e->kind == TIR_NOT) {
+    sb_puts(out, "not (");
+    emit_bool(t, e->u.un.a, out);
+    sb_puts(out, ")");
+    return;
+  }
+  t->fail = true;
+}
+
+/* context facts about every kept var met so far (and those they mention) */
+static void emit_context(tx *t, sbuf *out) {
+  for (; t->ctx_done < t->nvars && !t->fail; t->ctx_done++) {
+    const tir_expr *v = t->vars[t->ctx_done];
+    const ana_var *info = ana_lookup(t->a, v);
+    sbuf name = {0};
+    name_var(t, v, &name);
+    if (v->u.var.size_var) sb_printf(out, " and %s >= 0", name.s);
+    if (info && info->value && ana_is_index_type(info->value->dtype)) {
+      sbuf x = {0};
+      emit_int(t, info->value, &x);
+      if (!t->fail) sb_printf(out, " and %s = %s", name.s, x.s);
+      free(x.s);
+    } else if (info && info->min) {
+      sbuf x = {0}, y = {0};
+      emit_int(t, info->min, &x);
+      emit_int(t, info->extent, &y);
+      if (!t->fail) sb_printf(out, " and %s <= %s < %s + %s", x.s, name.s, x.s, y.s);
+      free(x.s);
+      free(y.s);
+    }
+    free(name.s);
+    /* a var's range isl cannot express is dropped: fewer facts stay sound */
+    t->fail = false;
+  }
+}
+
+/* the entered constraints isl can express */
+static void emit_conds(tx *t, sbuf *out) {
+  for (int i = 0; i < t->a->nconds; i++) {
+    sbuf c = {0};
+    emit_bool(t, t->a->conds[i].cond, &c);
+    if (!t->fail && c.s) sb_printf(out, " and %s", c.s);
+    t->fail = false;
+    free(c.s);
+  }
+}
+
+static void isl_diag(tir_analyzer *a) {
+  const char *msg = isl_ctx_last_error_msg(a->isl);
+  if (a->d) tir_diag_add(a->d, TIR_SEV_WARNING, (tir_span){0, 0}, "isl: %s", msg ? msg : "error");
+  isl_ctx_reset_error(a->isl);
+}
+
+static isl_set *read_set(tir_analyzer *a, const char *text) {
+  isl_set *s = isl_set_read_from_str(a->isl, text);
+  if (!s) isl_diag(a);
+  return s;
+}
+
+/* { [] : exists (dims : ctx and defs and not claim) } is empty */
+bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
+  if (!a->isl || !cond) return false;
+  tx t = {0};
+  t.a = a;
+  t.acc = 0;
+  sbuf claim = {0}, ctx = {0};
+  emit_bool(&t, cond, &claim);
+  bool ok = !t.fail && claim.s;
+  if (ok) {
+    emit_conds(&t, &ctx);
+    emit_context(&t, &ctx);
+  }
+  bool proved = false;
+  if (ok) {
+    sbuf text = {0};
+    sb_puts(&text, "{ [");
+    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
+    sb_puts(&text, "] : ");
+    if (t.exist.n) sb_printf(&text, "exists (%s : ", t.exist.s);
+    sb_printf(&text, "not %s%s%s", claim.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
+    if (t.exist.n) sb_puts(&text, ")");
+    sb_puts(&text, " }");
+    isl_set *s = read_set(a, text.s);
+    if (s) {
+      isl_bool empty = isl_set_is_empty(s);
+      if (empty == isl_bool_error) isl_diag(a);
+      proved = empty == isl_bool_true;
+      isl_set_free(s);
+    }
+    free(text.s);
+  }
+  free(claim.s);
+  free(ctx.s);
+  tx_free(&t);
+  return proved;
+}
+
+/* ---- isl values and affs back to exprs ---- */
+
+static bool val_to_i64(isl_val *v, int64_t *out) {
+  bool ok = v && isl_val_is_int(v) == isl_bool_true;
+  if (ok) {
+    long num = isl_val_get_num_si(v);
+    *out = num;
+  }
+  isl_val_free(v);
+  return ok;
+}
+
+/* the param dims of an aff are the kept vars, in t->vars order */
+static tir_expr *aff_to_expr(tir_analyzer *a, const tx *t, isl_aff *aff, tir_dtype dt) {
+  tir_ctx *c = a->c;
+  int64_t den, k;
+  if (!val_to_i64(isl_aff_get_denominator_val(aff), &den) || den <= 0) return NULL;
+  /* numerator terms, all divided by den at the end */
+  isl_val *cst = isl_aff_get_constant_val(aff);
+  cst = isl_val_mul(cst, isl_val_int_from_si(a->isl, den));
+  if (!val_to_i64(cst, &k)) return NULL;
+  tir_expr *sum = tir_int(c, dt, k);
+  isl_size np = isl_aff_dim(aff, isl_dim_param);
+  for (int i = 0; i < np && sum; i++) {
+    isl_val *v = isl_val_mul(isl_aff_get_coefficient_val(aff, isl_dim_param, i), isl_val_int_from_si(a->isl, den));
+    if (!val_to_i64(v, &k)) return NULL;
+    if (k) sum = tir_binary(c, TIR_ADD, sum, tir_binary(c, TIR_MUL, (tir_expr *)t->vars[i], tir_int(c, dt, k)));
+  }
+  isl_size nd = isl_aff_dim(aff, isl_dim_div);
+  for (int i = 0; i < nd && sum; i++) {
+    isl_val *v = isl_val_mul(isl_aff_get_coefficient_val(aff, isl_dim_div, i), isl_val_int_from_si(a->isl, den));
+    if (!val_to_i64(v, &k)) return NULL;
+    if (!k) continue;
+    isl_aff *div = isl_aff_get_div(aff, i);
+    int64_t dd;
+    isl_val *dv = isl_aff_get_denominator_val(div);
+    tir_expr *inner = NULL;
+    if (val_to_i64(dv, &dd) && dd > 0) {
+      isl_aff *num = isl_aff_scale_val(isl_aff_copy(div), isl_val_int_from_si(a->isl, dd));
+      inner = aff_to_expr(a, t, num, dt);
+      isl_aff_free(num);
+    }
+    isl_aff_free(div);
+    if (!inner) return NULL;
+    tir_expr *q = tir_binary(c, TIR_FLOORDIV, inner, tir_int(c, dt, dd));
+    sum = tir_binary(c, TIR_ADD, sum, tir_binary(c, TIR_MUL, q, tir_int(c, dt, k)));
+  }
+  if (!sum) return NULL;
+  if (den != 1) sum = tir_binary(c, TIR_FLOORDIV, sum, tir_int(c, dt, den));
+  return ana_canonical(a, sum);
+}
+
+/* a single-piece pw_aff as an expr (taken) */
+static tir_expr *pw_to_expr(tir_analyzer *a, const tx *t, isl_pw_aff *pa, tir_dtype dt) {
+  tir_expr *r = NULL;
+  if (pa && isl_pw_aff_n_piece(pa) == 1 && isl_pw_aff_involves_nan(pa) == isl_bool_false &&
+      isl_pw_aff_isa_aff(pa) == isl_bool_true) {
+    isl_aff *aff = isl_pw_aff_as_aff(pa);
+    pa = NULL;
+    if (aff) r = aff_to_expr(a, t, aff, dt);
+    isl_aff_free(aff);
+  }
+  isl_pw_aff_free(pa);
+  return r;
+}
+
+/* ---- the bounding box of a union of accesses ---- */
+
+static void emit_access(tx *t, const tir_access_region *acc, int ndim, sbuf *out) {
+  sbuf body = {0};
+  for (int d = 0; d < ndim && d < acc->ndim; d++) {
+    sbuf mn = {0}, ext = {0};
+    emit_int(t, acc->region[d].min, &mn);
+    emit_int(t, acc->region[d].extent, &ext);
+    if (!t->fail) sb_printf(&body, " and %s <= d%d < %s + %s", mn.s, d, mn.s, ext.s);
+    free(mn.s);
+    free(ext.s);
+  }
+  for (int i = 0; i < acc->nrelax && !t->fail; i++) {
+    sbuf mn = {0}, ext = {0};
+    char name[48];
+    snprintf(name, sizeof name, "e%d_%u", t->acc, acc->relax[i].var->u.var.id);
+    add_exist(t, name);
+    emit_int(t, acc->relax[i].min, &mn);
+    emit_int(t, acc->relax[i].extent, &ext);
+    if (!t->fail) sb_printf(&body, " and %s <= %s < %s + %s", mn.s, name, mn.s, ext.s);
+    free(mn.s);
+    free(ext.s);
+  }
+  for (int i = 0; i < acc->nconds && !t->fail; i++) {
+    sbuf c = {0};
+    emit_bool(t, acc->conds[i], &c);
+    if (!t->fail) sb_printf(&body, " and %s", c.s);
+    else t->fail = false; /* a condition isl cannot read only narrows less */
+    free(c.s);
+  }
+  sb_puts(out, "[");
+  for (int d = 0; d < ndim; d++) sb_printf(out, "%sd%d", d ? ", " : "", d);
+  sb_puts(out, "] : ");
+  if (t->exist.n) sb_printf(out, "exists (%s : ", t->exist.s);
+  sb_printf(out, "0 = 0%s%s", body.s ? body.s : "", t->defs.s ? t->defs.s : "");
+  if (t->exist.n) sb_puts(out, ")");
+  free(body.s);
+}
+
+/* the extent: a constant when one piece is constant or its max is finite */
+static tir_expr *extent_expr(tir_analyzer *a, const tx *t, isl_pw_aff *ext, tir_dtype dt) {
+  isl_val *mx = isl_pw_aff_max_val(isl_pw_aff_copy(ext));
+  int64_t k;
+  if (val_to_i64(mx, &k) && k >= 0) {
+    isl_pw_aff_free(ext);
+    return tir_int(a->c, dt, k);
+  }
+  return pw_to_expr(a, t, ext, dt);
+}
+
+bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out) {
+  if (!a->isl || nacc <= 0) return false;
+  tx t = {0};
+  t.a = a;
+  sbuf sets = {0}, ctx = {0};
+  for (int i = 0; i < nacc && !t.fail; i++) {
+    t.acc = i;
+    t.relax = acc[i].relax;
+    t.nrelax = acc[i].nrelax;
+    t.natoms = 0;
+    t.nfresh = 0;
+    t.exist.n = 0;
+    if (t.exist.s) t.exist.s[0] = 0;
+    t.defs.n = 0;
+    if (t.defs.s) t.defs.s[0] = 0;
+    if (i) sb_puts(&sets, "; ");
+    emit_access(&t, &acc[i], ndim, &sets);
+  }
+  bool ok = !t.fail && t.natoms == 0;
+  t.relax = NULL;
+  t.nrelax = 0;
+  t.acc = nacc;
+  if (ok) {
+    t.exist.n = 0;
+    t.natoms = t.nfresh = 0;
+    emit_conds(&t, &ctx);
+    emit_context(&t, &ctx);
+    if (t.exist.n) { /* the params context cannot name fresh dims: drop it */
+      free(ctx.s);
+      memset(&ctx, 0, sizeof ctx);
+    }
+    t.fail = false;
+  }
+  isl_set *s = NULL;
+  if (ok) {
+    sbuf text = {0};
+    sb_puts(&text, "[");
+    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
+    sb_printf(&text, "] -> { %s }", sets.s);
+    s = read_set(a, text.s);
+    free(text.s);
+    if (s && ctx.s) {
+      sbuf ptext = {0};
+      sb_puts(&ptext, "[");
+      for (int i = 0; i < t.nvars; i++) sb_printf(&ptext, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
+      sb_printf(&ptext, "] -> { : 0 = 0%s }", ctx.s);
+      isl_set *p = read_set(a, ptext.s);
+      free(ptext.s);
+      s = p ? isl_set_intersect_params(s, p) : (isl_set_free(s), NULL);
+    }
+    ok = s && isl_set_is_empty(s) == isl_bool_false;
+  }
+  tir_dtype dt = TIR_INT32;
+  if (nacc && acc[0].ndim && acc[0].region[0].min) dt = acc[0].region[0].min->dtype;
+  for (int d = 0; d < ndim && ok; d++) {
+    isl_set *pdom = isl_set_params(isl_set_copy(s));
+    isl_pw_aff *mn = isl_pw_aff_gist(isl_set_dim_min(isl_set_copy(s), d), isl_set_copy(pdom));
+    isl_pw_aff *mx = isl_pw_aff_gist(isl_set_dim_max(isl_set_copy(s), d), isl_set_copy(pdom));
+    isl_pw_aff *ext = isl_pw_aff_add(isl_pw_aff_sub(mx, isl_pw_aff_copy(mn)),
+                                     isl_pw_aff_val_on_domain(isl_set_copy(pdom), isl_val_one(a->isl)));
+    ext = isl_pw_aff_intersect_domain(ext, pdom);
+    tir_dtype ddt = dt;
+    if (acc[0].ndim > d && acc[0].region[d].min) ddt = acc[0].region[d].min->dtype;
+    out[d].min = pw_to_expr(a, &t, mn, ddt);
+    out[d].extent = ext ? extent_expr(a, &t, ext, ddt) : NULL;
+    if (!out[d].min || !out[d].extent) out[d].min = out[d].extent = NULL; /* the caller falls back */
+  }
+  isl_set_free(s);
+  free(sets.s);
+  free(ctx.s);
+  tx_free(&t);
+  return ok;
+}
+
+/* the max of a quasi-affine int expr over the context */
+bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
+  if (!a->isl || !ana_is_index_type(e->dtype)) return false;
+  tx t = {0};
+  t.a = a;
+  sbuf x = {0}, ctx = {0};
+  emit_int(&t, e, &x);
+  bool ok = !t.fail && x.s;
+  if (ok) {
+    emit_conds(&t, &ctx);
+    emit_context(&t, &ctx);
+  }
+  bool found = false;
+  if (ok) {
+    sbuf text = {0};
+    sb_puts(&text, "{ [r] : exists (");
+    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
+    if (t.exist.n) sb_printf(&text, "%s%s", t.nvars ? ", " : "", t.exist.s);
+    if (!t.nvars && !t.exist.n) sb_puts(&text, "unused_");
+    sb_printf(&text, " : r = %s%s%s) }", x.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
+    isl_set *s = read_set(a, text.s);
+    free(text.s);
+    if (s) {
+      isl_pw_aff *pa = isl_set_dim_max(s, 0);
+      isl_val *v = pa ? isl_pw_aff_max_val(pa) : NULL;
+      found = val_to_i64(v, out);
+    }
+  }
+  free(x.s);
+  free(ctx.s);
+  tx_free(&t);
+  return found;
+}

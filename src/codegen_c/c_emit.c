@@ -1,0 +1,281 @@
+/* c_emit.c - the C printer's plumbing: text, indentation, scoped unique
+ * names, C spellings of dtypes, and the helper functions (floordiv, min...)
+ * printed once at the top of a unit. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+
+/* ---- text ---- */
+
+static void text_reserve(cg_text *t, size_t more) {
+  if (t->len + more + 1 <= t->cap) return;
+  size_t cap = t->cap ? t->cap : 256;
+  while (cap < t->len + more + 1) cap *= 2;
+  char *s = realloc(t->s, cap);
+  if (!s) abort();
+  t->s = s;
+  t->cap = cap;
+}
+
+void cg_text_puts(cg_text *t, const char *s) {
+  size_t n = strlen(s);
+  text_reserve(t, n);
+  memcpy(t->s + t->len, s, n + 1);
+  t->len += n;
+}
+
+void cg_text_printf(cg_text *t, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    text_reserve(t, (size_t)n);
+    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap2);
+    t->len += (size_t)n;
+  }
+  va_end(ap2);
+}
+
+void cg_text_free(cg_text *t) {
+  free(t->s);
+  *t = (cg_text){0};
+}
+
+/* ---- state ---- */
+
+void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d) {
+  memset(g, 0, sizeof *g);
+  g->target = t;
+  g->ctx = c;
+  g->d = d;
+}
+
+void cg_free(cg *g) {
+  free(g->names);
+  g->names = NULL;
+  g->nnames = g->names_cap = 0;
+}
+
+void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (g->d) tir_diag_vadd(g->d, TIR_SEV_ERROR, sp, fmt, ap);
+  va_end(ap);
+  g->failed = true;
+}
+
+/* ---- names ---- */
+
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
+    "namespace", "private", "public", "operator", "memcpy", "main", "err", "stream", "threadIdx",
+    "blockIdx", "blockDim", "gridDim", "dim3", "int2", "int4", "float4", "NULL", "exp", "log", "sqrt",
+    "floor", "ceil", "pow", "fabs", "max", "min", "abs", NULL};
+
+static bool name_taken(const cg *g, const char *n) {
+  for (int i = 0; reserved[i]; i++)
+    if (!strcmp(reserved[i], n)) return true;
+  if (!strncmp(n, "tir_", 4) || !strncmp(n, "__", 2)) return true;
+  for (int i = 0; i < g->nnames; i++)
+    if (!strcmp(g->names[i].name, n)) return true;
+  return false;
+}
+
+const char *cg_define(cg *g, const void *key, const char *hint) {
+  char base[96];
+  size_t k = 0;
+  for (const char *p = hint && *hint ? hint : "v"; *p && k < sizeof base - 12; p++)
+    base[k++] = (isalnum((unsigned char)*p) || *p == '_') ? *p : '_';
+  base[k] = 0;
+  if (isdigit((unsigned char)base[0])) {
+    memmove(base + 1, base, k + 1);
+    base[0] = '_';
+  }
+  char cand[128];
+  snprintf(cand, sizeof cand, "%s", base);
+  for (int i = 1; name_taken(g, cand); i++) snprintf(cand, sizeof cand, "%s_%d", base, i);
+  if (g->nnames == g->names_cap) {
+    g->names_cap = g->names_cap ? 2 * g->names_cap : 64;
+    g->names = realloc(g->names, sizeof *g->names * (size_t)g->names_cap);
+    if (!g->names) abort();
+  }
+  const char *n = tir_strdup(g->ctx, cand);
+  g->names[g->nnames++] = (cg_name){key, n, g->depth};
+  return n;
+}
+
+const char *cg_lookup(cg *g, const void *key) {
+  for (int i = g->nnames - 1; i >= 0; i--)
+    if (g->names[i].key == key) return g->names[i].name;
+  return NULL;
+}
+
+const char *cg_var(cg *g, const tir_expr *var) {
+  const char *n = cg_lookup(g, var);
+  if (n) return n;
+  cg_error(g, var->span, "variable '%s' is used where it is not defined", var->u.var.name);
+  return "tir_undefined";
+}
+
+const char *cg_buffer_ptr(cg *g, const tir_buffer *b) {
+  const char *n = cg_lookup(g, b->data);
+  if (n) return n;
+  n = cg_lookup(g, b);
+  if (n) return n;
+  cg_error(g, b->span, "buffer '%s' is used where it is not allocated or declared", b->name);
+  return "tir_undefined";
+}
+
+const char *cg_tmp(cg *g, const char *hint) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", hint);
+  g->tmp_counter++;
+  return cg_define(g, (const void *)(intptr_t)-g->tmp_counter, buf);
+}
+
+void cg_enter(cg *g) { g->depth++; }
+
+void cg_leave(cg *g) {
+  while (g->nnames > 0 && g->names[g->nnames - 1].depth >= g->depth) g->nnames--;
+  g->depth--;
+}
+
+void cg_open(cg *g) {
+  cg_text_puts(g->out, " {\n");
+  g->indent++;
+  cg_enter(g);
+}
+
+void cg_close(cg *g) {
+  cg_leave(g);
+  g->indent--;
+  cg_line_start(g);
+  cg_text_puts(g->out, "}\n");
+}
+
+/* ---- lines ---- */
+
+void cg_line_start(cg *g) {
+  for (int i = 0; i < g->indent; i++) cg_text_puts(g->out, "  ");
+}
+
+void cg_linef(cg *g, const char *fmt, ...) {
+  cg_line_start(g);
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof buf) {
+    char *big = malloc((size_t)n + 1);
+    if (!big) abort();
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    cg_text_puts(g->out, big);
+    free(big);
+  } else {
+    cg_text_puts(g->out, buf);
+  }
+  cg_text_puts(g->out, "\n");
+}
+
+/* ---- types ---- */
+
+static const char *const type_suffix[CG_NTYPES] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+static const char *const type_c[CG_NTYPES] = {"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+                                             "uint16_t", "uint32_t", "uint64_t", "float", "double"};
+
+int cg_type_index(tir_dtype t) {
+  if (t.lanes != 1) return -1;
+  int b = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 3 : -1;
+  if (b < 0) return -1;
+  if (t.code == TIR_TC_INT) return b;
+  if (t.code == TIR_TC_UINT) return 4 + b;
+  if (t.code == TIR_TC_FLOAT && t.bits == 32) return 8;
+  if (t.code == TIR_TC_FLOAT && t.bits == 64) return 9;
+  return -1;
+}
+
+bool cg_type(cg *g, tir_dtype t, char *buf, tir_span sp) {
+  if (tir_dtype_is_bool(t) && t.lanes == 1) {
+    snprintf(buf, 32, "%s", g->target->bool_type);
+    return true;
+  }
+  if (t.code == TIR_TC_HANDLE) {
+    snprintf(buf, 32, "%s", t.bits == 0 ? "void" : "void *");
+    return true;
+  }
+  int i = cg_type_index(t);
+  if (i < 0) {
+    char name[32];
+    cg_error(g, sp, "dtype %s has no C type in this code generator", tir_dtype_str(t, name));
+    snprintf(buf, 32, "int");
+    return false;
+  }
+  snprintf(buf, 32, "%s", type_c[i]);
+  return true;
+}
+
+/* ---- helpers ---- */
+
+void cg_need_helper(cg *g, cg_helper h, tir_dtype t) {
+  int i = cg_type_index(t);
+  if (i >= 0) g->helpers[h][i] = true;
+}
+
+static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
+  const char *T = type_c[i], *S = type_suffix[i], *pre = g->target->helper_prefix;
+  bool is_float = i >= 8, is_unsigned = i >= 4 && i < 8;
+  switch (h) {
+  case CG_FLOORDIV:
+    if (is_float)
+      cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return floor%s(a / b); }\n", pre, T, S, T, T,
+                     i == 8 ? "f" : "");
+    else if (is_unsigned)
+      cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return (%s)(a / b); }\n", pre, T, S, T, T, T);
+    else
+      cg_text_printf(out,
+                     "%s %s tir_floordiv_%s(%s a, %s b) {\n  %s q = (%s)(a / b);\n"
+                     "  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}\n",
+                     pre, T, S, T, T, T, T, T);
+    break;
+  case CG_FLOORMOD:
+    if (is_float)
+      cg_text_printf(out, "%s %s tir_floormod_%s(%s a, %s b) { return a - floor%s(a / b) * b; }\n", pre, T, S, T, T,
+                     i == 8 ? "f" : "");
+    else if (is_unsigned)
+      cg_text_printf(out, "%s %s tir_floormod_%s(%s a, %s b) { return (%s)(a %% b); }\n", pre, T, S, T, T, T);
+    else
+      cg_text_printf(out,
+                     "%s %s tir_floormod_%s(%s a, %s b) {\n  %s r = (%s)(a %% b);\n"
+                     "  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}\n",
+                     pre, T, S, T, T, T, T, T);
+    break;
+  case CG_MIN:
+    cg_text_printf(out, "%s %s tir_min_%s(%s a, %s b) { return a < b ? a : b; }\n", pre, T, S, T, T);
+    break;
+  case CG_MAX:
+    cg_text_printf(out, "%s %s tir_max_%s(%s a, %s b) { return a > b ? a : b; }\n", pre, T, S, T, T);
+    break;
+  default: break;
+  }
+}
+
+void cg_emit_helpers(const cg *g, cg_text *out) {
+  for (int h = 0; h < CG_HELPER_COUNT; h++)
+    for (int i = 0; i < CG_NTYPES; i++)
+      if (g->helpers[h][i]) emit_helper(g, out, (cg_helper)h, i);
+}
+
+
+const char *cg_type_suffix(int i) { return i >= 0 && i < CG_NTYPES ? type_suffix[i] : "x"; }

@@ -1,0 +1,262 @@
+/* c_expr.c - printing expressions as C, with only the parentheses C needs
+ * (and those gcc's -Wparentheses asks for).  Integer arithmetic narrower
+ * than 32 bits is cast back to its type, so it wraps as TIR's does. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+#include "tir/visit.h"
+
+enum {
+  PREC_LOWEST = 0,
+  PREC_COND = 3,
+  PREC_OR = 4,
+  PREC_AND = 5,
+  PREC_EQ = 9,
+  PREC_REL = 10,
+  PREC_ADD = 12,
+  PREC_MUL = 13,
+  PREC_UNARY = 14,
+  PREC_PRIMARY = 16,
+};
+
+static void puts_(cg *g, const char *s) { cg_text_puts(g->out, s); }
+
+static void open_paren(cg *g, int mine, int need) {
+  if (mine < need) puts_(g, "(");
+}
+static void close_paren(cg *g, int mine, int need) {
+  if (mine < need) puts_(g, ")");
+}
+
+static void print_int(cg *g, const tir_expr *e, int need) {
+  int64_t v = e->u.int_val;
+  tir_dtype t = e->dtype;
+  if (tir_dtype_is_bool(t)) {
+    puts_(g, v ? "1" : "0");
+    return;
+  }
+  char ty[32];
+  cg_type(g, t, ty, e->span);
+  if (t.bits == 64) {
+    if (t.code == TIR_TC_UINT) cg_text_printf(g->out, "UINT64_C(%" PRIu64 ")", (uint64_t)v);
+    else cg_text_printf(g->out, "INT64_C(%" PRId64 ")", v);
+    return;
+  }
+  if (t.bits == 32 && t.code == TIR_TC_UINT) {
+    cg_text_printf(g->out, "%" PRIu32 "u", (uint32_t)v);
+    return;
+  }
+  if (t.bits == 32) {
+    if (v == INT32_MIN) {
+      open_paren(g, PREC_ADD, need);
+      puts_(g, "-2147483647 - 1");
+      close_paren(g, PREC_ADD, need);
+    } else {
+      open_paren(g, v < 0 ? PREC_UNARY : PREC_PRIMARY, need);
+      cg_text_printf(g->out, "%" PRId64, v);
+      close_paren(g, v < 0 ? PREC_UNARY : PREC_PRIMARY, need);
+    }
+    return;
+  }
+  open_paren(g, PREC_UNARY, need);
+  cg_text_printf(g->out, "(%s)%" PRId64, ty, v);
+  close_paren(g, PREC_UNARY, need);
+}
+
+static void print_float(cg *g, const tir_expr *e, int need) {
+  double v = e->u.float_val;
+  bool f32 = e->dtype.bits == 32;
+  if (e->dtype.bits != 32 && e->dtype.bits != 64) {
+    char ty[32];
+    cg_type(g, e->dtype, ty, e->span);
+    return;
+  }
+  if (isnan(v)) {
+    puts_(g, f32 ? "NAN" : "(double)NAN");
+    return;
+  }
+  if (isinf(v)) {
+    open_paren(g, PREC_UNARY, need);
+    cg_text_printf(g->out, "%s%s", v < 0 ? "-" : "", f32 ? "INFINITY" : "(double)INFINITY");
+    close_paren(g, PREC_UNARY, need);
+    return;
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", v);
+  if (!strpbrk(buf, ".e")) strcat(buf, ".0");
+  if (f32) strcat(buf, "f");
+  int mine = v < 0 ? PREC_UNARY : PREC_PRIMARY;
+  open_paren(g, mine, need);
+  puts_(g, buf);
+  close_paren(g, mine, need);
+}
+
+static void print_string(cg *g, const char *s) {
+  puts_(g, "\"");
+  for (const char *p = s; *p; p++) {
+    if (*p == '"' || *p == '\\') cg_text_printf(g->out, "\\%c", *p);
+    else if ((unsigned char)*p < 32) cg_text_printf(g->out, "\\%03o", (unsigned char)*p);
+    else cg_text_printf(g->out, "%c", *p);
+  }
+  puts_(g, "\"");
+}
+
+static bool narrow_int(tir_dtype t) { return tir_dtype_is_int(t) && t.bits < 32; }
+
+static void print_binop(cg *g, const tir_expr *e, const char *op, int prec, int need) {
+  bool narrow = narrow_int(e->dtype) && prec >= PREC_ADD;
+  bool cmp = TIR_IS_CMP(e->kind);
+  int mine = narrow ? PREC_UNARY : prec;
+  open_paren(g, mine, need);
+  if (narrow) {
+    char ty[32];
+    cg_type(g, e->dtype, ty, e->span);
+    cg_text_printf(g->out, "(%s)(", ty);
+  }
+  int lneed = cmp ? PREC_REL + 1 : e->kind == TIR_OR ? PREC_AND + 1 : prec;
+  int rneed = cmp ? PREC_REL + 1 : e->kind == TIR_OR ? PREC_AND + 1 : prec + 1;
+  cg_expr_prec(g, e->u.bin.a, lneed);
+  cg_text_printf(g->out, " %s ", op);
+  cg_expr_prec(g, e->u.bin.b, rneed);
+  if (narrow) puts_(g, ")");
+  close_paren(g, mine, need);
+}
+
+
+
+static void print_helper_call(cg *g, const tir_expr *e, cg_helper h, const char *name) {
+  int i = cg_type_index(e->u.bin.a->dtype);
+  if (i < 0) {
+    char ty[32];
+    cg_type(g, e->u.bin.a->dtype, ty, e->span);
+    return;
+  }
+  cg_need_helper(g, h, e->u.bin.a->dtype);
+  cg_text_printf(g->out, "tir_%s_%s(", name, cg_type_suffix(i));
+  cg_expr(g, e->u.bin.a);
+  puts_(g, ", ");
+  cg_expr(g, e->u.bin.b);
+  puts_(g, ")");
+}
+
+static void print_cast(cg *g, const tir_expr *e, int need) {
+  if (tir_dtype_is_bool(e->dtype) && !tir_dtype_is_bool(e->u.un.a->dtype)) {
+    open_paren(g, PREC_EQ, need);
+    cg_expr_prec(g, e->u.un.a, PREC_REL + 1);
+    puts_(g, " != 0");
+    close_paren(g, PREC_EQ, need);
+    return;
+  }
+  char ty[32];
+  cg_type(g, e->dtype, ty, e->span);
+  open_paren(g, PREC_UNARY, need);
+  cg_text_printf(g->out, "(%s)", ty);
+  cg_expr_prec(g, e->u.un.a, PREC_UNARY);
+  close_paren(g, PREC_UNARY, need);
+}
+
+static void print_load(cg *g, const tir_expr *e) {
+  const tir_buffer *b = e->u.load.buf;
+  if (e->u.load.nidx != 1) {
+    cg_error(g, e->span, "buffer '%s' is accessed with %d indices: run FlattenBuffer (flatten) before code generation",
+             b->name, e->u.load.nidx);
+    return;
+  }
+  if (e->dtype.lanes != 1) {
+    cg_error(g, e->span, "vector load of '%s' is not supported by this code generator", b->name);
+    return;
+  }
+  cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
+  cg_expr(g, e->u.load.idx[0]);
+  puts_(g, "]");
+}
+
+static void print_mod(cg *g, const tir_expr *e, int need) {
+  if (tir_dtype_is_float(e->dtype)) {
+    cg_text_printf(g->out, "%s(", e->dtype.bits == 32 ? "fmodf" : "fmod");
+    cg_expr(g, e->u.bin.a);
+    puts_(g, ", ");
+    cg_expr(g, e->u.bin.b);
+    puts_(g, ")");
+    return;
+  }
+  print_binop(g, e, "%", PREC_MUL, need);
+}
+
+static void print_call(cg *g, const tir_expr *e) {
+  if (g->target->call && g->target->call(g, e)) return;
+  if (cg_c_call(g, e)) return;
+  cg_error(g, e->span, "the C code generator does not know the intrinsic '%s'", e->u.call.op);
+}
+
+void cg_expr_prec(cg *g, const tir_expr *e, int need) {
+  switch (e->kind) {
+  case TIR_VAR: puts_(g, cg_var(g, e)); break;
+  case TIR_INT_IMM: print_int(g, e, need); break;
+  case TIR_FLOAT_IMM: print_float(g, e, need); break;
+  case TIR_STRING_IMM: print_string(g, e->u.str); break;
+  case TIR_ADD: print_binop(g, e, "+", PREC_ADD, need); break;
+  case TIR_SUB: print_binop(g, e, "-", PREC_ADD, need); break;
+  case TIR_MUL: print_binop(g, e, "*", PREC_MUL, need); break;
+  case TIR_DIV: print_binop(g, e, "/", PREC_MUL, need); break;
+  case TIR_MOD: print_mod(g, e, need); break;
+  case TIR_FLOORDIV: print_helper_call(g, e, CG_FLOORDIV, "floordiv"); break;
+  case TIR_FLOORMOD: print_helper_call(g, e, CG_FLOORMOD, "floormod"); break;
+  case TIR_MIN: print_helper_call(g, e, CG_MIN, "min"); break;
+  case TIR_MAX: print_helper_call(g, e, CG_MAX, "max"); break;
+  case TIR_EQ: print_binop(g, e, "==", PREC_EQ, need); break;
+  case TIR_NE: print_binop(g, e, "!=", PREC_EQ, need); break;
+  case TIR_LT: print_binop(g, e, "<", PREC_REL, need); break;
+  case TIR_LE: print_binop(g, e, "<=", PREC_REL, need); break;
+  case TIR_GT: print_binop(g, e, ">", PREC_REL, need); break;
+  case TIR_GE: print_binop(g, e, ">=", PREC_REL, need); break;
+  case TIR_AND: print_binop(g, e, "&&", PREC_AND, need); break;
+  case TIR_OR: print_binop(g, e, "||", PREC_OR, need); break;
+  case TIR_NOT:
+    open_paren(g, PREC_UNARY, need);
+    puts_(g, "!");
+    cg_expr_prec(g, e->u.un.a, PREC_UNARY);
+    close_paren(g, PREC_UNARY, need);
+    break;
+  case TIR_CAST: print_cast(g, e, need); break;
+  case TIR_SELECT:
+    open_paren(g, PREC_COND, need);
+    cg_expr_prec(g, e->u.select.cond, PREC_OR + 1);
+    puts_(g, " ? ");
+    cg_expr_prec(g, e->u.select.t, PREC_OR + 1);
+    puts_(g, " : ");
+    cg_expr_prec(g, e->u.select.f, PREC_OR + 1);
+    close_paren(g, PREC_COND, need);
+    break;
+  case TIR_CALL: print_call(g, e); break;
+  case TIR_BUFFER_LOAD: print_load(g, e); break;
+  case TIR_LET: {
+    tir_var_map m = {0};
+    tir_var_map_set(&m, e->u.let.var, e->u.let.value);
+    tir_expr *body = tir_substitute_expr(g->ctx, e->u.let.body, &m);
+    tir_var_map_free(&m);
+    cg_expr_prec(g, body, need);
+    break;
+  }
+  case TIR_RAMP:
+  case TIR_BROADCAST:
+    cg_error(g, e->span, "vector expressions (ramp, broadcast) are not supported by this code generator");
+    break;
+  default: cg_error(g, e->span, "unknown expression kind %d", (int)e->kind); break;
+  }
+}
+
+void cg_expr(cg *g, const tir_expr *e) { cg_expr_prec(g, e, PREC_LOWEST); }
+
+char *cg_expr_str(cg *g, const tir_expr *e) {
+  cg_text t = {0}, *saved = g->out;
+  g->out = &t;
+  cg_expr(g, e);
+  g->out = saved;
+  char *s = (char *)tir_strdup(g->ctx, t.s ? t.s : "");
+  cg_text_free(&t);
+  return s;
+}

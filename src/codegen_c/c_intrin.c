@@ -1,0 +1,259 @@
+/* c_intrin.c - how the C target prints intrinsic calls, keyed by name:
+ * math (float32 / float64 libm names), pointers (address_of,
+ * tvm_access_ptr), if_then_else, call_extern, and the slice_tensor DMA
+ * copy as a loop nest whose innermost contiguous run is one memcpy. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+
+typedef struct math_fn {
+  const char *name, *f32, *f64;
+  int nargs;
+} math_fn;
+
+static const math_fn math[] = {
+    {"exp", "expf", "exp", 1},         {"exp2", "exp2f", "exp2", 1},     {"exp10", NULL, NULL, 1},
+    {"expm1", "expm1f", "expm1", 1},   {"log", "logf", "log", 1},        {"log2", "log2f", "log2", 1},
+    {"log10", "log10f", "log10", 1},   {"log1p", "log1pf", "log1p", 1},  {"sqrt", "sqrtf", "sqrt", 1},
+    {"tanh", "tanhf", "tanh", 1},      {"sin", "sinf", "sin", 1},        {"cos", "cosf", "cos", 1},
+    {"tan", "tanf", "tan", 1},         {"sinh", "sinhf", "sinh", 1},     {"cosh", "coshf", "cosh", 1},
+    {"asin", "asinf", "asin", 1},      {"acos", "acosf", "acos", 1},     {"atan", "atanf", "atan", 1},
+    {"asinh", "asinhf", "asinh", 1},   {"acosh", "acoshf", "acosh", 1},  {"atanh", "atanhf", "atanh", 1},
+    {"erf", "erff", "erf", 1},         {"floor", "floorf", "floor", 1},  {"ceil", "ceilf", "ceil", 1},
+    {"trunc", "truncf", "trunc", 1},   {"round", "nearbyintf", "nearbyint", 1},
+    {"nearbyint", "nearbyintf", "nearbyint", 1},                        {"fabs", "fabsf", "fabs", 1},
+    {"pow", "powf", "pow", 2},         {"fmod", "fmodf", "fmod", 2},     {"atan2", "atan2f", "atan2", 2},
+    {"copysign", "copysignf", "copysign", 2},                           {"hypot", "hypotf", "hypot", 2},
+    {"nextafter", "nextafterf", "nextafter", 2},                        {"ldexp", "ldexpf", "ldexp", 2},
+    {NULL, NULL, NULL, 0}};
+
+static void args_list(cg *g, tir_expr *const *args, int n) {
+  for (int i = 0; i < n; i++) {
+    if (i) cg_text_puts(g->out, ", ");
+    cg_expr(g, args[i]);
+  }
+}
+
+static bool print_math(cg *g, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  for (const math_fn *m = math; m->name; m++) {
+    if (strcmp(m->name, op)) continue;
+    if (e->u.call.nargs != m->nargs || !tir_dtype_is_float(e->dtype) || (e->dtype.bits != 32 && e->dtype.bits != 64))
+      return false;
+    const char *fn = e->dtype.bits == 32 ? m->f32 : m->f64;
+    if (!fn) return false;
+    cg_text_printf(g->out, "%s(", fn);
+    args_list(g, e->u.call.args, e->u.call.nargs);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  return false;
+}
+
+static bool print_special_math(cg *g, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  tir_expr *const *a = e->u.call.args;
+  bool f32 = e->dtype.bits == 32;
+  if (e->u.call.nargs != 1) return false;
+  if (!strcmp(op, "sigmoid") && tir_dtype_is_float(e->dtype)) {
+    cg_text_printf(g->out, "(%s / (%s + %s(-", f32 ? "1.0f" : "1.0", f32 ? "1.0f" : "1.0", f32 ? "expf" : "exp");
+    cg_expr_prec(g, a[0], 14);
+    cg_text_puts(g->out, ")))");
+    return true;
+  }
+  if (!strcmp(op, "rsqrt") && tir_dtype_is_float(e->dtype)) {
+    cg_text_printf(g->out, "(%s / %s(", f32 ? "1.0f" : "1.0", f32 ? "sqrtf" : "sqrt");
+    cg_expr(g, a[0]);
+    cg_text_puts(g->out, "))");
+    return true;
+  }
+  if (!strcmp(op, "isnan")) {
+    cg_text_puts(g->out, "isnan(");
+    cg_expr(g, a[0]);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  if (!strcmp(op, "abs") || !strcmp(op, "fabs")) {
+    if (tir_dtype_is_float(e->dtype)) {
+      cg_text_printf(g->out, "%s(", f32 ? "fabsf" : "fabs");
+      cg_expr(g, a[0]);
+      cg_text_puts(g->out, ")");
+    } else {
+      char *x = cg_expr_str(g, a[0]);
+      cg_text_printf(g->out, "((%s) < 0 ? -(%s) : (%s))", x, x, x);
+    }
+    return true;
+  }
+  return false;
+}
+
+/* a pointer C expression of type `elem *` */
+void cg_pointer_arg(cg *g, const tir_expr *e, const char *elem) {
+  cg_text_printf(g->out, "(%s *)(", elem);
+  cg_expr(g, e);
+  cg_text_puts(g->out, ")");
+}
+
+static bool print_pointer(cg *g, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  tir_expr *const *a = e->u.call.args;
+  if (!strcmp(op, "address_of") && e->u.call.nargs == 1 && a[0]->kind == TIR_BUFFER_LOAD) {
+    cg_text_puts(g->out, "&");
+    cg_expr(g, a[0]);
+    return true;
+  }
+  if (!strcmp(op, "tvm_access_ptr") && e->u.call.nargs == 5 && a[0]->kind == TIR_CALL) {
+    char ty[32];
+    cg_type(g, a[0]->dtype, ty, e->span);
+    cg_text_printf(g->out, "((%s *)", ty);
+    cg_expr(g, a[1]);
+    cg_text_puts(g->out, " + ");
+    cg_expr_prec(g, a[2], 13);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  return false;
+}
+
+bool cg_c_call(cg *g, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  tir_expr *const *a = e->u.call.args;
+  int n = e->u.call.nargs;
+  if (print_pointer(g, e) || print_math(g, e) || print_special_math(g, e)) return true;
+  if (!strcmp(op, "if_then_else") && n == 3) {
+    cg_text_puts(g->out, "(");
+    cg_expr_prec(g, a[0], 5);
+    cg_text_puts(g->out, " ? ");
+    cg_expr_prec(g, a[1], 5);
+    cg_text_puts(g->out, " : ");
+    cg_expr_prec(g, a[2], 5);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  if ((!strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern")) && n >= 1 && a[0]->kind == TIR_STRING_IMM) {
+    cg_text_printf(g->out, "%s(", a[0]->u.str);
+    args_list(g, a + 1, n - 1);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  if (!strcmp(op, "tvm_storage_sync")) {
+    cg_text_puts(g->out, "0"); /* one thread at a time: nothing to wait for */
+    return true;
+  }
+  if (!strcmp(op, "slice_tensor")) {
+    cg_error(g, e->span, "slice_tensor is a statement: use it as T.evaluate(T.slice_tensor(...))");
+    return true;
+  }
+  if (!strcmp(op, "type_annotation")) {
+    cg_error(g, e->span, "type_annotation outside tvm_access_ptr: run LowerIntrin (lower_intrin) first");
+    return true;
+  }
+  return false;
+}
+
+/* ---- slice_tensor ---- */
+
+static bool const_of(const tir_expr *e, int64_t *v) { return tir_is_const_int(e, v); }
+
+bool cg_slice_parse(cg *g, const tir_expr *call, cg_slice *out) {
+  int nargs = call->u.call.nargs;
+  tir_expr *const *a = call->u.call.args;
+  int n = (nargs - 1) / 3;
+  if (nargs < 4 || nargs != 3 * n + 1 || n > 5 || a[nargs - 1]->kind != TIR_STRING_IMM) {
+    cg_error(g, call->span, "slice_tensor takes 3n + 1 arguments (1 <= n <= 5), the last a dtype string; got %d", nargs);
+    return false;
+  }
+  memset(out, 0, sizeof *out);
+  if (!tir_dtype_parse(a[nargs - 1]->u.str, &out->dtype) || !cg_type(g, out->dtype, out->elem, call->span)) {
+    cg_error(g, call->span, "slice_tensor: bad dtype '%s'", a[nargs - 1]->u.str);
+    return false;
+  }
+  /* full strides, innermost 1 */
+  const tir_expr *ext[5], *ds[5], *ss[5];
+  tir_expr *one = tir_i32(g->ctx, 1);
+  for (int k = 0; k < n; k++) {
+    ext[k] = a[k];
+    ds[k] = k < n - 1 ? a[n + 1 + k] : one;
+    ss[k] = k < n - 1 ? a[2 * n + 1 + k] : one;
+  }
+  out->dst = a[n];
+  out->src = a[2 * n];
+  /* merge dim k into k+1 when both sides are contiguous across them */
+  int m = n;
+  for (int k = m - 2; k >= 0; k--) {
+    int64_t e1, dk, dk1, sk, sk1, e0;
+    if (!const_of(ext[k + 1], &e1) || !const_of(ext[k], &e0) || !const_of(ds[k], &dk) || !const_of(ds[k + 1], &dk1) ||
+        !const_of(ss[k], &sk) || !const_of(ss[k + 1], &sk1))
+      continue;
+    if (dk != dk1 * e1 || sk != sk1 * e1) continue;
+    /* merge: dim k+1 absorbs k */
+    ext[k] = tir_int(g->ctx, ext[k + 1]->dtype, e0 * e1);
+    ds[k] = ds[k + 1];
+    ss[k] = ss[k + 1];
+    for (int j = k + 1; j < m - 1; j++) {
+      ext[j] = ext[j + 1];
+      ds[j] = ds[j + 1];
+      ss[j] = ss[j + 1];
+    }
+    m--;
+  }
+  out->n = m;
+  for (int k = 0; k < m; k++) {
+    out->ext[k] = ext[k];
+    out->dst_stride[k] = ds[k];
+    out->src_stride[k] = ss[k];
+  }
+  return true;
+}
+
+/* the offset sum_k idx_k * stride_k over the outer dims, as C text */
+static void outer_offset(cg *g, const char *const *idx, const tir_expr *const *stride, int outer) {
+  if (outer == 0) {
+    cg_text_puts(g->out, "0");
+    return;
+  }
+  for (int k = 0; k < outer; k++) {
+    if (k) cg_text_puts(g->out, " + ");
+    cg_text_printf(g->out, "%s * ", idx[k]);
+    cg_expr_prec(g, stride[k], 14);
+  }
+}
+
+bool cg_c_slice_tensor(cg *g, const tir_stmt *s) {
+  cg_slice sl;
+  if (!cg_slice_parse(g, s->u.eval.value, &sl)) return true;
+  cg_line_start(g);
+  cg_text_puts(g->out, "/* slice_tensor */");
+  cg_open(g);
+  const char *dst = cg_tmp(g, "dst"), *src = cg_tmp(g, "src");
+  cg_line_start(g);
+  cg_text_printf(g->out, "%s *%s = ", sl.elem, dst);
+  cg_pointer_arg(g, sl.dst, sl.elem);
+  cg_text_puts(g->out, ";\n");
+  cg_line_start(g);
+  cg_text_printf(g->out, "const %s *%s = ", sl.elem, src);
+  cg_pointer_arg(g, sl.src, sl.elem);
+  cg_text_puts(g->out, ";\n");
+  const char *idx[5];
+  int depth0 = g->indent;
+  for (int k = 0; k < sl.n - 1; k++) {
+    idx[k] = cg_tmp(g, k == 0 ? "i0" : k == 1 ? "i1" : k == 2 ? "i2" : "i3");
+    cg_line_start(g);
+    cg_text_printf(g->out, "for (int64_t %s = 0; %s < ", idx[k], idx[k]);
+    cg_expr(g, sl.ext[k]);
+    cg_text_printf(g->out, "; ++%s)", idx[k]);
+    cg_open(g);
+  }
+  cg_line_start(g);
+  cg_text_printf(g->out, "memcpy(%s + ", dst);
+  outer_offset(g, idx, sl.dst_stride, sl.n - 1);
+  cg_text_printf(g->out, ", %s + ", src);
+  outer_offset(g, idx, sl.src_stride, sl.n - 1);
+  cg_text_puts(g->out, ", (size_t)(");
+  cg_expr(g, sl.ext[sl.n - 1]);
+  cg_text_printf(g->out, ") * sizeof(%s));\n", sl.elem);
+  while (g->indent > depth0) cg_close(g);
+  cg_close(g);
+  return true;
+}

@@ -1,0 +1,140 @@
+/* c_printer.h - the C printer shared by the C and CUDA code generators
+ * (internal).  As TVM's CodeGenCUDA extends CodeGenC, a target supplies a
+ * cg_target of hooks that override how some nodes print; everything else is
+ * plain C.  One cg prints one translation unit. */
+#ifndef TIR_CODEGEN_C_PRINTER_H
+#define TIR_CODEGEN_C_PRINTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+/* growable text */
+typedef struct cg_text {
+  char *s;
+  size_t len, cap;
+} cg_text;
+void cg_text_puts(cg_text *t, const char *s);
+void cg_text_printf(cg_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cg_text_free(cg_text *t);
+
+/* helpers the printed code needs, emitted once at the top of the unit */
+typedef enum cg_helper {
+  CG_FLOORDIV,
+  CG_FLOORMOD,
+  CG_MIN,
+  CG_MAX,
+  CG_HELPER_COUNT
+} cg_helper;
+#define CG_NTYPES 10 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 */
+
+/* a name in scope: what it names (a Var or Buffer, by identity) and its C
+ * spelling */
+typedef struct cg_name {
+  const void *key;
+  const char *name;
+  int depth;
+} cg_name;
+
+typedef struct cg cg;
+
+typedef struct cg_target {
+  const char *helper_prefix; /* "static inline" or "static __device__ __forceinline__" */
+  const char *bool_type;     /* "_Bool" / "bool" */
+  /* each returns true when it printed the node, false to fall back to C */
+  bool (*attr)(cg *g, const tir_stmt *s);
+  bool (*alloc_buffer)(cg *g, const tir_stmt *s, const char *cname, const char *elem, const char *size);
+  bool (*evaluate)(cg *g, const tir_stmt *s);
+  bool (*call)(cg *g, const tir_expr *e);
+  /* before statement i of a SeqStmt (e.g. a barrier); may be NULL */
+  void (*before_seq_item)(cg *g, const tir_stmt *seq, int i);
+  /* at the end of a loop body; may be NULL */
+  void (*loop_end)(cg *g, const tir_stmt *loop);
+} cg_target;
+
+struct cg {
+  const cg_target *target;
+  tir_ctx *ctx;       /* scratch arena (substitutions) */
+  tir_diag *d;
+  bool failed;
+  cg_text *out;       /* where statements go now */
+  int indent;
+  cg_name *names;
+  int nnames, names_cap;
+  int depth;          /* C block depth, for name scoping */
+  bool helpers[CG_HELPER_COUNT][CG_NTYPES];
+  int tmp_counter;
+  void *user;         /* the target's own state */
+};
+
+void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
+void cg_free(cg *g);
+void cg_error(cg *g, tir_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* names */
+const char *cg_define(cg *g, const void *key, const char *hint); /* a fresh, unique C name */
+const char *cg_lookup(cg *g, const void *key);                  /* NULL when not in scope */
+const char *cg_var(cg *g, const tir_expr *var);                 /* error when undefined */
+const char *cg_buffer_ptr(cg *g, const tir_buffer *b);          /* the C name of b's data */
+void cg_open(cg *g);   /* prints " {" + newline, enters a scope */
+void cg_close(cg *g);  /* prints "}" + newline, leaves it */
+void cg_enter(cg *g);  /* a name scope without braces */
+void cg_leave(cg *g);
+const char *cg_tmp(cg *g, const char *hint); /* a fresh temp name in the current scope */
+
+void cg_alias(cg *g, const void *key, const char *name); /* key printed as an existing name */
+
+/* Vars in a list (by identity) */
+typedef struct var_list {
+  const tir_expr **vars;
+  int n, cap;
+} var_list;
+void var_list_add(var_list *l, const tir_expr *v);
+/* the shape/stride/offset vars of f's parameter buffers that are not params */
+void cg_shape_vars(const tir_func *f, var_list *out);
+
+/* lines */
+void cg_line_start(cg *g); /* indentation */
+void cg_linef(cg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* types */
+bool cg_type(cg *g, tir_dtype t, char *buf, tir_span sp); /* C spelling into buf (32 bytes) */
+int cg_type_index(tir_dtype t); /* for helpers; -1 if none */
+const char *cg_type_suffix(int i); /* "i32", "f32" ... */
+
+/* expressions: appended to the current output */
+void cg_expr(cg *g, const tir_expr *e);
+char *cg_expr_str(cg *g, const tir_expr *e); /* in g->ctx */
+void cg_expr_prec(cg *g, const tir_expr *e, int prec);
+void cg_need_helper(cg *g, cg_helper h, tir_dtype t);
+void cg_emit_helpers(const cg *g, cg_text *out);
+
+/* statements */
+void cg_stmt(cg *g, const tir_stmt *s);
+bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
+/* for (T var = min; var < min + extent; ++var) { body }; loop is passed to
+ * the loop_end hook (may be NULL) */
+void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
+             const tir_stmt *loop);
+
+/* intrinsics (c_intrin.c) */
+bool cg_c_call(cg *g, const tir_expr *e);
+/* slice_tensor: the copy as a loop nest whose innermost contiguous run is
+ * `run(g, dst_ptr, src_ptr, count_expr, elem_type)`; pointers are C
+ * expressions of element pointer type */
+typedef struct cg_slice {
+  int n;                  /* dims after merging */
+  const tir_expr *ext[5];
+  const tir_expr *dst_stride[5], *src_stride[5]; /* n-1 of each; innermost 1 */
+  const tir_expr *dst, *src;
+  tir_dtype dtype;
+  char elem[32];
+} cg_slice;
+bool cg_slice_parse(cg *g, const tir_expr *call, cg_slice *out);
+bool cg_c_slice_tensor(cg *g, const tir_stmt *s);
+/* a C expression for a pointer argument (address_of, tvm_access_ptr, data) */
+void cg_pointer_arg(cg *g, const tir_expr *e, const char *elem);
+
+#endif

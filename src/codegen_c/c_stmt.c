@@ -1,0 +1,264 @@
+/* c_stmt.c - printing lowered statements as C: one statement a line,
+ * names from the source.  Thread launches (T.launch_thread) become plain
+ * loops, allocations arrays in the scope where they are allocated. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+#include "tir/visit.h"
+
+/* ---- does a statement use a var (or a buffer over that data var)? ---- */
+
+typedef struct {
+  const void *var;
+  bool found;
+} use_ctx;
+
+static bool use_expr(tir_visitor *v, const tir_expr *e) {
+  use_ctx *u = v->user;
+  if (e == u->var || (e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == u->var)) u->found = true;
+  return !u->found;
+}
+
+static bool use_stmt(tir_visitor *v, const tir_stmt *s) {
+  use_ctx *u = v->user;
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == u->var) u->found = true;
+  if ((s->kind == TIR_DECL_BUFFER || s->kind == TIR_ALLOC_BUFFER) && s->u.decl.buf->data == u->var &&
+      s->u.decl.body && cg_uses_var(s->u.decl.body, u->var))
+    u->found = true;
+  return !u->found;
+}
+
+bool cg_uses_var(const tir_stmt *s, const void *var) {
+  use_ctx u = {var, false};
+  tir_visitor v = {.expr = use_expr, .stmt = use_stmt, .user = &u};
+  tir_visit_stmt(&v, s);
+  return u.found;
+}
+
+/* ---- statements ---- */
+
+static void print_store(cg *g, const tir_stmt *s) {
+  const tir_buffer *b = s->u.store.buf;
+  if (s->u.store.nidx != 1) {
+    cg_error(g, s->span, "buffer '%s' is stored with %d indices: run FlattenBuffer (flatten) before code generation",
+             b->name, s->u.store.nidx);
+    return;
+  }
+  if (s->u.store.value->dtype.lanes != 1) {
+    cg_error(g, s->span, "vector store to '%s' is not supported by this code generator", b->name);
+    return;
+  }
+  cg_line_start(g);
+  cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
+  cg_expr(g, s->u.store.idx[0]);
+  cg_text_puts(g->out, "] = ");
+  cg_expr(g, s->u.store.value);
+  cg_text_puts(g->out, ";\n");
+}
+
+static bool is_zero(const tir_expr *e) {
+  int64_t v;
+  return tir_is_const_int(e, &v) && v == 0;
+}
+
+void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
+             const tir_stmt *loop) {
+  char ty[32];
+  cg_type(g, var->dtype, ty, var->span);
+  char *lo = cg_expr_str(g, min);
+  char *ext = cg_expr_str(g, extent);
+  cg_enter(g); /* the loop var's scope */
+  const char *v = cg_define(g, var, var->u.var.name);
+  cg_line_start(g);
+  if (is_zero(min))
+    cg_text_printf(g->out, "for (%s %s = 0; %s < %s; ++%s)", ty, v, v, ext, v);
+  else
+    cg_text_printf(g->out, "for (%s %s = %s; %s < %s + %s; ++%s)", ty, v, lo, v, lo, ext, v);
+  cg_open(g);
+  cg_stmt(g, body);
+  if (loop && g->target->loop_end) g->target->loop_end(g, loop);
+  cg_close(g);
+  cg_leave(g);
+}
+
+static void print_if(cg *g, const tir_stmt *s) {
+  cg_line_start(g);
+  cg_text_puts(g->out, "if (");
+  cg_expr(g, s->u.ifs.cond);
+  cg_text_puts(g->out, ")");
+  cg_open(g);
+  cg_stmt(g, s->u.ifs.then_s);
+  if (s->u.ifs.else_s) {
+    cg_leave(g);
+    g->indent--;
+    cg_line_start(g);
+    cg_text_puts(g->out, "} else");
+    cg_open(g);
+    cg_stmt(g, s->u.ifs.else_s);
+  }
+  cg_close(g);
+}
+
+static void print_let(cg *g, const tir_stmt *s) {
+  const tir_expr *var = s->u.let.var;
+  char ty[32];
+  cg_type(g, var->dtype, ty, var->span);
+  char *val = cg_expr_str(g, s->u.let.value);
+  const char *n = cg_define(g, var, var->u.var.name);
+  if (var->dtype.code == TIR_TC_HANDLE) cg_linef(g, "void *%s = %s;", n, val);
+  else cg_linef(g, "%s %s = %s;", ty, n, val);
+  if (!cg_uses_var(s->u.let.body, var)) cg_linef(g, "(void)%s;", n);
+  cg_stmt(g, s->u.let.body);
+}
+
+/* the product of extents as a C expression, and its value when constant */
+static char *size_expr(cg *g, tir_expr *const *ext, int n, int64_t *konst) {
+  cg_text t = {0};
+  int64_t k = 1;
+  bool is_const = true;
+  for (int i = 0; i < n; i++) {
+    int64_t v;
+    if (tir_is_const_int(ext[i], &v)) k *= v;
+    else is_const = false;
+  }
+  if (is_const) {
+    cg_text_printf(&t, "%lld", (long long)k);
+  } else {
+    for (int i = 0; i < n; i++) {
+      if (i) cg_text_puts(&t, " * ");
+      char *e = cg_expr_str(g, ext[i]);
+      cg_text_printf(&t, "(%s)", e);
+    }
+  }
+  *konst = is_const ? k : -1;
+  char *s = (char *)tir_strdup(g->ctx, t.s ? t.s : "1");
+  cg_text_free(&t);
+  return s;
+}
+
+/* an array for an allocation: automatic when small, static when large and
+ * constant (the stack would not hold it), a VLA when symbolic */
+static void declare_array(cg *g, const tir_stmt *s, const void *key, const char *hint, tir_dtype t,
+                          tir_expr *const *ext, int n, int align, const tir_stmt *body) {
+  char ty[32];
+  cg_type(g, t, ty, s->span);
+  int64_t k;
+  char *size = size_expr(g, ext, n, &k);
+  const char *name = cg_define(g, key, hint);
+  if (g->target->alloc_buffer && g->target->alloc_buffer(g, s, name, ty, size)) {
+    cg_stmt(g, body);
+    return;
+  }
+  if (!cg_uses_var(body, key)) {
+    cg_stmt(g, body);
+    return;
+  }
+  int bytes = tir_dtype_bytes(t);
+  if (align <= 0) align = 64;
+  if (k >= 0 && k * bytes > 65536)
+    cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
+  else if (k >= 0)
+    cg_linef(g, "_Alignas(%d) %s %s[%s];", align, ty, name, size);
+  else
+    cg_linef(g, "%s %s[%s];", ty, name, size);
+  cg_stmt(g, body);
+}
+
+static void print_alloc_buffer(cg *g, const tir_stmt *s) {
+  const tir_buffer *b = s->u.decl.buf;
+  if (b->ndim != 1 || b->nstrides) {
+    cg_error(g, s->span, "buffer '%s' is not flat: run FlattenBuffer (flatten) before code generation", b->name);
+    return;
+  }
+  declare_array(g, s, b->data, b->name, b->dtype, b->shape, b->ndim, b->data_alignment, s->u.decl.body);
+}
+
+static void print_decl_buffer(cg *g, const tir_stmt *s) {
+  const tir_buffer *b = s->u.decl.buf;
+  int64_t off;
+  if (!cg_lookup(g, b->data)) {
+    cg_error(g, s->span, "buffer '%s' declares data '%s' that is not allocated", b->name, b->data->u.var.name);
+    return;
+  }
+  if (!tir_is_const_int(b->elem_offset, &off) || off != 0 || b->nstrides) {
+    cg_error(g, s->span, "buffer '%s' is not flat: run FlattenBuffer (flatten) before code generation", b->name);
+    return;
+  }
+  cg_stmt(g, s->u.decl.body);
+}
+
+static void print_evaluate(cg *g, const tir_stmt *s) {
+  const tir_expr *v = s->u.eval.value;
+  if (g->target->evaluate && g->target->evaluate(g, s)) return;
+  if (v->kind == TIR_CALL && !strcmp(v->u.call.op, "slice_tensor")) {
+    cg_c_slice_tensor(g, s);
+    return;
+  }
+  if (v->kind != TIR_CALL) return; /* a value without effect */
+  cg_line_start(g);
+  if (v->dtype.code != TIR_TC_HANDLE || v->dtype.bits != 0) cg_text_puts(g->out, "(void)");
+  cg_expr(g, v);
+  cg_text_puts(g->out, ";\n");
+}
+
+static void print_attr(cg *g, const tir_stmt *s) {
+  if (g->target->attr && g->target->attr(g, s)) return;
+  const char *key = s->u.attr.key;
+  if ((!strcmp(key, "thread_extent") || !strcmp(key, "virtual_thread")) && tir_is_var(s->u.attr.node)) {
+    tir_expr zero = {.kind = TIR_INT_IMM, .dtype = s->u.attr.node->dtype};
+    cg_loop(g, s->u.attr.node, &zero, s->u.attr.value, s->u.attr.body, s);
+    return;
+  }
+  cg_stmt(g, s->u.attr.body);
+}
+
+static void print_seq(cg *g, const tir_stmt *s) {
+  for (int i = 0; i < s->u.seq.n; i++) {
+    if (g->target->before_seq_item) g->target->before_seq_item(g, s, i);
+    cg_stmt(g, s->u.seq.stmts[i]);
+  }
+}
+
+void cg_stmt(cg *g, const tir_stmt *s) {
+  if (!s || g->failed) return;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE: print_store(g, s); break;
+  case TIR_LET_STMT: print_let(g, s); break;
+  case TIR_FOR: cg_loop(g, s->u.loop.var, s->u.loop.min, s->u.loop.extent, s->u.loop.body, s); break;
+  case TIR_WHILE:
+    cg_line_start(g);
+    cg_text_puts(g->out, "while (");
+    cg_expr(g, s->u.whl.cond);
+    cg_text_puts(g->out, ")");
+    cg_open(g);
+    cg_stmt(g, s->u.whl.body);
+    cg_close(g);
+    break;
+  case TIR_IF: print_if(g, s); break;
+  case TIR_EVALUATE: print_evaluate(g, s); break;
+  case TIR_SEQ: print_seq(g, s); break;
+  case TIR_ALLOCATE:
+    declare_array(g, s, s->u.alloc.var, s->u.alloc.var->u.var.name, s->u.alloc.dtype, s->u.alloc.extents,
+                  s->u.alloc.n, 64, s->u.alloc.body);
+    break;
+  case TIR_DECL_BUFFER: print_decl_buffer(g, s); break;
+  case TIR_ALLOC_BUFFER: print_alloc_buffer(g, s); break;
+  case TIR_ATTR: print_attr(g, s); break;
+  case TIR_ASSERT:
+    cg_line_start(g);
+    cg_text_puts(g->out, "if (!(");
+    cg_expr(g, s->u.assrt.cond);
+    cg_text_puts(g->out, "))");
+    cg_open(g);
+    cg_linef(g, "return -1;");
+    cg_close(g);
+    cg_stmt(g, s->u.assrt.body);
+    break;
+  case TIR_BLOCK_REALIZE:
+    cg_error(g, s->span, "block '%s' is not lowered: run the lowering passes (--passes=default) before code generation",
+             s->u.realize.block->name);
+    break;
+  default: cg_error(g, s->span, "unknown statement kind %d", (int)s->kind); break;
+  }
+}

@@ -1,0 +1,167 @@
+/* codegen_c.c - tir_codegen_c: one self-contained C11 translation unit per
+ * lowered module (only <stdint.h>, <string.h> and <math.h>), one function
+ * per PrimFunc:
+ *
+ *   int32_t SYMBOL(T0 *restrict p0, ..., int32_t n)
+ *
+ * buffer parameters as pointers to their element type and scalar
+ * parameters by value, in parameter order, then one int parameter per
+ * shape/stride/offset var of a parameter buffer that is not itself a
+ * parameter (symbolic shapes); returns 0, or -1 when a T.assert fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+#include "tir/codegen.h"
+#include "tir/visit.h"
+
+static const cg_target c_target = {
+    .helper_prefix = "static inline",
+    .bool_type = "_Bool",
+};
+
+void cg_alias(cg *g, const void *key, const char *name) {
+  if (g->nnames == g->names_cap) {
+    g->names_cap = g->names_cap ? 2 * g->names_cap : 64;
+    g->names = realloc(g->names, sizeof *g->names * (size_t)g->names_cap);
+    if (!g->names) abort();
+  }
+  g->names[g->nnames++] = (cg_name){key, name, g->depth};
+}
+
+static bool valid_symbol(const char *s) {
+  if (!s || !*s || (*s >= '0' && *s <= '9')) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')) return false;
+  return true;
+}
+
+void var_list_add(var_list *l, const tir_expr *v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->vars[i] == v) return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->vars = realloc(l->vars, sizeof *l->vars * (size_t)l->cap);
+    if (!l->vars) abort();
+  }
+  l->vars[l->n++] = v;
+}
+
+static bool collect_var(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_VAR) var_list_add(v->user, e);
+  return true;
+}
+
+static bool is_param(const tir_func *f, const tir_expr *v) {
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i] == v) return true;
+  return false;
+}
+
+void cg_shape_vars(const tir_func *f, var_list *out) {
+  var_list all = {0};
+  tir_visitor v = {.expr = collect_var, .user = &all};
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (!b) continue;
+    for (int d = 0; d < b->ndim; d++) tir_visit_expr(&v, b->shape[d]);
+    for (int d = 0; d < b->nstrides; d++) tir_visit_expr(&v, b->strides[d]);
+    tir_visit_expr(&v, b->elem_offset);
+  }
+  for (int i = 0; i < all.n; i++)
+    if (!is_param(f, all.vars[i])) var_list_add(out, all.vars[i]);
+  free(all.vars);
+}
+
+static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_text *sig) {
+  int k = 0;
+  for (int i = 0; i < f->nparams; i++, k++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    char ty[32];
+    if (k) cg_text_puts(sig, ", ");
+    if (b) {
+      cg_type(g, b->dtype, ty, b->span);
+      const char *n = cg_define(g, b->data, b->name);
+      cg_alias(g, f->params[i], n);
+      cg_text_printf(sig, "%s *restrict %s", ty, n);
+    } else {
+      const tir_expr *p = f->params[i];
+      const char *n = cg_define(g, p, p->u.var.name);
+      if (p->dtype.code == TIR_TC_HANDLE) cg_text_printf(sig, "void *%s", n);
+      else {
+        cg_type(g, p->dtype, ty, p->span);
+        cg_text_printf(sig, "%s %s", ty, n);
+      }
+    }
+  }
+  for (int i = 0; i < extra->n; i++, k++) {
+    char ty[32];
+    if (k) cg_text_puts(sig, ", ");
+    cg_type(g, extra->vars[i]->dtype, ty, extra->vars[i]->span);
+    cg_text_printf(sig, "%s %s", ty, cg_define(g, extra->vars[i], extra->vars[i]->u.var.name));
+  }
+  if (k == 0) cg_text_puts(sig, "void");
+}
+
+static void void_unused(cg *g, const tir_func *f, const var_list *extra) {
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    const void *key = b ? (const void *)b->data : (const void *)f->params[i];
+    if (!cg_uses_var(f->body, key) && !cg_uses_var(f->body, f->params[i])) cg_linef(g, "(void)%s;", cg_lookup(g, key));
+  }
+  for (int i = 0; i < extra->n; i++)
+    if (!cg_uses_var(f->body, extra->vars[i])) cg_linef(g, "(void)%s;", cg_lookup(g, extra->vars[i]));
+}
+
+static void print_func(cg *g, const tir_func *f, cg_text *out) {
+  const char *sym = tir_func_symbol(f);
+  if (!valid_symbol(sym)) {
+    cg_error(g, f->span, "function symbol '%s' is not a C identifier", sym ? sym : "");
+    return;
+  }
+  cg_enter(g);
+  var_list extra = {0};
+  cg_shape_vars(f, &extra);
+  cg_text sig = {0};
+  print_params(g, f, &extra, &sig);
+  cg_text_printf(out, "int32_t %s(%s) {\n", sym, sig.s);
+  cg_text_free(&sig);
+  g->out = out;
+  g->indent = 1;
+  void_unused(g, f, &extra);
+  cg_stmt(g, f->body);
+  cg_linef(g, "return 0;");
+  cg_text_puts(out, "}\n");
+  free(extra.vars);
+  cg_leave(g);
+}
+
+char *tir_codegen_c(const tir_module *m, tir_diag *d) {
+  tir_ctx *c = tir_ctx_new();
+  cg g;
+  cg_init(&g, &c_target, c, d);
+  cg_text funcs = {0};
+  for (int i = 0; i < m->nfuncs && !g.failed; i++) {
+    if (i) cg_text_puts(&funcs, "\n");
+    print_func(&g, m->funcs[i], &funcs);
+  }
+  char *result = NULL;
+  if (!g.failed) {
+    cg_text out = {0};
+    cg_text_puts(&out, "/* generated by tirc: C11, one function per PrimFunc; returns 0 on success */\n"
+                       "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n\n");
+    cg_text helpers = {0};
+    cg_emit_helpers(&g, &helpers);
+    if (helpers.len) {
+      cg_text_puts(&out, helpers.s);
+      cg_text_puts(&out, "\n");
+    }
+    cg_text_puts(&out, funcs.s ? funcs.s : "");
+    cg_text_free(&helpers);
+    result = out.s;
+  }
+  cg_text_free(&funcs);
+  cg_free(&g);
+  tir_ctx_free(c);
+  return result;
+}

@@ -1,0 +1,506 @@
+/* codegen_cuda.c - tir_codegen_cuda: the C printer with CUDA hooks, as TVM's
+ * CodeGenCUDA extends CodeGenC.  Per PrimFunc:
+ *  - every outermost T.launch_thread region becomes a __global__ kernel
+ *    (grid from its blockIdx.*, block from its threadIdx.* extents, with
+ *    __launch_bounds__ when constant); a thread var reads blockIdx/threadIdx
+ *    (guarded when its extent is below the launch's);
+ *  - top-level statements with no thread binding run as a 1x1 kernel;
+ *  - shared allocations are static __shared__ arrays; global allocations
+ *    outside kernels are cudaMallocAsync'd by the host function;
+ *  - __syncthreads() where threads communicate through shared memory
+ *    (cuda_sync.c); slice_tensor a per-thread vector copy (cuda_slice.c);
+ *  - `extern "C" int SYMBOL(T0 *p0, ..., cudaStream_t stream)` launches the
+ *    kernels in order on `stream` and returns the first CUDA error code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_cuda/cuda_internal.h"
+#include "tir/codegen.h"
+#include "tir/visit.h"
+
+static const char *const tags[6] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+
+int cuda_tag_index(const char *tag) {
+  for (int i = 0; tag && i < 6; i++)
+    if (!strcmp(tags[i], tag)) return i;
+  return -1;
+}
+
+static bool is_thread_attr(const tir_stmt *s) {
+  return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent");
+}
+
+/* ---- the unit being printed ---- */
+
+typedef struct unit {
+  tir_ctx *ctx;
+  tir_diag *d;
+  bool failed;
+  cg_text kernels; /* __global__ functions */
+  bool helpers[CG_HELPER_COUNT][CG_NTYPES];
+  const char *symbol;
+  int nkernels;
+} unit;
+
+/* ---- kernel hooks ---- */
+
+static bool k_attr(cg *g, const tir_stmt *s) {
+  cuda_kernel *k = g->user;
+  if (!is_thread_attr(s)) return false;
+  int ti = cuda_tag_index(s->u.attr.thread_tag);
+  if (ti < 0 || !tir_is_var(s->u.attr.node)) {
+    cg_error(g, s->span, "thread tag '%s' is not one of blockIdx.x/y/z, threadIdx.x/y/z",
+             s->u.attr.thread_tag ? s->u.attr.thread_tag : "");
+    return true;
+  }
+  const tir_expr *var = s->u.attr.node;
+  char ty[32];
+  cg_type(g, var->dtype, ty, var->span);
+  const char *n = cg_define(g, var, var->u.var.name);
+  cg_linef(g, "%s %s = (%s)%s;", ty, n, ty, tags[ti]);
+  int64_t mine, launch;
+  bool guard = !(tir_is_const_int(s->u.attr.value, &mine) && k->launch[ti] &&
+                 tir_is_const_int(k->launch[ti], &launch) && mine == launch) &&
+               !(k->launch[ti] && tir_struct_equal_expr(k->launch[ti], s->u.attr.value));
+  if (!guard) {
+    cg_stmt(g, s->u.attr.body);
+    return true;
+  }
+  cg_line_start(g);
+  cg_text_printf(g->out, "if (%s < ", n);
+  cg_expr(g, s->u.attr.value);
+  cg_text_puts(g->out, ")");
+  cg_open(g);
+  cg_stmt(g, s->u.attr.body);
+  cg_close(g);
+  return true;
+}
+
+static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *elem, const char *size) {
+  if (s->kind != TIR_ALLOC_BUFFER) return false;
+  const tir_buffer *b = s->u.decl.buf;
+  const char *scope = b->scope ? b->scope : "global";
+  int64_t n = 1, v;
+  for (int i = 0; i < b->ndim; i++) n = tir_is_const_int(b->shape[i], &v) ? n * v : -1;
+  if (!strncmp(scope, "shared", 6)) {
+    if (n < 0) {
+      cg_error(g, s->span, "shared buffer '%s' has a symbolic size: only static shared memory is supported", b->name);
+      return true;
+    }
+    if (cg_uses_var(s->u.decl.body, b->data)) cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
+    return true;
+  }
+  if (!strcmp(scope, "global")) {
+    cg_error(g, s->span, "global buffer '%s' is allocated inside a kernel: allocate it outside the thread launches",
+             b->name);
+    return true;
+  }
+  if (n < 0) {
+    cg_error(g, s->span, "%s buffer '%s' has a symbolic size, which a kernel cannot allocate", scope, b->name);
+    return true;
+  }
+  if (cg_uses_var(s->u.decl.body, b->data)) cg_linef(g, "%s %s[%s];", elem, cname, size);
+  return true;
+}
+
+static bool k_evaluate(cg *g, const tir_stmt *s) {
+  const tir_expr *v = s->u.eval.value;
+  if (v->kind != TIR_CALL) return false;
+  if (!strcmp(v->u.call.op, "slice_tensor")) return cuda_slice_tensor(g, s);
+  if (!strcmp(v->u.call.op, "tvm_storage_sync")) {
+    cg_linef(g, "__syncthreads();");
+    return true;
+  }
+  return false;
+}
+
+static const cg_target kernel_target = {
+    .helper_prefix = "static __host__ __device__ __forceinline__",
+    .bool_type = "bool",
+    .attr = k_attr,
+    .alloc_buffer = k_alloc,
+    .evaluate = k_evaluate,
+    .before_seq_item = cuda_before_seq_item,
+    .loop_end = cuda_loop_end,
+};
+
+static const cg_target host_target = {
+    .helper_prefix = "static __host__ __device__ __forceinline__",
+    .bool_type = "bool",
+};
+
+/* ---- a kernel's free vars: what it takes as parameters ---- */
+
+typedef struct kfree {
+  var_list used, defined;
+  const tir_buffer **buf_of; /* for data vars: a buffer over it (elem type) */
+  int nbuf, bufcap;
+  const tir_buffer **bufs;
+} kfree;
+
+static void note_buffer(kfree *kf, const tir_buffer *b) {
+  var_list_add(&kf->used, b->data);
+  for (int i = 0; i < kf->nbuf; i++)
+    if (kf->bufs[i]->data == b->data) return;
+  if (kf->nbuf == kf->bufcap) {
+    kf->bufcap = kf->bufcap ? 2 * kf->bufcap : 16;
+    kf->bufs = realloc(kf->bufs, sizeof *kf->bufs * (size_t)kf->bufcap);
+    if (!kf->bufs) abort();
+  }
+  kf->bufs[kf->nbuf++] = b;
+}
+
+static bool kf_expr(tir_visitor *v, const tir_expr *e) {
+  kfree *kf = v->user;
+  if (e->kind == TIR_VAR) var_list_add(&kf->used, e);
+  if (e->kind == TIR_BUFFER_LOAD) note_buffer(kf, e->u.load.buf);
+  if (e->kind == TIR_LET) var_list_add(&kf->defined, e->u.let.var);
+  return true;
+}
+
+static bool kf_stmt(tir_visitor *v, const tir_stmt *s) {
+  kfree *kf = v->user;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE: note_buffer(kf, s->u.store.buf); break;
+  case TIR_FOR: var_list_add(&kf->defined, s->u.loop.var); break;
+  case TIR_LET_STMT: var_list_add(&kf->defined, s->u.let.var); break;
+  case TIR_ATTR:
+    if (is_thread_attr(s) && tir_is_var(s->u.attr.node)) var_list_add(&kf->defined, s->u.attr.node);
+    break;
+  case TIR_ALLOCATE: var_list_add(&kf->defined, s->u.alloc.var); break;
+  case TIR_ALLOC_BUFFER:
+    var_list_add(&kf->defined, s->u.decl.buf->data);
+    note_buffer(kf, s->u.decl.buf);
+    break;
+  case TIR_DECL_BUFFER: note_buffer(kf, s->u.decl.buf); break;
+  default: break;
+  }
+  return true;
+}
+
+static bool in_list(const var_list *l, const tir_expr *v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->vars[i] == v) return true;
+  return false;
+}
+
+static const tir_buffer *buffer_over(const kfree *kf, const tir_expr *data) {
+  for (int i = 0; i < kf->nbuf; i++)
+    if (kf->bufs[i]->data == data) return kf->bufs[i];
+  return NULL;
+}
+
+/* ---- the launch configuration ---- */
+
+typedef struct launch_ctx {
+  cg *host;
+  cuda_kernel *k;
+} launch_ctx;
+
+static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
+  launch_ctx *lc = v->user;
+  if (s->kind == TIR_ALLOC_BUFFER && s->u.decl.buf->scope && !strncmp(s->u.decl.buf->scope, "shared", 6))
+    var_list_add(&lc->k->shared, s->u.decl.buf->data);
+  if (!is_thread_attr(s)) return true;
+  int ti = cuda_tag_index(s->u.attr.thread_tag);
+  if (ti < 0) return true; /* reported when printed */
+  const tir_expr *prev = lc->k->launch[ti], *cur = s->u.attr.value;
+  int64_t a, b;
+  if (!prev || (tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b) && b > a)) lc->k->launch[ti] = cur;
+  else if (!tir_struct_equal_expr(prev, cur) && !(tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b)))
+    cg_error(lc->host, s->span, "%s is launched with different symbolic extents in one kernel", tags[ti]);
+  return true;
+}
+
+/* ---- printing a kernel and its launch ---- */
+
+static void print_dims(cg *host, cg_text *t, const cuda_kernel *k, int first) {
+  cg_text_puts(t, "dim3(");
+  for (int i = first; i < first + 3; i++) {
+    if (i > first) cg_text_puts(t, ", ");
+    if (!k->launch[i]) {
+      cg_text_puts(t, "1");
+      continue;
+    }
+    cg_text *saved = host->out;
+    host->out = t;
+    cg_expr(host, k->launch[i]);
+    host->out = saved;
+  }
+  cg_text_puts(t, ")");
+}
+
+static int64_t block_threads(const cuda_kernel *k) {
+  int64_t n = 1, v;
+  for (int i = 3; i < 6; i++) {
+    if (!k->launch[i]) continue;
+    if (!tir_is_const_int(k->launch[i], &v)) return -1;
+    n *= v;
+  }
+  return n;
+}
+
+static void merge_helpers(unit *u, const cg *g) {
+  for (int h = 0; h < CG_HELPER_COUNT; h++)
+    for (int i = 0; i < CG_NTYPES; i++) u->helpers[h][i] |= g->helpers[h][i];
+}
+
+static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
+  cuda_kernel k = {0};
+  launch_ctx lc = {host, &k};
+  tir_visitor lv = {.stmt = collect_launch, .user = &lc};
+  tir_visit_stmt(&lv, body);
+  kfree kf = {0};
+  tir_visitor fv = {.expr = kf_expr, .stmt = kf_stmt, .user = &kf};
+  tir_visit_stmt(&fv, body);
+  char name[160];
+  snprintf(name, sizeof name, "%s_kernel%d", u->symbol, u->nkernels++);
+  /* the kernel */
+  cg g;
+  cg_init(&g, &kernel_target, u->ctx, u->d);
+  g.user = &k;
+  cg_text sig = {0}, args = {0}, text = {0};
+  int np = 0;
+  for (int i = 0; i < kf.used.n; i++) {
+    const tir_expr *v = kf.used.vars[i];
+    if (in_list(&kf.defined, v)) continue;
+    const char *hname = cg_var(host, v);
+    const char *kname = cg_define(&g, v, hname);
+    char ty[32];
+    if (np++) {
+      cg_text_puts(&sig, ", ");
+      cg_text_puts(&args, ", ");
+    }
+    const tir_buffer *b = v->dtype.code == TIR_TC_HANDLE ? buffer_over(&kf, v) : NULL;
+    if (b) {
+      cg_type(&g, b->dtype, ty, b->span);
+      cg_text_printf(&sig, "%s *__restrict__ %s", ty, kname);
+    } else if (v->dtype.code == TIR_TC_HANDLE) {
+      cg_text_printf(&sig, "void *%s", kname);
+    } else {
+      cg_type(&g, v->dtype, ty, v->span);
+      cg_text_printf(&sig, "%s %s", ty, kname);
+    }
+    cg_text_puts(&args, hname);
+  }
+  int64_t threads = block_threads(&k);
+  if (threads > 0) cg_text_printf(&text, "__global__ void __launch_bounds__(%lld) %s(%s) {\n", (long long)threads, name, np ? sig.s : "");
+  else cg_text_printf(&text, "__global__ void %s(%s) {\n", name, np ? sig.s : "");
+  g.out = &text;
+  g.indent = 1;
+  cg_enter(&g);
+  cg_stmt(&g, body);
+  cg_leave(&g);
+  cg_text_puts(&text, "}\n\n");
+  if (g.failed) host->failed = true;
+  merge_helpers(u, &g);
+  cg_text_puts(&u->kernels, text.s);
+  /* the launch */
+  cg_linef(host, "if (err == cudaSuccess)");
+  host->out->len--; /* join the brace onto the line */
+  host->out->s[host->out->len] = 0;
+  cg_open(host);
+  cg_line_start(host);
+  cg_text_printf(host->out, "%s<<<", name);
+  print_dims(host, host->out, &k, 0);
+  cg_text_puts(host->out, ", ");
+  print_dims(host, host->out, &k, 3);
+  cg_text_printf(host->out, ", 0, stream>>>(%s);\n", np ? args.s : "");
+  cg_linef(host, "err = cudaGetLastError();");
+  cg_close(host);
+  cg_text_free(&sig);
+  cg_text_free(&args);
+  cg_text_free(&text);
+  cg_free(&g);
+  free(k.shared.vars);
+  free(kf.used.vars);
+  free(kf.defined.vars);
+  free(kf.bufs);
+}
+
+/* ---- the host function ---- */
+
+typedef struct { bool found; } launch_find;
+static bool find_launch(tir_visitor *v, const tir_stmt *s) {
+  if (is_thread_attr(s)) ((launch_find *)v->user)->found = true;
+  return true;
+}
+static bool has_launch(const tir_stmt *s) {
+  launch_find lf = {false};
+  tir_visitor v = {.stmt = find_launch, .user = &lf};
+  tir_visit_stmt(&v, s);
+  return lf.found;
+}
+
+static void host_stmt(unit *u, cg *h, const tir_stmt *s);
+
+static void host_alloc(unit *u, cg *h, const tir_stmt *s) {
+  const tir_buffer *b = s->u.decl.buf;
+  const char *scope = b->scope ? b->scope : "global";
+  if (strcmp(scope, "global")) {
+    cg_error(h, s->span, "%s buffer '%s' is allocated outside any thread launch", scope, b->name);
+    return;
+  }
+  char ty[32];
+  cg_type(h, b->dtype, ty, s->span);
+  const char *n = cg_define(h, b->data, b->name);
+  cg_linef(h, "%s *%s = NULL;", ty, n);
+  cg_line_start(h);
+  cg_text_printf(h->out, "if (err == cudaSuccess) err = cudaMallocAsync((void **)&%s, (size_t)(", n);
+  cg_expr(h, b->ndim ? b->shape[0] : tir_i32(h->ctx, 1));
+  cg_text_printf(h->out, ") * sizeof(%s), stream);\n", ty);
+  host_stmt(u, h, s->u.decl.body);
+  cg_linef(h, "if (%s) cudaFreeAsync(%s, stream);", n, n);
+}
+
+static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
+  if (!s || h->failed) return;
+  switch (s->kind) {
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) host_stmt(u, h, s->u.seq.stmts[i]);
+    return;
+  case TIR_DECL_BUFFER: host_stmt(u, h, s->u.decl.body); return;
+  case TIR_ALLOC_BUFFER: host_alloc(u, h, s); return;
+  case TIR_LET_STMT: {
+    char ty[32];
+    cg_type(h, s->u.let.var->dtype, ty, s->span);
+    char *val = cg_expr_str(h, s->u.let.value);
+    cg_linef(h, "%s %s = %s;", ty, cg_define(h, s->u.let.var, s->u.let.var->u.var.name), val);
+    host_stmt(u, h, s->u.let.body);
+    return;
+  }
+  default: break;
+  }
+  if (!has_launch(s) || is_thread_attr(s)) {
+    emit_kernel(u, h, s);
+    return;
+  }
+  if (s->kind == TIR_ATTR) {
+    host_stmt(u, h, s->u.attr.body);
+  } else if (s->kind == TIR_FOR) {
+    char ty[32];
+    cg_type(h, s->u.loop.var->dtype, ty, s->span);
+    char *lo = cg_expr_str(h, s->u.loop.min), *ext = cg_expr_str(h, s->u.loop.extent);
+    cg_enter(h);
+    const char *v = cg_define(h, s->u.loop.var, s->u.loop.var->u.var.name);
+    cg_line_start(h);
+    cg_text_printf(h->out, "for (%s %s = %s; %s < %s + %s; ++%s)", ty, v, lo, v, lo, ext, v);
+    cg_open(h);
+    host_stmt(u, h, s->u.loop.body);
+    cg_close(h);
+    cg_leave(h);
+  } else if (s->kind == TIR_IF) {
+    cg_line_start(h);
+    cg_text_puts(h->out, "if (");
+    cg_expr(h, s->u.ifs.cond);
+    cg_text_puts(h->out, ")");
+    cg_open(h);
+    host_stmt(u, h, s->u.ifs.then_s);
+    if (s->u.ifs.else_s) {
+      cg_leave(h);
+      h->indent--;
+      cg_line_start(h);
+      cg_text_puts(h->out, "} else");
+      cg_open(h);
+      host_stmt(u, h, s->u.ifs.else_s);
+    }
+    cg_close(h);
+  } else {
+    cg_error(h, s->span, "this statement mixes host code and thread launches in a way the CUDA generator cannot split");
+  }
+}
+
+static void print_host(unit *u, const tir_func *f, cg_text *out) {
+  cg h;
+  cg_init(&h, &host_target, u->ctx, u->d);
+  cg_enter(&h);
+  var_list extra = {0};
+  cg_shape_vars(f, &extra);
+  cg_text sig = {0};
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    char ty[32];
+    if (b) {
+      cg_type(&h, b->dtype, ty, b->span);
+      const char *n = cg_define(&h, b->data, b->name);
+      cg_alias(&h, f->params[i], n);
+      cg_text_printf(&sig, "%s *%s, ", ty, n);
+    } else if (f->params[i]->dtype.code == TIR_TC_HANDLE) {
+      cg_text_printf(&sig, "void *%s, ", cg_define(&h, f->params[i], f->params[i]->u.var.name));
+    } else {
+      cg_type(&h, f->params[i]->dtype, ty, f->params[i]->span);
+      cg_text_printf(&sig, "%s %s, ", ty, cg_define(&h, f->params[i], f->params[i]->u.var.name));
+    }
+  }
+  for (int i = 0; i < extra.n; i++) {
+    char ty[32];
+    cg_type(&h, extra.vars[i]->dtype, ty, extra.vars[i]->span);
+    cg_text_printf(&sig, "%s %s, ", ty, cg_define(&h, extra.vars[i], extra.vars[i]->u.var.name));
+  }
+  cg_text body = {0};
+  h.out = &body;
+  h.indent = 1;
+  cg_linef(&h, "cudaError_t err = cudaSuccess;");
+  host_stmt(u, &h, f->body);
+  cg_linef(&h, "return (int)err;");
+  /* params the host body never names */
+  cg_text_printf(out, "extern \"C\" int %s(%scudaStream_t stream) {\n", u->symbol, sig.s ? sig.s : "");
+  cg_text_puts(out, body.s);
+  cg_text_puts(out, "}\n");
+  if (h.failed) u->failed = true;
+  merge_helpers(u, &h);
+  cg_text_free(&sig);
+  cg_text_free(&body);
+  free(extra.vars);
+  cg_leave(&h);
+  cg_free(&h);
+}
+
+static bool valid_symbol(const char *s) {
+  if (!s || !*s || (*s >= '0' && *s <= '9')) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')) return false;
+  return true;
+}
+
+char *tir_codegen_cuda(const tir_module *m, tir_diag *d) {
+  unit u = {.ctx = tir_ctx_new(), .d = d};
+  cg_text hosts = {0};
+  for (int i = 0; i < m->nfuncs && !u.failed; i++) {
+    const tir_func *f = m->funcs[i];
+    u.symbol = tir_func_symbol(f);
+    u.nkernels = 0;
+    if (!valid_symbol(u.symbol)) {
+      tir_error(d, f->span, "function symbol '%s' is not a C identifier", u.symbol ? u.symbol : "");
+      u.failed = true;
+      break;
+    }
+    if (i) cg_text_puts(&hosts, "\n");
+    print_host(&u, f, &hosts);
+  }
+  char *result = NULL;
+  if (!u.failed) {
+    cg_text out = {0};
+    cg_text_puts(&out, "/* generated by tirc: CUDA kernels and their extern \"C\" launchers */\n"
+                       "#include <cuda_runtime.h>\n#include <math.h>\n#include <stdint.h>\n\n");
+    cg helpers_cg;
+    cg_init(&helpers_cg, &kernel_target, u.ctx, d);
+    memcpy(helpers_cg.helpers, u.helpers, sizeof u.helpers);
+    cg_text helpers = {0};
+    cg_emit_helpers(&helpers_cg, &helpers);
+    if (helpers.len) {
+      cg_text_puts(&out, helpers.s);
+      cg_text_puts(&out, "\n");
+    }
+    cg_text_puts(&out, u.kernels.s ? u.kernels.s : "");
+    cg_text_puts(&out, hosts.s ? hosts.s : "");
+    cg_text_free(&helpers);
+    cg_free(&helpers_cg);
+    result = out.s;
+  }
+  cg_text_free(&u.kernels);
+  cg_text_free(&hosts);
+  tir_ctx_free(u.ctx);
+  return result;
+}

@@ -1,0 +1,23 @@
+/* cuda_internal.h - shared by the CUDA code generator's files (internal). */
+#ifndef TIR_CODEGEN_CUDA_INTERNAL_H
+#define TIR_CODEGEN_CUDA_INTERNAL_H
+
+#include "codegen_c/c_printer.h"
+
+/* what a kernel's printer knows about the kernel */
+typedef struct cuda_kernel {
+  var_list shared;          /* data vars of shared buffers allocated in it */
+  const tir_expr *launch[6]; /* blockIdx.x/y/z, threadIdx.x/y/z extents (NULL: 1) */
+} cuda_kernel;
+
+/* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */
+int cuda_tag_index(const char *tag);
+
+/* barriers (cuda_sync.c): the shared buffers a statement reads and writes */
+void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i);
+void cuda_loop_end(cg *g, const tir_stmt *loop);
+
+/* slice_tensor as a per-thread vectorized copy (cuda_slice.c) */
+bool cuda_slice_tensor(cg *g, const tir_stmt *s);
+
+#endif

@@ -1,0 +1,163 @@
+/* cuda_sync.c - where a kernel needs __syncthreads(): threads communicate
+ * through shared memory when one statement writes a shared buffer that a
+ * later one reads (or writes, or a later one writes what an earlier one
+ * read) with no barrier between.  Between the items of a sequence, a
+ * barrier goes before the first item that conflicts with what the items
+ * since the last barrier accessed; at the end of a loop body, one goes
+ * where the next iteration's first items conflict with the last ones
+ * (loop-carried).  Conservative: a statement's accesses are its whole
+ * subtree's, and every access of a shared buffer counts as shared among
+ * threads. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_cuda/cuda_internal.h"
+#include "tir/visit.h"
+
+#define MAXSH 64
+
+typedef struct acc {
+  const tir_expr *r[MAXSH], *w[MAXSH];
+  int nr, nw;
+  const cuda_kernel *k;
+} acc;
+
+static bool is_shared(const cuda_kernel *k, const tir_expr *data) {
+  for (int i = 0; i < k->shared.n; i++)
+    if (k->shared.vars[i] == data) return true;
+  return false;
+}
+
+static void add(const tir_expr **set, int *n, const tir_expr *v) {
+  for (int i = 0; i < *n; i++)
+    if (set[i] == v) return;
+  if (*n < MAXSH) set[(*n)++] = v;
+}
+
+static void note(acc *a, const tir_expr *data, bool read, bool write) {
+  if (!data || !is_shared(a->k, data)) return;
+  if (read) add(a->r, &a->nr, data);
+  if (write) add(a->w, &a->nw, data);
+}
+
+/* the data var a pointer argument points into */
+static const tir_expr *pointer_data(const tir_expr *p) {
+  if (p->kind == TIR_VAR) return p;
+  if (p->kind != TIR_CALL) return NULL;
+  if (!strcmp(p->u.call.op, "address_of") && p->u.call.nargs == 1 && p->u.call.args[0]->kind == TIR_BUFFER_LOAD)
+    return p->u.call.args[0]->u.load.buf->data;
+  if (!strcmp(p->u.call.op, "tvm_access_ptr") && p->u.call.nargs == 5) return p->u.call.args[1];
+  return NULL;
+}
+
+static bool acc_expr(tir_visitor *v, const tir_expr *e) {
+  acc *a = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) note(a, e->u.load.buf->data, true, false);
+  if (e->kind == TIR_VAR) note(a, e, true, true); /* a raw pointer use */
+  if (e->kind != TIR_CALL) return true;
+  const char *op = e->u.call.op;
+  int n = e->u.call.nargs;
+  if (!strcmp(op, "slice_tensor") && n >= 4 && (n - 1) % 3 == 0) {
+    int k = (n - 1) / 3;
+    note(a, pointer_data(e->u.call.args[k]), false, true);
+    note(a, pointer_data(e->u.call.args[2 * k]), true, false);
+    for (int i = 0; i < n; i++)
+      if (i != k && i != 2 * k) tir_visit_expr(v, e->u.call.args[i]);
+    return false;
+  }
+  if (!strcmp(op, "tvm_access_ptr") && n == 5) {
+    int64_t mask = 3;
+    tir_is_const_int(e->u.call.args[4], &mask);
+    note(a, e->u.call.args[1], mask & 1, mask & 2);
+    tir_visit_expr(v, e->u.call.args[2]);
+    return false;
+  }
+  if (!strcmp(op, "address_of") && n == 1 && e->u.call.args[0]->kind == TIR_BUFFER_LOAD) {
+    const tir_expr *ld = e->u.call.args[0];
+    note(a, ld->u.load.buf->data, true, true);
+    for (int i = 0; i < ld->u.load.nidx; i++) tir_visit_expr(v, ld->u.load.idx[i]);
+    return false;
+  }
+  return true;
+}
+
+static bool acc_stmt(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BUFFER_STORE) note(v->user, s->u.store.buf->data, false, true);
+  return true;
+}
+
+static void accesses(const cuda_kernel *k, const tir_stmt *s, acc *out) {
+  memset(out, 0, sizeof *out);
+  out->k = k;
+  tir_visitor v = {.expr = acc_expr, .stmt = acc_stmt, .user = out};
+  tir_visit_stmt(&v, s);
+}
+
+static bool meets(const tir_expr *const *a, int na, const tir_expr *const *b, int nb) {
+  for (int i = 0; i < na; i++)
+    for (int j = 0; j < nb; j++)
+      if (a[i] == b[j]) return true;
+  return false;
+}
+
+/* does `next` conflict with the pending accesses? */
+static bool conflict(const acc *pending, const acc *next) {
+  return meets(next->r, next->nr, pending->w, pending->nw) || meets(next->w, next->nw, pending->w, pending->nw) ||
+         meets(next->w, next->nw, pending->r, pending->nr);
+}
+
+static void merge(acc *into, const acc *a) {
+  for (int i = 0; i < a->nr; i++) add(into->r, &into->nr, a->r[i]);
+  for (int i = 0; i < a->nw; i++) add(into->w, &into->nw, a->w[i]);
+}
+
+/* replay the barrier rule over items [0, upto) of stmts; returns the
+ * pending accesses after them; *first_sync gets the first item a barrier
+ * went before (n when none) */
+static void replay(const cuda_kernel *k, tir_stmt *const *stmts, int upto, acc *pending, int *first_sync) {
+  memset(pending, 0, sizeof *pending);
+  pending->k = k;
+  if (first_sync) *first_sync = upto;
+  for (int j = 0; j < upto; j++) {
+    acc a;
+    accesses(k, stmts[j], &a);
+    if (conflict(pending, &a)) {
+      if (first_sync && *first_sync == upto) *first_sync = j;
+      memset(pending, 0, sizeof *pending);
+      pending->k = k;
+    }
+    merge(pending, &a);
+  }
+}
+
+void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i) {
+  const cuda_kernel *k = g->user;
+  if (!k || i == 0) return;
+  acc pending, next;
+  replay(k, seq->u.seq.stmts, i, &pending, NULL);
+  accesses(k, seq->u.seq.stmts[i], &next);
+  if (conflict(&pending, &next)) cg_linef(g, "__syncthreads();");
+}
+
+void cuda_loop_end(cg *g, const tir_stmt *loop) {
+  const cuda_kernel *k = g->user;
+  if (!k || loop->kind != TIR_FOR) return;
+  const tir_stmt *body = loop->u.loop.body;
+  tir_stmt *const *items = body->kind == TIR_SEQ ? body->u.seq.stmts : (tir_stmt *const *)&loop->u.loop.body;
+  int n = body->kind == TIR_SEQ ? body->u.seq.n : 1;
+  acc end, head;
+  int first_sync;
+  replay(k, items, n, &end, &first_sync);
+  /* the next iteration's items before its first barrier */
+  memset(&head, 0, sizeof head);
+  head.k = k;
+  for (int j = 0; j < (first_sync < n ? first_sync : n); j++) {
+    acc a;
+    accesses(k, items[j], &a);
+    merge(&head, &a);
+  }
+  /* loop-carried: a read after a write or a write after a read (a thread
+   * writing again where it wrote needs no barrier) */
+  if (meets(head.r, head.nr, end.w, end.nw) || meets(head.w, head.nw, end.r, end.nr))
+    cg_linef(g, "__syncthreads();");
+}

@@ -1,0 +1,222 @@
+/* intrin.c - the one table of known intrinsics and the checks of a call
+ * against it. */
+#include "intrin/intrin.h"
+
+#include <string.h>
+
+#define A_ANY TIR_IA_ANY
+#define A_INT TIR_IA_INT
+#define A_FLT TIR_IA_FLOAT
+#define A_NUM TIR_IA_NUMERIC
+#define A_BOOL TIR_IA_BOOL
+#define A_HDL TIR_IA_HANDLE
+#define A_STR TIR_IA_STRING
+#define A_TA TIR_IA_TYPE_ANNOT
+
+/* a float -> float math function with its C (float32) name */
+#define MATH1(n, cn) {n, TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_ARG0, true, false, cn}
+#define MATH2(n, cn) {n, TIR_ARITY_RANGE, 2, 2, {A_FLT, A_FLT}, 2, TIR_IR_ARG0, true, true, cn}
+
+static const tir_intrin TABLE[] = {
+    /* memory */
+    {"tvm_access_ptr", TIR_ARITY_RANGE, 5, 5, {A_TA, A_HDL, A_INT, A_INT, A_INT}, 5, TIR_IR_HANDLE, true, false, NULL},
+    {"type_annotation", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_EXPLICIT, true, false, NULL},
+    {"slice_tensor", TIR_ARITY_SLICE_TENSOR, 4, 16, {A_ANY}, 0, TIR_IR_HANDLE, false, false, NULL},
+    {"address_of", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_HANDLE, true, false, NULL},
+    {"isnullptr", TIR_ARITY_RANGE, 1, 1, {A_HDL}, 1, TIR_IR_BOOL, true, false, NULL},
+    {"reinterpret", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
+    /* calls out */
+    {"call_extern", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    {"call_pure_extern", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, true, false, NULL},
+    /* control and sync */
+    {"tvm_storage_sync", TIR_ARITY_RANGE, 1, 1, {A_STR}, 1, TIR_IR_INT32, false, false, NULL},
+    {"ret", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, false, false, NULL},
+    {"likely", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_ARG0, true, false, NULL},
+    {"if_then_else", TIR_ARITY_RANGE, 3, 3, {A_BOOL, A_ANY, A_ANY}, 3, TIR_IR_ARG1, true, false, NULL},
+    /* float predicates */
+    {"isnan", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_BOOL, true, false, "isnan"},
+    {"isinf", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_BOOL, true, false, "isinf"},
+    {"isfinite", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_BOOL, true, false, "isfinite"},
+    /* bits */
+    {"bitwise_and", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_or", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_xor", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_not", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
+    {"shift_left", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"shift_right", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"popcount", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
+    {"clz", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
+    /* math */
+    MATH1("exp", "expf"), MATH1("exp2", "exp2f"), MATH1("exp10", "exp10f"),
+    MATH1("log", "logf"), MATH1("log2", "log2f"), MATH1("log10", "log10f"),
+    MATH1("log1p", "log1pf"), MATH1("sqrt", "sqrtf"), MATH1("rsqrt", NULL),
+    MATH1("tanh", "tanhf"), MATH1("sigmoid", NULL), MATH1("fabs", "fabsf"),
+    MATH1("floor", "floorf"), MATH1("ceil", "ceilf"), MATH1("round", "roundf"),
+    MATH1("nearbyint", "nearbyintf"), MATH1("trunc", "truncf"), MATH1("erf", "erff"),
+    MATH1("sin", "sinf"), MATH1("cos", "cosf"), MATH1("tan", "tanf"),
+    MATH1("asin", "asinf"), MATH1("acos", "acosf"), MATH1("atan", "atanf"),
+    MATH1("sinh", "sinhf"), MATH1("cosh", "coshf"), MATH1("asinh", "asinhf"),
+    MATH1("acosh", "acoshf"), MATH1("atanh", "atanhf"),
+    MATH2("pow", "powf"), MATH2("atan2", "atan2f"), MATH2("fmod", "fmodf"),
+    MATH2("hypot", "hypotf"), MATH2("copysign", "copysignf"), MATH2("nextafter", "nextafterf"),
+};
+
+#define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
+
+const tir_intrin *tir_intrin_table(int *n) {
+  if (n) *n = NTABLE;
+  return TABLE;
+}
+
+const tir_intrin *tir_intrin_lookup(const char *name) {
+  if (!name) return NULL;
+  if (!strncmp(name, "tir.", 4)) name += 4;
+  for (int i = 0; i < NTABLE; i++)
+    if (!strcmp(TABLE[i].name, name)) return &TABLE[i];
+  return NULL;
+}
+
+static const char *kind_name(tir_intrin_arg k) {
+  switch (k) {
+  case TIR_IA_INT: return "an integer";
+  case TIR_IA_FLOAT: return "a float";
+  case TIR_IA_NUMERIC: return "a number";
+  case TIR_IA_BOOL: return "a boolean";
+  case TIR_IA_HANDLE: return "a pointer (handle)";
+  case TIR_IA_STRING: return "a string";
+  case TIR_IA_TYPE_ANNOT: return "a T.type_annotation(dtype)";
+  default: return "an expression";
+  }
+}
+
+static bool arg_fits(const tir_expr *e, tir_intrin_arg k) {
+  tir_dtype t = e->dtype;
+  switch (k) {
+  case TIR_IA_INT: return tir_dtype_is_int(t);
+  case TIR_IA_FLOAT: return tir_dtype_is_float(t);
+  case TIR_IA_NUMERIC: return tir_dtype_is_int(t) || tir_dtype_is_float(t);
+  case TIR_IA_BOOL: return tir_dtype_is_bool(t) || tir_dtype_is_int(t);
+  case TIR_IA_HANDLE: return tir_dtype_is_handle(t) && e->kind != TIR_STRING_IMM && t.bits != 0;
+  case TIR_IA_STRING: return e->kind == TIR_STRING_IMM;
+  case TIR_IA_TYPE_ANNOT:
+    return e->kind == TIR_CALL && !strcmp(e->u.call.op, "type_annotation");
+  default: return true;
+  }
+}
+
+static bool check_arg(const tir_intrin *in, tir_expr **args, int i, tir_intrin_arg k, tir_span sp,
+                      tir_diag *d) {
+  if (arg_fits(args[i], k)) return true;
+  char b[32];
+  const char *got = args[i]->kind == TIR_STRING_IMM ? "a string" : tir_dtype_str(args[i]->dtype, b);
+  tir_error(d, args[i]->span.line ? args[i]->span : sp, "argument %d of T.%s must be %s, got %s", i + 1,
+            in->name, kind_name(k), got);
+  return false;
+}
+
+static bool check_arity(const tir_intrin *in, int n, tir_span sp, tir_diag *d) {
+  if (in->arity == TIR_ARITY_SLICE_TENSOR) {
+    if (n % 3 == 1 && n >= 4 && n <= 16) return true;
+    tir_error(d, sp, "T.%s expects 3n+1 arguments (1 <= n <= 5), got %d", in->name, n);
+    return false;
+  }
+  if (n >= in->min_args && (in->max_args < 0 || n <= in->max_args)) return true;
+  if (in->min_args == in->max_args)
+    tir_error(d, sp, "T.%s expects %d argument%s, got %d", in->name, in->min_args,
+              in->min_args == 1 ? "" : "s", n);
+  else if (in->max_args < 0)
+    tir_error(d, sp, "T.%s expects at least %d argument%s, got %d", in->name, in->min_args,
+              in->min_args == 1 ? "" : "s", n);
+  else
+    tir_error(d, sp, "T.%s expects %d to %d arguments, got %d", in->name, in->min_args, in->max_args, n);
+  return false;
+}
+
+/* slice_tensor(e_0..e_{n-1}, dst, d_0..d_{n-2}, src, s_0..s_{n-2}, dtype) */
+static bool check_slice_tensor(const tir_intrin *in, tir_expr **args, int nargs, tir_span sp,
+                               tir_diag *d) {
+  int n = (nargs - 1) / 3;
+  bool ok = true;
+  for (int i = 0; i < nargs - 1; i++) {
+    tir_intrin_arg k = (i == n || i == 2 * n) ? TIR_IA_HANDLE : TIR_IA_INT;
+    ok = check_arg(in, args, i, k, sp, d) && ok;
+  }
+  if (!check_arg(in, args, nargs - 1, TIR_IA_STRING, sp, d)) return false;
+  tir_dtype t;
+  if (!tir_dtype_parse(args[nargs - 1]->u.str, &t)) {
+    tir_error(d, args[nargs - 1]->span.line ? args[nargs - 1]->span : sp, "unknown dtype '%s'",
+              args[nargs - 1]->u.str);
+    return false;
+  }
+  return ok;
+}
+
+static bool check_special(const tir_intrin *in, tir_expr **args, int nargs, tir_span sp, tir_diag *d,
+                          tir_dtype *result) {
+  int64_t v;
+  if (!strcmp(in->name, "tvm_access_ptr") && tir_is_const_int(args[4], &v) && (v < 1 || v > 3)) {
+    tir_error(d, args[4]->span.line ? args[4]->span : sp,
+              "T.tvm_access_ptr rw_mask must be 1 (read), 2 (write) or 3 (read-write), got %lld",
+              (long long)v);
+    return false;
+  }
+  if (!strcmp(in->name, "tvm_storage_sync")) {
+    const char *s = args[0]->u.str;
+    if (strcmp(s, "shared") && strcmp(s, "global") && strcmp(s, "warp") && strcmp(s, "shared.dyn")) {
+      tir_error(d, args[0]->span.line ? args[0]->span : sp, "T.tvm_storage_sync: unknown scope '%s'", s);
+      return false;
+    }
+  }
+  if (!strcmp(in->name, "reinterpret") &&
+      result->bits * result->lanes != args[0]->dtype.bits * args[0]->dtype.lanes) {
+    char a[32], b[32];
+    tir_error(d, sp, "T.reinterpret: cannot reinterpret %s as %s (sizes differ)",
+              tir_dtype_str(args[0]->dtype, a), tir_dtype_str(*result, b));
+    return false;
+  }
+  (void)nargs;
+  return true;
+}
+
+static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir_dtype given) {
+  switch (in->result) {
+  case TIR_IR_ARG0: return nargs > 0 ? args[0]->dtype : TIR_VOID;
+  case TIR_IR_ARG1: return nargs > 1 ? args[1]->dtype : TIR_VOID;
+  case TIR_IR_HANDLE: return TIR_HANDLE;
+  case TIR_IR_INT32: return TIR_INT32;
+  case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
+  case TIR_IR_VOID: return TIR_VOID;
+  default: return given;
+  }
+}
+
+bool tir_intrin_check(tir_ctx *c, const char *name, tir_expr **args, int nargs, tir_span span,
+                      tir_diag *d, tir_dtype *result) {
+  (void)c;
+  const tir_intrin *in = tir_intrin_lookup(name);
+  if (!in) return false;
+  if (!check_arity(in, nargs, span, d)) return false;
+  bool ok = true;
+  if (in->arity == TIR_ARITY_SLICE_TENSOR) {
+    ok = check_slice_tensor(in, args, nargs, span, d);
+  } else {
+    for (int i = 0; i < nargs; i++) {
+      tir_intrin_arg k = in->nkinds == 0 ? TIR_IA_ANY : in->kinds[i < in->nkinds ? i : in->nkinds - 1];
+      ok = check_arg(in, args, i, k, span, d) && ok;
+    }
+  }
+  if (ok && in->same_dtype_args)
+    for (int i = 1; i < nargs; i++)
+      if (!tir_dtype_eq(args[i]->dtype, args[0]->dtype)) {
+        char a[32], b[32];
+        tir_error(d, args[i]->span.line ? args[i]->span : span,
+                  "arguments of T.%s must have one dtype: %s and %s", in->name,
+                  tir_dtype_str(args[0]->dtype, a), tir_dtype_str(args[i]->dtype, b));
+        ok = false;
+        break;
+      }
+  tir_dtype given = *result;
+  if (ok && !check_special(in, args, nargs, span, d, &given)) ok = false;
+  if (ok) *result = result_of(in, args, nargs, given);
+  return ok;
+}

@@ -1,0 +1,990 @@
+/* printer.c - TVMScript printing of statements, blocks, functions and
+ * modules, in the layout of apache-tvm's own printer: 4-space indent,
+ * T.grid folding, T.axis.remap, the implicit root block as a comment.
+ * Expressions and names are in printer_expr.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/printer.h"
+#include "tir/visit.h"
+
+static bool tirx(const printer *p) { return p->dialect == TIR_DIALECT_TIRX; }
+
+static void line(printer *p) {
+  for (int i = 0; i < p->indent; i++) pr_puts(&p->out, "    ");
+}
+
+static bool is_const(const tir_expr *e, int64_t v) {
+  return e && e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype) && e->u.int_val == v;
+}
+
+static bool is_true(const tir_expr *e) {
+  return !e || (e->kind == TIR_INT_IMM && tir_dtype_is_bool(e->dtype) && e->u.int_val);
+}
+
+static bool av_empty(const tir_attr_val *a) { return !a || a->n == 0; }
+
+/* ------------------------------------------------------------------ */
+/* attribute values                                                    */
+
+static void pr_attr_val(printer *p, const tir_attr_val *a);
+
+static void pr_attr_dict(printer *p, const tir_attr_val *a, const char *skip_key, const char *skip_val) {
+  int n = a->n;
+  int *ord = malloc(sizeof *ord * (size_t)(n ? n : 1));
+  if (!ord) abort();
+  for (int i = 0; i < n; i++) ord[i] = i;
+  for (int i = 1; i < n; i++) /* keys in sorted order, as TVM prints them */
+    for (int j = i; j > 0 && strcmp(a->keys[ord[j - 1]], a->keys[ord[j]]) > 0; j--) {
+      int t = ord[j];
+      ord[j] = ord[j - 1];
+      ord[j - 1] = t;
+    }
+  pr_puts(&p->out, "{");
+  bool first = true;
+  for (int k = 0; k < n; k++) {
+    int i = ord[k];
+    const tir_attr_val *v = a->items[i];
+    if (skip_key && !strcmp(a->keys[i], skip_key) && v && v->kind == TIR_AV_EXPR && v->expr &&
+        v->expr->kind == TIR_STRING_IMM && !strcmp(v->expr->u.str, skip_val))
+      continue;
+    if (!first) pr_puts(&p->out, ", ");
+    first = false;
+    pr_string_lit(&p->out, a->keys[i]);
+    pr_puts(&p->out, ": ");
+    pr_attr_val(p, v);
+  }
+  pr_puts(&p->out, "}");
+  free(ord);
+}
+
+static void pr_attr_val(printer *p, const tir_attr_val *a) {
+  if (!a) {
+    pr_puts(&p->out, "None");
+    return;
+  }
+  switch (a->kind) {
+  case TIR_AV_EXPR:
+    if (a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
+      pr_puts(&p->out, a->expr->u.int_val ? "True" : "False");
+    else
+      pr_expr(p, a->expr);
+    break;
+  case TIR_AV_LIST:
+    pr_puts(&p->out, "[");
+    for (int i = 0; i < a->n; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_attr_val(p, a->items[i]);
+    }
+    pr_puts(&p->out, "]");
+    break;
+  case TIR_AV_DICT:
+    pr_attr_dict(p, a, NULL, NULL);
+    break;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* buffers and regions                                                 */
+
+typedef enum { BUF_PARAM, BUF_OTHER } buf_ctx;
+
+static void pr_expr_tuple(printer *p, tir_expr *const *es, int n) {
+  pr_puts(&p->out, "(");
+  for (int i = 0; i < n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, es[i]);
+  }
+  if (n == 1) pr_puts(&p->out, ",");
+  pr_puts(&p->out, ")");
+}
+
+/* shape, dtype and the keyword arguments that differ from the defaults;
+ * the buffer's data var is printed as data= when it already has a name */
+static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
+  pr_expr_tuple(p, b->shape, b->ndim);
+  if (ctx == BUF_PARAM || !tir_dtype_eq(b->dtype, TIR_FLOAT32)) {
+    pr_puts(&p->out, ", ");
+    pr_dtype_str(&p->out, b->dtype);
+  }
+  const char *data = pr_lookup(p, b->data);
+  if (data) pr_printf(&p->out, ", data=%s", data);
+  if (b->nstrides) {
+    pr_puts(&p->out, ", strides=");
+    pr_expr_tuple(p, b->strides, b->nstrides);
+  }
+  if (!is_const(b->elem_offset, 0)) {
+    pr_puts(&p->out, ", elem_offset=");
+    pr_expr(p, b->elem_offset);
+  }
+  if (b->scope && strcmp(b->scope, "global")) {
+    pr_puts(&p->out, ", scope=");
+    pr_string_lit(&p->out, b->scope);
+  }
+  if (b->data_alignment && b->data_alignment != 64) pr_printf(&p->out, ", align=%d", b->data_alignment);
+  if (b->offset_factor > 1 || (b->offset_factor == 1 && !is_const(b->elem_offset, 0)))
+    pr_printf(&p->out, ", offset_factor=%d", b->offset_factor);
+  if (b->naxis_sep) {
+    pr_puts(&p->out, ", axis_separators=[");
+    for (int i = 0; i < b->naxis_sep; i++) pr_printf(&p->out, "%s%d", i ? ", " : "", b->axis_separators[i]);
+    pr_puts(&p->out, "]");
+  }
+}
+
+/* takes back what was printed since start, as a malloc'd string */
+static char *take_since(printer *p, size_t start) {
+  size_t n = p->out.len - start;
+  char *s = malloc(n + 1);
+  if (!s) abort();
+  memcpy(s, p->out.s + start, n + 1);
+  p->out.len = start;
+  p->out.s[start] = 0;
+  return s;
+}
+
+/* the buffer's arguments, printed before its name is defined (so that
+ * data= appears only for a data var named elsewhere) */
+static char *buffer_args_str(printer *p, const tir_buffer *b, buf_ctx ctx) {
+  size_t start = p->out.len;
+  pr_buffer_args(p, b, ctx);
+  return take_since(p, start);
+}
+
+/* defines the buffer's name, and its data var as NAME.data unless the data
+ * var already has a name */
+static const char *define_buffer(printer *p, const tir_buffer *b) {
+  bool data_named = pr_lookup(p, b->data) != NULL;
+  const char *name = pr_define(p, b, b->name);
+  if (!data_named) {
+    size_t n = strlen(name) + 8;
+    char *s = malloc(n);
+    if (!s) abort();
+    memcpy(s, name, strlen(name));
+    memcpy(s + strlen(name), ".data", 6);
+    pr_define_alias(p, b->data, s, b);
+    free(s);
+  }
+  return name;
+}
+
+static void pr_region(printer *p, const tir_buffer_region *r) {
+  pr_buffer_name(p, r->buf);
+  pr_puts(&p->out, "[");
+  for (int i = 0; i < r->n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    tir_expr *mn = r->region[i].min, *ex = r->region[i].extent;
+    pr_expr(p, mn);
+    if (is_const(ex, 1)) continue;
+    pr_puts(&p->out, ":");
+    int64_t a, b;
+    if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
+      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = mn->dtype, .u.int_val = a + b};
+      pr_expr(p, &sum);
+    } else if (is_const(mn, 0)) {
+      pr_expr(p, ex);
+    } else {
+      tir_expr sum = {.kind = TIR_ADD, .dtype = mn->dtype, .u.bin = {mn, ex}};
+      pr_expr(p, &sum);
+    }
+  }
+  if (r->n == 0) pr_puts(&p->out, "()");
+  pr_puts(&p->out, "]");
+}
+
+static void pr_regions(printer *p, const char *fn, const tir_buffer_region *rs, int n) {
+  line(p);
+  pr_printf(&p->out, "T.%s(", fn);
+  for (int i = 0; i < n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_region(p, &rs[i]);
+  }
+  pr_puts(&p->out, ")\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* statements                                                          */
+
+static void pr_stmt(printer *p, const tir_stmt *s);
+
+static void pr_body(printer *p, const tir_stmt *s) {
+  p->indent++;
+  if (s) pr_stmt(p, s);
+  else { line(p); pr_puts(&p->out, "T.evaluate(0)\n"); }
+  p->indent--;
+}
+
+static void push_loop(printer *p, const tir_stmt *s) {
+  if (p->nloops == p->caploops) {
+    int cap = p->caploops ? p->caploops * 2 : 16;
+    const tir_stmt **l = realloc(p->loops, sizeof *l * (size_t)cap);
+    if (!l) abort();
+    p->loops = l;
+    p->caploops = cap;
+  }
+  p->loops[p->nloops++] = s;
+}
+
+static bool grid_foldable(const tir_stmt *s) {
+  return s->kind == TIR_FOR && s->u.loop.kind == TIR_FOR_SERIAL && is_const(s->u.loop.min, 0) &&
+         av_empty(s->u.loop.annotations) && !s->u.loop.thread_tag;
+}
+
+typedef struct { const tir_expr *const *vars; int n; bool found; } uses_ctx;
+static bool uses_cb(tir_visitor *v, const tir_expr *e) {
+  uses_ctx *u = v->user;
+  if (e->kind == TIR_VAR)
+    for (int i = 0; i < u->n; i++)
+      if (u->vars[i] == e) u->found = true;
+  return !u->found;
+}
+static bool uses_any(const tir_expr *e, const tir_expr *const *vars, int n) {
+  uses_ctx u = {vars, n, false};
+  tir_visitor v = {.expr = uses_cb, .user = &u};
+  tir_visit_expr(&v, e);
+  return u.found;
+}
+
+/* min and extent as T.serial-style arguments: `ext` or `min, min + ext` */
+static void pr_loop_range(printer *p, const tir_stmt *s) {
+  tir_expr *mn = s->u.loop.min, *ex = s->u.loop.extent;
+  if (is_const(mn, 0)) {
+    pr_expr(p, ex);
+    return;
+  }
+  pr_expr(p, mn);
+  pr_puts(&p->out, ", ");
+  int64_t a, b;
+  if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
+    tir_expr sum = {.kind = TIR_INT_IMM, .dtype = mn->dtype, .u.int_val = a + b};
+    pr_expr(p, &sum);
+  } else {
+    tir_expr sum = {.kind = TIR_ADD, .dtype = mn->dtype, .u.bin = {mn, ex}};
+    pr_expr(p, &sum);
+  }
+}
+
+static void pr_for(printer *p, const tir_stmt *s) {
+  int mark = p->nnames, lmark = p->nloops;
+  /* fold a nest of plain serial loops into T.grid */
+  const tir_stmt *chain[64];
+  const tir_expr *vars[64];
+  int n = 0;
+  const tir_stmt *c = s;
+  chain[n] = c;
+  vars[n++] = c->u.loop.var;
+  while (grid_foldable(c) && c->u.loop.body && grid_foldable(c->u.loop.body) && n < 64 &&
+         !uses_any(c->u.loop.body->u.loop.extent, vars, n)) {
+    c = c->u.loop.body;
+    chain[n] = c;
+    vars[n++] = c->u.loop.var;
+  }
+  const char **names = malloc(sizeof *names * (size_t)n);
+  if (!names) abort();
+  for (int i = 0; i < n; i++) names[i] = pr_define(p, chain[i]->u.loop.var, chain[i]->u.loop.var->u.var.name);
+  line(p);
+  pr_puts(&p->out, "for ");
+  for (int i = 0; i < n; i++) pr_printf(&p->out, "%s%s", i ? ", " : "", names[i]);
+  free(names);
+  pr_puts(&p->out, " in ");
+  if (n > 1) {
+    pr_puts(&p->out, "T.grid(");
+    for (int i = 0; i < n; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      /* extents print with the names of the loops outside (T.grid's
+       * extents do not use the grid's own vars) */
+      pr_expr(p, chain[i]->u.loop.extent);
+    }
+    pr_puts(&p->out, ")");
+  } else {
+    static const char *const kinds[] = {"serial", "parallel", "vectorized", "unroll", "thread_binding"};
+    bool plain = s->u.loop.kind == TIR_FOR_SERIAL && av_empty(s->u.loop.annotations);
+    pr_printf(&p->out, plain ? "range(" : "T.%s(", kinds[s->u.loop.kind]);
+    pr_loop_range(p, s);
+    if (s->u.loop.kind == TIR_FOR_THREAD_BINDING) {
+      pr_puts(&p->out, ", thread=");
+      pr_string_lit(&p->out, s->u.loop.thread_tag ? s->u.loop.thread_tag : "");
+    }
+    if (!av_empty(s->u.loop.annotations)) {
+      pr_puts(&p->out, ", annotations=");
+      pr_attr_val(p, s->u.loop.annotations);
+    }
+    pr_puts(&p->out, ")");
+  }
+  pr_puts(&p->out, ":\n");
+  for (int i = 0; i < n; i++) push_loop(p, chain[i]);
+  pr_body(p, c->u.loop.body);
+  p->nloops = lmark;
+  pr_pop_to(p, mark);
+}
+
+/* ---- blocks ---- */
+
+/* equality with vars by identity (TVM's ExprDeepEqual) */
+bool pr_deep_equal(const tir_expr *a, const tir_expr *b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind || !tir_dtype_eq(a->dtype, b->dtype)) return false;
+  switch (a->kind) {
+  case TIR_VAR: return false;
+  case TIR_INT_IMM: return a->u.int_val == b->u.int_val;
+  case TIR_FLOAT_IMM: return a->u.float_val == b->u.float_val;
+  case TIR_STRING_IMM: return !strcmp(a->u.str, b->u.str);
+  case TIR_NOT: case TIR_CAST: return pr_deep_equal(a->u.un.a, b->u.un.a);
+  case TIR_CALL:
+    if (strcmp(a->u.call.op, b->u.call.op) || a->u.call.nargs != b->u.call.nargs) return false;
+    for (int i = 0; i < a->u.call.nargs; i++)
+      if (!pr_deep_equal(a->u.call.args[i], b->u.call.args[i])) return false;
+    return true;
+  default:
+    if (TIR_IS_BINARY(a->kind))
+      return pr_deep_equal(a->u.bin.a, b->u.bin.a) && pr_deep_equal(a->u.bin.b, b->u.bin.b);
+    return false;
+  }
+}
+
+static bool remappable(const printer *p, const tir_iter_var *iv, const tir_expr *value) {
+  if (iv->type != TIR_ITER_SPATIAL && iv->type != TIR_ITER_REDUCE) return false;
+  if (!value || value->kind != TIR_VAR) return false;
+  for (int i = p->nloops - 1; i >= 0; i--) {
+    const tir_stmt *l = p->loops[i];
+    if (l->u.loop.var != value) continue;
+    return pr_deep_equal(l->u.loop.min, iv->dom.min) && pr_deep_equal(l->u.loop.extent, iv->dom.extent);
+  }
+  return false;
+}
+
+static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *value, const char *name) {
+  static const char *kinds[] = {"spatial", "?", "reduce", "scan", "opaque"};
+  line(p);
+  int k = (int)iv->type;
+  pr_printf(&p->out, "%s = T.axis.%s(", name, (k >= 0 && k <= 4) ? kinds[k] : "opaque");
+  tir_range r = {iv->dom.min, iv->dom.extent};
+  if (is_const(r.min, 0)) {
+    pr_expr(p, r.extent);
+  } else {
+    pr_puts(&p->out, "(");
+    pr_expr(p, r.min);
+    pr_puts(&p->out, ", ");
+    int64_t a, b;
+    if (tir_is_const_int(r.min, &a) && tir_is_const_int(r.extent, &b)) {
+      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = r.min->dtype, .u.int_val = a + b};
+      pr_expr(p, &sum);
+    } else {
+      tir_expr sum = {.kind = TIR_ADD, .dtype = r.min->dtype, .u.bin = {r.min, r.extent}};
+      pr_expr(p, &sum);
+    }
+    pr_puts(&p->out, ")");
+  }
+  pr_puts(&p->out, ", ");
+  pr_expr(p, value);
+  pr_puts(&p->out, ")\n");
+}
+
+static void pr_remap(printer *p, const tir_block *b, const tir_stmt *r, const int *idx, int n,
+                     const char **names) {
+  if (n == 1) {
+    pr_single_iter(p, &b->iter_vars[idx[0]], r->u.realize.iter_values[idx[0]], names[idx[0]]);
+    return;
+  }
+  line(p);
+  for (int i = 0; i < n; i++) pr_printf(&p->out, "%s%s", i ? ", " : "", names[idx[i]]);
+  pr_puts(&p->out, " = T.axis.remap(\"");
+  for (int i = 0; i < n; i++) pr_puts(&p->out, b->iter_vars[idx[i]].type == TIR_ITER_REDUCE ? "R" : "S");
+  pr_puts(&p->out, "\", [");
+  for (int i = 0; i < n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, r->u.realize.iter_values[idx[i]]);
+  }
+  pr_puts(&p->out, "])\n");
+}
+
+/* runs of remappable iter vars print as one T.axis.remap, as TVM does */
+static void pr_iter_vars(printer *p, const tir_stmt *r) {
+  const tir_block *b = r->u.realize.block;
+  int n = b->n_iter;
+  if (!n) return;
+  const char **names = malloc(sizeof *names * (size_t)n);
+  int *run = malloc(sizeof *run * (size_t)n);
+  if (!names || !run) abort();
+  /* the iter values name loop vars, never the block's own iter vars */
+  for (int i = 0; i < n; i++) names[i] = pr_define(p, b->iter_vars[i].var, b->iter_vars[i].var->u.var.name);
+  int nrun = 0;
+  for (int i = 0; i < n; i++) {
+    const tir_expr *val = i < r->u.realize.n ? r->u.realize.iter_values[i] : NULL;
+    if (remappable(p, &b->iter_vars[i], val)) {
+      run[nrun++] = i;
+      continue;
+    }
+    if (nrun) pr_remap(p, b, r, run, nrun, names);
+    nrun = 0;
+    pr_single_iter(p, &b->iter_vars[i], val, names[i]);
+  }
+  if (nrun) pr_remap(p, b, r, run, nrun, names);
+  free(names);
+  free(run);
+}
+
+static void pr_alloc_line(printer *p, const tir_buffer *buf, const char *fn) {
+  char *args = buffer_args_str(p, buf, BUF_OTHER);
+  const char *name = define_buffer(p, buf);
+  line(p);
+  pr_printf(&p->out, "%s = T.%s(%s)\n", name, fn, args);
+  free(args);
+}
+
+static void pr_free_var_decls(printer *p, const tir_block *b) {
+  for (int i = 0; i < p->ndecl; i++) {
+    if (p->decl_at[i] != b || pr_lookup(p, p->decl_vars[i])) continue;
+    const char *name = pr_define(p, p->decl_vars[i], p->decl_vars[i]->u.var.name);
+    line(p);
+    pr_printf(&p->out, "%s = ", name);
+    pr_var_decl_ctor(p, p->decl_vars[i]);
+    pr_puts(&p->out, "\n");
+  }
+}
+
+static void pr_match_buffer(printer *p, const tir_match_buffer *m) {
+  /* the source region is printed before the view's name is defined */
+  size_t start = p->out.len;
+  pr_region(p, &m->src);
+  char *src = take_since(p, start);
+  char *args = buffer_args_str(p, m->buf, BUF_OTHER);
+  const char *name = define_buffer(p, m->buf);
+  line(p);
+  pr_printf(&p->out, "%s = T.match_buffer(%s, %s)\n", name, src, args);
+  free(src);
+  free(args);
+}
+
+static void pr_block_realize(printer *p, const tir_stmt *r) {
+  const tir_block *b = r->u.realize.block;
+  int mark = p->nnames;
+  line(p);
+  pr_printf(&p->out, "with T.%s(", tirx(p) ? "sblock" : "block");
+  pr_string_lit(&p->out, b->name ? b->name : "");
+  pr_puts(&p->out, "):\n");
+  p->indent++;
+  pr_iter_vars(p, r);
+  if (!is_true(r->u.realize.predicate)) {
+    line(p);
+    pr_puts(&p->out, "T.where(");
+    pr_expr(p, r->u.realize.predicate);
+    pr_puts(&p->out, ")\n");
+  }
+  pr_regions(p, "reads", b->reads, b->n_reads);
+  pr_regions(p, "writes", b->writes, b->n_writes);
+  if (!av_empty(b->annotations)) {
+    line(p);
+    pr_printf(&p->out, "T.%s(", tirx(p) ? "sblock_attr" : "block_attr");
+    pr_attr_val(p, b->annotations);
+    pr_puts(&p->out, ")\n");
+  }
+  for (int i = 0; i < b->n_alloc; i++)
+    pr_alloc_line(p, b->alloc_buffers[i], tirx(p) ? "sblock_alloc_buffer" : "alloc_buffer");
+  pr_free_var_decls(p, b);
+  for (int i = 0; i < b->n_match; i++) pr_match_buffer(p, &b->match_buffers[i]);
+  if (b->init) {
+    line(p);
+    pr_puts(&p->out, "with T.init():\n");
+    pr_body(p, b->init);
+  }
+  if (b->body) pr_stmt(p, b->body);
+  p->indent--;
+  pr_pop_to(p, mark);
+}
+
+/* ---- the other statements ---- */
+
+static void pr_if(printer *p, const tir_stmt *s) {
+  line(p);
+  pr_puts(&p->out, "if ");
+  pr_expr(p, s->u.ifs.cond);
+  pr_puts(&p->out, ":\n");
+  pr_body(p, s->u.ifs.then_s);
+  if (s->u.ifs.else_s) {
+    line(p);
+    pr_puts(&p->out, "else:\n");
+    pr_body(p, s->u.ifs.else_s);
+  }
+}
+
+static void pr_let_stmt(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  line(p);
+  size_t start = p->out.len;
+  pr_expr(p, s->u.let.value);
+  char *val = take_since(p, start);
+  const char *name = pr_define(p, s->u.let.var, s->u.let.var->u.var.name);
+  pr_printf(&p->out, "%s: ", name);
+  pr_type_annot(p, s->u.let.var->dtype);
+  pr_printf(&p->out, " = %s\n", val);
+  free(val);
+  if (s->u.let.body) pr_stmt(p, s->u.let.body);
+  pr_pop_to(p, mark);
+}
+
+static void pr_allocate(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  const char *name = pr_define(p, s->u.alloc.var, s->u.alloc.var->u.var.name);
+  line(p);
+  pr_printf(&p->out, "%s = T.allocate([", name);
+  for (int i = 0; i < s->u.alloc.n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.alloc.extents[i]);
+  }
+  pr_puts(&p->out, "], ");
+  pr_dtype_str(&p->out, s->u.alloc.dtype);
+  pr_puts(&p->out, ", ");
+  pr_string_lit(&p->out, s->u.alloc.scope ? s->u.alloc.scope : "global");
+  if (!is_true(s->u.alloc.cond)) {
+    pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.alloc.cond);
+  }
+  pr_puts(&p->out, ")\n");
+  if (s->u.alloc.body) pr_stmt(p, s->u.alloc.body);
+  pr_pop_to(p, mark);
+}
+
+static void pr_decl(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  const tir_buffer *b = s->u.decl.buf;
+  char *args = buffer_args_str(p, b, BUF_OTHER);
+  const char *name = define_buffer(p, b);
+  line(p);
+  pr_printf(&p->out, "%s = T.%s(%s)\n", name, s->kind == TIR_DECL_BUFFER ? "decl_buffer" : "alloc_buffer", args);
+  free(args);
+  if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
+  pr_pop_to(p, mark);
+}
+
+/* thread_extent over a Var: `v = T.launch_thread("tag", ext)`, the Var's
+ * name being its thread tag */
+static bool is_launch(const tir_stmt *s) {
+  return s->u.attr.key && !strcmp(s->u.attr.key, "thread_extent") && s->u.attr.node &&
+         s->u.attr.node->kind == TIR_VAR;
+}
+
+static void pr_launch(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  const tir_expr *v = s->u.attr.node;
+  const char *name = pr_lookup(p, v);
+  bool fresh = !name;
+  if (fresh) name = pr_define(p, v, v->u.var.name);
+  line(p);
+  pr_printf(&p->out, "%s = T.launch_thread(", name);
+  pr_string_lit(&p->out, v->u.var.name);
+  pr_puts(&p->out, ", ");
+  pr_expr(p, s->u.attr.value);
+  pr_puts(&p->out, ")\n");
+  if (s->u.attr.body) pr_stmt(p, s->u.attr.body);
+  if (fresh) pr_pop_to(p, mark);
+}
+
+static void pr_store(printer *p, const tir_stmt *s) {
+  line(p);
+  pr_buffer_name(p, s->u.store.buf);
+  pr_puts(&p->out, "[");
+  if (s->u.store.nidx == 0) pr_puts(&p->out, "()");
+  for (int i = 0; i < s->u.store.nidx; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.store.idx[i]);
+  }
+  pr_puts(&p->out, "] = ");
+  pr_expr(p, s->u.store.value);
+  pr_puts(&p->out, "\n");
+}
+
+static void pr_stmt(printer *p, const tir_stmt *s) {
+  switch (s->kind) {
+  case TIR_BUFFER_STORE: pr_store(p, s); break;
+  case TIR_LET_STMT: pr_let_stmt(p, s); break;
+  case TIR_FOR: pr_for(p, s); break;
+  case TIR_WHILE:
+    line(p);
+    pr_puts(&p->out, "while ");
+    pr_expr(p, s->u.whl.cond);
+    pr_puts(&p->out, ":\n");
+    pr_body(p, s->u.whl.body);
+    break;
+  case TIR_IF: pr_if(p, s); break;
+  case TIR_EVALUATE:
+    line(p);
+    pr_puts(&p->out, "T.evaluate(");
+    pr_expr(p, s->u.eval.value);
+    pr_puts(&p->out, ")\n");
+    break;
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) pr_stmt(p, s->u.seq.stmts[i]);
+    break;
+  case TIR_ALLOCATE: pr_allocate(p, s); break;
+  case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: pr_decl(p, s); break;
+  case TIR_ATTR:
+    if (is_launch(s)) {
+      pr_launch(p, s);
+      break;
+    }
+    line(p);
+    pr_puts(&p->out, "with T.attr(");
+    if (s->u.attr.node) pr_expr(p, s->u.attr.node);
+    else pr_puts(&p->out, "0");
+    pr_puts(&p->out, ", ");
+    pr_string_lit(&p->out, s->u.attr.key ? s->u.attr.key : "");
+    pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.attr.value);
+    pr_puts(&p->out, "):\n");
+    pr_body(p, s->u.attr.body);
+    break;
+  case TIR_ASSERT:
+    line(p);
+    pr_puts(&p->out, "assert ");
+    pr_expr(p, s->u.assrt.cond);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.assrt.msg);
+    pr_puts(&p->out, "\n");
+    if (s->u.assrt.body) pr_stmt(p, s->u.assrt.body);
+    break;
+  case TIR_BLOCK_REALIZE: pr_block_realize(p, s); break;
+  default:
+    line(p);
+    pr_puts(&p->out, "T.evaluate(0)\n");
+    break;
+  }
+}
+
+char *tir_print_stmt(const tir_stmt *s) {
+  printer p;
+  pr_init(&p, TIR_DIALECT_TIRX);
+  if (s) pr_stmt(&p, s);
+  char *r = p.out.s;
+  p.out.s = NULL;
+  pr_free(&p);
+  return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* functions: free vars, parameters, the root block                    */
+
+typedef struct var_list {
+  const tir_expr **v;
+  int *count;
+  int n, cap;
+} var_list;
+
+static int vl_find(const var_list *l, const tir_expr *v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == v) return i;
+  return -1;
+}
+
+static void vl_add(var_list *l, const tir_expr *v) {
+  int i = vl_find(l, v);
+  if (i >= 0) {
+    l->count[i]++;
+    return;
+  }
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 16;
+    const tir_expr **nv = realloc(l->v, sizeof *nv * (size_t)cap);
+    if (!nv) abort();
+    l->v = nv;
+    int *nc = realloc(l->count, sizeof *nc * (size_t)cap);
+    if (!nc) abort();
+    l->count = nc;
+    l->cap = cap;
+  }
+  l->v[l->n] = v;
+  l->count[l->n++] = 1;
+}
+
+static void vl_free(var_list *l) {
+  free(l->v);
+  free(l->count);
+}
+
+typedef struct scan {
+  var_list used, bound;
+} scan;
+
+static bool scan_expr(tir_visitor *v, const tir_expr *e) {
+  scan *s = v->user;
+  if (e->kind == TIR_VAR) vl_add(&s->used, e);
+  if (e->kind == TIR_LET) vl_add(&s->used, e->u.let.var);
+  return true;
+}
+
+static void bind_buffer(scan *s, const tir_buffer *b) { vl_add(&s->bound, b->data); }
+
+static bool scan_stmt(tir_visitor *v, const tir_stmt *st) {
+  scan *s = v->user;
+  switch (st->kind) {
+  case TIR_FOR: vl_add(&s->bound, st->u.loop.var); break;
+  case TIR_LET_STMT: vl_add(&s->bound, st->u.let.var); break;
+  case TIR_ALLOCATE: vl_add(&s->bound, st->u.alloc.var); break;
+  case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: bind_buffer(s, st->u.decl.buf); break;
+  case TIR_ATTR:
+    if (is_launch(st)) vl_add(&s->bound, st->u.attr.node);
+    break;
+  case TIR_BLOCK_REALIZE: {
+    const tir_block *b = st->u.realize.block;
+    for (int i = 0; i < b->n_iter; i++) vl_add(&s->bound, b->iter_vars[i].var);
+    for (int i = 0; i < b->n_alloc; i++) bind_buffer(s, b->alloc_buffers[i]);
+    for (int i = 0; i < b->n_match; i++) bind_buffer(s, b->match_buffers[i].buf);
+    break;
+  }
+  default: break;
+  }
+  return true;
+}
+
+static void scan_buffer_fields(tir_visitor *v, const tir_buffer *b) {
+  for (int i = 0; i < b->ndim; i++) tir_visit_expr(v, b->shape[i]);
+  for (int i = 0; i < b->nstrides; i++) tir_visit_expr(v, b->strides[i]);
+  tir_visit_expr(v, b->elem_offset);
+}
+
+static bool buffer_has_vars(const tir_buffer *b) {
+  scan s = {0};
+  tir_visitor v = {.expr = scan_expr, .user = &s};
+  scan_buffer_fields(&v, b);
+  bool has = s.used.n > 0;
+  vl_free(&s.used);
+  vl_free(&s.bound);
+  return has;
+}
+
+/* where to declare free vars first met in a block's match_buffers: in the
+ * block when every use of the var is inside it */
+typedef struct place_ctx {
+  printer *p;
+  const var_list *free_vars; /* with total counts */
+  bool *placed;
+} place_ctx;
+
+static void add_decl(printer *p, const tir_expr *v, const tir_block *b) {
+  if (p->ndecl == p->capdecl) {
+    int cap = p->capdecl ? p->capdecl * 2 : 8;
+    const tir_expr **nv = realloc(p->decl_vars, sizeof *nv * (size_t)cap);
+    if (!nv) abort();
+    p->decl_vars = nv;
+    const tir_block **nb = realloc(p->decl_at, sizeof *nb * (size_t)cap);
+    if (!nb) abort();
+    p->decl_at = nb;
+    p->capdecl = cap;
+  }
+  p->decl_vars[p->ndecl] = v;
+  p->decl_at[p->ndecl++] = b;
+}
+
+static bool place_stmt(tir_visitor *v, const tir_stmt *st) {
+  place_ctx *pc = v->user;
+  if (st->kind != TIR_BLOCK_REALIZE || !st->u.realize.block->n_match) return true;
+  const tir_block *b = st->u.realize.block;
+  scan inner = {0};
+  tir_visitor iv = {.expr = scan_expr, .user = &inner, .visit_buffer_fields = true};
+  tir_visit_stmt(&iv, st);
+  scan decl = {0};
+  tir_visitor dv = {.expr = scan_expr, .user = &decl};
+  for (int i = 0; i < b->n_match; i++) scan_buffer_fields(&dv, b->match_buffers[i].buf);
+  for (int i = 0; i < decl.used.n; i++) {
+    int k = vl_find(pc->free_vars, decl.used.v[i]);
+    if (k < 0 || pc->placed[k]) continue;
+    int j = vl_find(&inner.used, decl.used.v[i]);
+    if (j >= 0 && inner.used.count[j] == pc->free_vars->count[k]) {
+      pc->placed[k] = true;
+      add_decl(pc->p, decl.used.v[i], b);
+    }
+  }
+  vl_free(&inner.used);
+  vl_free(&inner.bound);
+  vl_free(&decl.used);
+  vl_free(&decl.bound);
+  return true;
+}
+
+/* the vars used but bound nowhere in f, in order of first use, with
+ * their use counts */
+static void free_vars_of(const tir_func *f, var_list *out) {
+  scan s = {0};
+  tir_visitor v = {.expr = scan_expr, .stmt = scan_stmt, .user = &s, .visit_buffer_fields = true};
+  for (int i = 0; i < f->nparams; i++) {
+    vl_add(&s.bound, f->params[i]);
+    if (f->buffer_map && f->buffer_map[i]) {
+      bind_buffer(&s, f->buffer_map[i]);
+      scan_buffer_fields(&v, f->buffer_map[i]);
+    }
+  }
+  tir_visit_stmt(&v, f->body);
+  for (int i = 0; i < s.used.n; i++) {
+    if (vl_find(&s.bound, s.used.v[i]) >= 0) continue;
+    vl_add(out, s.used.v[i]);
+    out->count[out->n - 1] = s.used.count[i];
+  }
+  vl_free(&s.used);
+  vl_free(&s.bound);
+}
+
+static bool is_root_realize(const tir_stmt *s) {
+  if (!s || s->kind != TIR_BLOCK_REALIZE || s->u.realize.n || !is_true(s->u.realize.predicate)) return false;
+  const tir_block *b = s->u.realize.block;
+  return b && b->name && !strcmp(b->name, "root") && !b->n_iter && !b->n_reads && !b->n_writes &&
+         !b->n_match && !b->init && av_empty(b->annotations);
+}
+
+static bool param_as_handle(const tir_func *f, int i) {
+  return f->buffer_map && f->buffer_map[i] && buffer_has_vars(f->buffer_map[i]);
+}
+
+static void pr_signature(printer *p, const tir_func *f) {
+  line(p);
+  pr_puts(&p->out, "@T.prim_func");
+  if (f->private_ || (f->s_tir && tirx(p))) {
+    pr_puts(&p->out, "(");
+    if (f->private_) pr_puts(&p->out, "private=True");
+    if (f->s_tir && tirx(p)) pr_printf(&p->out, "%ss_tir=True", f->private_ ? ", " : "");
+    pr_puts(&p->out, ")");
+  }
+  pr_puts(&p->out, "\n");
+  line(p);
+  pr_printf(&p->out, "def %s(", f->name ? f->name : "main");
+  for (int i = 0; i < f->nparams; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    const tir_expr *pv = f->params[i];
+    if (b && !param_as_handle(f, i)) {
+      char *args = buffer_args_str(p, b, BUF_PARAM);
+      pr_printf(&p->out, "%s: T.Buffer(%s)", define_buffer(p, b), args);
+      free(args);
+      continue;
+    }
+    const char *hint = pv->u.var.name;
+    char *h = NULL;
+    if (b && !strcmp(hint, b->name)) {
+      h = malloc(strlen(hint) + 8);
+      if (!h) abort();
+      strcpy(h, hint);
+      strcat(h, "_handle");
+      hint = h;
+    }
+    pr_printf(&p->out, "%s: ", pr_define(p, pv, hint));
+    free(h);
+    pr_type_annot(p, pv->dtype);
+  }
+  pr_puts(&p->out, "):\n");
+}
+
+static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, const bool *placed) {
+  if (!av_empty(f->attrs)) {
+    /* TVM drops global_symbol when it equals the def name */
+    int shown = 0;
+    for (int i = 0; i < f->attrs->n; i++) {
+      const tir_attr_val *v = f->attrs->items[i];
+      bool same = !strcmp(f->attrs->keys[i], "global_symbol") && v && v->kind == TIR_AV_EXPR &&
+                  v->expr && v->expr->kind == TIR_STRING_IMM && f->name && !strcmp(v->expr->u.str, f->name);
+      if (!same) shown++;
+    }
+    if (shown) {
+      line(p);
+      pr_puts(&p->out, "T.func_attr(");
+      pr_attr_dict(p, f->attrs, "global_symbol", f->name ? f->name : "");
+      pr_puts(&p->out, ")\n");
+    }
+  }
+  for (int i = 0; i < fv->n; i++) {
+    if (placed[i]) continue;
+    const char *name = pr_define(p, fv->v[i], fv->v[i]->u.var.name);
+    line(p);
+    pr_printf(&p->out, "%s = ", name);
+    pr_var_decl_ctor(p, fv->v[i]);
+    pr_puts(&p->out, "\n");
+  }
+  for (int i = 0; i < f->nparams; i++) {
+    if (!param_as_handle(f, i)) continue;
+    const tir_buffer *b = f->buffer_map[i];
+    char *args = buffer_args_str(p, b, BUF_OTHER);
+    const char *name = define_buffer(p, b);
+    line(p);
+    pr_printf(&p->out, "%s = T.match_buffer(", name);
+    pr_var_name(p, f->params[i]);
+    pr_printf(&p->out, ", %s)\n", args);
+    free(args);
+  }
+}
+
+static void pr_func_body(printer *p, const tir_func *f) {
+  const tir_stmt *body = f->body;
+  if (is_root_realize(body)) {
+    const tir_block *b = body->u.realize.block;
+    line(p);
+    pr_printf(&p->out, "# with T.%s(\"root\"):\n", tirx(p) ? "sblock" : "block");
+    for (int i = 0; i < b->n_alloc; i++)
+      pr_alloc_line(p, b->alloc_buffers[i], tirx(p) ? "sblock_alloc_buffer" : "alloc_buffer");
+    body = b->body;
+  }
+  if (body) pr_stmt(p, body);
+  else {
+    line(p);
+    pr_puts(&p->out, "T.evaluate(0)\n");
+  }
+}
+
+static void pr_func(printer *p, const tir_func *f) {
+  int mark = p->nnames;
+  var_list fv = {0};
+  free_vars_of(f, &fv);
+  bool *placed = calloc((size_t)(fv.n ? fv.n : 1), sizeof *placed);
+  if (!placed) abort();
+  place_ctx pc = {p, &fv, placed};
+  tir_visitor pv = {.stmt = place_stmt, .user = &pc};
+  tir_visit_stmt(&pv, f->body);
+  pr_signature(p, f);
+  p->indent++;
+  pr_func_prologue(p, f, &fv, placed);
+  pr_func_body(p, f);
+  p->indent--;
+  free(placed);
+  vl_free(&fv);
+  p->ndecl = 0;
+  pr_pop_to(p, mark);
+}
+
+static void pr_imports(printer *p, bool module, const tir_print_opts *o) {
+  if (o && o->no_import) return;
+  if (module) pr_puts(&p->out, "from tvm.script import ir as I\n");
+  pr_printf(&p->out, "from tvm.script import %s as T\n\n", tirx(p) ? "tirx" : "tir");
+}
+
+static char *finish(printer *p) {
+  char *s = p->out.s;
+  p->out.s = NULL;
+  pr_free(p);
+  return s;
+}
+
+char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
+  printer p;
+  pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
+  pr_imports(&p, false, o);
+  pr_func(&p, f);
+  return finish(&p);
+}
+
+char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
+  printer p;
+  pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
+  if (!m->name && m->nfuncs == 1) {
+    pr_imports(&p, false, o);
+    pr_func(&p, m->funcs[0]);
+    return finish(&p);
+  }
+  pr_imports(&p, true, o);
+  pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
+  p.indent++;
+  for (int i = 0; i < m->nfuncs; i++) {
+    if (i) pr_puts(&p.out, "\n");
+    pr_func(&p, m->funcs[i]);
+  }
+  if (!m->nfuncs) {
+    line(&p);
+    pr_puts(&p.out, "pass\n");
+  }
+  return finish(&p);
+}

@@ -1,0 +1,68 @@
+/* printer.h - internals shared by the TVMScript printer's files
+ * (printer_expr.c: text buffer, names, expressions; printer.c: statements,
+ * blocks, functions, modules). */
+#ifndef TIR_PRINTER_H
+#define TIR_PRINTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tir/script.h"
+
+/* a growing malloc'd string */
+typedef struct pr_text {
+  char *s;
+  size_t len, cap;
+} pr_text;
+
+void pr_puts(pr_text *t, const char *s);
+void pr_printf(pr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* a printed name: key is a Var or Buffer; alias entries (buffer data vars,
+ * printed "A.data") do not take a name in the namespace */
+typedef struct pr_name {
+  const void *key;
+  char *text;
+  bool alias;
+  const tir_buffer *buf; /* alias of a buffer's data var: that buffer */
+} pr_name;
+
+typedef struct printer {
+  pr_text out;
+  int indent;
+  tir_dialect dialect;
+  pr_name *names; /* a stack: scopes pop back to a mark */
+  int nnames, capnames;
+  const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */
+  int nloops, caploops;
+  /* free vars to declare at a block's match_buffers: var -> block */
+  const tir_expr **decl_vars;
+  const tir_block **decl_at;
+  int ndecl, capdecl;
+} printer;
+
+void pr_init(printer *p, tir_dialect d);
+void pr_free(printer *p);
+
+/* names */
+const char *pr_lookup(const printer *p, const void *key); /* NULL if none */
+/* defines key under a fresh name derived from hint; returns it */
+const char *pr_define(printer *p, const void *key, const char *hint);
+void pr_define_alias(printer *p, const void *key, const char *text, const tir_buffer *buf);
+/* the buffer whose data var v is, when that buffer is in scope */
+const tir_buffer *pr_data_buffer(const printer *p, const tir_expr *v);
+bool pr_deep_equal(const tir_expr *a, const tir_expr *b);
+void pr_pop_to(printer *p, int mark);
+
+/* expressions */
+void pr_expr(printer *p, const tir_expr *e);
+void pr_dtype_str(pr_text *t, tir_dtype d); /* "int32", with quotes */
+void pr_string_lit(pr_text *t, const char *s);
+void pr_var_name(printer *p, const tir_expr *v);
+void pr_buffer_name(printer *p, const tir_buffer *b);
+/* T.int32(), T.handle("float32", "shared"): the declaration of a free var */
+void pr_var_decl_ctor(printer *p, const tir_expr *v);
+/* `T.int32` as a type annotation */
+void pr_type_annot(printer *p, tir_dtype d);
+
+#endif

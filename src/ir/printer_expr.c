@@ -1,0 +1,495 @@
+/* printer_expr.c - the TVMScript printer's text buffer, its namespace of
+ * printed names, and expressions with Python precedence and minimal
+ * parentheses. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/printer.h"
+
+/* ------------------------------------------------------------------ */
+/* text                                                                */
+
+static void reserve(pr_text *t, size_t more) {
+  if (t->len + more + 1 <= t->cap) return;
+  size_t cap = t->cap ? t->cap : 256;
+  while (cap < t->len + more + 1) cap *= 2;
+  char *s = realloc(t->s, cap);
+  if (!s) abort(); /* out of memory */
+  t->s = s;
+  t->cap = cap;
+}
+
+void pr_puts(pr_text *t, const char *s) {
+  size_t n = strlen(s);
+  reserve(t, n);
+  memcpy(t->s + t->len, s, n + 1);
+  t->len += n;
+}
+
+void pr_printf(pr_text *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  reserve(t, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  t->len += (size_t)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* names                                                               */
+
+void pr_init(printer *p, tir_dialect d) {
+  memset(p, 0, sizeof *p);
+  p->dialect = d;
+  reserve(&p->out, 0);
+  p->out.s[0] = 0;
+}
+
+void pr_free(printer *p) {
+  pr_pop_to(p, 0);
+  free(p->names);
+  free(p->loops);
+  free(p->decl_vars);
+  free(p->decl_at);
+  free(p->out.s);
+}
+
+const char *pr_lookup(const printer *p, const void *key) {
+  for (int i = p->nnames - 1; i >= 0; i--)
+    if (p->names[i].key == key) return p->names[i].text;
+  return NULL;
+}
+
+static bool name_taken(const printer *p, const char *s) {
+  if (!strcmp(s, "T") || !strcmp(s, "I")) return true;
+  for (int i = 0; i < p->nnames; i++)
+    if (!p->names[i].alias && !strcmp(p->names[i].text, s)) return true;
+  return false;
+}
+
+static bool is_keyword(const char *s) {
+  static const char *const kw[] = {
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+      "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+      "return", "try", "while", "with", "yield"};
+  for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+    if (!strcmp(s, kw[i])) return true;
+  return false;
+}
+
+/* a valid Python identifier from a name hint (malloc'd) */
+static char *sanitize(const char *hint) {
+  if (!hint || !*hint) hint = "v";
+  size_t n = strlen(hint);
+  char *s = malloc(n + 3);
+  if (!s) abort();
+  size_t k = 0;
+  if (hint[0] >= '0' && hint[0] <= '9') s[k++] = 'v';
+  for (size_t i = 0; i < n; i++) {
+    char c = hint[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    s[k++] = ok ? c : '_';
+  }
+  if (is_keyword(s)) s[k++] = '_';
+  s[k] = 0;
+  return s;
+}
+
+static void push_name(printer *p, const void *key, char *text, bool alias, const tir_buffer *buf) {
+  if (p->nnames == p->capnames) {
+    int cap = p->capnames ? p->capnames * 2 : 32;
+    pr_name *n = realloc(p->names, sizeof *n * (size_t)cap);
+    if (!n) abort();
+    p->names = n;
+    p->capnames = cap;
+  }
+  p->names[p->nnames].key = key;
+  p->names[p->nnames].text = text;
+  p->names[p->nnames].alias = alias;
+  p->names[p->nnames].buf = buf;
+  p->nnames++;
+}
+
+const char *pr_define(printer *p, const void *key, const char *hint) {
+  char *base = sanitize(hint);
+  char *name = base;
+  for (int i = 1; name_taken(p, name); i++) {
+    if (name != base) free(name);
+    size_t n = strlen(base) + 24;
+    name = malloc(n);
+    if (!name) abort();
+    snprintf(name, n, "%s_%d", base, i);
+  }
+  if (name != base) free(base);
+  push_name(p, key, name, false, NULL);
+  return name;
+}
+
+const tir_buffer *pr_data_buffer(const printer *p, const tir_expr *v) {
+  for (int i = p->nnames - 1; i >= 0; i--)
+    if (p->names[i].key == v) return p->names[i].buf;
+  return NULL;
+}
+
+void pr_define_alias(printer *p, const void *key, const char *text, const tir_buffer *buf) {
+  size_t n = strlen(text);
+  char *s = malloc(n + 1);
+  if (!s) abort();
+  memcpy(s, text, n + 1);
+  push_name(p, key, s, true, buf);
+}
+
+void pr_pop_to(printer *p, int mark) {
+  while (p->nnames > mark) free(p->names[--p->nnames].text);
+}
+
+void pr_var_name(printer *p, const tir_expr *v) {
+  const char *n = pr_lookup(p, v);
+  if (n) {
+    pr_puts(&p->out, n);
+    return;
+  }
+  char *s = sanitize(v->u.var.name);
+  pr_puts(&p->out, s);
+  free(s);
+}
+
+void pr_buffer_name(printer *p, const tir_buffer *b) {
+  const char *n = pr_lookup(p, b);
+  if (n) {
+    pr_puts(&p->out, n);
+    return;
+  }
+  char *s = sanitize(b->name);
+  pr_puts(&p->out, s);
+  free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* literals                                                            */
+
+void pr_dtype_str(pr_text *t, tir_dtype d) {
+  char buf[32];
+  pr_printf(t, "\"%s\"", tir_dtype_str(d, buf));
+}
+
+void pr_string_lit(pr_text *t, const char *s) {
+  pr_puts(t, "\"");
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    switch (*c) {
+    case '"': pr_puts(t, "\\\""); break;
+    case '\\': pr_puts(t, "\\\\"); break;
+    case '\n': pr_puts(t, "\\n"); break;
+    case '\t': pr_puts(t, "\\t"); break;
+    case '\r': pr_puts(t, "\\r"); break;
+    default:
+      if (*c < 0x20 || *c == 0x7f) pr_printf(t, "\\x%02x", *c);
+      else pr_printf(t, "%c", *c);
+    }
+  }
+  pr_puts(t, "\"");
+}
+
+void pr_type_annot(printer *p, tir_dtype d) {
+  char buf[32];
+  pr_printf(&p->out, "T.%s", tir_dtype_str(d, buf));
+}
+
+void pr_var_decl_ctor(printer *p, const tir_expr *v) {
+  char buf[32];
+  tir_dtype d = v->dtype;
+  if (tir_dtype_is_handle(d)) {
+    pr_puts(&p->out, "T.handle(");
+    if (v->u.var.ptr_elem.bits) {
+      pr_dtype_str(&p->out, v->u.var.ptr_elem);
+      if (v->u.var.ptr_scope && strcmp(v->u.var.ptr_scope, "global")) {
+        pr_puts(&p->out, ", ");
+        pr_string_lit(&p->out, v->u.var.ptr_scope);
+      }
+    }
+    pr_puts(&p->out, ")");
+    return;
+  }
+  pr_printf(&p->out, "T.%s(%s)", tir_dtype_str(d, buf), v->u.var.size_var ? "is_size_var=True" : "");
+}
+
+/* %.17g, with ".0" when it reads as an int (as TVM prints FloatImm) */
+static void pr_float_value(pr_text *t, double v) {
+  if (isnan(v)) { pr_puts(t, "\"nan\""); return; }
+  if (isinf(v)) { pr_puts(t, v > 0 ? "\"inf\"" : "\"-inf\""); return; }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.17g", v);
+  pr_puts(t, buf);
+  if (!strpbrk(buf, ".e")) pr_puts(t, ".0");
+}
+
+/* ------------------------------------------------------------------ */
+/* precedence                                                          */
+
+enum {
+  P_OR = 1, P_AND, P_NOT, P_CMP, P_BOR, P_XOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_ATOM
+};
+
+static bool is_int32(tir_dtype d) { return tir_dtype_eq(d, TIR_INT32); }
+
+/* the Python operator of a binary node, or NULL where it prints as a call */
+static const char *bin_op(const tir_expr *e, int *prec) {
+  switch (e->kind) {
+  case TIR_ADD: *prec = P_ADD; return "+";
+  case TIR_SUB: *prec = P_ADD; return "-";
+  case TIR_MUL: *prec = P_MUL; return "*";
+  case TIR_DIV: *prec = P_MUL; return tir_dtype_is_float(e->dtype) ? "/" : NULL;
+  case TIR_FLOORDIV: *prec = P_MUL; return "//";
+  case TIR_FLOORMOD: *prec = P_MUL; return "%";
+  case TIR_EQ: *prec = P_CMP; return "==";
+  case TIR_NE: *prec = P_CMP; return "!=";
+  case TIR_LT: *prec = P_CMP; return "<";
+  case TIR_LE: *prec = P_CMP; return "<=";
+  case TIR_GT: *prec = P_CMP; return ">";
+  case TIR_GE: *prec = P_CMP; return ">=";
+  case TIR_AND: *prec = P_AND; return "and";
+  case TIR_OR: *prec = P_OR; return "or";
+  default: *prec = P_ATOM; return NULL;
+  }
+}
+
+/* bitwise intrinsics print as Python operators, as TVM prints them */
+static const char *bitwise_op(const tir_expr *e, int *prec) {
+  static const struct { const char *name, *op; int prec; } ops[] = {
+      {"bitwise_and", "&", P_BAND}, {"bitwise_or", "|", P_BOR}, {"bitwise_xor", "^", P_XOR},
+      {"shift_left", "<<", P_SHIFT}, {"shift_right", ">>", P_SHIFT}};
+  if (e->kind != TIR_CALL || e->u.call.nargs != 2) return NULL;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(e->u.call.op, ops[i].name)) {
+      *prec = ops[i].prec;
+      return ops[i].op;
+    }
+  return NULL;
+}
+
+static int prec_of(const tir_expr *e) {
+  int pr;
+  if (TIR_IS_BINARY(e->kind) && bin_op(e, &pr)) return pr;
+  if (bitwise_op(e, &pr)) return pr;
+  if (e->kind == TIR_NOT) return P_NOT;
+  if (e->kind == TIR_INT_IMM && is_int32(e->dtype) && e->u.int_val < 0) return P_UNARY;
+  return P_ATOM;
+}
+
+static void pr_sub(printer *p, const tir_expr *e, bool parens) {
+  if (parens) pr_puts(&p->out, "(");
+  pr_expr(p, e);
+  if (parens) pr_puts(&p->out, ")");
+}
+
+static void pr_args(printer *p, tir_expr *const *args, int n) {
+  for (int i = 0; i < n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, args[i]);
+  }
+}
+
+static void pr_call2(printer *p, const char *fn, const tir_expr *a, const tir_expr *b) {
+  pr_printf(&p->out, "T.%s(", fn);
+  pr_expr(p, a);
+  pr_puts(&p->out, ", ");
+  pr_expr(p, b);
+  pr_puts(&p->out, ")");
+}
+
+static void pr_binary(printer *p, const tir_expr *e) {
+  int pr;
+  const char *op = bin_op(e, &pr);
+  if (!op) {
+    const char *fn = e->kind == TIR_DIV ? "truncdiv" : e->kind == TIR_MOD ? "truncmod"
+                   : e->kind == TIR_MIN ? "min" : "max";
+    pr_call2(p, fn, e->u.bin.a, e->u.bin.b);
+    return;
+  }
+  int pa = prec_of(e->u.bin.a), pb = prec_of(e->u.bin.b);
+  bool cmp = pr == P_CMP;
+  pr_sub(p, e->u.bin.a, cmp ? pa <= pr : pa < pr);
+  pr_printf(&p->out, " %s ", op);
+  pr_sub(p, e->u.bin.b, pb <= pr);
+}
+
+static void pr_int(printer *p, const tir_expr *e) {
+  char buf[32];
+  int64_t v = e->u.int_val;
+  if (tir_dtype_is_bool(e->dtype)) pr_printf(&p->out, "T.bool(%s)", v ? "True" : "False");
+  else if (is_int32(e->dtype)) pr_printf(&p->out, "%lld", (long long)v);
+  else pr_printf(&p->out, "T.%s(%lld)", tir_dtype_str(e->dtype, buf), (long long)v);
+}
+
+static void pr_float(printer *p, const tir_expr *e) {
+  char buf[32];
+  pr_printf(&p->out, "T.%s(", tir_dtype_str(e->dtype, buf));
+  pr_float_value(&p->out, e->u.float_val);
+  pr_puts(&p->out, ")");
+}
+
+static bool takes_dtype_arg(const char *op) {
+  return !strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern") ||
+         !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin");
+}
+
+/* the default extent of buf.access_ptr: shape[0] * strides[0] with strides,
+ * else the product of the shape */
+static bool default_extent(const tir_buffer *b, const tir_expr *ext) {
+  if (b->nstrides) {
+    if (!b->ndim || ext->kind != TIR_MUL) return false;
+    const tir_expr *x = ext->u.bin.a, *y = ext->u.bin.b;
+    return (pr_deep_equal(x, b->shape[0]) && pr_deep_equal(y, b->strides[0])) ||
+           (pr_deep_equal(y, b->shape[0]) && pr_deep_equal(x, b->strides[0]));
+  }
+  int64_t prod = 1, v, want;
+  for (int i = 0; i < b->ndim; i++) {
+    if (!tir_is_const_int(b->shape[i], &v)) return false;
+    prod *= v;
+  }
+  return tir_is_const_int(ext, &want) && want == prod;
+}
+
+/* T.tvm_access_ptr(T.type_annotation(dt), X.data, off, ext, mask) of a
+ * buffer X in scope prints as X.access_ptr(...), the spelling TVM reads
+ * back as the same call */
+static bool pr_access_ptr(printer *p, const tir_expr *e) {
+  tir_expr *const *a = e->u.call.args;
+  if (strcmp(e->u.call.op, "tvm_access_ptr") || e->u.call.nargs != 5) return false;
+  if (a[0]->kind != TIR_CALL || strcmp(a[0]->u.call.op, "type_annotation") || a[1]->kind != TIR_VAR)
+    return false;
+  const tir_buffer *b = pr_data_buffer(p, a[1]);
+  int64_t mask;
+  if (!b || !tir_dtype_eq(a[0]->dtype, b->dtype) || !tir_is_const_int(a[4], &mask) || mask < 1 || mask > 3)
+    return false;
+  const tir_expr *off = NULL; /* NULL: offset 0 */
+  if (pr_deep_equal(a[2], b->elem_offset)) off = NULL;
+  else if (b->elem_offset->kind == TIR_INT_IMM && b->elem_offset->u.int_val == 0) off = a[2];
+  else if (a[2]->kind == TIR_ADD && pr_deep_equal(a[2]->u.bin.a, b->elem_offset)) off = a[2]->u.bin.b;
+  else return false;
+  static const char *const modes[] = {"", "r", "w", "rw"};
+  pr_buffer_name(p, b);
+  pr_printf(&p->out, ".access_ptr(\"%s\"", modes[mask]);
+  if (off) {
+    pr_puts(&p->out, ", offset=");
+    pr_expr(p, off);
+  }
+  if (off || !default_extent(b, a[3])) {
+    pr_puts(&p->out, ", extent=");
+    pr_expr(p, a[3]);
+  }
+  pr_puts(&p->out, ")");
+  return true;
+}
+
+static void pr_call(printer *p, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  if (pr_access_ptr(p, e)) return;
+  int pr;
+  const char *bop = bitwise_op(e, &pr);
+  if (bop) {
+    const tir_expr *a = e->u.call.args[0], *b = e->u.call.args[1];
+    pr_sub(p, a, prec_of(a) < pr);
+    pr_printf(&p->out, " %s ", bop);
+    pr_sub(p, b, prec_of(b) <= pr);
+    return;
+  }
+  if (!strcmp(op, "type_annotation") && e->u.call.nargs == 0) {
+    pr_puts(&p->out, "T.type_annotation(");
+    pr_dtype_str(&p->out, e->dtype);
+    pr_puts(&p->out, ")");
+    return;
+  }
+  pr_printf(&p->out, "T.%s(", op);
+  if (takes_dtype_arg(op)) {
+    pr_dtype_str(&p->out, e->dtype);
+    if (e->u.call.nargs) pr_puts(&p->out, ", ");
+  }
+  pr_args(p, e->u.call.args, e->u.call.nargs);
+  pr_puts(&p->out, ")");
+}
+
+static void pr_load(printer *p, const tir_expr *e) {
+  pr_buffer_name(p, e->u.load.buf);
+  pr_puts(&p->out, "[");
+  if (e->u.load.nidx == 0) pr_puts(&p->out, "()");
+  pr_args(p, e->u.load.idx, e->u.load.nidx);
+  pr_puts(&p->out, "]");
+}
+
+void pr_expr(printer *p, const tir_expr *e) {
+  char buf[32];
+  if (!e) {
+    pr_puts(&p->out, "None");
+    return;
+  }
+  switch (e->kind) {
+  case TIR_VAR: pr_var_name(p, e); break;
+  case TIR_INT_IMM: pr_int(p, e); break;
+  case TIR_FLOAT_IMM: pr_float(p, e); break;
+  case TIR_STRING_IMM: pr_string_lit(&p->out, e->u.str); break;
+  case TIR_NOT:
+    pr_puts(&p->out, "not ");
+    pr_sub(p, e->u.un.a, prec_of(e->u.un.a) < P_NOT);
+    break;
+  case TIR_CAST:
+    pr_printf(&p->out, "T.Cast(\"%s\", ", tir_dtype_str(e->dtype, buf));
+    pr_expr(p, e->u.un.a);
+    pr_puts(&p->out, ")");
+    break;
+  case TIR_SELECT:
+    pr_puts(&p->out, "T.Select(");
+    pr_expr(p, e->u.select.cond);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, e->u.select.t);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, e->u.select.f);
+    pr_puts(&p->out, ")");
+    break;
+  case TIR_CALL: pr_call(p, e); break;
+  case TIR_BUFFER_LOAD: pr_load(p, e); break;
+  case TIR_RAMP:
+    pr_puts(&p->out, "T.Ramp(");
+    pr_expr(p, e->u.ramp.base);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, e->u.ramp.stride);
+    pr_printf(&p->out, ", %d)", e->u.ramp.lanes);
+    break;
+  case TIR_BROADCAST:
+    pr_puts(&p->out, "T.Broadcast(");
+    pr_expr(p, e->u.bcast.value);
+    pr_printf(&p->out, ", %d)", e->u.bcast.lanes);
+    break;
+  case TIR_LET:
+    pr_puts(&p->out, "T.Let(");
+    pr_expr(p, e->u.let.body);
+    pr_puts(&p->out, ", where={");
+    pr_expr(p, e->u.let.var);
+    pr_puts(&p->out, ": ");
+    pr_expr(p, e->u.let.value);
+    pr_puts(&p->out, "})");
+    break;
+  default:
+    if (TIR_IS_BINARY(e->kind)) pr_binary(p, e);
+    else pr_puts(&p->out, "None");
+    break;
+  }
+}
+
+char *tir_print_expr(const tir_expr *e) {
+  printer p;
+  pr_init(&p, TIR_DIALECT_TIRX);
+  pr_expr(&p, e);
+  char *s = p.out.s;
+  p.out.s = NULL;
+  pr_free(&p);
+  return s;
+}

@@ -1,0 +1,384 @@
+/* reader.c - tir_parse: input checks (NUL bytes, UTF-8), the tree-sitter
+ * parse and its syntax errors, the import line, @I.ir_module classes and
+ * @T.prim_func functions with their parameters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/script.h"
+#include "ir/reader.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+static const tir_span NO_SPAN = {0, 0}, FIRST = {1, 1};
+
+/* ---- input checks ---- */
+
+static tir_span pos_of(const char *src, size_t at) {
+  tir_span sp = {1, 1};
+  for (size_t i = 0; i < at; i++) {
+    if (src[i] == '\n') sp.line++, sp.col = 1;
+    else sp.col++;
+  }
+  return sp;
+}
+
+/* length of the UTF-8 sequence at s (n bytes left), 0 when invalid */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+  unsigned char c = s[0];
+  size_t len;
+  uint32_t min, cp;
+  if (c < 0x80) return 1;
+  if ((c & 0xE0) == 0xC0) len = 2, min = 0x80, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0) len = 3, min = 0x800, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0) len = 4, min = 0x10000, cp = c & 0x07;
+  else return 0;
+  if (len > n) return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i] & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+static bool check_input(const char *src, size_t len, tir_diag *d) {
+  const char *nul = memchr(src, 0, len);
+  size_t i = 0;
+  while (i < len) {
+    size_t l = utf8_len((const unsigned char *)src + i, len - i);
+    if (!l) break;
+    i += l;
+  }
+  size_t bad = i;
+  if (nul && (size_t)(nul - src) <= bad) {
+    tir_error(d, pos_of(src, (size_t)(nul - src)), "input contains a NUL byte");
+    return false;
+  }
+  if (bad < len) {
+    tir_error(d, pos_of(src, bad), "input is not valid UTF-8 text");
+    return false;
+  }
+  return true;
+}
+
+/* ---- syntax errors ---- */
+
+static bool first_error(TSNode n, TSNode *out) {
+  if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
+  if (ts_node_is_missing(n) || rd_is(n, "ERROR")) { *out = n; return true; }
+  uint32_t cnt = ts_node_child_count(n);
+  for (uint32_t i = 0; i < cnt; i++)
+    if (first_error(ts_node_child(n, i), out)) return true;
+  return false;
+}
+
+/* a compound statement whose header line lacks its ':' */
+static bool missing_colon(rd *r, TSNode err) {
+  static const char *const kw[] = {"for", "while", "if", "elif", "else", "with", "def", "class", NULL};
+  uint32_t start = ts_node_start_byte(err);
+  size_t eol = start;
+  while (eol < r->len && r->src[eol] != '\n') eol++;
+  const char *line = r->src + start;
+  bool hit = false;
+  for (int i = 0; kw[i]; i++) {
+    size_t l = strlen(kw[i]);
+    if (start + l <= eol && !strncmp(line, kw[i], l) && (start + l == eol || line[l] == ' ' || line[l] == '('))
+      hit = true;
+  }
+  if (!hit) return false;
+  size_t end = eol;
+  for (size_t i = start; i < eol; i++)
+    if (r->src[i] == '#') { end = i; break; }
+  while (end > start && (r->src[end - 1] == ' ' || r->src[end - 1] == '\t' || r->src[end - 1] == '\r')) end--;
+  if (end > start && r->src[end - 1] == ':') return false;
+  tir_span sp = rd_span(err);
+  sp.col += (int)(end - start);
+  tir_error(r->d, sp, "syntax error: expected ':'");
+  return true;
+}
+
+static bool syntax_errors(rd *r, TSNode root) {
+  TSNode e;
+  if (!first_error(root, &e)) return false;
+  if (ts_node_is_missing(e)) {
+    const char *ty = ts_node_type(e);
+    if (ts_node_is_named(e)) tir_error(r->d, rd_span(e), "syntax error: expected %s", ty);
+    else tir_error(r->d, rd_span(e), "syntax error: expected '%s'", ty);
+  } else if (!missing_colon(r, e)) {
+    tir_error(r->d, rd_span(e), "syntax error");
+  }
+  return true;
+}
+
+/* ---- imports ---- */
+
+static void import_from(rd *r, TSNode n) {
+  TSNode mod = rd_field(n, "module_name");
+  const char *m = rd_text(r, mod);
+  if (strcmp(m, "tvm.script")) return;
+  uint32_t cnt = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, mod)) continue;
+    const char *name, *alias;
+    if (rd_is(c, "aliased_import")) {
+      name = rd_text(r, rd_field(c, "name"));
+      alias = rd_text(r, rd_field(c, "alias"));
+    } else if (rd_is(c, "dotted_name")) {
+      name = alias = rd_text(r, c);
+    } else {
+      continue;
+    }
+    if (!strcmp(name, "tir") || !strcmp(name, "tirx")) {
+      r->tirx = !strcmp(name, "tirx");
+      r->t_alias = alias;
+    } else if (!strcmp(name, "ir")) {
+      r->i_alias = alias;
+    } else {
+      tir_error(r->d, rd_span(c), "unknown dialect '%s': expected 'from tvm.script import tir as T' (or tirx)", name);
+    }
+  }
+}
+
+/* ---- functions ---- */
+
+static bool decorator_is(rd *r, TSNode dec, const char *tname, TSNode *call) {
+  TSNode e = ts_node_named_child(dec, 0);
+  *call = (TSNode){0};
+  if (rd_is(e, "call")) {
+    *call = e;
+    e = rd_field(e, "function");
+  }
+  const char *tn = rd_t_name(r, e);
+  return tn && !strcmp(tn, tname);
+}
+
+static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
+  if (ts_node_is_null(call)) return true;
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  for (int i = 0; i < a.nkw; i++) {
+    const char *k = a.kw[i];
+    rval v = a.kwv[i];
+    if (v.k != RV_BOOL) {
+      tir_error(r->d, a.kwsp[i], "@T.prim_func(%s=...) expects True or False", k);
+      return false;
+    }
+    if (!strcmp(k, "private") || !strcmp(k, "is_private")) fn->f->private_ = v.i;
+    else if (!strcmp(k, "s_tir")) fn->explicit_s_tir = v.i;
+    else if (strcmp(k, "check_well_formed") && strcmp(k, "persistent")) {
+      tir_error(r->d, a.kwsp[i], "unknown @T.prim_func argument '%s'", k);
+      return false;
+    }
+  }
+  if (a.npos) {
+    tir_error(r->d, rd_span(call), "@T.prim_func takes keyword arguments only");
+    return false;
+  }
+  return true;
+}
+
+/* T.Buffer(...), T.Buffer[...], T.handle, T.int32 ... */
+static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp) {
+  TSNode t = ts_node_named_child(type, 0);
+  int i = fn->nparams;
+  fn->bufmap[i] = NULL;
+  if (rd_is(t, "call") || rd_is(t, "subscript")) {
+    bool is_call = rd_is(t, "call");
+    const char *tn = rd_t_name(r, is_call ? rd_field(t, "function") : rd_field(t, "value"));
+    if (tn && !strcmp(tn, "Buffer")) {
+      rd_args a;
+      if (is_call) {
+        if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+      } else {
+        memset(&a, 0, sizeof a);
+        rval v = rd_eval(r, ts_node_named_child(t, 1));
+        TSNode s2 = ts_node_named_child(t, 2);
+        a.pos = tir_alloc(r->c, sizeof *a.pos * 2);
+        a.pos[a.npos++] = v;
+        if (!ts_node_is_null(s2)) a.pos[a.npos++] = rd_eval(r, s2);
+        if (v.k == RV_ERR || (a.npos > 1 && a.pos[1].k == RV_ERR)) return false;
+      }
+      a.sp = rd_span(t);
+      tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, true);
+      if (!b) return false;
+      fn->params[i] = tir_var(r->c, name, TIR_HANDLE);
+      fn->bufmap[i] = b;
+      fn->nparams++;
+      rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});
+      return true;
+    }
+  }
+  rval v = rd_eval(r, t);
+  if (v.k == RV_ERR) return false;
+  tir_dtype dt;
+  if (v.k == RV_HANDLE_T) dt = TIR_HANDLE;
+  else if (v.k == RV_DTYPE) dt = v.dt;
+  else {
+    tir_error(r->d, rd_span(t), "a parameter type must be T.Buffer(...), T.handle or a dtype such as T.int32");
+    return false;
+  }
+  fn->params[i] = tir_var(r->c, name, dt);
+  fn->params[i]->span = sp;
+  fn->nparams++;
+  rd_push_sym(r, name, rv_expr(fn->params[i], sp));
+  return true;
+}
+
+static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
+  uint32_t cnt = ts_node_named_child_count(ps);
+  fn->params = tir_alloc(r->c, sizeof *fn->params * (cnt + 1));
+  fn->bufmap = tir_alloc(r->c, sizeof *fn->bufmap * (cnt + 1));
+  const char **seen = tir_alloc(r->c, sizeof *seen * (cnt + 1));
+  int nseen = 0;
+  bool ok = true;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode p = ts_node_named_child(ps, i);
+    if (rd_is(p, "comment")) continue;
+    if (method && i == 0 && rd_is(p, "identifier") && !strcmp(rd_text(r, p), "self")) continue;
+    if (!rd_is(p, "typed_parameter")) {
+      tir_error(r->d, rd_span(p), "every parameter needs a type annotation such as T.Buffer(...) or T.int32");
+      ok = false;
+      continue;
+    }
+    TSNode id = ts_node_named_child(p, 0);
+    const char *name = rd_text(r, id);
+    bool dup = false;
+    for (int k = 0; k < nseen; k++) dup |= !strcmp(seen[k], name);
+    if (dup) {
+      tir_error(r->d, rd_span(id), "duplicate parameter '%s'", name);
+      ok = false;
+      continue;
+    }
+    seen[nseen++] = name;
+    ok = param(r, fn, name, rd_field(p, "type"), rd_span(id)) && ok;
+  }
+  return ok;
+}
+
+static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
+  tir_func *f = tir_alloc(r->c, sizeof *f);
+  rd_func fn = {.f = f};
+  fn.root.is_root = true;
+  f->name = rd_text(r, rd_field(def, "name"));
+  f->span = rd_span(def);
+  f->ret_type = TIR_VOID;
+  int before = r->d->nerrors;
+  r->fn = &fn;
+  r->blk = NULL;
+  r->nsyms = 0;
+  r->nloops = 0;
+  if (prim_func_flags(r, dec_call, &fn) && params(r, &fn, rd_field(def, "parameters"), method)) {
+    fn.root.body = rd_field(def, "body");
+    tir_stmt *body = rd_stmts(r, fn.root.body, 0);
+    if (body) f->body = rd_finish_root(r, body);
+  }
+  r->fn = NULL;
+  r->nsyms = 0;
+  if (r->d->nerrors > before || !f->body) return NULL;
+  f->params = fn.params;
+  f->nparams = fn.nparams;
+  f->buffer_map = fn.bufmap;
+  if (!r->tirx || fn.explicit_s_tir) f->s_tir = true;
+  return f;
+}
+
+static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
+  if (!f) return;
+  if (tir_module_find(m, f->name)) {
+    tir_error(r->d, rd_span(rd_field(def, "name")), "duplicate function '%s'", f->name);
+    return;
+  }
+  tir_module_add(r->c, m, f);
+}
+
+static bool need_import(rd *r, TSNode at) {
+  if (r->t_alias) return true;
+  if (r->d->nerrors) return false; /* a bad import line was reported */
+  tir_error(r->d, rd_span(at), "missing import line: expected 'from tvm.script import tir as T' (or tirx)");
+  return false;
+}
+
+static void class_def(rd *r, tir_module *m, TSNode cls) {
+  m->name = rd_text(r, rd_field(cls, "name"));
+  TSNode body = rd_field(cls, "body");
+  uint32_t cnt = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode s = ts_node_named_child(body, i);
+    TSNode call;
+    if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
+    if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
+    if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
+        rd_is(rd_field(s, "definition"), "function_definition")) {
+      TSNode def = rd_field(s, "definition");
+      add_func(r, m, prim_func(r, def, call, true), def);
+      continue;
+    }
+    tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
+  }
+}
+
+static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
+  uint32_t cnt = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode s = ts_node_named_child(root, i);
+    if (rd_is(s, "comment")) continue;
+    if (rd_is(s, "import_from_statement")) { import_from(r, s); continue; }
+    if (rd_is(s, "import_statement")) continue;
+    if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
+    if (rd_is(s, "decorated_definition")) {
+      TSNode def = rd_field(s, "definition"), dec = ts_node_named_child(s, 0), call;
+      if (!need_import(r, s)) return;
+      if (rd_is(def, "function_definition") && decorator_is(r, dec, "prim_func", &call)) {
+        add_func(r, m, prim_func(r, def, call, false), def);
+        continue;
+      }
+      TSNode de = ts_node_named_child(dec, 0);
+      if (rd_is(def, "class_definition") && (rd_is_i_name(r, de, "ir_module") ||
+                                             (rd_is(de, "call") && rd_is_i_name(r, rd_field(de, "function"), "ir_module")))) {
+        if (*saw_module || m->nfuncs) {
+          tir_error(r->d, rd_span(s), "only one @I.ir_module per file");
+          return;
+        }
+        *saw_module = true;
+        class_def(r, m, def);
+        continue;
+      }
+      const char *tn = rd_t_name(r, rd_is(de, "call") ? rd_field(de, "function") : de);
+      if (tn) tir_error(r->d, rd_span(de), "unknown name 'T.%s'", tn);
+      else tir_error(r->d, rd_span(dec), "unknown decorator: expected @T.prim_func or @I.ir_module");
+      continue;
+    }
+    if (rd_is(s, "function_definition") || rd_is(s, "class_definition")) {
+      tir_error(r->d, rd_span(s), "expected @T.prim_func before this definition");
+      continue;
+    }
+    tir_error(r->d, rd_span(s), "unexpected top-level statement");
+  }
+}
+
+tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
+  if (!src) len = 0;
+  if (!check_input(src ? src : "", len, d)) return NULL;
+  if (len > UINT32_MAX / 2) {
+    tir_error(d, NO_SPAN, "input too large");
+    return NULL;
+  }
+  TSParser *p = ts_parser_new();
+  ts_parser_set_language(p, tree_sitter_python());
+  TSTree *tree = ts_parser_parse_string(p, NULL, src ? src : "", (uint32_t)len);
+  rd r = {.c = c, .d = d, .src = src ? src : "", .len = len};
+  tir_module *m = tir_module_new(c, NULL);
+  int before = d->nerrors;
+  TSNode root = ts_tree_root_node(tree);
+  bool saw_module = false;
+  if (!syntax_errors(&r, root)) top_level(&r, m, root, &saw_module);
+  if (d->nerrors == before && m->nfuncs == 0)
+    tir_error(d, FIRST, r.t_alias ? "no @T.prim_func in the input"
+                                             : "missing import line: expected 'from tvm.script import tir as T' (or tirx)");
+  free(r.syms);
+  free(r.loops);
+  ts_tree_delete(tree);
+  ts_parser_delete(p);
+  return d->nerrors > before ? NULL : m;
+}

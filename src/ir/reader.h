@@ -1,0 +1,167 @@
+/* reader.h - internal: the TVMScript reader (tree-sitter Python tree -> IR).
+ * reader.c: entry, input checks, imports, modules and functions;
+ * reader_stmt.c: statements; reader_block.c: blocks, buffers, block frames;
+ * reader_expr.c: expressions and values; reader_call.c: T.* calls;
+ * reader_scope.c: the symbol table, spans, node text, small vectors. */
+#ifndef TIR_READER_H
+#define TIR_READER_H
+
+#include <tree_sitter/api.h>
+
+#include "tir/diag.h"
+#include "tir/ir.h"
+
+/* a value met while reading: TVMScript evaluates Python, so a name may
+ * denote a Python number, a string, a buffer, a tuple ... not only an expr */
+typedef enum rv_kind {
+  RV_ERR,    /* an error was already reported */
+  RV_NONE,
+  RV_EXPR,
+  RV_INT,    /* a Python int (no dtype yet) */
+  RV_FLOAT,  /* a Python float */
+  RV_BOOL,   /* a Python bool */
+  RV_STR,
+  RV_BUFFER,
+  RV_TUPLE,  /* tuple or list (is_list) */
+  RV_DICT,
+  RV_DTYPE,  /* T.int32 used as a value */
+  RV_REGION, /* A[a:b, c] */
+  RV_HANDLE_T, /* T.handle as an annotation */
+} rv_kind;
+
+typedef struct rval {
+  rv_kind k;
+  tir_span sp;
+  tir_expr *e;
+  int64_t i;
+  double f;
+  const char *s;
+  tir_buffer *buf;
+  struct rval *items; /* TUPLE items, DICT values */
+  struct rval *keys;  /* DICT keys */
+  int n;
+  bool is_list;
+  tir_dtype dt;
+  tir_buffer_region region;
+} rval;
+
+/* a name in scope */
+typedef struct rd_sym {
+  const char *name;
+  rval val;
+} rd_sym;
+
+/* a loop in scope (for T.axis.remap domains) */
+typedef struct rd_loop {
+  tir_expr *var, *min, *extent;
+} rd_loop;
+
+/* a block being read */
+typedef struct rd_block {
+  tir_block *blk;
+  bool is_root;
+  TSNode body;       /* the statement list that configures it */
+  tir_iter_var *iters; int n_iter, cap_iter;
+  tir_expr **values; int cap_values;
+  tir_buffer_region *reads; int n_reads, cap_reads;
+  tir_buffer_region *writes; int n_writes, cap_writes;
+  bool has_reads, has_writes;
+  tir_buffer **allocs; int n_alloc, cap_alloc;
+  tir_match_buffer *matches; int n_match, cap_match;
+  tir_expr *predicate;
+  tir_attr_val *annots;
+  tir_stmt *init;
+  bool body_started; /* a body statement was met */
+  struct rd_block *parent;
+} rd_block;
+
+/* the function being read */
+typedef struct rd_func {
+  tir_func *f;
+  tir_expr **params; int nparams;
+  tir_buffer **bufmap;
+  bool explicit_s_tir;
+  int nblocks;
+  rd_block root; /* collects function-level block allocations */
+} rd_func;
+
+typedef struct rd {
+  tir_ctx *c;
+  tir_diag *d;
+  const char *src;
+  size_t len;
+  bool tirx;          /* the import says tirx (else tir) */
+  const char *t_alias; /* "T" */
+  const char *i_alias; /* "I" */
+  rd_sym *syms; int nsyms, capsyms; /* malloc'd */
+  rd_loop *loops; int nloops, caploops; /* malloc'd */
+  rd_func *fn;
+  rd_block *blk;      /* innermost block, or NULL */
+  int depth;          /* nesting depth, to refuse pathological inputs */
+} rd;
+
+/* ---- reader_scope.c ---- */
+tir_span rd_span(TSNode n);
+const char *rd_text(rd *r, TSNode n); /* ctx-owned copy of the node's text */
+bool rd_is(TSNode n, const char *type);
+TSNode rd_field(TSNode n, const char *field);
+/* the dotted name after the T alias ("axis.remap" for T.axis.remap), or NULL */
+const char *rd_t_name(rd *r, TSNode n);
+bool rd_is_i_name(rd *r, TSNode n, const char *name);
+void rd_push_sym(rd *r, const char *name, rval v);
+rd_sym *rd_lookup(rd *r, const char *name);
+void rd_push_loop(rd *r, tir_expr *var, tir_expr *min, tir_expr *extent);
+rd_loop *rd_find_loop(rd *r, const tir_expr *var);
+/* grow an arena array of elem-size items to hold n+1 */
+void *rd_grow(tir_ctx *c, void *arr, int n, int *cap, size_t elem);
+rval rv_err(void);
+rval rv_expr(tir_expr *e, tir_span sp);
+
+/* ---- reader_expr.c ---- */
+rval rd_eval(rd *r, TSNode n);
+/* the value as an expr: Python numbers become int32 / int64 / float32 / bool imms */
+tir_expr *rd_as_expr(rd *r, rval v);
+/* a Python literal converted to dtype t; exprs of another dtype are cast */
+tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
+/* binary op on values with TVM's dtype rules and constant folding */
+rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
+tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
+/* A[...] with its indices; on a buffer: a load or a region */
+rval rd_subscript(rd *r, TSNode n);
+/* a region from a value (a region, or a load read as a point region) */
+bool rd_as_region(rd *r, rval v, tir_buffer_region *out);
+bool rd_as_int(rd *r, rval v, int64_t *out, const char *what);
+const char *rd_as_str(rd *r, rval v, const char *what);
+bool rd_parse_dtype(rd *r, rval v, tir_dtype *out);
+tir_attr_val *rd_as_attr(rd *r, rval v);
+tir_expr *rd_region_extent(rd *r, tir_expr *lo, tir_expr *hi);
+
+/* ---- reader_call.c ---- */
+typedef struct rd_args {
+  rval *pos; int npos;
+  const char **kw; rval *kwv; tir_span *kwsp; int nkw;
+  tir_span sp; /* the call */
+} rd_args;
+bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
+rval *rd_kwarg(rd_args *a, const char *name);
+/* positional i or keyword name, or NULL */
+rval *rd_arg(rd_args *a, int i, const char *name);
+/* a T.name(...) call in an expression */
+rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a);
+rval rd_eval_call(rd *r, TSNode n);
+bool rd_is_known_t_name(rd *r, const char *name);
+
+/* ---- reader_block.c ---- */
+tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool param);
+/* handles a T.* statement that configures the enclosing block (reads,
+ * writes, where, attrs, allocs, match_buffer, axis); true when n was one */
+bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed);
+tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname);
+tir_stmt *rd_finish_root(rd *r, tir_stmt *body);
+
+/* ---- reader_stmt.c ---- */
+/* statements of a block node from index `from`; wraps in a scope */
+tir_stmt *rd_body(rd *r, TSNode block, uint32_t from);
+tir_stmt *rd_stmts(rd *r, TSNode block, uint32_t from);
+
+#endif

@@ -1,0 +1,514 @@
+/* reader_block.c - buffers (T.Buffer, T.match_buffer, T.alloc_buffer), blocks
+ * (with T.block / T.sblock), the statements that configure a block (reads,
+ * writes, where, attrs, allocations, match_buffer, T.axis.*) and the
+ * implicit root block. */
+#include <string.h>
+
+#include "tir/analysis.h"
+#include "ir/reader.h"
+
+/* ---- buffers ---- */
+
+static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
+  if (v.k == RV_TUPLE) {
+    *ndim = v.n;
+    *shape = tir_alloc(r->c, sizeof **shape * (size_t)(v.n + 1));
+    for (int i = 0; i < v.n; i++) {
+      tir_expr *e = rd_as_expr(r, v.items[i]);
+      if (!e) return false;
+      if (!tir_dtype_is_int(e->dtype)) {
+        tir_error(r->d, v.items[i].sp, "buffer shape must be integers");
+        return false;
+      }
+      (*shape)[i] = e;
+    }
+    return true;
+  }
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e) return false;
+  if (!tir_dtype_is_int(e->dtype)) {
+    tir_error(r->d, v.sp, "buffer shape must be integers");
+    return false;
+  }
+  *ndim = 1;
+  *shape = tir_alloc(r->c, sizeof **shape);
+  (*shape)[0] = e;
+  return true;
+}
+
+static tir_expr *stride_of(rd *r, rval v) {
+  if (v.k == RV_STR) {
+    rd_sym *s = rd_lookup(r, v.s);
+    if (s && s->val.k == RV_EXPR) return s->val.e;
+    tir_expr *var = tir_var(r->c, v.s, TIR_INT32);
+    rd_push_sym(r, v.s, rv_expr(var, v.sp));
+    return var;
+  }
+  tir_expr *e = rd_as_expr(r, v);
+  if (e && !tir_dtype_is_int(e->dtype)) {
+    tir_error(r->d, v.sp, "buffer strides must be integers");
+    return NULL;
+  }
+  return e;
+}
+
+static bool int_opt(rd *r, rval *v, int *out, const char *what) {
+  int64_t x;
+  if (!v || v->k == RV_NONE) return true;
+  if (!rd_as_int(r, *v, &x, what)) return false;
+  if (x < -1 || x > (1 << 30)) {
+    tir_error(r->d, v->sp, "%s %lld out of range", what, (long long)x);
+    return false;
+  }
+  *out = x < 0 ? 0 : (int)x;
+  return true;
+}
+
+/* shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
+ * from positional index shape_pos on (or by keyword) */
+tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool param) {
+  (void)param;
+  static const char *const known[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope",
+                                      "align", "offset_factor", "buffer_type", "axis_separators",
+                                      "layout", NULL};
+  for (int i = 0; i < a->nkw; i++) {
+    bool ok = false;
+    for (int k = 0; known[k]; k++) ok |= !strcmp(a->kw[i], known[k]);
+    if (!ok) {
+      tir_error(r->d, a->kwsp[i], "unknown buffer argument '%s'", a->kw[i]);
+      return NULL;
+    }
+  }
+  rval *sv = rd_arg(a, shape_pos, "shape");
+  if (!sv) {
+    tir_error(r->d, a->sp, "buffer '%s' needs a shape", name);
+    return NULL;
+  }
+  tir_expr **shape;
+  int ndim;
+  if (!shape_of(r, *sv, &shape, &ndim)) return NULL;
+  tir_dtype dt = TIR_FLOAT32;
+  rval *dv = rd_arg(a, shape_pos + 1, "dtype");
+  if (dv && dv->k != RV_NONE && !rd_parse_dtype(r, *dv, &dt)) return NULL;
+  tir_expr *data = NULL;
+  rval *da = rd_arg(a, shape_pos + 2, "data");
+  if (da && da->k != RV_NONE) {
+    data = rd_as_expr(r, *da);
+    if (!data) return NULL;
+    if (data->kind != TIR_VAR || !tir_dtype_is_handle(data->dtype)) {
+      tir_error(r->d, da->sp, "buffer data must be a handle variable");
+      return NULL;
+    }
+  }
+  tir_expr **strides = NULL;
+  int nstrides = 0;
+  rval *st = rd_arg(a, shape_pos + 3, "strides");
+  if (st && st->k != RV_NONE) {
+    if (st->k != RV_TUPLE) {
+      tir_error(r->d, st->sp, "strides must be a list");
+      return NULL;
+    }
+    nstrides = st->n;
+    strides = tir_alloc(r->c, sizeof *strides * (size_t)(st->n + 1));
+    for (int i = 0; i < st->n; i++)
+      if (!(strides[i] = stride_of(r, st->items[i]))) return NULL;
+    if (nstrides && nstrides != ndim) {
+      tir_error(r->d, st->sp, "buffer '%s' has %d dimensions but %d strides", name, ndim, nstrides);
+      return NULL;
+    }
+  }
+  int align = 0, factor = 0;
+  if (!int_opt(r, rd_arg(a, shape_pos + 6, "align"), &align, "align")) return NULL;
+  if (!int_opt(r, rd_arg(a, shape_pos + 7, "offset_factor"), &factor, "offset_factor")) return NULL;
+  tir_expr *off = NULL;
+  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset");
+  if (ov && ov->k != RV_NONE) {
+    if (!(off = stride_of(r, *ov))) return NULL;
+  } else if (factor != 0) {
+    size_t n = strlen(name);
+    char *vn = tir_alloc(r->c, n + 16);
+    memcpy(vn, name, n);
+    strcpy(vn + n, "_elem_offset");
+    off = tir_var(r->c, vn, ndim ? shape[0]->dtype : TIR_INT32);
+  }
+  const char *scope = "global";
+  rval *sc = rd_arg(a, shape_pos + 5, "scope");
+  if (sc && sc->k != RV_NONE && !(scope = rd_as_str(r, *sc, "scope"))) return NULL;
+  if (data && data->u.var.ptr_scope && strcmp(data->u.var.ptr_scope, scope) && !(sc && sc->k != RV_NONE))
+    scope = data->u.var.ptr_scope;
+  tir_buffer *b = tir_buffer_new(r->c, name, dt, shape, ndim, strides, nstrides, off, scope, align,
+                                 factor, data);
+  b->span = a->sp;
+  return b;
+}
+
+/* ---- block-frame statements ---- */
+
+static bool direct_in_block(rd *r, TSNode stmt) {
+  if (!r->blk || r->blk->is_root) return false;
+  TSNode p = ts_node_parent(stmt);
+  return ts_node_eq(p, r->blk->body);
+}
+
+static tir_span call_span(TSNode call) { return rd_span(call); }
+
+static bool regions(rd *r, rd_args *a, tir_buffer_region **out, int *n) {
+  int cnt = 0, cap = 0;
+  tir_buffer_region *arr = NULL;
+  for (int i = 0; i < a->npos; i++) {
+    rval v = a->pos[i];
+    int m = v.k == RV_TUPLE ? v.n : 1;
+    for (int k = 0; k < m; k++) {
+      arr = rd_grow(r->c, arr, cnt, &cap, sizeof *arr);
+      if (!rd_as_region(r, v.k == RV_TUPLE ? v.items[k] : v, &arr[cnt])) return false;
+      cnt++;
+    }
+  }
+  *out = arr;
+  *n = cnt;
+  return true;
+}
+
+static bool reads_writes(rd *r, const char *tn, rd_args *a) {
+  rd_block *b = r->blk;
+  bool rd_ = !strcmp(tn, "reads");
+  if (rd_ ? b->has_reads : b->has_writes) {
+    tir_error(r->d, a->sp, "T.%s given twice for this block", tn);
+    return false;
+  }
+  if (rd_) {
+    b->has_reads = true;
+    return regions(r, a, &b->reads, &b->n_reads);
+  }
+  b->has_writes = true;
+  return regions(r, a, &b->writes, &b->n_writes);
+}
+
+static bool where_(rd *r, rd_args *a) {
+  if (a->npos != 1) {
+    tir_error(r->d, a->sp, "T.where expects 1 argument, got %d", a->npos);
+    return false;
+  }
+  tir_expr *e = rd_as_expr(r, a->pos[0]);
+  if (!e) return false;
+  if (!tir_dtype_is_bool(e->dtype)) {
+    char s[32];
+    tir_error(r->d, a->pos[0].sp, "T.where expects a bool condition, got %s", tir_dtype_str(e->dtype, s));
+    return false;
+  }
+  r->blk->predicate = e;
+  return true;
+}
+
+static bool block_attr(rd *r, rd_args *a, const char *tn) {
+  if (a->npos != 1 || a->pos[0].k != RV_DICT) {
+    tir_error(r->d, a->sp, "T.%s expects one dict", tn);
+    return false;
+  }
+  tir_attr_val *v = rd_as_attr(r, a->pos[0]);
+  if (!v) return false;
+  r->blk->annots = v;
+  return true;
+}
+
+/* the names assigned: one identifier or a pattern list of them */
+static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
+  int n = 0;
+  uint32_t cnt = rd_is(left, "identifier") ? 1 : ts_node_named_child_count(left);
+  *names = tir_alloc(r->c, sizeof **names * (cnt + 1));
+  *spans = tir_alloc(r->c, sizeof **spans * (cnt + 1));
+  if (rd_is(left, "identifier")) {
+    (*names)[0] = rd_text(r, left);
+    (*spans)[0] = rd_span(left);
+    return 1;
+  }
+  if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern")) return -1;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(left, i);
+    if (rd_is(c, "comment")) continue;
+    if (!rd_is(c, "identifier")) return -1;
+    (*names)[n] = rd_text(r, c);
+    (*spans)[n++] = rd_span(c);
+  }
+  return n;
+}
+
+static void add_iter(rd *r, const char *name, tir_range dom, tir_iter_type ty, tir_expr *value, tir_dtype dt) {
+  rd_block *b = r->blk;
+  tir_expr *v = tir_var(r->c, name, dt);
+  int cap = b->cap_iter;
+  b->iters = rd_grow(r->c, b->iters, b->n_iter, &b->cap_iter, sizeof *b->iters);
+  b->values = rd_grow(r->c, b->values, b->n_iter, &cap, sizeof *b->values);
+  b->iters[b->n_iter] = (tir_iter_var){v, dom, ty};
+  b->values[b->n_iter++] = value;
+  rd_push_sym(r, name, rv_expr(v, dom.min ? dom.min->span : (tir_span){0, 0}));
+}
+
+static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
+  tir_iter_type ty = !strcmp(kind, "spatial") ? TIR_ITER_SPATIAL
+                     : !strcmp(kind, "reduce") ? TIR_ITER_REDUCE
+                     : !strcmp(kind, "scan")   ? TIR_ITER_ORDERED
+                                               : TIR_ITER_OPAQUE;
+  rval *dom = rd_arg(a, 0, "dom"), *bind = rd_arg(a, 1, "binding");
+  if (!dom || !bind) {
+    tir_error(r->d, a->sp, "T.axis.%s expects (dom, binding)", kind);
+    return false;
+  }
+  tir_expr *val = rd_as_expr(r, *bind);
+  if (!val) return false;
+  if (!tir_dtype_is_int(val->dtype)) {
+    tir_error(r->d, bind->sp, "T.axis.%s binding must be an integer", kind);
+    return false;
+  }
+  tir_dtype dt = val->dtype;
+  rval *dv = rd_kwarg(a, "dtype");
+  if (dv && !rd_parse_dtype(r, *dv, &dt)) return false;
+  tir_range rg;
+  if (dom->k == RV_TUPLE) {
+    if (dom->n != 2) {
+      tir_error(r->d, dom->sp, "an axis domain is an extent or a (min, max) pair");
+      return false;
+    }
+    tir_expr *lo = rd_convert(r, dom->items[0], dt), *hi = rd_convert(r, dom->items[1], dt);
+    if (!lo || !hi) return false;
+    rg = (tir_range){lo, rd_region_extent(r, lo, hi)};
+  } else {
+    tir_expr *ext = rd_convert(r, *dom, dt);
+    if (!ext) return false;
+    rg = (tir_range){tir_int(r->c, ext->dtype, 0), ext};
+  }
+  add_iter(r, name, rg, ty, val, dt);
+  return true;
+}
+
+static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int n) {
+  rval *kinds = rd_arg(a, 0, "kinds"), *binds = rd_arg(a, 1, "bindings");
+  const char *k = kinds ? rd_as_str(r, *kinds, "T.axis.remap kinds") : NULL;
+  if (!k) return false;
+  if (!binds || binds->k != RV_TUPLE) {
+    tir_error(r->d, a->sp, "T.axis.remap expects (kinds, [loop vars])");
+    return false;
+  }
+  if ((int)strlen(k) != binds->n || binds->n != n) {
+    tir_error(r->d, a->sp, "T.axis.remap: %d kinds, %d bindings and %d targets must agree", (int)strlen(k),
+              binds->n, n);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    tir_iter_type ty;
+    if (k[i] == 'S') ty = TIR_ITER_SPATIAL;
+    else if (k[i] == 'R') ty = TIR_ITER_REDUCE;
+    else {
+      tir_error(r->d, kinds->sp, "T.axis.remap: unknown iterator kind '%c' (expected S or R)", k[i]);
+      return false;
+    }
+    rval bv = binds->items[i];
+    rd_loop *lp = bv.k == RV_EXPR ? rd_find_loop(r, bv.e) : NULL;
+    if (!lp) {
+      tir_error(r->d, bv.sp, "T.axis.remap bindings must be loop variables");
+      return false;
+    }
+    add_iter(r, names[i], (tir_range){lp->min, lp->extent}, ty, bv.e, bv.e->dtype);
+    (void)sps;
+  }
+  return true;
+}
+
+static tir_buffer *match_param(rd *r, const char *name, rd_args *a) {
+  rval *src = rd_arg(a, 0, "param");
+  tir_expr *p = src && src->k == RV_EXPR ? src->e : NULL;
+  rd_func *fn = r->fn;
+  for (int i = 0; p && i < fn->nparams; i++)
+    if (fn->params[i] == p) {
+      if (fn->bufmap[i]) {
+        tir_error(r->d, src->sp, "parameter '%s' is already matched to buffer '%s'", p->u.var.name, fn->bufmap[i]->name);
+        return NULL;
+      }
+      tir_buffer *b = rd_buffer_from_args(r, name, a, 1, true);
+      if (b) fn->bufmap[i] = b;
+      return b;
+    }
+  tir_error(r->d, src ? src->sp : a->sp, "T.match_buffer outside a block must match a T.handle parameter");
+  return NULL;
+}
+
+static tir_buffer *match_region(rd *r, const char *name, rd_args *a) {
+  tir_match_buffer m = {.span = a->sp};
+  if (!rd_as_region(r, a->pos[0], &m.src)) return NULL;
+  m.span = a->pos[0].sp;
+  tir_buffer *b = rd_buffer_from_args(r, name, a, 1, false);
+  if (!b) return NULL;
+  m.buf = b;
+  rd_block *blk = r->blk;
+  blk->matches = rd_grow(r->c, blk->matches, blk->n_match, &blk->cap_match, sizeof *blk->matches);
+  blk->matches[blk->n_match++] = m;
+  return b;
+}
+
+static void add_alloc(rd *r, rd_block *b, tir_buffer *buf) {
+  b->allocs = rd_grow(r->c, b->allocs, b->n_alloc, &b->cap_alloc, sizeof *b->allocs);
+  b->allocs[b->n_alloc++] = buf;
+}
+
+static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
+  TSNode right = rd_field(asg, "right");
+  if (!rd_is(right, "call")) return false;
+  const char *tn = rd_t_name(r, rd_field(right, "function"));
+  if (!tn) return false;
+  bool is_axis = !strncmp(tn, "axis.", 5);
+  bool is_match = !strcmp(tn, "match_buffer");
+  bool is_alloc = r->tirx ? !strcmp(tn, "sblock_alloc_buffer") : !strcmp(tn, "alloc_buffer");
+  if (!is_axis && !is_match && !is_alloc) return false;
+  const char **names;
+  tir_span *sps;
+  int n = targets(r, rd_field(asg, "left"), &names, &sps);
+  if (n < 0 || (n != 1 && strcmp(tn, "axis.remap"))) {
+    tir_error(r->d, rd_span(asg), "T.%s must be assigned to a name", tn);
+    return *failed = true;
+  }
+  if (is_axis && !direct_in_block(r, stmt)) {
+    tir_error(r->d, rd_span(right), "T.%s must be used directly inside a block", tn);
+    return *failed = true;
+  }
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return *failed = true;
+  a.sp = call_span(right);
+  if (is_axis) {
+    bool ok;
+    rval err = {.k = RV_ERR};
+    if (!strcmp(tn, "axis.remap")) ok = axis_remap(r, &a, names, sps, n);
+    else if (!strcmp(tn, "axis.spatial") || !strcmp(tn, "axis.reduce") || !strcmp(tn, "axis.scan") ||
+             !strcmp(tn, "axis.opaque") || !strcmp(tn, "axis.S") || !strcmp(tn, "axis.R"))
+      ok = axis_one(r, tn[5] == 'S' ? "spatial" : tn[5] == 'R' ? "reduce" : tn + 5, &a, names[0]);
+    else {
+      tir_error(r->d, a.sp, "unknown name 'T.%s'", tn);
+      ok = false;
+    }
+    if (!ok) {
+      *failed = true;
+      for (int i = 0; i < n; i++) rd_push_sym(r, names[i], err); /* later uses stay quiet */
+    }
+    return true;
+  }
+  tir_buffer *b = NULL;
+  if (is_match) {
+    if (a.npos < 1) {
+      tir_error(r->d, a.sp, "T.match_buffer expects a source and a shape");
+      return *failed = true;
+    }
+    bool region = a.pos[0].k == RV_REGION || a.pos[0].k == RV_BUFFER ||
+                  (a.pos[0].k == RV_EXPR && a.pos[0].e->kind == TIR_BUFFER_LOAD);
+    if (region && (!r->blk || r->blk->is_root)) {
+      tir_error(r->d, a.sp, "T.match_buffer of a buffer region must be inside a block");
+      return *failed = true;
+    }
+    b = region ? match_region(r, names[0], &a) : match_param(r, names[0], &a);
+  } else {
+    b = rd_buffer_from_args(r, names[0], &a, 0, false);
+    if (b) add_alloc(r, r->blk ? r->blk : &r->fn->root, b);
+  }
+  if (!b) {
+    rd_push_sym(r, names[0], (rval){.k = RV_ERR});
+    return *failed = true;
+  }
+  rd_push_sym(r, names[0], (rval){.k = RV_BUFFER, .buf = b, .sp = sps[0]});
+  return true;
+}
+
+static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
+  const char *tn = rd_t_name(r, rd_field(call, "function"));
+  if (!tn) return false;
+  const char *attr_name = r->tirx ? "sblock_attr" : "block_attr";
+  if (strcmp(tn, "reads") && strcmp(tn, "writes") && strcmp(tn, "where") && strcmp(tn, attr_name)) return false;
+  if (!direct_in_block(r, stmt)) {
+    tir_error(r->d, rd_span(call), "T.%s must be used directly inside a block", tn);
+    return *failed = true;
+  }
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return *failed = true;
+  a.sp = rd_span(call);
+  bool ok;
+  if (!strcmp(tn, "reads") || !strcmp(tn, "writes")) ok = reads_writes(r, tn, &a);
+  else if (!strcmp(tn, "where")) ok = where_(r, &a);
+  else ok = block_attr(r, &a, tn);
+  if (!ok) *failed = true;
+  return true;
+}
+
+bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed) {
+  *failed = false;
+  if (!rd_is(stmt, "expression_statement")) return false;
+  TSNode e = ts_node_named_child(stmt, 0);
+  if (rd_is(e, "assignment")) return frame_assign(r, stmt, e, failed);
+  if (rd_is(e, "call")) return frame_call(r, stmt, e, failed);
+  return false;
+}
+
+/* ---- blocks ---- */
+
+static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
+  tir_block *blk = b->blk;
+  blk->iter_vars = b->iters;
+  blk->n_iter = b->n_iter;
+  blk->alloc_buffers = b->allocs;
+  blk->n_alloc = b->n_alloc;
+  blk->match_buffers = b->matches;
+  blk->n_match = b->n_match;
+  blk->init = b->init;
+  blk->body = body;
+  blk->annotations = b->annots;
+  blk->reads = b->reads;
+  blk->n_reads = b->n_reads;
+  blk->writes = b->writes;
+  blk->n_writes = b->n_writes;
+  if (!b->has_reads || !b->has_writes) {
+    tir_buffer_region *rs = NULL, *ws = NULL;
+    int nr = 0, nw = 0;
+    tir_block_infer_access(r->c, blk, &rs, &nr, &ws, &nw);
+    if (!b->has_reads) blk->reads = rs, blk->n_reads = nr;
+    if (!b->has_writes) blk->writes = ws, blk->n_writes = nw;
+  }
+  tir_stmt *s = tir_block_realize(r->c, b->values, b->n_iter, b->predicate, blk);
+  s->span = blk->span;
+  return s;
+}
+
+tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  a.sp = rd_span(call);
+  const char *name = "";
+  rval *nv = rd_arg(&a, 0, "name");
+  if (nv && !(name = rd_as_str(r, *nv, "the block name"))) return NULL;
+  if (a.npos > 1) {
+    tir_error(r->d, a.sp, "T.%s expects at most 1 argument, got %d", tname, a.npos);
+    return NULL;
+  }
+  rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body")};
+  b.blk->span = rd_span(with);
+  r->fn->nblocks++;
+  int mark = r->nsyms;
+  r->blk = &b;
+  tir_stmt *body = rd_stmts(r, b.body, 0);
+  r->blk = b.parent;
+  r->nsyms = mark;
+  if (!body) return NULL;
+  return finish_block(r, &b, body);
+}
+
+static bool is_explicit_root(const tir_stmt *s) {
+  return s && s->kind == TIR_BLOCK_REALIZE && !strcmp(s->u.realize.block->name, "root") &&
+         s->u.realize.block->n_iter == 0;
+}
+
+tir_stmt *rd_finish_root(rd *r, tir_stmt *body) {
+  rd_func *fn = r->fn;
+  if (fn->nblocks == 0 && fn->root.n_alloc == 0) return body;
+  fn->f->s_tir = true;
+  if (fn->root.n_alloc == 0 && is_explicit_root(body)) return body;
+  tir_block *blk = tir_block_new(r->c, "root");
+  blk->alloc_buffers = fn->root.allocs;
+  blk->n_alloc = fn->root.n_alloc;
+  blk->body = body;
+  return tir_block_realize(r->c, NULL, 0, NULL, blk);
+}

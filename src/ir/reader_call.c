@@ -1,0 +1,431 @@
+/* reader_call.c - calls in expressions: T.int32(5), T.max, T.Cast,
+ * T.if_then_else, intrinsics checked by the intrinsic table, and
+ * buf.access_ptr(...) desugared as semantics.md says. */
+#include <string.h>
+
+#include "intrin/intrin.h"
+#include "ir/reader.h"
+
+/* names that are T.* statements or frames: known, but not expressions */
+static const char *const STMT_NAMES[] = {
+    "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
+    "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
+    "vectorized", "unroll", "thread_binding", "launch_thread", "env_thread", "attr", "Assert",
+    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", NULL};
+static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
+static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
+static const char *const EXPR_NAMES[] = {
+    "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
+    "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
+    "call_intrin", "type_annotation", "reinterpret", NULL};
+
+static bool in_list(const char *const *l, const char *s) {
+  for (; *l; l++)
+    if (!strcmp(*l, s)) return true;
+  return false;
+}
+
+bool rd_is_known_t_name(rd *r, const char *name) {
+  tir_dtype t;
+  return in_list(STMT_NAMES, name) || in_list(EXPR_NAMES, name) || tir_intrin_lookup(name) ||
+         tir_dtype_parse(name, &t) || in_list(r->tirx ? TIRX_ONLY : TIR_ONLY, name);
+}
+
+/* "unknown name 'T.x'", with a hint when x belongs to the other dialect */
+static void unknown_t(rd *r, const char *name, tir_span sp) {
+  if (in_list(r->tirx ? TIR_ONLY : TIRX_ONLY, name))
+    tir_error(r->d, sp, "unknown name 'T.%s' in the %s dialect (the import line says '%s as T')", name,
+              r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
+  else
+    tir_error(r->d, sp, "unknown name 'T.%s'", name);
+}
+
+/* ---- arguments ---- */
+
+bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
+  memset(a, 0, sizeof *a);
+  a->sp = rd_span(al);
+  uint32_t cnt = ts_node_named_child_count(al);
+  a->pos = tir_alloc(r->c, sizeof *a->pos * (cnt + 1));
+  a->kw = tir_alloc(r->c, sizeof *a->kw * (cnt + 1));
+  a->kwv = tir_alloc(r->c, sizeof *a->kwv * (cnt + 1));
+  a->kwsp = tir_alloc(r->c, sizeof *a->kwsp * (cnt + 1));
+  bool ok = true;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(al, i);
+    if (rd_is(c, "comment")) continue;
+    if (rd_is(c, "keyword_argument")) {
+      a->kw[a->nkw] = rd_text(r, rd_field(c, "name"));
+      a->kwsp[a->nkw] = rd_span(c);
+      rval v = rd_eval(r, rd_field(c, "value"));
+      ok = ok && v.k != RV_ERR;
+      a->kwv[a->nkw++] = v;
+    } else if (rd_is(c, "list_splat") || rd_is(c, "dictionary_splat") || rd_is(c, "generator_expression")) {
+      tir_error(r->d, rd_span(c), "unsupported argument form");
+      ok = false;
+    } else {
+      rval v = rd_eval(r, c);
+      ok = ok && v.k != RV_ERR;
+      a->pos[a->npos++] = v;
+    }
+  }
+  return ok;
+}
+
+rval *rd_kwarg(rd_args *a, const char *name) {
+  for (int i = 0; i < a->nkw; i++)
+    if (!strcmp(a->kw[i], name)) return &a->kwv[i];
+  return NULL;
+}
+
+rval *rd_arg(rd_args *a, int i, const char *name) {
+  if (i >= 0 && i < a->npos) return &a->pos[i];
+  return name ? rd_kwarg(a, name) : NULL;
+}
+
+static bool want_args(rd *r, const char *name, rd_args *a, int lo, int hi) {
+  if (a->npos >= lo && a->npos <= hi) return true;
+  if (lo == hi)
+    tir_error(r->d, a->sp, "T.%s expects %d argument%s, got %d", name, lo, lo == 1 ? "" : "s", a->npos);
+  else
+    tir_error(r->d, a->sp, "T.%s expects %d to %d arguments, got %d", name, lo, hi, a->npos);
+  return false;
+}
+
+/* ---- helpers ---- */
+
+static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
+  if (a->npos == 0) {
+    tir_error(r->d, a->sp, "T.%s() declares a variable: write 'x = T.%s()'", name, name);
+    return rv_err();
+  }
+  if (!want_args(r, name, a, 1, 1)) return rv_err();
+  rval v = a->pos[0];
+  if (v.k == RV_STR) {
+    tir_error(r->d, v.sp, "T.%s expects a number or an expression, got a string", name);
+    return rv_err();
+  }
+  tir_expr *e = rd_convert(r, v, t);
+  return e ? rv_expr(e, a->sp) : rv_err();
+}
+
+static rval binop_call(rd *r, const char *name, rd_args *a) {
+  if (!want_args(r, name, a, 2, 2)) return rv_err();
+  rval x = a->pos[0], y = a->pos[1];
+  bool pyx = x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL;
+  bool pyy = y.k == RV_INT || y.k == RV_FLOAT || y.k == RV_BOOL;
+  if (pyx && pyy && strcmp(name, "max") && strcmp(name, "min")) x = rv_expr(rd_as_expr(r, x), x.sp);
+  rval v = rd_binop(r, name, x, y, a->sp);
+  if (pyx && pyy && v.k != RV_ERR) v = rv_expr(rd_as_expr(r, v), a->sp);
+  return v;
+}
+
+/* the args from index `from` on as exprs; Python numbers adopt `like`'s dtype
+ * when like is given */
+static tir_expr **exprs_of(rd *r, rd_args *a, int from, const tir_expr *like) {
+  int n = a->npos - from;
+  tir_expr **es = tir_alloc(r->c, sizeof *es * (size_t)(n > 0 ? n : 1));
+  for (int i = 0; i < n; i++) {
+    rval v = a->pos[from + i];
+    if (like && (v.k == RV_INT || v.k == RV_FLOAT) && !tir_dtype_is_handle(like->dtype))
+      es[i] = rd_convert(r, v, like->dtype);
+    else
+      es[i] = rd_as_expr(r, v);
+    if (!es[i]) return NULL;
+  }
+  return es;
+}
+
+static const tir_expr *first_expr(rd_args *a, int from) {
+  for (int i = from; i < a->npos; i++)
+    if (a->pos[i].k == RV_EXPR) return a->pos[i].e;
+  return NULL;
+}
+
+static rval checked_call(rd *r, const char *op, tir_dtype t, tir_expr **args, int n, tir_span sp) {
+  if (!tir_intrin_check(r->c, op, args, n, sp, r->d, &t)) return rv_err();
+  tir_expr *e = tir_call(r->c, t, op, args, n);
+  e->span = sp;
+  return rv_expr(e, sp);
+}
+
+static rval table_call(rd *r, const char *name, rd_args *a) {
+  const tir_intrin *in = tir_intrin_lookup(name);
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.%s takes no keyword arguments", name);
+    return rv_err();
+  }
+  tir_expr **args = exprs_of(r, a, 0, in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT ? first_expr(a, 0) : NULL);
+  if (!args) return rv_err();
+  if (in->kinds[0] == TIR_IA_FLOAT)
+    for (int i = 0; i < a->npos; i++)
+      if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
+  return checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
+}
+
+static rval extern_call(rd *r, const char *name, rd_args *a) {
+  tir_dtype t;
+  if (a->npos < 2) {
+    tir_error(r->d, a->sp, "T.%s expects a dtype, a function name and arguments", name);
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
+  tir_expr **args = exprs_of(r, a, 1, NULL);
+  if (!args) return rv_err();
+  if (!strcmp(name, "call_intrin")) {
+    const char *op = rd_as_str(r, a->pos[1], "the intrinsic name");
+    if (!op) return rv_err();
+    if (!strncmp(op, "tir.", 4)) op += 4;
+    if (tir_intrin_lookup(op)) return checked_call(r, op, t, args + 1, a->npos - 2, a->sp);
+    tir_expr *e = tir_call(r->c, t, op, args + 1, a->npos - 2);
+    return rv_expr(e, a->sp);
+  }
+  return checked_call(r, name, t, args, a->npos - 1, a->sp);
+}
+
+static rval type_annotation(rd *r, rd_args *a) {
+  rval *v = rd_arg(a, 0, "dtype");
+  tir_dtype t;
+  if (!v) {
+    tir_error(r->d, a->sp, "T.type_annotation expects a dtype");
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, *v, &t)) return rv_err();
+  return checked_call(r, "type_annotation", t, NULL, 0, a->sp);
+}
+
+static rval if_then_else(rd *r, rd_args *a, bool select) {
+  const char *name = select ? "Select" : "if_then_else";
+  if (!want_args(r, name, a, 3, 3)) return rv_err();
+  tir_expr *c = rd_as_expr(r, a->pos[0]);
+  const tir_expr *like = first_expr(a, 1);
+  tir_expr **tf = exprs_of(r, a, 1, like);
+  if (!c || !tf) return rv_err();
+  if (!tir_dtype_is_bool(c->dtype)) {
+    char b[32];
+    tir_error(r->d, a->pos[0].sp, "the condition of T.%s must be a bool, got %s", name, tir_dtype_str(c->dtype, b));
+    return rv_err();
+  }
+  if (!tir_dtype_eq(tf[0]->dtype, tf[1]->dtype)) {
+    char x[32], y[32];
+    tir_error(r->d, a->sp, "the branches of T.%s have different dtypes %s and %s", name,
+              tir_dtype_str(tf[0]->dtype, x), tir_dtype_str(tf[1]->dtype, y));
+    return rv_err();
+  }
+  if (select) return rv_expr(tir_select(r->c, c, tf[0], tf[1]), a->sp);
+  if (c->kind == TIR_INT_IMM) return rv_expr(c->u.int_val ? tf[0] : tf[1], a->sp);
+  tir_expr *args[3] = {c, tf[0], tf[1]};
+  return checked_call(r, name, TIR_VOID, args, 3, a->sp);
+}
+
+static rval abs_call(rd *r, rd_args *a) {
+  if (!want_args(r, "abs", a, 1, 1)) return rv_err();
+  rval v = a->pos[0];
+  if (v.k == RV_INT || v.k == RV_FLOAT) {
+    if (v.k == RV_INT) v.i = v.i < 0 ? -v.i : v.i;
+    else v.f = v.f < 0 ? -v.f : v.f;
+    return rv_expr(rd_as_expr(r, v), a->sp);
+  }
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e) return rv_err();
+  if (tir_dtype_is_float(e->dtype)) return checked_call(r, "fabs", TIR_VOID, &e, 1, a->sp);
+  if (e->dtype.code == TIR_TC_UINT) return rv_expr(e, a->sp);
+  if (!tir_dtype_is_int(e->dtype)) {
+    tir_error(r->d, v.sp, "T.abs expects a number");
+    return rv_err();
+  }
+  if (e->kind == TIR_INT_IMM) return rv_expr(tir_int(r->c, e->dtype, e->u.int_val < 0 ? -e->u.int_val : e->u.int_val), a->sp);
+  tir_expr *zero = tir_int(r->c, e->dtype, 0);
+  tir_expr *neg = tir_binary(r->c, TIR_SUB, zero, e); /* TVM writes -x as 0 - x here */
+  return rv_expr(tir_select(r->c, rd_bin_expr(r, TIR_GE, e, zero), e, neg), a->sp);
+}
+
+static rval cast_call(rd *r, rd_args *a, bool node) {
+  /* T.Cast(dtype, value) builds the node; T.cast(value, dtype) folds constants */
+  if (!want_args(r, node ? "Cast" : "cast", a, node ? 2 : 1, 2)) return rv_err();
+  rval *dt = node ? &a->pos[0] : rd_arg(a, 1, "dtype");
+  rval *val = node ? &a->pos[1] : &a->pos[0];
+  tir_dtype t;
+  if (!dt) {
+    tir_error(r->d, a->sp, "T.cast expects a dtype");
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, *dt, &t)) return rv_err();
+  if (!node) {
+    tir_expr *e = rd_convert(r, *val, t);
+    return e ? rv_expr(e, a->sp) : rv_err();
+  }
+  tir_expr *e = rd_as_expr(r, *val);
+  return e ? rv_expr(tir_cast(r->c, t, e), a->sp) : rv_err();
+}
+
+static bool lanes_arg(rd *r, rval v, int *lanes) {
+  int64_t n;
+  if (!rd_as_int(r, v, &n, "the lane count")) return false;
+  if (n < 2 || n > 65535) {
+    tir_error(r->d, v.sp, "lane count %lld out of range", (long long)n);
+    return false;
+  }
+  *lanes = (int)n;
+  return true;
+}
+
+static rval vector_call(rd *r, const char *name, rd_args *a) {
+  int lanes;
+  if (!strcmp(name, "Ramp")) {
+    if (!want_args(r, name, a, 3, 3)) return rv_err();
+    tir_expr *base = rd_as_expr(r, a->pos[0]);
+    if (!base) return rv_err();
+    tir_expr *stride = rd_convert(r, a->pos[1], base->dtype);
+    if (!stride || !lanes_arg(r, a->pos[2], &lanes)) return rv_err();
+    return rv_expr(tir_ramp(r->c, base, stride, lanes), a->sp);
+  }
+  if (!want_args(r, name, a, 2, 2)) return rv_err();
+  tir_expr *v = rd_as_expr(r, a->pos[0]);
+  if (!v || !lanes_arg(r, a->pos[1], &lanes)) return rv_err();
+  return rv_expr(tir_broadcast(r->c, v, lanes), a->sp);
+}
+
+static rval let_call(rd *r, rd_args *a) {
+  rval *where = rd_arg(a, 1, "where");
+  if (a->npos < 1 || !where || where->k != RV_DICT || where->n != 1 || where->keys[0].k != RV_EXPR ||
+      where->keys[0].e->kind != TIR_VAR) {
+    tir_error(r->d, a->sp, "T.Let expects (body, where={var: value})");
+    return rv_err();
+  }
+  tir_expr *var = where->keys[0].e;
+  tir_expr *val = rd_convert(r, where->items[0], var->dtype);
+  tir_expr *body = rd_as_expr(r, a->pos[0]);
+  if (!val || !body) return rv_err();
+  return rv_expr(tir_let(r->c, var, val, body), a->sp);
+}
+
+static rval reinterpret(rd *r, rd_args *a) {
+  tir_dtype t;
+  if (!want_args(r, "reinterpret", a, 2, 2) || !rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
+  tir_expr *e = rd_as_expr(r, a->pos[1]);
+  if (!e) return rv_err();
+  return checked_call(r, "reinterpret", t, &e, 1, a->sp);
+}
+
+rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
+  tir_dtype t;
+  (void)call;
+  if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
+  if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||
+      !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))
+    return binop_call(r, name, a);
+  if (!strcmp(name, "abs")) return abs_call(r, a);
+  if (!strcmp(name, "if_then_else")) return if_then_else(r, a, false);
+  if (!strcmp(name, "Select")) return if_then_else(r, a, true);
+  if (!strcmp(name, "Cast")) return cast_call(r, a, true);
+  if (!strcmp(name, "cast")) return cast_call(r, a, false);
+  if (!strcmp(name, "Ramp") || !strcmp(name, "Broadcast")) return vector_call(r, name, a);
+  if (!strcmp(name, "Let")) return let_call(r, a);
+  if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
+  if (!strcmp(name, "reinterpret")) return reinterpret(r, a);
+  if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin"))
+    return extern_call(r, name, a);
+  if (tir_intrin_lookup(name)) return table_call(r, name, a);
+  if (rd_is_known_t_name(r, name)) {
+    tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
+    return rv_err();
+  }
+  unknown_t(r, name, a->sp);
+  return rv_err();
+}
+
+/* ---- buf.access_ptr(mask, ptr_type="handle", content_lanes=1, offset=0, extent=None) ---- */
+
+static bool rw_mask(rd *r, rval v, int64_t *mask) {
+  if (v.k == RV_INT) {
+    *mask = v.i;
+    if (v.i >= 1 && v.i <= 3) return true;
+  } else if (v.k == RV_STR) {
+    *mask = 0;
+    for (const char *p = v.s; *p; p++) {
+      if (*p == 'r') *mask |= 1;
+      else if (*p == 'w') *mask |= 2;
+      else { *mask = 0; break; }
+    }
+    if (*mask) return true;
+  }
+  tir_error(r->d, v.sp, "access_ptr mask must be \"r\", \"w\" or \"rw\"");
+  return false;
+}
+
+static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
+  rval *m = rd_arg(a, 0, "access_mask");
+  int64_t mask;
+  if (!m) {
+    tir_error(r->d, a->sp, "access_ptr expects an access mask (\"r\", \"w\" or \"rw\")");
+    return rv_err();
+  }
+  if (!rw_mask(r, *m, &mask)) return rv_err();
+  rval *pt = rd_arg(a, 1, "ptr_type");
+  const char *pts = pt ? rd_as_str(r, *pt, "ptr_type") : "handle";
+  if (!pts) return rv_err();
+  if (strcmp(pts, "handle")) {
+    tir_error(r->d, pt->sp, "access_ptr ptr_type '%s' is not supported (only \"handle\")", pts);
+    return rv_err();
+  }
+  rval *cl = rd_arg(a, 2, "content_lanes");
+  int64_t lanes = 1;
+  if (cl && (!rd_as_int(r, *cl, &lanes, "content_lanes") || lanes != 1)) {
+    if (lanes != 1) tir_error(r->d, cl->sp, "access_ptr content_lanes other than 1 is not supported");
+    return rv_err();
+  }
+  tir_dtype it = b->elem_offset->dtype;
+  rval *ov = rd_arg(a, 3, "offset");
+  tir_expr *off = ov ? rd_convert(r, *ov, it) : tir_int(r->c, it, 0);
+  if (!off) return rv_err();
+  rval *ev = rd_arg(a, 4, "extent");
+  tir_expr *ext;
+  if (ev && ev->k != RV_NONE) {
+    if (!(ext = rd_convert(r, *ev, it))) return rv_err();
+  } else {
+    if (b->nstrides > 0 && b->ndim > 0) {
+      ext = rd_bin_expr(r, TIR_MUL, b->shape[0], b->strides[0]);
+    } else {
+      ext = b->ndim ? b->shape[0] : tir_int(r->c, it, 1);
+      for (int i = 1; i < b->ndim; i++) ext = rd_bin_expr(r, TIR_MUL, ext, b->shape[i]);
+    }
+    if (!ext || !(ext = rd_bin_expr(r, TIR_SUB, ext, off))) return rv_err();
+  }
+  tir_expr *base = rd_bin_expr(r, TIR_ADD, b->elem_offset, off);
+  if (!base) return rv_err();
+  tir_expr *args[5] = {tir_call(r->c, b->dtype, "type_annotation", NULL, 0), b->data, base, ext,
+                       tir_i32(r->c, mask)};
+  return checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
+}
+
+rval rd_eval_call(rd *r, TSNode n) {
+  TSNode fn = rd_field(n, "function");
+  rd_args a;
+  const char *tn = rd_t_name(r, fn);
+  bool ok;
+  if (tn) {
+    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    a.sp = rd_span(n);
+    if (!ok) return rv_err();
+    return rd_call_t(r, tn, n, &a);
+  }
+  if (rd_is(fn, "attribute")) {
+    rval obj = rd_eval(r, rd_field(fn, "object"));
+    if (obj.k == RV_ERR) return obj;
+    const char *m = rd_text(r, rd_field(fn, "attribute"));
+    if (obj.k == RV_BUFFER && !strcmp(m, "access_ptr")) {
+      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      a.sp = rd_span(n);
+      return ok ? access_ptr(r, obj.buf, &a) : rv_err();
+    }
+    tir_error(r->d, rd_span(fn), "unsupported method '%s'", m);
+    return rv_err();
+  }
+  if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn))) {
+    tir_error(r->d, rd_span(fn), "undefined function '%s'", rd_text(r, fn));
+    return rv_err();
+  }
+  tir_error(r->d, rd_span(n), "unsupported call");
+  return rv_err();
+}

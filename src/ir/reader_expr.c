@@ -1,0 +1,938 @@
+/* reader_expr.c - expressions: literals, names, operators with TVM's dtype
+ * rules and constant folding, subscripts (loads and regions), and the
+ * conversions of values to exprs, ints, strings, dtypes and attributes. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/reader.h"
+
+static bool is_pynum(rval v) { return v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL; }
+
+/* ---- literals ---- */
+
+static rval int_literal(rd *r, TSNode n) {
+  const char *t = rd_text(r, n);
+  tir_span sp = rd_span(n);
+  int base = 10;
+  const char *p = t;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
+  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) base = 8, p += 2;
+  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2, p += 2;
+  uint64_t v = 0;
+  bool over = false;
+  for (; *p; p++) {
+    if (*p == '_') continue;
+    int dg;
+    if (*p >= '0' && *p <= '9') dg = *p - '0';
+    else if (*p >= 'a' && *p <= 'f') dg = *p - 'a' + 10;
+    else if (*p >= 'A' && *p <= 'F') dg = *p - 'A' + 10;
+    else {
+      tir_error(r->d, sp, "unsupported numeric literal '%s'", t);
+      return rv_err();
+    }
+    if (dg >= base) {
+      tir_error(r->d, sp, "invalid digit in integer literal '%s'", t);
+      return rv_err();
+    }
+    if (v > (UINT64_MAX - (uint64_t)dg) / (uint64_t)base) over = true;
+    else v = v * (uint64_t)base + (uint64_t)dg;
+  }
+  if (over || v > (uint64_t)INT64_MAX) {
+    tir_error(r->d, sp, "integer literal %s out of range for int64", t);
+    return rv_err();
+  }
+  return (rval){.k = RV_INT, .i = (int64_t)v, .sp = sp};
+}
+
+static rval float_literal(rd *r, TSNode n) {
+  const char *t = rd_text(r, n);
+  tir_span sp = rd_span(n);
+  size_t len = strlen(t);
+  char *buf = tir_alloc(r->c, len + 1), *q = buf;
+  for (const char *p = t; *p; p++)
+    if (*p != '_') *q++ = *p;
+  *q = 0;
+  if (q > buf && (q[-1] == 'j' || q[-1] == 'J')) {
+    tir_error(r->d, sp, "complex literals are not supported");
+    return rv_err();
+  }
+  errno = 0;
+  char *end;
+  double v = strtod(buf, &end);
+  if (*end || errno == ERANGE || isinf(v)) {
+    tir_error(r->d, sp, "float literal %s out of range", t);
+    return rv_err();
+  }
+  return (rval){.k = RV_FLOAT, .f = v, .sp = sp};
+}
+
+static int unescape(const char *s, size_t n, char *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    if (ch == '\\' && i + 1 < n) {
+      char e = s[++i];
+      switch (e) {
+      case 'n': ch = '\n'; break;
+      case 't': ch = '\t'; break;
+      case 'r': ch = '\r'; break;
+      case '0': ch = '\0'; break;
+      case '\\': case '\'': case '"': ch = e; break;
+      case '\n': continue;
+      default: out[k++] = '\\'; ch = e; break;
+      }
+    }
+    out[k++] = ch;
+  }
+  out[k] = 0;
+  return (int)k;
+}
+
+static const char *string_literal(rd *r, TSNode n) {
+  const char *t = rd_text(r, n);
+  size_t i = 0;
+  bool raw = false;
+  for (; t[i] && t[i] != '"' && t[i] != '\''; i++) {
+    if (t[i] == 'f' || t[i] == 'F') {
+      tir_error(r->d, rd_span(n), "f-strings are not supported");
+      return NULL;
+    }
+    if (t[i] == 'r' || t[i] == 'R') raw = true;
+  }
+  size_t len = strlen(t);
+  size_t q = (len - i >= 6 && t[i + 1] == t[i] && t[i + 2] == t[i]) ? 3 : 1;
+  if (len < i + 2 * q) return "";
+  const char *body = t + i + q;
+  size_t blen = len - i - 2 * q;
+  if (raw) return tir_strndup(r->c, body, blen);
+  char *out = tir_alloc(r->c, blen + 1);
+  unescape(body, blen, out);
+  return out;
+}
+
+static rval string_value(rd *r, TSNode n) {
+  if (rd_is(n, "concatenated_string")) {
+    size_t total = 0, cnt = ts_node_named_child_count(n);
+    const char **parts = tir_alloc(r->c, sizeof *parts * (cnt + 1));
+    for (uint32_t i = 0; i < cnt; i++) {
+      parts[i] = string_literal(r, ts_node_named_child(n, i));
+      if (!parts[i]) return rv_err();
+      total += strlen(parts[i]);
+    }
+    char *s = tir_alloc(r->c, total + 1);
+    for (uint32_t i = 0; i < cnt; i++) strcat(s, parts[i]);
+    return (rval){.k = RV_STR, .s = s, .sp = rd_span(n)};
+  }
+  const char *s = string_literal(r, n);
+  if (!s) return rv_err();
+  return (rval){.k = RV_STR, .s = s, .sp = rd_span(n)};
+}
+
+/* ---- conversions ---- */
+
+static tir_expr *with_span(rd *r, tir_expr *e, tir_span sp) {
+  if (e && e->kind != TIR_VAR && sp.line) e->span = sp;
+  (void)r;
+  return e;
+}
+
+static tir_expr *region_as_load(rd *r, rval v);
+
+tir_expr *rd_as_expr(rd *r, rval v) {
+  switch (v.k) {
+  case RV_EXPR: return v.e;
+  case RV_BOOL: return with_span(r, tir_bool(r->c, v.i != 0), v.sp);
+  case RV_INT:
+    return with_span(r, tir_int(r->c, v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64, v.i), v.sp);
+  case RV_FLOAT: return with_span(r, tir_float(r->c, TIR_FLOAT32, v.f), v.sp);
+  case RV_STR: return with_span(r, tir_string(r->c, v.s), v.sp);
+  case RV_REGION: return region_as_load(r, v);
+  case RV_ERR: return NULL;
+  case RV_BUFFER:
+    tir_error(r->d, v.sp, "buffer '%s' cannot be used as a value here; index it or use .data", v.buf->name);
+    return NULL;
+  default:
+    tir_error(r->d, v.sp, "expected an expression");
+    return NULL;
+  }
+}
+
+static bool int_fits(tir_dtype t, int64_t v) {
+  if (tir_dtype_is_bool(t)) return v == 0 || v == 1;
+  if (t.bits >= 64) return t.code == TIR_TC_INT || v >= 0;
+  if (t.code == TIR_TC_UINT) return v >= 0 && v < ((int64_t)1 << t.bits);
+  int64_t lim = (int64_t)1 << (t.bits - 1);
+  return v >= -lim && v < lim;
+}
+
+/* a constant fold of a cast; NULL when e is not a constant */
+static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
+  if (t.lanes != 1) return NULL;
+  if (e->kind == TIR_INT_IMM) {
+    if (tir_dtype_is_float(t)) return tir_float(r->c, t, (double)e->u.int_val);
+    if (tir_dtype_is_bool(t)) return tir_bool(r->c, e->u.int_val != 0);
+    if (tir_dtype_is_int(t) && int_fits(t, e->u.int_val)) return tir_int(r->c, t, e->u.int_val);
+  }
+  if (e->kind == TIR_FLOAT_IMM && tir_dtype_is_float(t)) return tir_float(r->c, t, e->u.float_val);
+  return NULL;
+}
+
+static tir_expr *cast_to(rd *r, tir_dtype t, tir_expr *e) {
+  if (tir_dtype_eq(e->dtype, t)) return e;
+  if (e->dtype.lanes == 1 && t.lanes > 1) e = tir_broadcast(r->c, cast_to(r, tir_dtype_with_lanes(t, 1), e), t.lanes);
+  if (tir_dtype_eq(e->dtype, t)) return e;
+  tir_expr *f = fold_cast(r, t, e);
+  return f ? f : tir_cast(r->c, t, e);
+}
+
+tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
+  char b[32];
+  tir_dtype s = tir_dtype_with_lanes(t, 1);
+  switch (v.k) {
+  case RV_INT:
+  case RV_BOOL:
+    if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, (double)v.i)), v.sp);
+    if (tir_dtype_is_int(s) || tir_dtype_is_bool(s)) {
+      if (!int_fits(s, v.i)) {
+        tir_error(r->d, v.sp, "integer literal %lld out of range for %s", (long long)v.i, tir_dtype_str(s, b));
+        return NULL;
+      }
+      return with_span(r, cast_to(r, t, tir_int(r->c, s, v.i)), v.sp);
+    }
+    break;
+  case RV_FLOAT:
+    if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, v.f)), v.sp);
+    if (tir_dtype_is_int(s)) return with_span(r, tir_cast(r->c, t, tir_float(r->c, TIR_FLOAT32, v.f)), v.sp);
+    break;
+  default: {
+    tir_expr *e = rd_as_expr(r, v);
+    if (!e) return NULL;
+    if (tir_dtype_is_handle(e->dtype) != tir_dtype_is_handle(t)) break;
+    return cast_to(r, t, e);
+  }
+  }
+  tir_error(r->d, v.sp, "cannot convert this value to %s", tir_dtype_str(t, b));
+  return NULL;
+}
+
+bool rd_as_int(rd *r, rval v, int64_t *out, const char *what) {
+  if (v.k == RV_ERR) return false;
+  if (v.k == RV_INT) { *out = v.i; return true; }
+  if (v.k == RV_EXPR && tir_is_const_int(v.e, out)) return true;
+  tir_error(r->d, v.sp, "%s must be a constant integer", what);
+  return false;
+}
+
+const char *rd_as_str(rd *r, rval v, const char *what) {
+  if (v.k == RV_ERR) return NULL;
+  if (v.k == RV_STR) return v.s;
+  if (v.k == RV_EXPR && v.e->kind == TIR_STRING_IMM) return v.e->u.str;
+  tir_error(r->d, v.sp, "%s must be a string", what);
+  return NULL;
+}
+
+bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
+  if (v.k == RV_DTYPE) { *out = v.dt; return true; }
+  if (v.k == RV_HANDLE_T) { *out = TIR_HANDLE; return true; }
+  const char *s = rd_as_str(r, v, "a dtype");
+  if (!s) return false;
+  if (!tir_dtype_parse(s, out)) {
+    tir_error(r->d, v.sp, "unknown dtype '%s'", s);
+    return false;
+  }
+  return true;
+}
+
+tir_attr_val *rd_as_attr(rd *r, rval v) {
+  if (v.k == RV_TUPLE) {
+    tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
+    for (int i = 0; i < v.n; i++)
+      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+    return tir_av_list(r->c, items, v.n);
+  }
+  if (v.k == RV_DICT) {
+    tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
+    const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(v.n + 1));
+    for (int i = 0; i < v.n; i++) {
+      if (!(keys[i] = rd_as_str(r, v.keys[i], "an attribute key"))) return NULL;
+      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+    }
+    return tir_av_dict(r->c, keys, items, v.n);
+  }
+  if (v.k == RV_BUFFER) return tir_av_expr(r->c, v.buf->data);
+  tir_expr *e = rd_as_expr(r, v);
+  return e ? tir_av_expr(r->c, e) : NULL;
+}
+
+/* ---- binary operators ---- */
+
+static int64_t floordiv64(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
+
+/* constant folding and identities, as TVM's arith::TryConstFold does */
+static tir_expr *fold(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  int64_t x, y;
+  bool ca = a->kind == TIR_INT_IMM, cb = b->kind == TIR_INT_IMM;
+  x = ca ? a->u.int_val : 0;
+  y = cb ? b->u.int_val : 0;
+  tir_dtype t = a->dtype;
+  if (ca && cb && t.lanes == 1) {
+    switch (k) {
+    case TIR_ADD: return tir_int(r->c, t, x + y);
+    case TIR_SUB: return tir_int(r->c, t, x - y);
+    case TIR_MUL: return tir_int(r->c, t, x * y);
+    case TIR_FLOORDIV: if (y) return tir_int(r->c, t, floordiv64(x, y)); break;
+    case TIR_FLOORMOD: if (y) return tir_int(r->c, t, floormod64(x, y)); break;
+    case TIR_DIV: if (y) return tir_int(r->c, t, x / y); break;
+    case TIR_MOD: if (y) return tir_int(r->c, t, x % y); break;
+    case TIR_MIN: return tir_int(r->c, t, x < y ? x : y);
+    case TIR_MAX: return tir_int(r->c, t, x > y ? x : y);
+    case TIR_EQ: return tir_bool(r->c, x == y);
+    case TIR_NE: return tir_bool(r->c, x != y);
+    case TIR_LT: return tir_bool(r->c, x < y);
+    case TIR_LE: return tir_bool(r->c, x <= y);
+    case TIR_GT: return tir_bool(r->c, x > y);
+    case TIR_GE: return tir_bool(r->c, x >= y);
+    case TIR_AND: return tir_bool(r->c, x && y);
+    case TIR_OR: return tir_bool(r->c, x || y);
+    default: break;
+    }
+    return NULL;
+  }
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1) {
+    double p = a->u.float_val, q = b->u.float_val;
+    switch (k) {
+    case TIR_ADD: return tir_float(r->c, t, p + q);
+    case TIR_SUB: return tir_float(r->c, t, p - q);
+    case TIR_MUL: return tir_float(r->c, t, p * q);
+    case TIR_DIV: if (q != 0) return tir_float(r->c, t, p / q); break;
+    default: break;
+    }
+    return NULL;
+  }
+  if (tir_dtype_is_bool(t)) return NULL;
+  switch (k) {
+  case TIR_ADD:
+    if (ca && x == 0) return b;
+    if (cb && y == 0) return a;
+    break;
+  case TIR_SUB:
+    if (cb && y == 0) return a;
+    break;
+  case TIR_MUL:
+    if (ca && x == 1) return b;
+    if (cb && y == 1) return a;
+    if (ca && x == 0) return a;
+    if (cb && y == 0) return b;
+    break;
+  case TIR_FLOORDIV:
+  case TIR_DIV:
+    if (cb && y == 1) return a;
+    if (ca && x == 0) return a;
+    break;
+  case TIR_FLOORMOD:
+  case TIR_MOD:
+    if (cb && y == 1) return tir_int(r->c, t, 0);
+    if (ca && x == 0) return a;
+    break;
+  default: break;
+  }
+  return NULL;
+}
+
+/* make a and b one dtype, as TVM's BinaryOpMatchTypes */
+static bool match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp) {
+  tir_expr *a = *pa, *b = *pb;
+  if (tir_dtype_eq(a->dtype, b->dtype)) return true;
+  if (a->dtype.lanes != b->dtype.lanes) {
+    if (a->dtype.lanes == 1) a = tir_broadcast(r->c, a, b->dtype.lanes);
+    else if (b->dtype.lanes == 1) b = tir_broadcast(r->c, b, a->dtype.lanes);
+    else goto bad;
+  }
+  tir_dtype ta = a->dtype, tb = b->dtype;
+  if (tir_dtype_eq(ta, tb)) goto done;
+  if (tir_dtype_is_handle(ta) || tir_dtype_is_handle(tb)) goto bad;
+  if (tir_dtype_is_float(ta) && !tir_dtype_is_float(tb)) b = cast_to(r, ta, b);
+  else if (tir_dtype_is_float(tb) && !tir_dtype_is_float(ta)) a = cast_to(r, tb, a);
+  else if (ta.bits > tb.bits || (ta.bits == tb.bits && ta.code == TIR_TC_INT)) b = cast_to(r, ta, b);
+  else a = cast_to(r, tb, a);
+done:
+  *pa = a;
+  *pb = b;
+  return true;
+bad: {
+  char x[32], y[32];
+  tir_error(r->d, sp, "operands have incompatible dtypes %s and %s", tir_dtype_str(a->dtype, x),
+            tir_dtype_str(b->dtype, y));
+  return false;
+}
+}
+
+tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  if (!match_types(r, &a, &b, a->span)) return NULL;
+  tir_expr *f = fold(r, k, a, b);
+  return f ? f : tir_binary(r->c, k, a, b);
+}
+
+/* a Python number next to an expr takes the expr's (scalar) dtype */
+static tir_expr *adopt(rd *r, rval lit, tir_expr *other) {
+  tir_dtype t = tir_dtype_with_lanes(other->dtype, 1);
+  if (lit.k == RV_FLOAT && !tir_dtype_is_float(t)) t = TIR_FLOAT32;
+  if ((lit.k == RV_INT || lit.k == RV_BOOL) && !(tir_dtype_is_int(t) || tir_dtype_is_float(t) || tir_dtype_is_bool(t)))
+    return rd_as_expr(r, lit);
+  if (lit.k == RV_BOOL && !tir_dtype_is_bool(t)) return rd_as_expr(r, lit);
+  return rd_convert(r, lit, t);
+}
+
+static bool py_truthy(rval v) { return v.k == RV_FLOAT ? v.f != 0 : v.i != 0; }
+
+static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
+  bool fl = a.k == RV_FLOAT || b.k == RV_FLOAT;
+  double x = a.k == RV_FLOAT ? a.f : (double)a.i, y = b.k == RV_FLOAT ? b.f : (double)b.i;
+  int64_t p = a.i, q = b.i;
+  rval out = {.k = fl ? RV_FLOAT : RV_INT, .sp = sp};
+  rval bl = {.k = RV_BOOL, .sp = sp};
+  if (!strcmp(op, "and")) return py_truthy(a) ? b : a;
+  if (!strcmp(op, "max")) return (fl ? x < y : p < q) ? b : a;
+  if (!strcmp(op, "min")) return (fl ? x > y : p > q) ? b : a;
+  if (!strcmp(op, "or")) return py_truthy(a) ? a : b;
+  if (!strcmp(op, "<")) return bl.i = x < y, bl;
+  if (!strcmp(op, "<=")) return bl.i = x <= y, bl;
+  if (!strcmp(op, ">")) return bl.i = x > y, bl;
+  if (!strcmp(op, ">=")) return bl.i = x >= y, bl;
+  if (!strcmp(op, "==")) return bl.i = x == y, bl;
+  if (!strcmp(op, "!=")) return bl.i = x != y, bl;
+  if (!strcmp(op, "/")) {
+    if (y == 0) goto divzero;
+    out.k = RV_FLOAT;
+    out.f = x / y;
+    return out;
+  }
+  if (fl) {
+    if (!strcmp(op, "+")) out.f = x + y;
+    else if (!strcmp(op, "-")) out.f = x - y;
+    else if (!strcmp(op, "*")) out.f = x * y;
+    else if (!strcmp(op, "//")) { if (y == 0) goto divzero; out.f = floor(x / y); }
+    else if (!strcmp(op, "%")) { if (y == 0) goto divzero; out.f = x - floor(x / y) * y; }
+    else if (!strcmp(op, "**")) out.f = pow(x, y);
+    else goto unsupported;
+    return out;
+  }
+  int64_t v;
+  if (!strcmp(op, "+")) { if (__builtin_add_overflow(p, q, &v)) goto overflow; }
+  else if (!strcmp(op, "-")) { if (__builtin_sub_overflow(p, q, &v)) goto overflow; }
+  else if (!strcmp(op, "*")) { if (__builtin_mul_overflow(p, q, &v)) goto overflow; }
+  else if (!strcmp(op, "//")) { if (!q) goto divzero; if (p == INT64_MIN && q == -1) goto overflow; v = floordiv64(p, q); }
+  else if (!strcmp(op, "%")) { if (!q) goto divzero; if (q == -1) v = 0; else v = floormod64(p, q); }
+  else if (!strcmp(op, "&")) v = p & q;
+  else if (!strcmp(op, "|")) v = p | q;
+  else if (!strcmp(op, "^")) v = p ^ q;
+  else if (!strcmp(op, "<<")) { if (q < 0 || q > 62 || (p << q) >> q != p) goto overflow; v = p << q; }
+  else if (!strcmp(op, ">>")) { if (q < 0) goto overflow; v = q > 63 ? (p < 0 ? -1 : 0) : p >> q; }
+  else if (!strcmp(op, "**")) {
+    if (q < 0) { out.k = RV_FLOAT; out.f = pow(x, y); return out; }
+    v = 1;
+    for (int64_t i = 0; i < q; i++)
+      if (__builtin_mul_overflow(v, p, &v)) goto overflow;
+  } else goto unsupported;
+  out.i = v;
+  return out;
+divzero:
+  tir_error(r->d, sp, "division by zero");
+  return rv_err();
+overflow:
+  tir_error(r->d, sp, "integer overflow in constant expression");
+  return rv_err();
+unsupported:
+  tir_error(r->d, sp, "operator '%s' is not supported here", op);
+  return rv_err();
+}
+
+static tir_expr *bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
+  if (!match_types(r, &a, &b, sp)) return NULL;
+  if (!tir_dtype_is_int(a->dtype) && !tir_dtype_is_bool(a->dtype)) {
+    tir_error(r->d, sp, "bitwise operators need integer operands");
+    return NULL;
+  }
+  tir_expr *args[2] = {a, b};
+  return tir_call(r->c, a->dtype, name, args, 2);
+}
+
+rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
+  if (a.k == RV_ERR || b.k == RV_ERR) return rv_err();
+  if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
+  tir_expr *x, *y;
+  if (is_pynum(a) && b.k != RV_REGION) {
+    if (!(y = rd_as_expr(r, b))) return rv_err();
+    x = adopt(r, a, y);
+  } else if (is_pynum(b) && a.k != RV_REGION) {
+    if (!(x = rd_as_expr(r, a))) return rv_err();
+    y = adopt(r, b, x);
+  } else {
+    x = rd_as_expr(r, a);
+    y = rd_as_expr(r, b);
+  }
+  if (!x || !y) return rv_err();
+  if (tir_dtype_is_handle(x->dtype) || tir_dtype_is_handle(y->dtype)) {
+    tir_error(r->d, sp, "operator '%s' cannot be applied to a %s", op,
+              x->kind == TIR_STRING_IMM || y->kind == TIR_STRING_IMM ? "string" : "handle");
+    return rv_err();
+  }
+  static const struct { const char *op; tir_expr_kind k; } ops[] = {
+      {"+", TIR_ADD}, {"-", TIR_SUB}, {"*", TIR_MUL}, {"//", TIR_FLOORDIV}, {"%", TIR_FLOORMOD},
+      {"<", TIR_LT}, {"<=", TIR_LE}, {">", TIR_GT}, {">=", TIR_GE}, {"==", TIR_EQ}, {"!=", TIR_NE},
+      {"and", TIR_AND}, {"or", TIR_OR}, {"/", TIR_DIV},
+      {"max", TIR_MAX}, {"min", TIR_MIN}, {"floordiv", TIR_FLOORDIV}, {"floormod", TIR_FLOORMOD},
+      {"truncdiv", TIR_DIV}, {"truncmod", TIR_MOD}};
+  static const struct { const char *op, *fn; } bits[] = {
+      {"&", "bitwise_and"}, {"|", "bitwise_or"}, {"^", "bitwise_xor"}, {"<<", "shift_left"}, {">>", "shift_right"}};
+  for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+    if (!strcmp(op, bits[i].op)) return rv_expr(with_span(r, bit_call(r, bits[i].fn, x, y, sp), sp), sp);
+  if (!strcmp(op, "**")) {
+    tir_error(r->d, sp, "the '**' operator is not supported on TIR expressions; use T.pow");
+    return rv_err();
+  }
+  if (!strcmp(op, "/") && !tir_dtype_is_float(x->dtype) && !tir_dtype_is_float(y->dtype)) {
+    tir_error(r->d, sp, "'/' on integers is ambiguous; use T.floordiv (//), T.truncdiv or T.floormod");
+    return rv_err();
+  }
+  if (!strcmp(op, "and") || !strcmp(op, "or")) {
+    if (!tir_dtype_is_bool(x->dtype)) x = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, x->dtype.lanes), x);
+    if (!tir_dtype_is_bool(y->dtype)) y = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, y->dtype.lanes), y);
+  }
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(op, ops[i].op)) {
+      tir_expr *e = rd_bin_expr(r, ops[i].k, x, y);
+      return e ? rv_expr(with_span(r, e, sp), sp) : rv_err();
+    }
+  tir_error(r->d, sp, "operator '%s' is not supported", op);
+  return rv_err();
+}
+
+/* ---- unary ---- */
+
+static rval unary(rd *r, TSNode n) {
+  TSNode opn = rd_field(n, "operator");
+  const char *op = ts_node_is_null(opn) ? "-" : ts_node_type(opn);
+  tir_span sp = rd_span(n);
+  rval a = rd_eval(r, rd_field(n, "argument"));
+  if (a.k == RV_ERR) return a;
+  if (!strcmp(op, "+")) return a;
+  if (is_pynum(a)) {
+    if (!strcmp(op, "-")) {
+      if (a.k == RV_FLOAT) a.f = -a.f;
+      else a.i = -a.i, a.k = RV_INT;
+    } else {
+      if (a.k == RV_FLOAT) goto bad;
+      a.i = ~a.i, a.k = RV_INT;
+    }
+    a.sp = sp;
+    return a;
+  }
+  tir_expr *e = rd_as_expr(r, a);
+  if (!e) return rv_err();
+  if (!strcmp(op, "-")) {
+    if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) return rv_expr(tir_int(r->c, e->dtype, -e->u.int_val), sp);
+    if (e->kind == TIR_FLOAT_IMM) return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
+    if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
+    tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
+    tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0) : tir_int(r->c, s, -1);
+    return rv_expr(with_span(r, rd_bin_expr(r, TIR_MUL, e, m1), sp), sp);
+  }
+  if (!tir_dtype_is_int(e->dtype)) goto bad;
+  return rv_expr(with_span(r, tir_call(r->c, e->dtype, "bitwise_not", &e, 1), sp), sp);
+bad:
+  tir_error(r->d, sp, "unary '%s' cannot be applied to this operand", op);
+  return rv_err();
+}
+
+static rval not_op(rd *r, TSNode n) {
+  tir_span sp = rd_span(n);
+  rval a = rd_eval(r, rd_field(n, "argument"));
+  if (a.k == RV_ERR) return a;
+  if (is_pynum(a)) return (rval){.k = RV_BOOL, .i = !py_truthy(a), .sp = sp};
+  tir_expr *e = rd_as_expr(r, a);
+  if (!e) return rv_err();
+  if (e->kind == TIR_INT_IMM) return rv_expr(tir_bool(r->c, e->u.int_val == 0), sp);
+  if (!tir_dtype_is_bool(e->dtype)) e = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, e->dtype.lanes), e);
+  return rv_expr(with_span(r, tir_not(r->c, e), sp), sp);
+}
+
+static rval comparison(rd *r, TSNode n) {
+  tir_span sp = rd_span(n);
+  if (ts_node_named_child_count(n) != 2 || ts_node_child_count(n) != 3) {
+    tir_error(r->d, sp, "chained comparisons are not supported; use 'and'");
+    return rv_err();
+  }
+  rval a = rd_eval(r, ts_node_child(n, 0));
+  rval b = rd_eval(r, ts_node_child(n, 2));
+  return rd_binop(r, ts_node_type(ts_node_child(n, 1)), a, b, sp);
+}
+
+/* ---- names and attributes ---- */
+
+static rval identifier(rd *r, TSNode n) {
+  const char *name = rd_text(r, n);
+  rd_sym *s = rd_lookup(r, name);
+  if (!s) {
+    tir_error(r->d, rd_span(n), "undefined variable '%s'", name);
+    return rv_err();
+  }
+  rval v = s->val;
+  v.sp = rd_span(n);
+  return v;
+}
+
+static rval tuple_of(rd *r, tir_expr *const *es, int n, tir_span sp) {
+  rval v = {.k = RV_TUPLE, .sp = sp, .n = n};
+  v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) v.items[i] = rv_expr(es[i], sp);
+  return v;
+}
+
+static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
+  if (!strcmp(attr, "data")) return rv_expr(b->data, sp);
+  if (!strcmp(attr, "elem_offset")) return rv_expr(b->elem_offset, sp);
+  if (!strcmp(attr, "shape")) return tuple_of(r, b->shape, b->ndim, sp);
+  if (!strcmp(attr, "strides")) return tuple_of(r, b->strides, b->nstrides, sp);
+  if (!strcmp(attr, "dtype")) {
+    char s[32];
+    return (rval){.k = RV_STR, .s = tir_strdup(r->c, tir_dtype_str(b->dtype, s)), .sp = sp};
+  }
+  if (!strcmp(attr, "scope")) return (rval){.k = RV_STR, .s = b->scope, .sp = sp};
+  if (!strcmp(attr, "ndim")) return (rval){.k = RV_INT, .i = b->ndim, .sp = sp};
+  tir_error(r->d, sp, "buffer '%s' has no attribute '%s'", b->name, attr);
+  return rv_err();
+}
+
+static rval attribute(rd *r, TSNode n) {
+  tir_span sp = rd_span(n);
+  const char *tn = rd_t_name(r, n);
+  if (tn) {
+    tir_dtype t;
+    if (!strcmp(tn, "handle")) return (rval){.k = RV_HANDLE_T, .sp = sp};
+    if (tir_dtype_parse(tn, &t)) return (rval){.k = RV_DTYPE, .dt = t, .sp = sp};
+    if (rd_is_known_t_name(r, tn)) {
+      tir_error(r->d, sp, "T.%s cannot be used as a value here", tn);
+      return rv_err();
+    }
+    tir_error(r->d, sp, "unknown name 'T.%s'", tn);
+    return rv_err();
+  }
+  rval obj = rd_eval(r, rd_field(n, "object"));
+  if (obj.k == RV_ERR) return obj;
+  const char *attr = rd_text(r, rd_field(n, "attribute"));
+  if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")));
+  tir_error(r->d, sp, "unsupported attribute '%s'", attr);
+  return rv_err();
+}
+
+/* ---- containers ---- */
+
+static rval sequence(rd *r, TSNode n, bool is_list) {
+  uint32_t cnt = ts_node_named_child_count(n);
+  rval v = {.k = RV_TUPLE, .is_list = is_list, .sp = rd_span(n)};
+  v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
+  bool bad = false;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (rd_is(c, "comment")) continue;
+    rval x = rd_eval(r, c);
+    if (x.k == RV_ERR) bad = true;
+    v.items[v.n++] = x;
+  }
+  return bad ? rv_err() : v;
+}
+
+static rval dictionary(rd *r, TSNode n) {
+  uint32_t cnt = ts_node_named_child_count(n);
+  rval v = {.k = RV_DICT, .sp = rd_span(n)};
+  v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
+  v.keys = tir_alloc(r->c, sizeof *v.keys * (cnt + 1));
+  bool bad = false;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode p = ts_node_named_child(n, i);
+    if (rd_is(p, "comment")) continue;
+    if (!rd_is(p, "pair")) {
+      tir_error(r->d, rd_span(p), "unsupported dictionary entry");
+      return rv_err();
+    }
+    rval k = rd_eval(r, rd_field(p, "key")), x = rd_eval(r, rd_field(p, "value"));
+    if (k.k == RV_ERR || x.k == RV_ERR) bad = true;
+    v.keys[v.n] = k;
+    v.items[v.n++] = x;
+  }
+  return bad ? rv_err() : v;
+}
+
+/* ---- subscripts ---- */
+
+typedef struct sub_idx {
+  bool is_slice;
+  rval lo, hi, step; /* slice parts (RV_NONE when omitted) */
+  rval v;            /* a plain index */
+  tir_span sp;
+} sub_idx;
+
+static sub_idx slice_parts(rd *r, TSNode s) {
+  sub_idx x = {.is_slice = true, .sp = rd_span(s)};
+  x.lo.k = x.hi.k = x.step.k = RV_NONE;
+  int part = 0;
+  uint32_t cnt = ts_node_child_count(s);
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_child(s, i);
+    if (!ts_node_is_named(c)) {
+      if (!strcmp(ts_node_type(c), ":")) part++;
+      continue;
+    }
+    if (rd_is(c, "comment")) continue;
+    rval v = rd_eval(r, c);
+    if (part == 0) x.lo = v;
+    else if (part == 1) x.hi = v;
+    else x.step = v;
+  }
+  return x;
+}
+
+static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  int cnt = 0, cap = 0;
+  sub_idx *arr = NULL;
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      const char *f = ts_tree_cursor_current_field_name(&cur);
+      if (!f || strcmp(f, "subscript")) continue;
+      TSNode c = ts_tree_cursor_current_node(&cur);
+      arr = rd_grow(r->c, arr, cnt, &cap, sizeof *arr);
+      if (rd_is(c, "slice")) arr[cnt++] = slice_parts(r, c);
+      else arr[cnt++] = (sub_idx){.v = rd_eval(r, c), .sp = rd_span(c)};
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  *out = arr;
+  return cnt;
+}
+
+static tir_expr *index_expr(rd *r, rval v, tir_dtype like) {
+  if (v.k == RV_ERR) return NULL;
+  if (v.k == RV_INT) return rd_convert(r, v, tir_dtype_is_int(like) ? like : TIR_INT32);
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e) return NULL;
+  if (!tir_dtype_is_int(e->dtype)) {
+    char b[32];
+    tir_error(r->d, v.sp, "buffer index must be an integer, got %s", tir_dtype_str(e->dtype, b));
+    return NULL;
+  }
+  return e;
+}
+
+tir_expr *rd_region_extent(rd *r, tir_expr *lo, tir_expr *hi) {
+  int64_t a, b;
+  if (tir_is_const_int(lo, &a) && a == 0) return hi;
+  if (tir_is_const_int(lo, &a) && tir_is_const_int(hi, &b)) return tir_int(r->c, hi->dtype, b - a);
+  /* (x + c1) - (x + c0) and x + c - x, the usual shape of `A[x:x + c]` */
+  if (hi->kind == TIR_ADD && hi->u.bin.a == lo) return hi->u.bin.b;
+  if (hi->kind == TIR_ADD && lo->kind == TIR_ADD && hi->u.bin.a == lo->u.bin.a &&
+      tir_is_const_int(hi->u.bin.b, &b) && tir_is_const_int(lo->u.bin.b, &a))
+    return tir_int(r->c, hi->dtype, b - a);
+  return rd_bin_expr(r, TIR_SUB, hi, lo);
+}
+
+/* structurally equal simple exprs, for recognising `A[x:x + c]` */
+static bool same_expr(const tir_expr *a, const tir_expr *b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind || !tir_dtype_eq(a->dtype, b->dtype)) return false;
+  if (a->kind == TIR_INT_IMM) return a->u.int_val == b->u.int_val;
+  if (a->kind == TIR_FLOAT_IMM) return a->u.float_val == b->u.float_val;
+  if (TIR_IS_BINARY(a->kind)) return same_expr(a->u.bin.a, b->u.bin.a) && same_expr(a->u.bin.b, b->u.bin.b);
+  if (a->kind == TIR_BUFFER_LOAD) {
+    if (a->u.load.buf != b->u.load.buf || a->u.load.nidx != b->u.load.nidx) return false;
+    for (int i = 0; i < a->u.load.nidx; i++)
+      if (!same_expr(a->u.load.idx[i], b->u.load.idx[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+static tir_expr *slice_extent(rd *r, tir_expr *lo, tir_expr *hi) {
+  int64_t c;
+  if (hi->kind == TIR_ADD && same_expr(hi->u.bin.a, lo)) return hi->u.bin.b;
+  if (hi->kind == TIR_SUB && same_expr(hi->u.bin.a, lo) && tir_is_const_int(hi->u.bin.b, &c))
+    return tir_int(r->c, hi->dtype, -c);
+  return rd_region_extent(r, lo, hi);
+}
+
+static bool check_rank(rd *r, tir_buffer *b, int n, tir_span sp) {
+  if (n == b->ndim) return true;
+  tir_error(r->d, sp, "buffer '%s' has %d dimension%s but is indexed with %d ind%s", b->name, b->ndim,
+            b->ndim == 1 ? "" : "s", n, n == 1 ? "ex" : "ices");
+  return false;
+}
+
+static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span sp) {
+  bool any_slice = false;
+  for (int i = 0; i < n; i++) any_slice |= ix[i].is_slice;
+  if (!check_rank(r, b, n, sp)) return rv_err();
+  tir_dtype it = b->ndim ? b->shape[0]->dtype : TIR_INT32;
+  if (!any_slice) {
+    tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+      if (!(idx[i] = index_expr(r, ix[i].v, it))) return rv_err();
+    return rv_expr(with_span(r, tir_load(r->c, b, idx, n), sp), sp);
+  }
+  rval v = {.k = RV_REGION, .sp = sp};
+  v.region = (tir_buffer_region){.buf = b, .n = n, .span = sp};
+  v.region.region = tir_alloc(r->c, sizeof(tir_range) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    tir_range *g = &v.region.region[i];
+    if (!ix[i].is_slice) {
+      if (!(g->min = index_expr(r, ix[i].v, it))) return rv_err();
+      g->extent = tir_int(r->c, g->min->dtype, 1);
+      continue;
+    }
+    if (ix[i].step.k != RV_NONE) {
+      int64_t st;
+      if (!rd_as_int(r, ix[i].step, &st, "a slice step")) return rv_err();
+      if (st != 1) {
+        tir_error(r->d, ix[i].step.sp, "slice steps other than 1 are not supported");
+        return rv_err();
+      }
+    }
+    tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, it, 0) : index_expr(r, ix[i].lo, it);
+    tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : it);
+    if (!lo || !hi) return rv_err();
+    if (!match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
+    g->min = lo;
+    g->extent = slice_extent(r, lo, hi);
+  }
+  return v;
+}
+
+static tir_expr *region_as_load(rd *r, rval v) {
+  tir_buffer_region *g = &v.region;
+  tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(g->n + 1));
+  for (int i = 0; i < g->n; i++) {
+    int64_t ext;
+    if (!tir_is_const_int(g->region[i].extent, &ext) || ext < 1 || ext > 65535) {
+      tir_error(r->d, v.sp, "a buffer slice used as a value needs constant extents");
+      return NULL;
+    }
+    idx[i] = ext == 1 ? g->region[i].min
+                      : tir_ramp(r->c, g->region[i].min, tir_int(r->c, g->region[i].min->dtype, 1), (int)ext);
+  }
+  return with_span(r, tir_load(r->c, g->buf, idx, g->n), v.sp);
+}
+
+rval rd_subscript(rd *r, TSNode n) {
+  tir_span sp = rd_span(n);
+  TSNode vn = rd_field(n, "value");
+  rval base;
+  rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
+  if (bs && bs->val.k == RV_ERR) {
+    base = rv_err();
+  } else if (rd_is(vn, "identifier") && !bs) {
+    tir_error(r->d, rd_span(vn), "undefined buffer '%s'", rd_text(r, vn));
+    base = rv_err();
+  } else {
+    base = rd_eval(r, vn);
+  }
+  sub_idx *ix;
+  int cnt = subscript_indices(r, n, &ix);
+  if (base.k == RV_ERR) return base;
+  for (int i = 0; i < cnt; i++)
+    if ((!ix[i].is_slice && ix[i].v.k == RV_ERR) ||
+        (ix[i].is_slice && (ix[i].lo.k == RV_ERR || ix[i].hi.k == RV_ERR || ix[i].step.k == RV_ERR)))
+      return rv_err();
+  if (base.k == RV_BUFFER) return buffer_subscript(r, base.buf, ix, cnt, sp);
+  if (base.k == RV_TUPLE && cnt == 1 && !ix[0].is_slice) {
+    int64_t k;
+    if (!rd_as_int(r, ix[0].v, &k, "a tuple index")) return rv_err();
+    if (k < 0) k += base.n;
+    if (k < 0 || k >= base.n) {
+      tir_error(r->d, ix[0].sp, "index %lld out of range for a tuple of %d", (long long)k, base.n);
+      return rv_err();
+    }
+    return base.items[k];
+  }
+  tir_error(r->d, sp, "this value cannot be indexed");
+  return rv_err();
+}
+
+bool rd_as_region(rd *r, rval v, tir_buffer_region *out) {
+  if (v.k == RV_ERR) return false;
+  if (v.k == RV_REGION) { *out = v.region; return true; }
+  if (v.k == RV_EXPR && v.e->kind == TIR_BUFFER_LOAD) {
+    const tir_expr *e = v.e;
+    *out = (tir_buffer_region){.buf = e->u.load.buf, .n = e->u.load.nidx, .span = v.sp};
+    out->region = tir_alloc(r->c, sizeof(tir_range) * (size_t)(e->u.load.nidx + 1));
+    for (int i = 0; i < e->u.load.nidx; i++) {
+      tir_expr *ix = e->u.load.idx[i];
+      if (ix->kind == TIR_RAMP)
+        out->region[i] = (tir_range){ix->u.ramp.base, tir_int(r->c, ix->u.ramp.base->dtype, ix->u.ramp.lanes)};
+      else
+        out->region[i] = (tir_range){ix, tir_int(r->c, ix->dtype, 1)};
+    }
+    return true;
+  }
+  if (v.k == RV_BUFFER) {
+    tir_buffer *b = v.buf;
+    *out = (tir_buffer_region){.buf = b, .n = b->ndim, .span = v.sp};
+    out->region = tir_alloc(r->c, sizeof(tir_range) * (size_t)(b->ndim + 1));
+    for (int i = 0; i < b->ndim; i++) out->region[i] = (tir_range){tir_int(r->c, b->shape[i]->dtype, 0), b->shape[i]};
+    return true;
+  }
+  tir_error(r->d, v.sp, "expected a buffer region such as A[i, 0:16]");
+  return false;
+}
+
+/* ---- the dispatcher ---- */
+
+rval rd_eval(rd *r, TSNode n) {
+  if (ts_node_is_null(n)) return rv_err();
+  tir_span sp = rd_span(n);
+  if (++r->depth > 200) {
+    r->depth--;
+    tir_error(r->d, sp, "expression nested too deeply");
+    return rv_err();
+  }
+  const char *t = ts_node_type(n);
+  rval v;
+  if (!strcmp(t, "integer")) v = int_literal(r, n);
+  else if (!strcmp(t, "float")) v = float_literal(r, n);
+  else if (!strcmp(t, "true") || !strcmp(t, "false")) v = (rval){.k = RV_BOOL, .i = t[0] == 't', .sp = sp};
+  else if (!strcmp(t, "none")) v = (rval){.k = RV_NONE, .sp = sp};
+  else if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) v = string_value(r, n);
+  else if (!strcmp(t, "identifier")) v = identifier(r, n);
+  else if (!strcmp(t, "attribute")) v = attribute(r, n);
+  else if (!strcmp(t, "parenthesized_expression")) v = rd_eval(r, ts_node_named_child(n, 0));
+  else if (!strcmp(t, "binary_operator"))
+    v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
+                 rd_eval(r, rd_field(n, "right")), sp);
+  else if (!strcmp(t, "boolean_operator"))
+    v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
+                 rd_eval(r, rd_field(n, "right")), sp);
+  else if (!strcmp(t, "unary_operator")) v = unary(r, n);
+  else if (!strcmp(t, "not_operator")) v = not_op(r, n);
+  else if (!strcmp(t, "comparison_operator")) v = comparison(r, n);
+  else if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) v = sequence(r, n, false);
+  else if (!strcmp(t, "list")) v = sequence(r, n, true);
+  else if (!strcmp(t, "dictionary")) v = dictionary(r, n);
+  else if (!strcmp(t, "subscript")) v = rd_subscript(r, n);
+  else if (!strcmp(t, "call")) v = rd_eval_call(r, n);
+  else if (!strcmp(t, "conditional_expression")) {
+    tir_error(r->d, sp, "conditional expressions are not supported; use T.if_then_else or T.Select");
+    v = rv_err();
+  } else {
+    tir_error(r->d, sp, "unsupported expression (%s)", t);
+    v = rv_err();
+  }
+  r->depth--;
+  return v;
+}

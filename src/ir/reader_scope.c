@@ -1,0 +1,95 @@
+/* reader_scope.c - the reader's symbol table (Python-like scopes: names map
+ * to values, innermost first), loops in scope, spans and node text. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/reader.h"
+
+tir_span rd_span(TSNode n) {
+  TSPoint p = ts_node_start_point(n);
+  return (tir_span){(int)p.row + 1, (int)p.column + 1};
+}
+
+const char *rd_text(rd *r, TSNode n) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  if (b > r->len) b = (uint32_t)r->len;
+  if (a > b) a = b;
+  return tir_strndup(r->c, r->src + a, b - a);
+}
+
+bool rd_is(TSNode n, const char *type) { return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type); }
+
+TSNode rd_field(TSNode n, const char *field) {
+  return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+}
+
+/* the dotted name of an attribute chain rooted at identifier `root` */
+static const char *dotted_after(rd *r, TSNode n, const char *root) {
+  if (!root || !rd_is(n, "attribute")) return NULL;
+  TSNode obj = rd_field(n, "object"), attr = rd_field(n, "attribute");
+  if (ts_node_is_null(attr)) return NULL;
+  const char *tail = rd_text(r, attr);
+  if (rd_is(obj, "identifier")) return strcmp(rd_text(r, obj), root) ? NULL : tail;
+  const char *head = dotted_after(r, obj, root);
+  if (!head) return NULL;
+  size_t hl = strlen(head), tl = strlen(tail);
+  char *s = tir_alloc(r->c, hl + tl + 2);
+  memcpy(s, head, hl);
+  s[hl] = '.';
+  memcpy(s + hl + 1, tail, tl + 1);
+  return s;
+}
+
+const char *rd_t_name(rd *r, TSNode n) { return dotted_after(r, n, r->t_alias); }
+
+bool rd_is_i_name(rd *r, TSNode n, const char *name) {
+  const char *s = dotted_after(r, n, r->i_alias);
+  return s && !strcmp(s, name);
+}
+
+void *rd_grow(tir_ctx *c, void *arr, int n, int *cap, size_t elem) {
+  if (n < *cap) return arr;
+  int nc = *cap ? *cap * 2 : 4;
+  void *p = tir_alloc(c, elem * (size_t)nc);
+  if (n) memcpy(p, arr, elem * (size_t)n);
+  *cap = nc;
+  return p;
+}
+
+static void *grow_heap(void *arr, int n, int *cap, size_t elem) {
+  if (n < *cap) return arr;
+  int nc = *cap ? *cap * 2 : 32;
+  void *p = realloc(arr, elem * (size_t)nc);
+  if (!p) abort(); /* out of memory is not bad input */
+  *cap = nc;
+  return p;
+}
+
+void rd_push_sym(rd *r, const char *name, rval v) {
+  r->syms = grow_heap(r->syms, r->nsyms, &r->capsyms, sizeof *r->syms);
+  r->syms[r->nsyms++] = (rd_sym){name, v};
+}
+
+rd_sym *rd_lookup(rd *r, const char *name) {
+  for (int i = r->nsyms - 1; i >= 0; i--)
+    if (!strcmp(r->syms[i].name, name)) return &r->syms[i];
+  return NULL;
+}
+
+void rd_push_loop(rd *r, tir_expr *var, tir_expr *min, tir_expr *extent) {
+  r->loops = grow_heap(r->loops, r->nloops, &r->caploops, sizeof *r->loops);
+  r->loops[r->nloops++] = (rd_loop){var, min, extent};
+}
+
+rd_loop *rd_find_loop(rd *r, const tir_expr *var) {
+  for (int i = r->nloops - 1; i >= 0; i--)
+    if (r->loops[i].var == var) return &r->loops[i];
+  return NULL;
+}
+
+rval rv_err(void) { return (rval){.k = RV_ERR}; }
+
+rval rv_expr(tir_expr *e, tir_span sp) {
+  if (!e) return rv_err();
+  return (rval){.k = RV_EXPR, .e = e, .sp = sp};
+}

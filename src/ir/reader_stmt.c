@@ -1,0 +1,623 @@
+/* reader_stmt.c - statements: assignments (stores, lets, declarations,
+ * statement-level allocations), for / while / if, with-frames (blocks,
+ * init, attr, launch_thread, Assert), T.evaluate and bare calls. */
+#include <string.h>
+
+#include "ir/reader.h"
+
+typedef struct stmt_list {
+  tir_stmt **s;
+  int n, cap;
+} stmt_list;
+
+static void add(rd *r, stmt_list *l, tir_stmt *s) {
+  if (!s) return;
+  l->s = rd_grow(r->c, l->s, l->n, &l->cap, sizeof *l->s);
+  l->s[l->n++] = s;
+}
+
+static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used);
+
+tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
+  stmt_list l = {0};
+  int before = r->d ? r->d->nerrors : 0;
+  uint32_t cnt = ts_node_named_child_count(list);
+  for (uint32_t i = from; i < cnt; i++) {
+    TSNode s = ts_node_named_child(list, i);
+    if (rd_is(s, "comment")) continue;
+    bool failed = false;
+    if (rd_block_frame_stmt(r, s, &failed)) continue;
+    if (r->blk && !r->blk->is_root) r->blk->body_started = true;
+    bool rest = false;
+    add(r, &l, stmt_at(r, s, list, i, &rest));
+    if (rest) break;
+  }
+  if (r->d && r->d->nerrors > before) return NULL;
+  if (l.n == 0) return tir_evaluate(r->c, tir_i32(r->c, 0));
+  return tir_seq(r->c, l.s, l.n);
+}
+
+tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
+  int mark = r->nsyms;
+  tir_stmt *s = rd_stmts(r, list, from);
+  r->nsyms = mark;
+  return s;
+}
+
+/* the rest of the statement list after idx, in the current scope */
+static tir_stmt *rest_of(rd *r, TSNode list, uint32_t idx, bool *rest_used) {
+  *rest_used = true;
+  return rd_stmts(r, list, idx + 1);
+}
+
+/* ---- assignments ---- */
+
+static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span sp) {
+  rval tgt = rd_subscript(r, lhs);
+  if (tgt.k == RV_ERR || value.k == RV_ERR) return NULL;
+  if (aug) {
+    value = rd_binop(r, aug, tgt, value, sp);
+    if (value.k == RV_ERR) return NULL;
+  }
+  tir_expr *load = tgt.k == RV_REGION ? rd_as_expr(r, tgt) : tgt.e;
+  if (!load || load->kind != TIR_BUFFER_LOAD) {
+    tir_error(r->d, rd_span(lhs), "only buffer elements can be assigned to");
+    return NULL;
+  }
+  tir_expr *v = rd_convert(r, value, load->dtype);
+  if (!v) return NULL;
+  tir_stmt *s = tir_store(r->c, load->u.load.buf, v, load->u.load.idx, load->u.load.nidx);
+  s->span = sp;
+  return s;
+}
+
+/* T.int32() / T.handle() / T.int32(is_size_var=True): a fresh free var */
+static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
+  const char *tn = rd_t_name(r, rd_field(call, "function"));
+  tir_dtype t;
+  if (!tn) return false;
+  bool is_handle = !strcmp(tn, "handle");
+  if (!is_handle && !tir_dtype_parse(tn, &t)) return false;
+  if (is_handle) t = TIR_HANDLE;
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  if (a.npos != 0 && !is_handle) return false;
+  rval *sz = rd_kwarg(&a, "is_size_var");
+  tir_expr *v = sz && sz->k == RV_BOOL && sz->i ? tir_size_var(r->c, name, t) : tir_var(r->c, name, t);
+  v->span = sp;
+  rd_push_sym(r, name, rv_expr(v, sp));
+  return true;
+}
+
+static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call, TSNode list, uint32_t idx,
+                            bool *rest_used) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  a.sp = rd_span(call);
+  if (!strcmp(tn, "allocate")) {
+    rval *ex = rd_arg(&a, 0, "extents");
+    rval *dt = rd_arg(&a, 1, "dtype");
+    rval *sc = rd_arg(&a, 2, "scope");
+    tir_dtype t;
+    if (!ex || !dt || ex->k != RV_TUPLE || !rd_parse_dtype(r, *dt, &t)) {
+      if (!ex || !dt || (ex && ex->k != RV_TUPLE)) tir_error(r->d, a.sp, "T.allocate expects ([extents], dtype, scope)");
+      return NULL;
+    }
+    const char *scope = sc ? rd_as_str(r, *sc, "scope") : "global";
+    if (!scope) return NULL;
+    tir_expr **ext = tir_alloc(r->c, sizeof *ext * (size_t)(ex->n + 1));
+    for (int i = 0; i < ex->n; i++)
+      if (!(ext[i] = rd_as_expr(r, ex->items[i]))) return NULL;
+    tir_expr *v = tir_var(r->c, name, TIR_HANDLE);
+    v->u.var.ptr_scope = tir_strdup(r->c, scope);
+    v->u.var.ptr_elem = t;
+    rd_push_sym(r, name, rv_expr(v, a.sp));
+    tir_stmt *body = rest_of(r, list, idx, rest_used);
+    return body ? tir_allocate(r->c, v, t, ext, ex->n, scope, body) : NULL;
+  }
+  tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
+  if (!b) return NULL;
+  rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
+  tir_stmt *body = rest_of(r, list, idx, rest_used);
+  if (!body) return NULL;
+  return !strcmp(tn, "decl_buffer") ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_stmt(r->c, b, body);
+}
+
+static tir_expr *thread_var(rd *r, rval v, tir_span sp) {
+  if (v.k == RV_STR) return tir_var(r->c, v.s, TIR_INT32);
+  if (v.k == RV_EXPR && v.e->kind == TIR_VAR) return v.e;
+  tir_error(r->d, sp, "T.launch_thread expects a thread tag or a T.env_thread variable");
+  return NULL;
+}
+
+static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32_t idx, bool *rest_used,
+                        TSNode body_node) {
+  if (a->npos != 2) {
+    tir_error(r->d, a->sp, "T.launch_thread expects (thread, extent), got %d arguments", a->npos);
+    return NULL;
+  }
+  tir_expr *v = thread_var(r, a->pos[0], a->sp);
+  tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
+  if (!ext) return NULL;
+  if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
+  tir_stmt *body = ts_node_is_null(body_node) ? rest_of(r, list, idx, rest_used) : rd_body(r, body_node, 0);
+  return body ? tir_attr_stmt(r->c, "thread_extent", v, ext, body) : NULL;
+}
+
+static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx, bool *rest_used,
+                     tir_span sp) {
+  tir_dtype t;
+  tir_expr *e;
+  if (!ts_node_is_null(type)) {
+    rval tv = rd_eval(r, ts_node_named_child(type, 0));
+    if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
+    e = rd_convert(r, v, t);
+  } else {
+    if (v.k == RV_BUFFER || v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || v.k == RV_STR ||
+        v.k == RV_TUPLE || v.k == RV_DTYPE || v.k == RV_DICT || v.k == RV_NONE) {
+      rd_push_sym(r, name, v); /* a Python value: bound by name, no LetStmt (as TVM) */
+      return NULL;
+    }
+    e = rd_as_expr(r, v);
+  }
+  if (!e) return NULL;
+  tir_expr *var = tir_var(r->c, name, e->dtype);
+  var->span = sp;
+  rd_push_sym(r, name, rv_expr(var, sp));
+  tir_stmt *body = rest_of(r, list, idx, rest_used);
+  if (!body) return NULL;
+  tir_stmt *s = tir_let_stmt(r->c, var, e, body);
+  s->span = sp;
+  return s;
+}
+
+static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *rest_used) {
+  TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
+  tir_span sp = rd_span(asg);
+  if (ts_node_is_null(right)) {
+    tir_error(r->d, sp, "a declaration without a value is not supported");
+    return NULL;
+  }
+  if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
+  if (!rd_is(left, "identifier")) {
+    tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
+    return NULL;
+  }
+  const char *name = rd_text(r, left);
+  if (rd_is(right, "call")) {
+    const char *tn = rd_t_name(r, rd_field(right, "function"));
+    if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
+    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || (r->tirx && !strcmp(tn, "alloc_buffer"))))
+      return alloc_like(r, tn, name, right, list, idx, rest_used);
+    if (tn && !strcmp(tn, "launch_thread")) {
+      rd_args a;
+      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      a.sp = rd_span(right);
+      return launch(r, &a, name, list, idx, rest_used, (TSNode){0});
+    }
+    if (tn && !strcmp(tn, "env_thread")) {
+      rd_args a;
+      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      const char *tag = a.npos == 1 ? rd_as_str(r, a.pos[0], "the thread tag") : NULL;
+      if (!tag) {
+        if (a.npos != 1) tir_error(r->d, rd_span(right), "T.env_thread expects a thread tag");
+        return NULL;
+      }
+      rd_push_sym(r, name, rv_expr(tir_var(r->c, tag, TIR_INT32), rd_span(right)));
+      return NULL;
+    }
+  }
+  rval v = rd_eval(r, right);
+  if (v.k == RV_ERR) return NULL;
+  return let(r, name, v, type, list, idx, rest_used, sp);
+}
+
+static tir_stmt *aug_assignment(rd *r, TSNode n) {
+  TSNode left = rd_field(n, "left");
+  const char *op = ts_node_type(rd_field(n, "operator"));
+  if (!rd_is(left, "subscript")) {
+    tir_error(r->d, rd_span(left), "augmented assignment needs a buffer element on the left");
+    return NULL;
+  }
+  char bin[8];
+  size_t l = strlen(op);
+  if (l < 2 || l > 4) return NULL;
+  memcpy(bin, op, l - 1);
+  bin[l - 1] = 0;
+  return store(r, left, rd_eval(r, rd_field(n, "right")), bin, rd_span(n));
+}
+
+/* ---- expression statements ---- */
+
+static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
+  if (v.k == RV_ERR) return NULL;
+  if (v.k == RV_NONE) return NULL;
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e) return NULL;
+  tir_stmt *s = tir_evaluate(r->c, e);
+  s->span = sp;
+  return s;
+}
+
+static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode list, uint32_t idx, bool *rest_used,
+                             TSNode body_node) {
+  tir_expr *c = rd_as_expr(r, cond);
+  const char *m = msg.k == RV_NONE ? "" : rd_as_str(r, msg, "an assert message");
+  if (!c || !m) return NULL;
+  if (!tir_dtype_is_bool(c->dtype)) {
+    tir_error(r->d, cond.sp, "an assert condition must be a bool");
+    return NULL;
+  }
+  tir_stmt *body = ts_node_is_null(body_node) ? rest_of(r, list, idx, rest_used) : rd_body(r, body_node, 0);
+  if (!body) return NULL;
+  tir_stmt *s = tir_assert(r->c, c, tir_string(r->c, m), body);
+  s->span = sp;
+  return s;
+}
+
+static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
+  const char *tn = rd_t_name(r, rd_field(call, "function"));
+  tir_span sp = rd_span(call);
+  if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert")))
+    return evaluate(r, rd_eval(r, call), sp);
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  a.sp = sp;
+  if (!strcmp(tn, "evaluate")) {
+    if (a.npos != 1) {
+      tir_error(r->d, sp, "T.evaluate expects 1 argument, got %d", a.npos);
+      return NULL;
+    }
+    return evaluate(r, a.pos[0], sp);
+  }
+  if (!strcmp(tn, "Assert")) {
+    if (a.npos < 1 || a.npos > 2) {
+      tir_error(r->d, sp, "T.Assert expects (condition, message)");
+      return NULL;
+    }
+    rval none = {.k = RV_NONE};
+    return assert_stmt(r, a.pos[0], a.npos > 1 ? a.pos[1] : none, sp, list, idx, rest_used, (TSNode){0});
+  }
+  /* func_attr */
+  if (r->blk || r->nloops) {
+    tir_error(r->d, sp, "T.func_attr must be at the top of the function body");
+    return NULL;
+  }
+  if (a.npos != 1 || a.pos[0].k != RV_DICT) {
+    tir_error(r->d, sp, "T.func_attr expects one dict");
+    return NULL;
+  }
+  r->fn->f->attrs = rd_as_attr(r, a.pos[0]);
+  return NULL;
+}
+
+static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
+  TSNode e = ts_node_named_child(s, 0);
+  if (ts_node_named_child_count(s) != 1) {
+    tir_error(r->d, rd_span(s), "unsupported statement");
+    return NULL;
+  }
+  if (rd_is(e, "assignment")) return assignment(r, e, list, idx, rest_used);
+  if (rd_is(e, "augmented_assignment")) return aug_assignment(r, e);
+  if (rd_is(e, "string") || rd_is(e, "concatenated_string")) return NULL; /* a docstring */
+  if (rd_is(e, "call")) return call_stmt(r, e, list, idx, rest_used);
+  return evaluate(r, rd_eval(r, e), rd_span(e));
+}
+
+/* ---- loops ---- */
+
+typedef struct loop_spec {
+  tir_for_kind kind;
+  const char *thread;
+  tir_attr_val *annots;
+  tir_expr *min[8], *ext[8];
+  int n;
+} loop_spec;
+
+static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext) {
+  if (!hi) {
+    tir_expr *e = rd_as_expr(r, *lo);
+    if (!e) return false;
+    *pmin = tir_int(r->c, tir_dtype_is_int(e->dtype) ? e->dtype : TIR_INT32, 0);
+    *pext = e;
+  } else {
+    rval l = *lo, h = *hi;
+    tir_expr *a, *b;
+    if (l.k == RV_INT && h.k == RV_EXPR) { b = h.e; a = rd_convert(r, l, b->dtype); }
+    else if (h.k == RV_INT && l.k == RV_EXPR) { a = l.e; b = rd_convert(r, h, a->dtype); }
+    else { a = rd_as_expr(r, l); b = rd_as_expr(r, h); }
+    if (!a || !b) return false;
+    *pmin = a;
+    *pext = rd_region_extent(r, a, b);
+    if (!*pext) return false;
+  }
+  if (!tir_dtype_is_int((*pext)->dtype) || !tir_dtype_is_int((*pmin)->dtype)) {
+    tir_error(r->d, lo->sp, "loop bounds must be integers");
+    return false;
+  }
+  return true;
+}
+
+static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
+  memset(ls, 0, sizeof *ls);
+  if (!rd_is(call, "call")) goto bad;
+  TSNode fn = rd_field(call, "function");
+  const char *tn = rd_t_name(r, fn);
+  bool is_range = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range");
+  if (!tn && !is_range) goto bad;
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  a.sp = rd_span(call);
+  rval *an = rd_kwarg(&a, "annotations");
+  if (an && an->k != RV_NONE && !(ls->annots = rd_as_attr(r, *an))) return false;
+  if (tn && !strcmp(tn, "grid")) {
+    if (a.npos < 1 || a.npos > 8) {
+      tir_error(r->d, a.sp, "T.grid expects 1 to 8 extents, got %d", a.npos);
+      return false;
+    }
+    for (int i = 0; i < a.npos; i++) {
+      rval *p = &a.pos[i];
+      bool pair = p->k == RV_TUPLE && p->n == 2;
+      if (!min_ext(r, pair ? &p->items[0] : p, pair ? &p->items[1] : NULL, &ls->min[i], &ls->ext[i])) return false;
+    }
+    ls->n = a.npos;
+    return true;
+  }
+  ls->n = 1;
+  if (is_range) {
+    if (a.npos == 3) {
+      int64_t st;
+      if (!rd_as_int(r, a.pos[2], &st, "a range step")) return false;
+      if (st != 1) {
+        tir_error(r->d, a.pos[2].sp, "range steps other than 1 are not supported");
+        return false;
+      }
+      a.npos = 2;
+    }
+    if (a.npos < 1 || a.npos > 2) {
+      tir_error(r->d, a.sp, "range expects 1 or 2 arguments, got %d", a.npos);
+      return false;
+    }
+    return min_ext(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, &ls->min[0], &ls->ext[0]);
+  }
+  static const struct { const char *n; tir_for_kind k; } kinds[] = {
+      {"serial", TIR_FOR_SERIAL}, {"parallel", TIR_FOR_PARALLEL}, {"vectorized", TIR_FOR_VECTORIZED},
+      {"unroll", TIR_FOR_UNROLLED}, {"thread_binding", TIR_FOR_THREAD_BINDING}};
+  int k = -1;
+  for (int i = 0; i < 5; i++)
+    if (!strcmp(tn, kinds[i].n)) k = i;
+  if (k < 0) {
+    tir_error(r->d, rd_span(fn), rd_is_known_t_name(r, tn) ? "T.%s is not a loop" : "unknown name 'T.%s'", tn);
+    return false;
+  }
+  ls->kind = kinds[k].k;
+  rval *thr = rd_kwarg(&a, "thread");
+  if (ls->kind == TIR_FOR_THREAD_BINDING) {
+    if (!thr && a.npos >= 2 && a.pos[a.npos - 1].k == RV_STR) thr = &a.pos[--a.npos];
+    if (!thr) {
+      tir_error(r->d, a.sp, "T.thread_binding needs thread=\"...\"");
+      return false;
+    }
+    if (!(ls->thread = rd_as_str(r, *thr, "the thread tag"))) return false;
+  }
+  if (a.npos < 1 || a.npos > 2) {
+    tir_error(r->d, a.sp, "T.%s expects 1 or 2 positional arguments, got %d", tn, a.npos);
+    return false;
+  }
+  return min_ext(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, &ls->min[0], &ls->ext[0]);
+bad:
+  tir_error(r->d, rd_span(call), "a for loop must iterate over range(...), T.serial/parallel/vectorized/unroll/thread_binding(...) or T.grid(...)");
+  return false;
+}
+
+static tir_stmt *for_stmt(rd *r, TSNode s) {
+  loop_spec ls;
+  if (!loop_spec_of(r, rd_field(s, "right"), &ls)) return NULL;
+  TSNode left = rd_field(s, "left");
+  const char *names[8];
+  int n = 0;
+  if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
+  else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < 8; i++) {
+      TSNode c = ts_node_named_child(left, i);
+      if (!rd_is(c, "identifier")) goto badt;
+      names[n++] = rd_text(r, c);
+    }
+  } else goto badt;
+  if (n != ls.n) {
+    tir_error(r->d, rd_span(left), "%d loop variables for %d loops", n, ls.n);
+    return NULL;
+  }
+  if (!ts_node_is_null(rd_field(s, "alternative"))) {
+    tir_error(r->d, rd_span(rd_field(s, "alternative")), "for-else is not supported");
+    return NULL;
+  }
+  int mark = r->nsyms, lmark = r->nloops;
+  tir_expr *vars[8];
+  for (int i = 0; i < n; i++) {
+    tir_dtype t = ls.kind == TIR_FOR_THREAD_BINDING ? TIR_INT32 : ls.ext[i]->dtype;
+    if (ls.kind == TIR_FOR_THREAD_BINDING && !tir_dtype_eq(ls.ext[i]->dtype, t)) {
+      ls.ext[i] = rd_convert(r, rv_expr(ls.ext[i], rd_span(s)), t);
+      ls.min[i] = rd_convert(r, rv_expr(ls.min[i], rd_span(s)), t);
+    }
+    vars[i] = tir_var(r->c, names[i], t);
+    vars[i]->span = rd_span(left);
+    rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
+    rd_push_loop(r, vars[i], ls.min[i], ls.ext[i]);
+  }
+  tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
+  r->nsyms = mark;
+  r->nloops = lmark;
+  if (!body) return NULL;
+  for (int i = n - 1; i >= 0; i--) {
+    body = tir_for(r->c, vars[i], ls.min[i], ls.ext[i], ls.kind, ls.thread, i == n - 1 ? ls.annots : NULL, body);
+    body->span = rd_span(s);
+  }
+  return body;
+badt:
+  tir_error(r->d, rd_span(left), "loop targets must be names");
+  return NULL;
+}
+
+/* ---- if / while ---- */
+
+static tir_expr *condition(rd *r, TSNode n, rval *py) {
+  rval v = rd_eval(r, n);
+  *py = v;
+  if (v.k == RV_BOOL || v.k == RV_INT) return NULL;
+  if (v.k == RV_ERR) return NULL;
+  tir_expr *e = rd_as_expr(r, v);
+  if (e && !tir_dtype_is_bool(e->dtype)) {
+    char b[32];
+    tir_error(r->d, v.sp, "a condition must be a bool, got %s", tir_dtype_str(e->dtype, b));
+    py->k = RV_ERR;
+    return NULL;
+  }
+  if (!e) py->k = RV_ERR;
+  return e;
+}
+
+/* the if chain starting at alternative index k of the if_statement */
+static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t k) {
+  uint32_t cnt = ts_node_named_child_count(ifs), seen = 0;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(ifs, i);
+    if (!rd_is(c, "elif_clause") && !rd_is(c, "else_clause")) continue;
+    if (seen++ < k) continue;
+    if (rd_is(c, "else_clause")) return rd_body(r, rd_field(c, "body"), 0);
+    rval py;
+    tir_expr *cond = condition(r, rd_field(c, "condition"), &py);
+    if (py.k == RV_ERR) return NULL;
+    if (!cond) return (py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, k + 1));
+    tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
+    tir_stmt *else_s = else_chain(r, ifs, k + 1);
+    if (!then_s) return NULL;
+    tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
+    s->span = rd_span(c);
+    return s;
+  }
+  return NULL;
+}
+
+static tir_stmt *if_stmt(rd *r, TSNode s) {
+  rval py;
+  tir_expr *cond = condition(r, rd_field(s, "condition"), &py);
+  if (py.k == RV_ERR) return NULL;
+  if (!cond) return py.i ? rd_body(r, rd_field(s, "consequence"), 0) : else_chain(r, s, 0);
+  tir_stmt *then_s = rd_body(r, rd_field(s, "consequence"), 0);
+  tir_stmt *else_s = else_chain(r, s, 0);
+  if (!then_s) return NULL;
+  tir_stmt *out = tir_if(r->c, cond, then_s, else_s);
+  out->span = rd_span(s);
+  return out;
+}
+
+static tir_stmt *while_stmt(rd *r, TSNode s) {
+  rval py;
+  tir_expr *cond = condition(r, rd_field(s, "condition"), &py);
+  if (py.k == RV_ERR) return NULL;
+  if (!cond) cond = tir_bool(r->c, py.i != 0);
+  if (!ts_node_is_null(rd_field(s, "alternative"))) {
+    tir_error(r->d, rd_span(s), "while-else is not supported");
+    return NULL;
+  }
+  tir_stmt *body = rd_body(r, rd_field(s, "body"), 0);
+  if (!body) return NULL;
+  tir_stmt *w = tir_while(r->c, cond, body);
+  w->span = rd_span(s);
+  return w;
+}
+
+/* ---- with ---- */
+
+static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
+  if (!r->blk || r->blk->is_root || !ts_node_eq(ts_node_parent(with), r->blk->body)) {
+    tir_error(r->d, rd_span(call), "T.init must be used directly inside a block");
+    return NULL;
+  }
+  if (r->blk->init) {
+    tir_error(r->d, rd_span(call), "a block has at most one T.init");
+    return NULL;
+  }
+  rd_block *b = r->blk;
+  r->blk = NULL; /* statements of the init belong to no block frame */
+  rd_block *saved = b;
+  r->blk = saved->parent ? saved : saved; /* keep the block for allocations */
+  int mark = r->nsyms;
+  r->blk = saved;
+  tir_stmt *s = rd_stmts(r, rd_field(with, "body"), 0);
+  r->nsyms = mark;
+  if (s) saved->init = s;
+  return NULL;
+}
+
+static tir_stmt *attr_with(rd *r, rd_args *a, TSNode body_node) {
+  if (a->npos != 3) {
+    tir_error(r->d, a->sp, "T.attr expects (node, key, value), got %d arguments", a->npos);
+    return NULL;
+  }
+  const char *key = rd_as_str(r, a->pos[1], "the attribute key");
+  tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
+  tir_expr *val = rd_as_expr(r, a->pos[2]);
+  if (!key || !node || !val) return NULL;
+  tir_stmt *body = rd_body(r, body_node, 0);
+  return body ? tir_attr_stmt(r->c, key, node, val, body) : NULL;
+}
+
+static tir_stmt *with_stmt(rd *r, TSNode s) {
+  TSNode clause = ts_node_named_child(s, 0);
+  TSNode body = rd_field(s, "body");
+  if (!rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) {
+    tir_error(r->d, rd_span(s), "a with statement must have exactly one item");
+    return NULL;
+  }
+  TSNode item = ts_node_named_child(clause, 0);
+  TSNode call = rd_field(item, "value");
+  if (rd_is(call, "as_pattern")) {
+    tir_error(r->d, rd_span(call), "'with ... as' is not supported; assign instead (x = T.allocate(...))");
+    return NULL;
+  }
+  const char *tn = rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
+  if (!tn) {
+    tir_error(r->d, rd_span(call), "unsupported with statement");
+    return NULL;
+  }
+  if (!strcmp(tn, r->tirx ? "sblock" : "block")) return rd_with_block(r, s, call, tn);
+  if (!strcmp(tn, "init")) return init_block(r, s, call);
+  rd_args a;
+  if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
+    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    a.sp = rd_span(call);
+    bool ru;
+    if (!strcmp(tn, "attr")) return attr_with(r, &a, body);
+    if (!strcmp(tn, "launch_thread")) return launch(r, &a, NULL, s, 0, &ru, body);
+    rval none = {.k = RV_NONE};
+    if (a.npos < 1 || a.npos > 2) {
+      tir_error(r->d, a.sp, "T.Assert expects (condition, message)");
+      return NULL;
+    }
+    return assert_stmt(r, a.pos[0], a.npos > 1 ? a.pos[1] : none, a.sp, s, 0, &ru, body);
+  }
+  rd_eval(r, call); /* reports unknown names */
+  if (!tir_diag_has_errors(r->d)) tir_error(r->d, rd_span(call), "T.%s cannot be used in a with statement", tn);
+  return NULL;
+}
+
+static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
+  const char *t = ts_node_type(s);
+  if (!strcmp(t, "expression_statement")) return expr_stmt(r, s, list, idx, rest_used);
+  if (!strcmp(t, "for_statement")) return for_stmt(r, s);
+  if (!strcmp(t, "if_statement")) return if_stmt(r, s);
+  if (!strcmp(t, "while_statement")) return while_stmt(r, s);
+  if (!strcmp(t, "with_statement")) return with_stmt(r, s);
+  if (!strcmp(t, "pass_statement")) return NULL;
+  if (!strcmp(t, "assert_statement")) {
+    TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
+    rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
+    rval cond = rd_eval(r, c);
+    if (cond.k == RV_ERR || msg.k == RV_ERR) return NULL;
+    return assert_stmt(r, cond, msg, rd_span(s), list, idx, rest_used, (TSNode){0});
+  }
+  tir_error(r->d, rd_span(s), "unsupported statement (%s)", t);
+  return NULL;
+}

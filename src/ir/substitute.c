@@ -1,0 +1,141 @@
+/* substitute.c - var maps and substitution of Vars by exprs.
+ *
+ * Vars are replaced by identity.  A buffer whose fields (data, shape,
+ * strides, elem_offset) mention a substituted var is replaced by a copy
+ * with those fields rewritten, the same copy at every use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/visit.h"
+
+void tir_var_map_set(tir_var_map *m, const tir_expr *var, tir_expr *val) {
+  for (int i = 0; i < m->n; i++)
+    if (m->keys[i] == var) {
+      m->vals[i] = val;
+      return;
+    }
+  if (m->n == m->cap) {
+    int cap = m->cap ? m->cap * 2 : 8;
+    const tir_expr **k = realloc(m->keys, sizeof *k * (size_t)cap);
+    if (!k) abort(); /* out of memory, not bad input */
+    m->keys = k;
+    tir_expr **v = realloc(m->vals, sizeof *v * (size_t)cap);
+    if (!v) abort();
+    m->vals = v;
+    m->cap = cap;
+  }
+  m->keys[m->n] = var;
+  m->vals[m->n] = val;
+  m->n++;
+}
+
+tir_expr *tir_var_map_get(const tir_var_map *m, const tir_expr *var) {
+  if (!m) return NULL;
+  for (int i = m->n - 1; i >= 0; i--)
+    if (m->keys[i] == var) return m->vals[i];
+  return NULL;
+}
+
+void tir_var_map_free(tir_var_map *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+typedef struct subst {
+  tir_mutator base;
+  const tir_var_map *map;
+  /* buffers already seen: old -> new (new == old when unchanged) */
+  tir_buffer **from, **to;
+  int nbuf, capbuf;
+} subst;
+
+static tir_expr *subst_expr(tir_mutator *m, tir_expr *e) {
+  subst *s = (subst *)m;
+  if (e->kind != TIR_VAR) return e;
+  tir_expr *r = tir_var_map_get(s->map, e);
+  return r ? r : e;
+}
+
+static void remember(subst *s, tir_buffer *from, tir_buffer *to) {
+  if (s->nbuf == s->capbuf) {
+    int cap = s->capbuf ? s->capbuf * 2 : 8;
+    tir_buffer **f = realloc(s->from, sizeof *f * (size_t)cap);
+    if (!f) abort();
+    s->from = f;
+    tir_buffer **t = realloc(s->to, sizeof *t * (size_t)cap);
+    if (!t) abort();
+    s->to = t;
+    s->capbuf = cap;
+  }
+  s->from[s->nbuf] = from;
+  s->to[s->nbuf] = to;
+  s->nbuf++;
+}
+
+static tir_expr **subst_arr(tir_mutator *m, tir_expr **es, int n, bool *changed) {
+  tir_expr **out = es;
+  for (int i = 0; i < n; i++) {
+    tir_expr *x = tir_mutate_expr(m, es[i]);
+    if (x == es[i]) continue;
+    if (out == es) {
+      out = tir_alloc(m->ctx, sizeof *out * (size_t)n);
+      memcpy(out, es, sizeof *out * (size_t)n);
+    }
+    out[i] = x;
+    *changed = true;
+  }
+  return out;
+}
+
+static tir_buffer *subst_buffer(tir_mutator *m, tir_buffer *b) {
+  subst *s = (subst *)m;
+  for (int i = 0; i < s->nbuf; i++)
+    if (s->from[i] == b) return s->to[i];
+  bool changed = false;
+  tir_expr *data = tir_mutate_expr(m, b->data);
+  tir_expr **shape = subst_arr(m, b->shape, b->ndim, &changed);
+  tir_expr **strides = subst_arr(m, b->strides, b->nstrides, &changed);
+  tir_expr *off = tir_mutate_expr(m, b->elem_offset);
+  tir_buffer *r = b;
+  if (changed || data != b->data || off != b->elem_offset) {
+    r = tir_buffer_copy(m->ctx, b);
+    r->data = data;
+    r->shape = shape;
+    r->strides = strides;
+    r->elem_offset = off;
+  }
+  remember(s, b, r);
+  return r;
+}
+
+static void subst_init(subst *s, tir_ctx *c, const tir_var_map *m) {
+  memset(s, 0, sizeof *s);
+  s->base.ctx = c;
+  s->base.expr = subst_expr;
+  s->base.buffer = subst_buffer;
+  s->map = m;
+}
+
+static void subst_done(subst *s) {
+  free(s->from);
+  free(s->to);
+}
+
+tir_expr *tir_substitute_expr(tir_ctx *c, tir_expr *e, const tir_var_map *m) {
+  if (!m || m->n == 0) return e;
+  subst s;
+  subst_init(&s, c, m);
+  tir_expr *r = tir_mutate_expr(&s.base, e);
+  subst_done(&s);
+  return r;
+}
+
+tir_stmt *tir_substitute_stmt(tir_ctx *c, tir_stmt *st, const tir_var_map *m) {
+  if (!m || m->n == 0) return st;
+  subst s;
+  subst_init(&s, c, m);
+  tir_stmt *r = tir_mutate_stmt(&s.base, st);
+  subst_done(&s);
+  return r;
+}

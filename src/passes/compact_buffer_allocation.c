@@ -1,0 +1,531 @@
+/* compact_buffer_allocation.c - CompactBufferAllocation: shrinks every
+ * buffer allocated inside the function (block alloc_buffers, statement-level
+ * alloc_buffer) to the box in which it is accessed, and shifts every access
+ * into the new box.  Two walks: collect (regions per buffer, relaxed as the
+ * storage scope and thread bindings say), then rewrite (see semantics.md). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/analysis.h"
+#include "tir/passes.h"
+#include "tir/visit.h"
+#ifdef COMPACT_DEBUG
+#include <stdio.h>
+#include "tir/script.h"
+#endif
+
+typedef struct {
+  tir_expr *var, *min, *extent;
+  const char *tag; /* thread tag, or NULL for a plain loop */
+} loop_entry;
+
+typedef struct {
+  int factor, offset; /* factor 0: no alignment */
+} dim_align;
+
+typedef struct {
+  tir_buffer *buf;
+  int depth;               /* loops around the allocation */
+  tir_access_region *acc;  /* malloc'd */
+  int nacc, capacc;
+  bool full;               /* accessed where no region is known: keep shape */
+  dim_align *align;        /* ndim entries (ctx) or NULL */
+  tir_buffer *new_buf;     /* after planning; NULL = unchanged */
+  tir_expr **mins;
+} buf_info;
+
+typedef struct {
+  tir_ctx *c;
+  tir_analyzer *a;
+  loop_entry *loops;
+  int nloops, caploops;
+  tir_expr **conds;
+  int nconds, capconds;
+  const tir_block **blocks; /* enclosing blocks, for opaque accesses */
+  int nblocks, capblocks;
+  tir_var_map subst;        /* let vars and block iter vars -> values */
+  buf_info *infos;
+  int ninfos, capinfos;
+} compact_state;
+
+#define GROW(arr, n, cap)                                         \
+  do {                                                            \
+    if ((n) == (cap)) {                                           \
+      (cap) = (cap) ? (cap) * 2 : 8;                              \
+      (arr) = realloc((arr), sizeof *(arr) * (size_t)(cap));      \
+      if (!(arr)) abort();                                        \
+    }                                                             \
+  } while (0)
+
+/* ---- storage and thread ranks (TVM's StorageScope / ThreadScope) ---- */
+
+static int storage_rank(const char *scope) {
+  if (!scope || !strcmp(scope, "global") || !*scope) return 0;
+  if (!strncmp(scope, "shared", 6)) return 1;
+  if (!strcmp(scope, "warp")) return 2;
+  return 3; /* local and every special scope: no thread is relaxed */
+}
+
+static bool can_relax_thread(const char *scope, const char *tag) {
+  int rank = storage_rank(scope);
+  if (!strncmp(tag, "blockIdx.", 9)) return rank <= 0;
+  bool thread = !strncmp(tag, "threadIdx.", 10);
+  if (!thread && strncmp(tag, "vthread", 7)) return false;
+  if (rank == 2) return !strcmp(tag, "threadIdx.x");
+  return rank <= 1;
+}
+
+/* ---- collecting ---- */
+
+static buf_info *info_of(compact_state *st, const tir_buffer *b) {
+  for (int i = st->ninfos - 1; i >= 0; i--)
+    if (st->infos[i].buf == b) return &st->infos[i];
+  return NULL;
+}
+
+static void track(compact_state *st, tir_buffer *b) {
+  GROW(st->infos, st->ninfos, st->capinfos);
+  buf_info *bi = &st->infos[st->ninfos++];
+  memset(bi, 0, sizeof *bi);
+  bi->buf = b;
+  bi->depth = st->nloops;
+}
+
+static void add_access(compact_state *st, buf_info *bi, const tir_range *region, int n) {
+  if (n != bi->buf->ndim) {
+    bi->full = true;
+    return;
+  }
+  tir_range *r = tir_alloc(st->c, sizeof *r * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    r[i].min = tir_substitute_expr(st->c, region[i].min, &st->subst);
+    r[i].extent = tir_substitute_expr(st->c, region[i].extent, &st->subst);
+  }
+  tir_relax_var *rv = tir_alloc(st->c, sizeof *rv * (size_t)(st->nloops ? st->nloops : 1));
+  int nr = 0;
+  for (int i = 0; i < st->nloops; i++) {
+    const loop_entry *l = &st->loops[i];
+    if (i >= bi->depth || (l->tag && can_relax_thread(bi->buf->scope, l->tag)))
+      rv[nr++] = (tir_relax_var){l->var, l->min, l->extent};
+  }
+  tir_expr **cs = NULL;
+  if (st->nconds) {
+    cs = tir_alloc(st->c, sizeof *cs * (size_t)st->nconds);
+    for (int i = 0; i < st->nconds; i++) cs[i] = tir_substitute_expr(st->c, st->conds[i], &st->subst);
+  }
+  GROW(bi->acc, bi->nacc, bi->capacc);
+  bi->acc[bi->nacc++] = (tir_access_region){r, n, rv, nr, cs, st->nconds};
+}
+
+static void access_point(compact_state *st, tir_buffer *b, tir_expr *const *idx, int n) {
+  buf_info *bi = info_of(st, b);
+  if (!bi) return;
+  tir_range *r = tir_alloc(st->c, sizeof *r * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    tir_expr *e = idx[i];
+    if (e->kind == TIR_RAMP) { /* a vector index covers base + k*stride */
+      tir_expr *last = tir_binary(st->c, TIR_MUL, e->u.ramp.stride, tir_int(st->c, e->u.ramp.stride->dtype, e->u.ramp.lanes - 1));
+      int64_t s;
+      if (tir_is_const_int(e->u.ramp.stride, &s) && s >= 0) {
+        r[i] = (tir_range){e->u.ramp.base, tir_binary(st->c, TIR_ADD, last, tir_int(st->c, last->dtype, 1))};
+        continue;
+      }
+      bi->full = true;
+      return;
+    }
+    r[i] = (tir_range){e, tir_int(st->c, e->dtype, 1)};
+  }
+  add_access(st, bi, r, n);
+}
+
+static void access_region(compact_state *st, const tir_buffer_region *r) {
+  buf_info *bi = info_of(st, r->buf);
+  if (bi) add_access(st, bi, r->region, r->n);
+}
+
+/* a bare use of a buffer's data var: the regions the innermost block that
+ * names the buffer declares, else the whole buffer */
+static void access_opaque(compact_state *st, const tir_expr *var) {
+  for (int k = st->ninfos - 1; k >= 0; k--) {
+    buf_info *bi = &st->infos[k];
+    if (bi->buf->data != var) continue;
+    for (int b = st->nblocks - 1; b >= 0; b--) {
+      const tir_block *blk = st->blocks[b];
+      bool named = false;
+      for (int i = 0; i < blk->n_reads; i++)
+        if (blk->reads[i].buf == bi->buf) add_access(st, bi, blk->reads[i].region, blk->reads[i].n), named = true;
+      for (int i = 0; i < blk->n_writes; i++)
+        if (blk->writes[i].buf == bi->buf) add_access(st, bi, blk->writes[i].region, blk->writes[i].n), named = true;
+      if (named) return;
+    }
+    bi->full = true;
+    return;
+  }
+}
+
+static bool collect_expr_cb(tir_visitor *v, const tir_expr *e) {
+  compact_state *st = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) access_point(st, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
+  else if (e->kind == TIR_VAR && tir_dtype_is_handle(e->dtype)) access_opaque(st, e);
+  return true;
+}
+
+static void collect_expr(compact_state *st, const tir_expr *e) {
+  if (!e) return;
+  tir_visitor v = {.expr = collect_expr_cb, .user = st};
+  tir_visit_expr(&v, e);
+}
+
+static void push_loop(compact_state *st, tir_expr *var, tir_expr *min, tir_expr *extent, const char *tag) {
+  GROW(st->loops, st->nloops, st->caploops);
+  st->loops[st->nloops++] = (loop_entry){var, min, extent, tag};
+  tir_analyzer_bind_range(st->a, var, min, extent);
+}
+
+static void push_cond(compact_state *st, tir_expr *c) {
+  GROW(st->conds, st->nconds, st->capconds);
+  st->conds[st->nconds++] = c;
+}
+
+static void plan(compact_state *st, buf_info *bi);
+static void collect_stmt(compact_state *st, const tir_stmt *s);
+
+static void read_dim_aligns(compact_state *st, const tir_block *blk) {
+  tir_attr_val *v = tir_av_get(blk->annotations, "buffer_dim_align");
+  if (!v || v->kind != TIR_AV_LIST) return;
+  for (int i = 0; i < v->n; i++) {
+    tir_attr_val *t = v->items[i];
+    int64_t q[4];
+    if (!t || t->kind != TIR_AV_LIST || t->n != 4) continue;
+    bool ok = true;
+    for (int k = 0; k < 4; k++)
+      ok = ok && t->items[k]->kind == TIR_AV_EXPR && tir_is_const_int(t->items[k]->expr, &q[k]);
+    if (!ok || q[0] < 0 || q[0] >= blk->n_writes) continue;
+    buf_info *bi = info_of(st, blk->writes[q[0]].buf);
+    if (!bi || q[1] < 0 || q[1] >= bi->buf->ndim) continue;
+    if (!bi->align) bi->align = tir_alloc(st->c, sizeof *bi->align * (size_t)bi->buf->ndim);
+    bi->align[q[1]] = (dim_align){(int)q[2], (int)q[3]};
+  }
+}
+
+static void collect_block(compact_state *st, const tir_stmt *s) {
+  const tir_block *blk = s->u.realize.block;
+  for (int i = 0; i < s->u.realize.n; i++) collect_expr(st, s->u.realize.iter_values[i]);
+  int nconds = st->nconds, first = st->ninfos;
+  if (s->u.realize.predicate && s->u.realize.predicate->kind != TIR_INT_IMM) push_cond(st, s->u.realize.predicate);
+  for (int i = 0; i < blk->n_iter && i < s->u.realize.n; i++) {
+    tir_var_map_set(&st->subst, blk->iter_vars[i].var, tir_substitute_expr(st->c, s->u.realize.iter_values[i], &st->subst));
+    tir_analyzer_bind_range(st->a, blk->iter_vars[i].var, blk->iter_vars[i].dom.min, blk->iter_vars[i].dom.extent);
+  }
+  GROW(st->blocks, st->nblocks, st->capblocks);
+  st->blocks[st->nblocks++] = blk;
+  for (int i = 0; i < blk->n_alloc; i++) track(st, blk->alloc_buffers[i]);
+  read_dim_aligns(st, blk);
+  for (int i = 0; i < blk->n_match; i++) access_region(st, &blk->match_buffers[i].src);
+  collect_stmt(st, blk->init);
+  collect_stmt(st, blk->body);
+  st->nblocks--;
+  st->nconds = nconds;
+  for (int i = first; i < first + blk->n_alloc; i++) plan(st, &st->infos[i]);
+}
+
+static void collect_stmt(compact_state *st, const tir_stmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE:
+    access_point(st, s->u.store.buf, s->u.store.idx, s->u.store.nidx);
+    for (int i = 0; i < s->u.store.nidx; i++) collect_expr(st, s->u.store.idx[i]);
+    collect_expr(st, s->u.store.value);
+    return;
+  case TIR_LET_STMT:
+    collect_expr(st, s->u.let.value);
+    tir_var_map_set(&st->subst, s->u.let.var, tir_substitute_expr(st->c, s->u.let.value, &st->subst));
+    collect_stmt(st, s->u.let.body);
+    return;
+  case TIR_FOR: {
+    collect_expr(st, s->u.loop.min);
+    collect_expr(st, s->u.loop.extent);
+    const char *tag = s->u.loop.kind == TIR_FOR_THREAD_BINDING ? s->u.loop.thread_tag : NULL;
+    push_loop(st, s->u.loop.var, s->u.loop.min, s->u.loop.extent, tag);
+    collect_stmt(st, s->u.loop.body);
+    st->nloops--;
+    return;
+  }
+  case TIR_WHILE:
+    collect_expr(st, s->u.whl.cond);
+    collect_stmt(st, s->u.whl.body);
+    return;
+  case TIR_IF: {
+    int n = st->nconds;
+    collect_expr(st, s->u.ifs.cond);
+    push_cond(st, s->u.ifs.cond);
+    collect_stmt(st, s->u.ifs.then_s);
+    st->nconds = n;
+    if (s->u.ifs.else_s) {
+      push_cond(st, tir_not(st->c, s->u.ifs.cond));
+      collect_stmt(st, s->u.ifs.else_s);
+      st->nconds = n;
+    }
+    return;
+  }
+  case TIR_EVALUATE: collect_expr(st, s->u.eval.value); return;
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) collect_stmt(st, s->u.seq.stmts[i]);
+    return;
+  case TIR_ALLOCATE:
+    for (int i = 0; i < s->u.alloc.n; i++) collect_expr(st, s->u.alloc.extents[i]);
+    collect_stmt(st, s->u.alloc.body);
+    return;
+  case TIR_DECL_BUFFER: {
+    /* another buffer over the same data: an alias, so keep the shape */
+    for (int i = 0; i < st->ninfos; i++)
+      if (st->infos[i].buf->data == s->u.decl.buf->data) st->infos[i].full = true;
+    collect_stmt(st, s->u.decl.body);
+    return;
+  }
+  case TIR_ALLOC_BUFFER: {
+    track(st, s->u.decl.buf);
+    int idx = st->ninfos - 1;
+    collect_stmt(st, s->u.decl.body);
+    plan(st, &st->infos[idx]);
+    return;
+  }
+  case TIR_ATTR: {
+    collect_expr(st, s->u.attr.value);
+    bool launch = !strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread");
+    if (launch && tir_is_var(s->u.attr.node)) {
+      tir_expr *v = s->u.attr.node;
+      push_loop(st, v, tir_int(st->c, v->dtype, 0), s->u.attr.value, v->u.var.name);
+      collect_stmt(st, s->u.attr.body);
+      st->nloops--;
+      return;
+    }
+    collect_stmt(st, s->u.attr.body);
+    return;
+  }
+  case TIR_ASSERT:
+    collect_expr(st, s->u.assrt.cond);
+    collect_stmt(st, s->u.assrt.body);
+    return;
+  case TIR_BLOCK_REALIZE: collect_block(st, s); return;
+  default: return;
+  }
+}
+
+/* ---- planning: the box of one buffer ---- */
+
+static tir_expr *smax(compact_state *st, tir_expr *a, tir_expr *b) {
+  return tir_simplify(st->a, tir_binary(st->c, TIR_MAX, a, b));
+}
+static tir_expr *smin(compact_state *st, tir_expr *a, tir_expr *b) {
+  return tir_simplify(st->a, tir_binary(st->c, TIR_MIN, a, b));
+}
+
+static bool uses_loop_var_cb(tir_visitor *v, const tir_expr *e) {
+  compact_state *st = ((void **)v->user)[0];
+  bool *found = ((void **)v->user)[1];
+  if (e->kind == TIR_VAR)
+    for (int i = 0; i < st->nloops; i++)
+      if (st->loops[i].var == e) *found = true;
+  return !*found;
+}
+
+static bool uses_loop_var(compact_state *st, const tir_expr *e) {
+  bool found = false;
+  void *user[2] = {st, &found};
+  tir_visitor v = {.expr = uses_loop_var_cb, .user = user};
+  tir_visit_expr(&v, e);
+  return found;
+}
+
+/* the analyzer's answer for an unbounded dim can be the whole int range */
+static bool huge(const tir_expr *e) {
+  int64_t v;
+  return tir_is_const_int(e, &v) && (v <= INT32_MIN || v >= INT32_MAX);
+}
+
+/* interval fallback for dim d (as TVM: the hull of each access's range,
+ * conditions ignored), used where the analyzer's box gave up */
+static bool interval_dim(compact_state *st, const buf_info *bi, int d, tir_range *out) {
+  tir_expr *lo = NULL, *hi = NULL;
+  for (int k = 0; k < bi->nacc; k++) {
+    const tir_access_region *acc = &bi->acc[k];
+    tir_expr *mn = acc->region[d].min;
+    tir_expr *last = tir_binary(st->c, TIR_SUB, tir_binary(st->c, TIR_ADD, mn, acc->region[d].extent),
+                                tir_int(st->c, mn->dtype, 1));
+    tir_range r1, r2;
+    if (!tir_eval_range(st->a, mn, acc->relax, acc->nrelax, &r1) ||
+        !tir_eval_range(st->a, last, acc->relax, acc->nrelax, &r2))
+      return false;
+    tir_expr *h = tir_binary(st->c, TIR_SUB, tir_binary(st->c, TIR_ADD, r2.min, r2.extent), tir_int(st->c, mn->dtype, 1));
+    lo = lo ? tir_binary(st->c, TIR_MIN, lo, r1.min) : r1.min;
+    hi = hi ? tir_binary(st->c, TIR_MAX, hi, h) : h;
+  }
+  if (!lo) return false;
+  out->min = tir_simplify(st->a, lo);
+  out->extent = tir_simplify(st->a, tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_SUB, hi, lo), tir_int(st->c, lo->dtype, 1)));
+  return !huge(out->min) && !huge(out->extent);
+}
+
+/* fit the box [min, min+extent) into [0, shape): extent' = min(extent,
+ * shape), and min' = min(max(min, 0), shape - extent'), which covers every
+ * in-bounds element of the box.  False: keep the whole dim. */
+static bool clamp_dim(compact_state *st, tir_range *r, tir_expr *shape) {
+  tir_dtype t = shape->dtype;
+  tir_expr *min = r->min, *ext = r->extent;
+  if (!tir_dtype_eq(min->dtype, t)) min = tir_cast(st->c, t, min);
+  if (!tir_dtype_eq(ext->dtype, t)) ext = tir_cast(st->c, t, ext);
+  if (uses_loop_var(st, ext)) { /* loop-dependent allocation: a constant bound */
+    int64_t lo, hi;
+    tir_const_bound(st->a, ext, &lo, &hi);
+    if (hi == INT64_MAX) return false;
+    ext = tir_int(st->c, t, hi);
+  }
+  if (!tir_can_prove(st->a, tir_binary(st->c, TIR_LE, ext, shape))) ext = smin(st, ext, shape);
+  if (!tir_can_prove(st->a, tir_binary(st->c, TIR_GE, min, tir_int(st->c, t, 0))))
+    min = smax(st, min, tir_int(st->c, t, 0));
+  tir_expr *room = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, shape, ext));
+  if (!tir_can_prove(st->a, tir_binary(st->c, TIR_LE, min, room))) min = smin(st, min, room);
+  r->min = min;
+  r->extent = ext;
+  return true;
+}
+
+static tir_expr **aligned_strides(compact_state *st, const buf_info *bi, tir_expr *const *shape, int n) {
+  tir_expr **strides = tir_alloc(st->c, sizeof *strides * (size_t)n);
+  tir_dtype t = n ? shape[0]->dtype : TIR_INT32;
+  tir_expr *stride = tir_int(st->c, t, 1);
+  for (int d = n - 1; d >= 0; d--) {
+    const dim_align *al = &bi->align[d];
+    if (al->factor) {
+      tir_expr *f = tir_int(st->c, t, al->factor), *o = tir_int(st->c, t, al->offset);
+      tir_expr *m = tir_binary(st->c, TIR_FLOORMOD, stride, f);
+      tir_expr *pad = tir_binary(st->c, TIR_FLOORMOD, tir_binary(st->c, TIR_SUB, tir_binary(st->c, TIR_ADD, f, o), m), f);
+      stride = tir_simplify(st->a, tir_binary(st->c, TIR_ADD, stride, pad));
+    }
+    strides[d] = stride;
+    stride = tir_simplify(st->a, tir_binary(st->c, TIR_MUL, stride, shape[d]));
+  }
+  return strides;
+}
+
+static void plan(compact_state *st, buf_info *bi) {
+  const tir_buffer *b = bi->buf;
+  int n = b->ndim;
+  tir_range *box = tir_alloc(st->c, sizeof *box * (size_t)(n ? n : 1));
+  bool boxed = !bi->full && bi->nacc > 0 && n > 0 && tir_region_bbox(st->a, bi->acc, bi->nacc, n, box);
+  bool changed = false;
+#ifdef COMPACT_DEBUG
+  if (boxed) for (int d = 0; d < n; d++) { char *x = tir_print_expr(box[d].min), *y = tir_print_expr(box[d].extent); fprintf(stderr, "box %s[%d]: %s +%s\n", b->name, d, x, y); free(x); free(y); }
+#endif
+  tir_expr **shape = tir_alloc(st->c, sizeof *shape * (size_t)(n ? n : 1));
+  bi->mins = tir_alloc(st->c, sizeof *bi->mins * (size_t)(n ? n : 1));
+  for (int d = 0; d < n; d++) {
+    tir_range r = boxed ? box[d] : (tir_range){NULL, NULL};
+    bool ok = !bi->full && bi->nacc > 0;
+    if (ok && (!boxed || huge(r.min) || huge(r.extent))) ok = interval_dim(st, bi, d, &r);
+    if (!ok || !clamp_dim(st, &r, b->shape[d])) r = (tir_range){tir_int(st->c, b->shape[d]->dtype, 0), b->shape[d]};
+    if (tir_can_prove_equal(st->a, r.extent, b->shape[d])) /* not smaller */
+      r = (tir_range){tir_int(st->c, b->shape[d]->dtype, 0), b->shape[d]};
+    else
+      changed = true;
+    shape[d] = r.extent;
+    bi->mins[d] = r.min;
+  }
+  if (!changed && !bi->align) return;
+  tir_buffer *nb = tir_buffer_copy(st->c, b);
+  nb->shape = shape;
+  nb->strides = bi->align ? aligned_strides(st, bi, shape, n) : NULL;
+  nb->nstrides = bi->align ? n : 0;
+  bi->new_buf = nb;
+}
+
+/* ---- rewriting ---- */
+
+static const buf_info *rewritten(const compact_state *st, const tir_buffer *b) {
+  for (int i = 0; i < st->ninfos; i++)
+    if (st->infos[i].new_buf && (st->infos[i].buf == b || st->infos[i].new_buf == b)) return &st->infos[i];
+  return NULL;
+}
+
+static tir_expr *shift(compact_state *st, tir_expr *idx, tir_expr *min) {
+  int64_t z;
+  if (tir_is_const_int(min, &z) && z == 0) return idx;
+  if (idx->kind == TIR_RAMP) {
+    tir_expr *base = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, idx->u.ramp.base, min));
+    return tir_ramp(st->c, base, idx->u.ramp.stride, idx->u.ramp.lanes);
+  }
+  if (!tir_dtype_eq(min->dtype, idx->dtype)) min = tir_cast(st->c, idx->dtype, min);
+  return tir_simplify(st->a, tir_binary(st->c, TIR_SUB, idx, min));
+}
+
+static tir_expr **shift_all(compact_state *st, const buf_info *bi, tir_expr *const *idx, int n) {
+  tir_expr **out = tir_alloc(st->c, sizeof *out * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) out[i] = shift(st, idx[i], bi->mins[i]);
+  return out;
+}
+
+static tir_buffer *on_buffer(tir_mutator *m, tir_buffer *b) {
+  const buf_info *bi = rewritten(m->user, b);
+  return bi ? bi->new_buf : b;
+}
+
+static tir_expr *on_expr(tir_mutator *m, tir_expr *e) {
+  compact_state *st = m->user;
+  if (e->kind != TIR_BUFFER_LOAD) return e;
+  const buf_info *bi = rewritten(st, e->u.load.buf);
+  if (!bi || e->u.load.nidx != bi->buf->ndim) return e;
+  tir_expr *r = tir_load(st->c, bi->new_buf, shift_all(st, bi, e->u.load.idx, e->u.load.nidx), e->u.load.nidx);
+  r->span = e->span;
+  return r;
+}
+
+static tir_stmt *on_stmt(tir_mutator *m, tir_stmt *s) {
+  compact_state *st = m->user;
+  if (s->kind != TIR_BUFFER_STORE) return s;
+  const buf_info *bi = rewritten(st, s->u.store.buf);
+  if (!bi || s->u.store.nidx != bi->buf->ndim) return s;
+  tir_stmt *r = tir_store(st->c, bi->new_buf, s->u.store.value, shift_all(st, bi, s->u.store.idx, s->u.store.nidx),
+                          s->u.store.nidx);
+  r->span = s->span;
+  return r;
+}
+
+static void on_region(tir_mutator *m, tir_buffer_region *r) {
+  compact_state *st = m->user;
+  const buf_info *bi = rewritten(st, r->buf);
+  if (!bi || r->n != bi->buf->ndim) return;
+  tir_range *out = tir_alloc(st->c, sizeof *out * (size_t)(r->n ? r->n : 1));
+  for (int i = 0; i < r->n; i++) out[i] = (tir_range){shift(st, r->region[i].min, bi->mins[i]), r->region[i].extent};
+  r->buf = bi->new_buf;
+  r->region = out;
+}
+
+static void free_state(compact_state *st) {
+  for (int i = 0; i < st->ninfos; i++) free(st->infos[i].acc);
+  free(st->infos);
+  free(st->loops);
+  free(st->conds);
+  free(st->blocks);
+  tir_var_map_free(&st->subst);
+  tir_analyzer_free(st->a);
+}
+
+tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  compact_state st;
+  memset(&st, 0, sizeof st);
+  st.c = c;
+  st.a = tir_analyzer_new(c, d);
+  collect_stmt(&st, f->body);
+  bool any = false;
+  for (int i = 0; i < st.ninfos; i++) any = any || st.infos[i].new_buf;
+  tir_func *out = (tir_func *)f;
+  if (any) {
+    tir_mutator m = {.expr = on_expr, .stmt = on_stmt, .buffer = on_buffer, .region = on_region, .ctx = c, .user = &st};
+    out = tir_func_copy(c, f);
+    out->body = tir_mutate_stmt(&m, f->body);
+  }
+  free_state(&st);
+  return out;
+}

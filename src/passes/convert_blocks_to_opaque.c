@@ -1,0 +1,51 @@
+/* convert_blocks_to_opaque.c - ConvertBlocksToOpaque (alias to_opaque):
+ * every block iter var is replaced by the value its BlockRealize binds, and
+ * every block becomes opaque (no iter vars, no iter values).  Nested blocks
+ * see their outer blocks' vars already replaced, so the map is transitive. */
+#include "tir/passes.h"
+#include "tir/visit.h"
+
+typedef struct opaque_state {
+  tir_var_map map; /* block iter var -> binding (in terms of loop vars) */
+} opaque_state;
+
+/* before descending into a realize: bind its iter vars */
+static tir_stmt *bind_iters(tir_mutator *m, tir_stmt *s) {
+  if (s->kind != TIR_BLOCK_REALIZE) return NULL;
+  opaque_state *st = m->user;
+  const tir_block *b = s->u.realize.block;
+  for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) {
+    tir_expr *v = tir_substitute_expr(m->ctx, s->u.realize.iter_values[i], &st->map);
+    tir_var_map_set(&st->map, b->iter_vars[i].var, v);
+  }
+  return NULL;
+}
+
+static tir_expr *replace_var(tir_mutator *m, tir_expr *e) {
+  if (e->kind != TIR_VAR) return e;
+  opaque_state *st = m->user;
+  tir_expr *v = tir_var_map_get(&st->map, e);
+  return v ? v : e;
+}
+
+static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {
+  if (s->kind != TIR_BLOCK_REALIZE || s->u.realize.block->n_iter == 0) return s;
+  tir_block *b = tir_block_copy(m->ctx, s->u.realize.block);
+  b->iter_vars = NULL;
+  b->n_iter = 0;
+  tir_stmt *r = tir_stmt_copy(m->ctx, s);
+  r->u.realize.iter_values = NULL;
+  r->u.realize.n = 0;
+  r->u.realize.block = b;
+  return r;
+}
+
+tir_func *tir_pass_convert_blocks_to_opaque(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  (void)d;
+  opaque_state st = {0};
+  tir_mutator m = {.expr = replace_var, .stmt = make_opaque, .pre_stmt = bind_iters, .ctx = c, .user = &st};
+  tir_func *out = tir_func_copy(c, f);
+  out->body = tir_mutate_stmt(&m, f->body);
+  tir_var_map_free(&st.map);
+  return out;
+}

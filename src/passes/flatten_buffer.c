@@ -1,0 +1,158 @@
+/* flatten_buffer.c - FlattenBuffer (alias flatten): every multi-dimensional
+ * (or strided, or offset) buffer becomes a 1-D buffer over the same data,
+ * as TVM does:
+ *  - shape: shape[0] * strides[0] when the buffer has strides, else the
+ *    product of its shape; strides none; elem_offset 0;
+ *  - an index (i_0 .. i_k) becomes  sum_d i_d * stride_d + elem_offset
+ *    (compact row-major strides when none are given), simplified;
+ *  - a parameter's flat buffer is declared (DeclBuffer) at the top of the
+ *    body; AllocBuffer / DeclBuffer statements declare the flat one.
+ * Run after LowerOpaqueBlock: blocks left are an error. */
+#include <stdlib.h>
+
+#include "tir/analysis.h"
+#include "tir/passes.h"
+#include "tir/visit.h"
+
+typedef struct flat_pair {
+  const tir_buffer *orig;
+  tir_buffer *flat;
+} flat_pair;
+
+typedef struct flattener {
+  tir_analyzer *an;
+  flat_pair *pairs;
+  int n, cap;
+  tir_diag *d;
+  bool failed;
+} flattener;
+
+static bool is_zero(const tir_expr *e) {
+  int64_t v;
+  return tir_is_const_int(e, &v) && v == 0;
+}
+
+static bool already_flat(const tir_buffer *b) {
+  return b->ndim == 1 && b->nstrides == 0 && is_zero(b->elem_offset);
+}
+
+static tir_expr *mul(tir_ctx *c, tir_expr *a, tir_expr *b) { return tir_binary(c, TIR_MUL, a, b); }
+
+static tir_expr *as_index_type(tir_ctx *c, tir_expr *e, tir_dtype t) {
+  return tir_dtype_eq(e->dtype, t) ? e : tir_cast(c, t, e);
+}
+
+static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) {
+  for (int i = 0; i < fl->n; i++)
+    if (fl->pairs[i].orig == b) return fl->pairs[i].flat;
+  tir_buffer *f = b;
+  if (!already_flat(b)) {
+    tir_expr *size;
+    if (b->nstrides > 0 && b->ndim > 0) {
+      size = mul(c, b->strides[0], b->shape[0]);
+    } else {
+      size = b->ndim > 0 ? b->shape[0] : tir_i32(c, 1);
+      for (int d = 1; d < b->ndim; d++) size = mul(c, size, b->shape[d]);
+    }
+    size = tir_simplify(fl->an, size);
+    f = tir_buffer_copy(c, b);
+    f->shape = tir_alloc(c, sizeof *f->shape);
+    f->shape[0] = size;
+    f->ndim = 1;
+    f->strides = NULL;
+    f->nstrides = 0;
+    f->elem_offset = tir_int(c, size->dtype, 0);
+    f->axis_separators = NULL;
+    f->naxis_sep = 0;
+  }
+  if (fl->n == fl->cap) {
+    fl->cap = fl->cap ? 2 * fl->cap : 16;
+    fl->pairs = realloc(fl->pairs, sizeof *fl->pairs * (size_t)fl->cap);
+    if (!fl->pairs) abort();
+  }
+  fl->pairs[fl->n++] = (flat_pair){b, f};
+  return f;
+}
+
+/* the flat index of idx in b */
+static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_expr *const *idx, int n) {
+  if (n == 0) return tir_i32(c, 0);
+  tir_dtype t = idx[0]->dtype;
+  tir_expr *sum = NULL;
+  if (b->nstrides == n) {
+    for (int d = 0; d < n; d++) {
+      tir_expr *term = mul(c, idx[d], as_index_type(c, b->strides[d], t));
+      sum = sum ? tir_binary(c, TIR_ADD, sum, term) : term;
+    }
+  } else {
+    for (int d = 0; d < n; d++) {
+      tir_expr *stride = NULL;
+      for (int e = d + 1; e < n && e < b->ndim; e++) {
+        tir_expr *dim = as_index_type(c, b->shape[e], t);
+        stride = stride ? mul(c, stride, dim) : dim;
+      }
+      tir_expr *term = stride ? mul(c, idx[d], stride) : idx[d];
+      sum = sum ? tir_binary(c, TIR_ADD, sum, term) : term;
+    }
+  }
+  if (!is_zero(b->elem_offset)) sum = tir_binary(c, TIR_ADD, sum, as_index_type(c, b->elem_offset, t));
+  return tir_simplify(fl->an, sum);
+}
+
+static tir_expr *flatten_load(tir_mutator *m, tir_expr *e) {
+  if (e->kind != TIR_BUFFER_LOAD) return e;
+  flattener *fl = m->user;
+  tir_buffer *b = e->u.load.buf;
+  if (already_flat(b)) return e;
+  tir_expr *i = flat_index(m->ctx, fl, b, e->u.load.idx, e->u.load.nidx);
+  tir_expr *r = tir_load(m->ctx, flat_of(m->ctx, fl, b), &i, 1);
+  r->dtype = e->dtype;
+  r->span = e->span;
+  return r;
+}
+
+static tir_stmt *flatten_stmt(tir_mutator *m, tir_stmt *s) {
+  flattener *fl = m->user;
+  tir_ctx *c = m->ctx;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE: {
+    tir_buffer *b = s->u.store.buf;
+    if (already_flat(b)) return s;
+    tir_expr *i = flat_index(c, fl, b, s->u.store.idx, s->u.store.nidx);
+    tir_stmt *r = tir_store(c, flat_of(c, fl, b), s->u.store.value, &i, 1);
+    r->span = s->span;
+    return r;
+  }
+  case TIR_ALLOC_BUFFER:
+  case TIR_DECL_BUFFER: {
+    tir_buffer *f = flat_of(c, fl, s->u.decl.buf);
+    if (f == s->u.decl.buf) return s;
+    tir_stmt *r = tir_stmt_copy(c, s);
+    r->u.decl.buf = f;
+    return r;
+  }
+  case TIR_BLOCK_REALIZE:
+    if (!fl->failed)
+      tir_error(fl->d, s->span, "FlattenBuffer met a block: run LowerOpaqueBlock (lower_opaque) first");
+    fl->failed = true;
+    return s;
+  default: return s;
+  }
+}
+
+tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  flattener fl = {.an = tir_analyzer_new(c, d), .d = d};
+  tir_mutator m = {.expr = flatten_load, .stmt = flatten_stmt, .ctx = c, .user = &fl};
+  tir_stmt *body = tir_mutate_stmt(&m, f->body);
+  for (int i = f->nparams - 1; i >= 0; i--) {
+    tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (!b || already_flat(b)) continue;
+    body = tir_decl_buffer(c, flat_of(c, &fl, b), body);
+  }
+  tir_analyzer_free(fl.an);
+  free(fl.pairs);
+  if (fl.failed) return NULL;
+  tir_func *out = tir_func_copy(c, f);
+  out->body = body;
+  return out;
+}

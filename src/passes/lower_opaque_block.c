@@ -1,0 +1,131 @@
+/* lower_opaque_block.c - LowerOpaqueBlock (alias lower_opaque): removes the
+ * (opaque) blocks, as TVM does:
+ *  - a block becomes its body, under `if predicate` when it has one, under
+ *    its `pragma_*` annotations as AttrStmts, and under one statement-level
+ *    allocation (AllocBuffer) per alloc_buffer, the first outermost;
+ *  - a thread_binding loop becomes a `thread_extent` AttrStmt on its var
+ *    (T.launch_thread; "virtual_thread" for vthread tags);
+ *  - a loop of extent 1 with no annotations disappears, its var replaced by
+ *    its min (a thread-bound one still launches its thread);
+ *  - a loop's `pragma_*` annotations become AttrStmts around it.
+ * Blocks with iter vars are an error: run to_opaque first. */
+#include <string.h>
+
+#include "tir/passes.h"
+#include "tir/visit.h"
+
+typedef struct opaque_lower {
+  tir_var_map unit; /* unit loop var -> its min */
+  tir_diag *d;
+  bool failed;
+} opaque_lower;
+
+static bool is_pragma(const char *k) { return !strncmp(k, "pragma_", 7); }
+
+/* wrap body in AttrStmts for each pragma_* key of annots (first outermost) */
+static tir_stmt *wrap_pragmas(tir_ctx *c, const tir_attr_val *annots, tir_expr *node, tir_stmt *body) {
+  if (!annots || annots->kind != TIR_AV_DICT) return body;
+  for (int i = annots->n - 1; i >= 0; i--) {
+    const tir_attr_val *v = annots->items[i];
+    if (!is_pragma(annots->keys[i]) || v->kind != TIR_AV_EXPR) continue;
+    body = tir_attr_stmt(c, annots->keys[i], node, v->expr, body);
+  }
+  return body;
+}
+
+/* annots without pragma_* keys, or NULL when none is left */
+static tir_attr_val *non_pragma(tir_ctx *c, tir_attr_val *annots) {
+  if (!annots || annots->kind != TIR_AV_DICT) return annots;
+  const char **keys = tir_alloc(c, sizeof *keys * (size_t)(annots->n + 1));
+  tir_attr_val **items = tir_alloc(c, sizeof *items * (size_t)(annots->n + 1));
+  int k = 0;
+  for (int i = 0; i < annots->n; i++)
+    if (!is_pragma(annots->keys[i])) {
+      keys[k] = annots->keys[i];
+      items[k++] = annots->items[i];
+    }
+  if (k == annots->n) return annots;
+  return k ? tir_av_dict(c, keys, items, k) : NULL;
+}
+
+static bool has_annotations(const tir_attr_val *a) { return a && a->kind == TIR_AV_DICT && a->n > 0; }
+
+static bool is_virtual_thread(const char *tag) { return tag && !strncmp(tag, "vthread", 7); }
+
+static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
+  opaque_lower *st = m->user;
+  tir_ctx *c = m->ctx;
+  tir_expr *min = tir_mutate_expr(m, s->u.loop.min);
+  tir_expr *extent = tir_mutate_expr(m, s->u.loop.extent);
+  int64_t ext;
+  bool unit = tir_is_const_int(extent, &ext) && ext == 1 && !has_annotations(s->u.loop.annotations);
+  if (unit) {
+    tir_expr *v = min;
+    if (!tir_dtype_eq(v->dtype, s->u.loop.var->dtype)) v = tir_cast(c, s->u.loop.var->dtype, v);
+    tir_var_map_set(&st->unit, s->u.loop.var, v);
+  }
+  tir_stmt *body = tir_mutate_stmt(m, s->u.loop.body);
+  if (s->u.loop.kind == TIR_FOR_THREAD_BINDING) {
+    const char *tag = s->u.loop.thread_tag ? s->u.loop.thread_tag : "";
+    body = tir_attr_stmt(c, is_virtual_thread(tag) ? "virtual_thread" : "thread_extent", s->u.loop.var,
+                         extent, body);
+    body->u.attr.thread_tag = tir_strdup(c, tag);
+  } else if (unit) {
+    return body;
+  } else {
+    body = tir_for(c, s->u.loop.var, min, extent, s->u.loop.kind, s->u.loop.thread_tag,
+                   non_pragma(c, s->u.loop.annotations), body);
+    body->span = s->span;
+  }
+  return wrap_pragmas(c, s->u.loop.annotations, s->u.loop.var, body);
+}
+
+static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
+  opaque_lower *st = m->user;
+  tir_ctx *c = m->ctx;
+  const tir_block *b = s->u.realize.block;
+  if (b->n_iter > 0 || s->u.realize.n > 0) {
+    if (!st->failed)
+      tir_error(st->d, b->span, "block '%s' still has iter vars: run ConvertBlocksToOpaque (to_opaque) before LowerOpaqueBlock",
+                b->name);
+    st->failed = true;
+    return s;
+  }
+  tir_stmt *body = tir_mutate_stmt(m, b->body);
+  tir_expr *pred = tir_mutate_expr(m, s->u.realize.predicate);
+  int64_t one;
+  if (pred && !(tir_is_const_int(pred, &one) && one == 1) &&
+      !(pred->kind == TIR_INT_IMM && tir_dtype_is_bool(pred->dtype) && pred->u.int_val == 1))
+    body = tir_if(c, pred, body, NULL);
+  body = wrap_pragmas(c, b->annotations, tir_i32(c, 0), body);
+  for (int i = b->n_alloc - 1; i >= 0; i--) {
+    tir_buffer *buf = b->alloc_buffers[i];
+    if (m->buffer) buf = m->buffer(m, buf);
+    body = tir_alloc_buffer_stmt(c, buf, body);
+  }
+  return body;
+}
+
+static tir_stmt *lower_pre(tir_mutator *m, tir_stmt *s) {
+  if (s->kind == TIR_FOR) return lower_for(m, s);
+  if (s->kind == TIR_BLOCK_REALIZE) return lower_realize(m, s);
+  return NULL;
+}
+
+static tir_expr *replace_unit_var(tir_mutator *m, tir_expr *e) {
+  if (e->kind != TIR_VAR) return e;
+  opaque_lower *st = m->user;
+  tir_expr *v = tir_var_map_get(&st->unit, e);
+  return v ? v : e;
+}
+
+tir_func *tir_pass_lower_opaque_block(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  opaque_lower st = {.d = d};
+  tir_mutator m = {.expr = replace_unit_var, .pre_stmt = lower_pre, .ctx = c, .user = &st};
+  tir_stmt *body = tir_mutate_stmt(&m, f->body);
+  tir_var_map_free(&st.unit);
+  if (st.failed) return NULL;
+  tir_func *out = tir_func_copy(c, f);
+  out->body = body;
+  return out;
+}

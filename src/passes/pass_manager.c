@@ -1,0 +1,308 @@
+/* pass_manager.c - pipelines of passes: parsing "a,b,c" (names, aliases or
+ * named pipelines), running every pass on every function of a module,
+ * verifying the IR after each pass, printing it, timing it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tir/analysis.h"
+#include "tir/passes.h"
+#include "tir/script.h"
+
+/* ---- named pipelines (extend the table; a spec may name other pipelines) ---- */
+static const tir_named_pipeline named[] = {
+    {"default", "lower_init,plan_alloc,to_opaque,compact,lower_match,simplify,lower_opaque,flatten,simplify,remove_noop,lower_intrin", "the full lowering pipeline (TVM's order)"},
+};
+/* ---- end of the named pipelines ---- */
+
+enum { MAX_EXPANSION_DEPTH = 8 };
+
+typedef struct {
+  char *label;
+  double ms;
+} time_row;
+
+struct tir_pipeline {
+  const tir_pass_info **passes;
+  double *ms;          /* per pass, wall ms of the last run */
+  int n, cap;
+  time_row *rows;      /* caller-recorded rows (parse, print) */
+  int nrows;
+  double verify_ms;
+  bool ran;
+};
+
+const tir_named_pipeline *tir_pipeline_named(int *n) {
+  if (n) *n = (int)(sizeof named / sizeof named[0]);
+  return named;
+}
+
+static const tir_named_pipeline *find_named(const char *name) {
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (!strcmp(named[i].name, name)) return &named[i];
+  return NULL;
+}
+
+static void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) abort();
+  return q;
+}
+
+static void push_pass(tir_pipeline *p, const tir_pass_info *info) {
+  if (p->n == p->cap) {
+    p->cap = p->cap ? p->cap * 2 : 8;
+    p->passes = xrealloc(p->passes, sizeof *p->passes * (size_t)p->cap);
+    p->ms = xrealloc(p->ms, sizeof *p->ms * (size_t)p->cap);
+  }
+  p->ms[p->n] = 0;
+  p->passes[p->n++] = info;
+}
+
+/* "unknown pass 'x'; known passes: ..., pipelines: ..." */
+static void unknown_error(const char *name, tir_diag *d) {
+  size_t cap = 256, len = 0;
+  char *list = xrealloc(NULL, cap);
+  list[0] = 0;
+  int n;
+  const tir_pass_info *reg = tir_pass_registry(&n);
+  for (int i = 0; i < n; i++) {
+    size_t need = strlen(reg[i].alias) + strlen(reg[i].name) + 8;
+    if (len + need >= cap) list = xrealloc(list, cap = (cap + need) * 2);
+    len += (size_t)snprintf(list + len, cap - len, "%s%s (%s)", i ? ", " : "", reg[i].alias, reg[i].name);
+  }
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+    size_t need = strlen(named[i].name) + 16;
+    if (len + need >= cap) list = xrealloc(list, cap = (cap + need) * 2);
+    len += (size_t)snprintf(list + len, cap - len, "%s%s", i ? ", " : "; pipelines: ", named[i].name);
+  }
+  tir_error(d, ((tir_span){0, 0}), "unknown pass '%s'; known passes: %s", name, list);
+  free(list);
+}
+
+static bool add_name(tir_pipeline *p, const char *name, int depth, tir_diag *d);
+
+/* parse a comma list into p; false with an error */
+static bool add_spec(tir_pipeline *p, const char *spec, int depth, tir_diag *d) {
+  const char *s = spec;
+  if (!*s) return true;
+  for (;;) {
+    const char *end = strchr(s, ',');
+    size_t len = end ? (size_t)(end - s) : strlen(s);
+    while (len && (*s == ' ' || *s == '\t')) s++, len--;
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t')) len--;
+    if (!len) {
+      tir_error(d, ((tir_span){0, 0}), "empty pass name in pipeline '%s'", spec);
+      return false;
+    }
+    char *name = xrealloc(NULL, len + 1);
+    memcpy(name, s, len);
+    name[len] = 0;
+    bool ok = add_name(p, name, depth, d);
+    free(name);
+    if (!ok) return false;
+    if (!end) return true;
+    s = end + 1;
+  }
+}
+
+static bool add_name(tir_pipeline *p, const char *name, int depth, tir_diag *d) {
+  const tir_pass_info *info = tir_pass_lookup(name);
+  if (info) {
+    push_pass(p, info);
+    return true;
+  }
+  const tir_named_pipeline *np = find_named(name);
+  if (np) {
+    if (depth >= MAX_EXPANSION_DEPTH) {
+      tir_error(d, ((tir_span){0, 0}), "pipeline '%s' expands into itself", name);
+      return false;
+    }
+    return add_spec(p, np->spec, depth + 1, d);
+  }
+  unknown_error(name, d);
+  return false;
+}
+
+static tir_pipeline *new_pipeline(void) {
+  tir_pipeline *p = calloc(1, sizeof *p);
+  if (!p) abort();
+  return p;
+}
+
+tir_pipeline *tir_pipeline_parse(const char *spec, tir_diag *d) {
+  if (!spec) {
+    tir_error(d, ((tir_span){0, 0}), "no pipeline given");
+    return NULL;
+  }
+  tir_pipeline *p = new_pipeline();
+  if (!add_spec(p, spec, 0, d)) {
+    tir_pipeline_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+tir_pipeline *tir_pipeline_from_list(const char *const *names, int n, tir_diag *d) {
+  tir_pipeline *p = new_pipeline();
+  for (int i = 0; i < n; i++) {
+    if (!names[i] || !add_name(p, names[i], 0, d)) {
+      if (!names[i]) tir_error(d, ((tir_span){0, 0}), "NULL pass name");
+      tir_pipeline_free(p);
+      return NULL;
+    }
+  }
+  return p;
+}
+
+void tir_pipeline_free(tir_pipeline *p) {
+  if (!p) return;
+  for (int i = 0; i < p->nrows; i++) free(p->rows[i].label);
+  free(p->rows);
+  free(p->passes);
+  free(p->ms);
+  free(p);
+}
+
+const tir_pass_info *const *tir_pipeline_passes(const tir_pipeline *p, int *n) {
+  if (n) *n = p ? p->n : 0;
+  return p ? p->passes : NULL;
+}
+
+/* ---- running ---- */
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* re-emit the verifier's findings, naming the pass that broke the IR */
+static bool verify_module(tir_pipeline *p, const tir_module *m, const tir_pass_info *after, tir_diag *d) {
+  double t0 = now_ms();
+  bool ok = true;
+  for (int i = 0; i < m->nfuncs; i++) {
+    tir_diag tmp;
+    tir_diag_init(&tmp);
+    if (!tir_verify_func(m->funcs[i], &tmp)) {
+      ok = false;
+      for (int k = 0; k < tmp.n; k++) {
+        if (after)
+          tir_diag_add(d, tmp.items[k].sev, tmp.items[k].span,
+                       "IR verification failed after pass '%s' in function '%s': %s", after->name,
+                       m->funcs[i]->name, tmp.items[k].msg);
+        else
+          tir_diag_add(d, tmp.items[k].sev, tmp.items[k].span,
+                       "IR verification failed on the input, function '%s': %s", m->funcs[i]->name,
+                       tmp.items[k].msg);
+      }
+    }
+    tir_diag_free(&tmp);
+  }
+  p->verify_ms += now_ms() - t0;
+  return ok;
+}
+
+static void print_ir(const tir_module *m, const tir_pass_info *info, FILE *out) {
+  if (!out) return;
+  char *text = tir_print_module(m, NULL);
+  fprintf(out, "; IR after %s (%s)\n%s", info->name, info->alias, text ? text : "; <print failed>\n");
+  if (text && *text && text[strlen(text) - 1] != '\n') fputc('\n', out);
+  free(text);
+}
+
+static bool should_print(const tir_pipeline_opts *o, const tir_pass_info *info) {
+  if (o->print_after_all) return true;
+  return o->print_after && tir_pass_lookup(o->print_after) == info;
+}
+
+/* one pass over every function: a new module, or NULL */
+static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module *m, tir_diag *d) {
+  const tir_pass_info *info = p->passes[k];
+  tir_module *out = tir_module_new(c, m->name);
+  double t0 = now_ms();
+  for (int i = 0; i < m->nfuncs; i++) {
+    int before = d ? d->nerrors : 0;
+    tir_func *f = info->fn(c, m->funcs[i], d);
+    if (!f) {
+      if (!d || d->nerrors == before)
+        tir_error(d, m->funcs[i]->span, "pass '%s' failed on function '%s'", info->name, m->funcs[i]->name);
+      p->ms[k] += now_ms() - t0;
+      return NULL;
+    }
+    tir_module_add(c, out, f);
+  }
+  p->ms[k] += now_ms() - t0;
+  return out;
+}
+
+tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
+                             const tir_pipeline_opts *o, tir_diag *d) {
+  static const tir_pipeline_opts defaults = {true, false, NULL, false, NULL};
+  if (!p || !c || !m) return NULL;
+  if (!o) o = &defaults;
+  if (o->print_after && !tir_pass_lookup(o->print_after)) {
+    unknown_error(o->print_after, d);
+    return NULL;
+  }
+  for (int k = 0; k < p->n; k++) p->ms[k] = 0;
+  p->verify_ms = 0;
+  p->ran = true;
+  if (o->verify_each && !verify_module(p, m, NULL, d)) return NULL;
+  const tir_module *cur = m;
+  for (int k = 0; k < p->n; k++) {
+    tir_module *next = run_pass(p, k, c, cur, d);
+    if (!next) return NULL;
+    cur = next;
+    if (o->verify_each && !verify_module(p, cur, p->passes[k], d)) return NULL;
+    if (should_print(o, p->passes[k])) print_ir(cur, p->passes[k], o->print_stream);
+  }
+  if (cur == m) { /* no passes: still a new module, as promised */
+    tir_module *copy = tir_module_new(c, m->name);
+    for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, copy, m->funcs[i]);
+    return copy;
+  }
+  return (tir_module *)cur;
+}
+
+/* ---- timing ---- */
+
+void tir_pipeline_record_time(tir_pipeline *p, const char *label, double ms) {
+  if (!p || !label) return;
+  for (int i = 0; i < p->nrows; i++)
+    if (!strcmp(p->rows[i].label, label)) {
+      p->rows[i].ms += ms;
+      return;
+    }
+  p->rows = xrealloc(p->rows, sizeof *p->rows * (size_t)(p->nrows + 1));
+  size_t len = strlen(label);
+  char *copy = xrealloc(NULL, len + 1);
+  memcpy(copy, label, len + 1);
+  p->rows[p->nrows++] = (time_row){copy, ms};
+}
+
+static void time_line(FILE *out, double ms, double total, const char *what, const char *alias) {
+  double share = total > 0 ? 100.0 * ms / total : 0.0;
+  if (alias)
+    fprintf(out, "  %10.3f  %6.1f%%  %s (%s)\n", ms, share, what, alias);
+  else
+    fprintf(out, "  %10.3f  %6.1f%%  %s\n", ms, share, what);
+}
+
+void tir_pipeline_report_times(const tir_pipeline *p, FILE *out) {
+  if (!p || !out) return;
+  double total = p->verify_ms;
+  for (int k = 0; k < p->n; k++) total += p->ms[k];
+  for (int i = 0; i < p->nrows; i++) total += p->rows[i].ms;
+  fprintf(out, "===- pass execution timing report -===\n");
+  fprintf(out, "  %10s  %7s  %s\n", "wall ms", "share", "pass");
+  /* rows recorded before the run (parse) come first, the rest (print) last */
+  for (int i = 0; i < p->nrows; i++)
+    if (!strcmp(p->rows[i].label, "parse")) time_line(out, p->rows[i].ms, total, p->rows[i].label, NULL);
+  for (int k = 0; k < p->n; k++) time_line(out, p->ms[k], total, p->passes[k]->name, p->passes[k]->alias);
+  if (p->verify_ms > 0) time_line(out, p->verify_ms, total, "verify", NULL);
+  for (int i = 0; i < p->nrows; i++)
+    if (strcmp(p->rows[i].label, "parse")) time_line(out, p->rows[i].ms, total, p->rows[i].label, NULL);
+  time_line(out, total, total, "total", NULL);
+}

@@ -1,0 +1,362 @@
+/* plan_buffer_allocation.c - PlanAndUpdateBufferAllocationLocation (alias
+ * plan_alloc): every block allocation moves to the lowest common ancestor
+ * (block or loop) of the statements that access the buffer, as TVM does:
+ *
+ *  - an access is a load, a store, a use of the buffer's data var, or a
+ *    match_buffer source (counted at the matching block);
+ *  - an access whose indices use a non-spatial block iter var is counted
+ *    above the outermost loop that iter var is bound to;
+ *  - `global` buffers are lifted above every blockIdx loop;
+ *  - a buffer never accessed is dropped.
+ * A loop that becomes the home of allocations gets its body wrapped in an
+ * opaque block "" holding them, with inferred reads/writes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/analysis.h"
+#include "tir/passes.h"
+#include "tir/visit.h"
+
+typedef struct scope {
+  const tir_stmt *stmt; /* a For or a BlockRealize; NULL for the function */
+  struct scope *parent;
+  int depth;
+} scope;
+
+typedef struct buf_info {
+  const tir_buffer *buf;
+  scope *lca;       /* NULL while never accessed */
+  int order;        /* first access */
+} buf_info;
+
+typedef struct loop_scope {
+  const tir_expr *var;
+  scope *sc;
+} loop_scope;
+
+typedef struct plan {
+  tir_ctx *c;
+  buf_info *bufs;
+  int nbufs, cap;
+  loop_scope *loops;
+  int nloops, loops_cap;
+  scope **blockidx;
+  int nblockidx, blockidx_cap;
+  scope *cur;
+  scope *root;
+  int next_order;
+} plan;
+
+#define GROW(arr, n, cap)                                          \
+  do {                                                             \
+    if ((n) == (cap)) {                                            \
+      (cap) = (cap) ? 2 * (cap) : 16;                              \
+      void *p_ = realloc((arr), sizeof *(arr) * (size_t)(cap));    \
+      if (!p_) abort();                                            \
+      (arr) = p_;                                                  \
+    }                                                              \
+  } while (0)
+
+static buf_info *find_buf(plan *p, const tir_buffer *b) {
+  for (int i = 0; i < p->nbufs; i++)
+    if (p->bufs[i].buf == b) return &p->bufs[i];
+  return NULL;
+}
+
+static buf_info *find_data(plan *p, const tir_expr *data) {
+  for (int i = 0; i < p->nbufs; i++)
+    if (p->bufs[i].buf->data == data) return &p->bufs[i];
+  return NULL;
+}
+
+static scope *lca_of(scope *a, scope *b) {
+  if (!a) return b;
+  if (!b) return a;
+  while (a->depth > b->depth) a = a->parent;
+  while (b->depth > a->depth) b = b->parent;
+  while (a != b) {
+    a = a->parent;
+    b = b->parent;
+  }
+  return a;
+}
+
+static void touch(plan *p, buf_info *bi, scope *at) {
+  if (!bi) return;
+  if (!bi->lca) bi->order = p->next_order++;
+  bi->lca = lca_of(bi->lca, at);
+}
+
+static scope *new_scope(plan *p, const tir_stmt *s) {
+  scope *sc = tir_alloc(p->c, sizeof *sc);
+  sc->stmt = s;
+  sc->parent = p->cur;
+  sc->depth = p->cur ? p->cur->depth + 1 : 0;
+  return sc;
+}
+
+/* ---- collecting accesses ---- */
+
+static bool on_expr(tir_visitor *v, const tir_expr *e) {
+  plan *p = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) touch(p, find_buf(p, e->u.load.buf), p->cur);
+  else if (e->kind == TIR_VAR) touch(p, find_data(p, e), p->cur);
+  return true;
+}
+
+static void walk_expr(plan *p, const tir_expr *e) {
+  if (!e) return;
+  tir_visitor v = {.expr = on_expr, .user = p};
+  tir_visit_expr(&v, e);
+}
+
+static void walk_stmt(plan *p, const tir_stmt *s);
+
+/* does e mention var? */
+typedef struct { const tir_expr *var; bool found; } mention;
+static bool on_mention(tir_visitor *v, const tir_expr *e) {
+  mention *m = v->user;
+  if (e == m->var) m->found = true;
+  return !m->found;
+}
+static bool mentions(const tir_expr *e, const tir_expr *var) {
+  mention m = {var, false};
+  tir_visitor v = {.expr = on_mention, .user = &m};
+  tir_visit_expr(&v, e);
+  return m.found;
+}
+
+typedef struct {
+  plan *p;
+  const tir_expr **vars;
+  scope **doms;
+  int n;
+} opaque_iter_ctx;
+
+static void touch_if_indexed(opaque_iter_ctx *o, const tir_buffer *b, tir_expr *const *idx, int nidx) {
+  buf_info *bi = find_buf(o->p, b);
+  if (!bi) return;
+  for (int k = 0; k < o->n; k++)
+    for (int j = 0; j < nidx; j++)
+      if (mentions(idx[j], o->vars[k])) touch(o->p, bi, o->doms[k]);
+}
+
+static bool opaque_iter_expr(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_BUFFER_LOAD) touch_if_indexed(v->user, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
+  return true;
+}
+static bool opaque_iter_stmt(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BUFFER_STORE) touch_if_indexed(v->user, s->u.store.buf, s->u.store.idx, s->u.store.nidx);
+  return true;
+}
+
+static scope *loop_scope_of(plan *p, const tir_expr *var) {
+  for (int i = 0; i < p->nloops; i++)
+    if (p->loops[i].var == var) return p->loops[i].sc;
+  return NULL;
+}
+
+typedef struct { plan *p; scope *best; } dom_ctx;
+static bool on_binding_var(tir_visitor *v, const tir_expr *e) {
+  dom_ctx *dc = v->user;
+  if (e->kind != TIR_VAR) return true;
+  scope *ls = loop_scope_of(dc->p, e);
+  if (ls && (!dc->best || ls->parent->depth < dc->best->depth)) dc->best = ls->parent;
+  return true;
+}
+
+/* TVM's UpdateDominateScopeOfOpaqueIter: accesses indexed by a
+ * non-spatial iter var count above the loops that var is bound to */
+static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
+  const tir_block *b = s->u.realize.block;
+  int n = b->n_iter < s->u.realize.n ? b->n_iter : s->u.realize.n;
+  if (n == 0) return;
+  const tir_expr **vars = malloc(sizeof *vars * (size_t)n);
+  scope **doms = malloc(sizeof *doms * (size_t)n);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (b->iter_vars[i].type == TIR_ITER_SPATIAL) continue;
+    dom_ctx dc = {p, NULL};
+    tir_visitor v = {.expr = on_binding_var, .user = &dc};
+    tir_visit_expr(&v, s->u.realize.iter_values[i]);
+    if (!dc.best) continue;
+    vars[k] = b->iter_vars[i].var;
+    doms[k++] = dc.best;
+  }
+  if (k) {
+    opaque_iter_ctx o = {p, vars, doms, k};
+    tir_visitor v = {.expr = opaque_iter_expr, .stmt = opaque_iter_stmt, .user = &o};
+    tir_visit_stmt(&v, b->body);
+  }
+  free(vars);
+  free(doms);
+}
+
+static void walk_realize(plan *p, const tir_stmt *s) {
+  const tir_block *b = s->u.realize.block;
+  for (int i = 0; i < s->u.realize.n; i++) walk_expr(p, s->u.realize.iter_values[i]);
+  walk_expr(p, s->u.realize.predicate);
+  for (int i = 0; i < b->n_alloc; i++) {
+    GROW(p->bufs, p->nbufs, p->cap);
+    p->bufs[p->nbufs++] = (buf_info){b->alloc_buffers[i], NULL, 0};
+  }
+  scope *sc = new_scope(p, s);
+  scope *saved = p->cur;
+  p->cur = sc;
+  opaque_iter_scopes(p, s);
+  for (int i = 0; i < b->n_match; i++) touch(p, find_buf(p, b->match_buffers[i].src.buf), sc);
+  for (int i = 0; i < b->n_match; i++)
+    for (int j = 0; j < b->match_buffers[i].src.n; j++) {
+      walk_expr(p, b->match_buffers[i].src.region[j].min);
+      walk_expr(p, b->match_buffers[i].src.region[j].extent);
+    }
+  if (b->init) walk_stmt(p, b->init);
+  walk_stmt(p, b->body);
+  p->cur = saved;
+}
+
+static void walk_for(plan *p, const tir_stmt *s) {
+  walk_expr(p, s->u.loop.min);
+  walk_expr(p, s->u.loop.extent);
+  scope *sc = new_scope(p, s);
+  GROW(p->loops, p->nloops, p->loops_cap);
+  p->loops[p->nloops++] = (loop_scope){s->u.loop.var, sc};
+  if (s->u.loop.kind == TIR_FOR_THREAD_BINDING && s->u.loop.thread_tag &&
+      !strncmp(s->u.loop.thread_tag, "blockIdx", 8)) {
+    GROW(p->blockidx, p->nblockidx, p->blockidx_cap);
+    p->blockidx[p->nblockidx++] = sc;
+  }
+  scope *saved = p->cur;
+  p->cur = sc;
+  walk_stmt(p, s->u.loop.body);
+  p->cur = saved;
+}
+
+static void walk_stmt(plan *p, const tir_stmt *s) {
+  if (!s) return;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE:
+    touch(p, find_buf(p, s->u.store.buf), p->cur);
+    walk_expr(p, s->u.store.value);
+    for (int i = 0; i < s->u.store.nidx; i++) walk_expr(p, s->u.store.idx[i]);
+    break;
+  case TIR_LET_STMT:
+    walk_expr(p, s->u.let.value);
+    walk_stmt(p, s->u.let.body);
+    break;
+  case TIR_FOR: walk_for(p, s); break;
+  case TIR_WHILE:
+    walk_expr(p, s->u.whl.cond);
+    walk_stmt(p, s->u.whl.body);
+    break;
+  case TIR_IF:
+    walk_expr(p, s->u.ifs.cond);
+    walk_stmt(p, s->u.ifs.then_s);
+    walk_stmt(p, s->u.ifs.else_s);
+    break;
+  case TIR_EVALUATE: walk_expr(p, s->u.eval.value); break;
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) walk_stmt(p, s->u.seq.stmts[i]);
+    break;
+  case TIR_ALLOCATE:
+    for (int i = 0; i < s->u.alloc.n; i++) walk_expr(p, s->u.alloc.extents[i]);
+    walk_stmt(p, s->u.alloc.body);
+    break;
+  case TIR_DECL_BUFFER:
+  case TIR_ALLOC_BUFFER: walk_stmt(p, s->u.decl.body); break;
+  case TIR_ATTR:
+    walk_expr(p, s->u.attr.value);
+    walk_stmt(p, s->u.attr.body);
+    break;
+  case TIR_ASSERT:
+    walk_expr(p, s->u.assrt.cond);
+    walk_stmt(p, s->u.assrt.body);
+    break;
+  case TIR_BLOCK_REALIZE: walk_realize(p, s); break;
+  default: break;
+  }
+}
+
+static bool is_global(const tir_buffer *b) { return !b->scope || !strcmp(b->scope, "global"); }
+
+/* ---- rewriting ---- */
+
+/* the buffers whose new home is stmt, in first-access order */
+static tir_buffer **homed_at(plan *p, const tir_stmt *s, int *n) {
+  tir_buffer **out = NULL;
+  int k = 0;
+  for (int i = 0; i < p->nbufs; i++)
+    if (p->bufs[i].lca && p->bufs[i].lca->stmt == s) k++;
+  *n = k;
+  if (!k) return NULL;
+  out = tir_alloc(p->c, sizeof *out * (size_t)k);
+  k = 0;
+  for (int next = 0; k < *n; next++)
+    for (int i = 0; i < p->nbufs; i++)
+      if (p->bufs[i].lca && p->bufs[i].lca->stmt == s && p->bufs[i].order == next)
+        out[k++] = (tir_buffer *)p->bufs[i].buf;
+  return out;
+}
+
+static tir_stmt *opaque_block(tir_ctx *c, tir_stmt *body, tir_buffer **alloc, int n) {
+  tir_block *b = tir_block_new(c, "");
+  b->body = body;
+  b->alloc_buffers = alloc;
+  b->n_alloc = n;
+  tir_block_infer_access(c, b, &b->reads, &b->n_reads, &b->writes, &b->n_writes);
+  return tir_block_realize(c, NULL, 0, NULL, b);
+}
+
+static tir_stmt *relocate(tir_mutator *m, tir_stmt *s) {
+  plan *p = m->user;
+  if (s->kind == TIR_FOR) {
+    int n;
+    tir_buffer **alloc = homed_at(p, s, &n);
+    if (!n) return NULL;
+    tir_stmt *r = tir_stmt_copy(m->ctx, s);
+    r->u.loop.body = opaque_block(m->ctx, tir_mutate_stmt(m, s->u.loop.body), alloc, n);
+    return r;
+  }
+  if (s->kind != TIR_BLOCK_REALIZE) return NULL;
+  const tir_block *old = s->u.realize.block;
+  tir_block *b = tir_block_copy(m->ctx, old);
+  b->alloc_buffers = homed_at(p, s, &b->n_alloc);
+  b->init = old->init ? tir_mutate_stmt(m, old->init) : NULL;
+  b->body = tir_mutate_stmt(m, old->body);
+  if (b->body == old->body && b->init == old->init && b->n_alloc == old->n_alloc &&
+      (b->n_alloc == 0 || !memcmp(b->alloc_buffers, old->alloc_buffers, sizeof *b->alloc_buffers * (size_t)b->n_alloc)))
+    return s;
+  tir_stmt *r = tir_stmt_copy(m->ctx, s);
+  r->u.realize.block = b;
+  return r;
+}
+
+tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  (void)d;
+  plan p = {.c = c};
+  p.root = new_scope(&p, NULL); /* the function itself */
+  p.cur = p.root;
+  walk_stmt(&p, f->body);
+  for (int i = 0; i < p.nbufs; i++) {
+    if (!p.bufs[i].lca || !is_global(p.bufs[i].buf)) continue;
+    for (int j = 0; j < p.nblockidx; j++) p.bufs[i].lca = lca_of(p.bufs[i].lca, p.blockidx[j]);
+  }
+  tir_func *out = tir_func_copy(c, f);
+  tir_mutator m = {.pre_stmt = relocate, .ctx = c, .user = &p};
+  tir_stmt *body = tir_mutate_stmt(&m, f->body);
+  /* accessed at function level with no enclosing block: give them a root */
+  int n;
+  tir_buffer **top = homed_at(&p, NULL, &n);
+  if (n) {
+    tir_block *b = tir_block_new(c, "root");
+    b->body = body;
+    b->alloc_buffers = top;
+    b->n_alloc = n;
+    body = tir_block_realize(c, NULL, 0, NULL, b);
+  }
+  out->body = body;
+  free(p.bufs);
+  free(p.loops);
+  free(p.blockidx);
+  return out;
+}

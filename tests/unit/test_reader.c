@@ -1,0 +1,338 @@
+/* test_reader.c - the TVMScript reader: parses, identities, scoping, every
+ * construct, and the errors of bad input. */
+#include "testutil.h"
+
+#include "intrin/intrin.h"
+
+static tir_ctx *C;
+static tir_diag D;
+
+static tir_module *parse(const char *src) {
+  if (C) tir_ctx_free(C);
+  C = tir_ctx_new();
+  tir_diag_free(&D);
+  tir_diag_init(&D);
+  return tir_parse(C, src, strlen(src), &D);
+}
+
+static tir_func *parse1(const char *src) {
+  tir_module *m = parse(src);
+  ck_assert_msg(m, "parse failed: %s", D.n ? D.items[0].msg : "?");
+  ck_assert_int_eq(m->nfuncs, 1);
+  return m->funcs[0];
+}
+
+static void expect_error(const char *src, const char *msg, int line, int col) {
+  tir_module *m = parse(src);
+  ck_assert_ptr_null(m);
+  ck_assert_int_ge(D.n, 1);
+  ck_assert_msg(strstr(D.items[0].msg, msg), "got '%s', want '%s'", D.items[0].msg, msg);
+  ck_assert_int_eq(D.items[0].span.line, line);
+  ck_assert_int_eq(D.items[0].span.col, col);
+}
+
+#define TIR "from tvm.script import tir as T\n"
+#define TIRX "from tvm.script import tirx as T\n"
+
+START_TEST(seed_examples) {
+  static const char *files[] = {"examples/relu.tir", "examples/chain.tir"};
+  for (int i = 0; i < 2; i++) {
+    FILE *f = fopen(files[i], "rb");
+    ck_assert_ptr_nonnull(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    tir_func *fn = parse1(buf);
+    ck_assert(fn->s_tir);
+    ck_assert_int_eq(fn->body->kind, TIR_BLOCK_REALIZE);
+    ck_assert_str_eq(fn->body->u.realize.block->name, "root");
+  }
+}
+END_TEST
+
+START_TEST(params_and_buffers) {
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((16, 8), \"int8\"), n: T.int32, x: T.handle):\n"
+                           "    X = T.match_buffer(x, (n,), \"float32\", offset_factor=1)\n    T.evaluate(0)\n");
+  ck_assert_str_eq(f->name, "f");
+  ck_assert_int_eq(f->nparams, 3);
+  ck_assert(tir_dtype_eq(f->params[0]->dtype, TIR_HANDLE));
+  tir_buffer *a = f->buffer_map[0];
+  ck_assert_str_eq(a->name, "A");
+  ck_assert(tir_dtype_eq(a->dtype, TIR_INT8));
+  ck_assert_int_eq(a->ndim, 2);
+  ck_assert_ptr_ne(a->data, f->params[0]); /* param var and data var are different Vars */
+  ck_assert(tir_dtype_eq(f->params[1]->dtype, TIR_INT32));
+  ck_assert_ptr_null(f->buffer_map[1]);
+  tir_buffer *x = f->buffer_map[2];
+  ck_assert_str_eq(x->name, "X");
+  ck_assert_ptr_eq(x->shape[0], f->params[1]); /* the shape uses the param n itself */
+  ck_assert_int_eq(x->elem_offset->kind, TIR_VAR);
+  ck_assert_str_eq(x->elem_offset->u.var.name, "X_elem_offset");
+  ck_assert(!f->s_tir || true);
+}
+END_TEST
+
+START_TEST(loop_identity) {
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((16,), \"int32\")):\n"
+                            "    for i in range(16):\n        A[i] = i\n    for i in range(2, 16):\n        A[i] = i\n");
+  ck_assert_int_eq(f->body->kind, TIR_SEQ);
+  tir_stmt *l0 = f->body->u.seq.stmts[0], *l1 = f->body->u.seq.stmts[1];
+  ck_assert_ptr_ne(l0->u.loop.var, l1->u.loop.var); /* two `i` loops, two Vars */
+  ck_assert_ptr_eq(l0->u.loop.body->u.store.value, l0->u.loop.var);
+  ck_assert_ptr_eq(l1->u.loop.body->u.store.value, l1->u.loop.var);
+  int64_t v;
+  ck_assert(tir_is_const_int(l1->u.loop.min, &v) && v == 2);
+  ck_assert(tir_is_const_int(l1->u.loop.extent, &v) && v == 14);
+  ck_assert(!f->s_tir);
+}
+END_TEST
+
+START_TEST(grid_and_kinds) {
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((16, 16), \"int32\")):\n"
+                            "    for bx in T.thread_binding(4, thread=\"blockIdx.x\"):\n"
+                            "        for i, j in T.grid(4, 16):\n"
+                            "            for k in T.vectorized(1):\n                A[bx * 4 + i, j] = k\n");
+  tir_stmt *s = f->body;
+  ck_assert_int_eq(s->u.loop.kind, TIR_FOR_THREAD_BINDING);
+  ck_assert_str_eq(s->u.loop.thread_tag, "blockIdx.x");
+  s = s->u.loop.body;
+  ck_assert_int_eq(s->kind, TIR_FOR);
+  ck_assert_int_eq(s->u.loop.body->kind, TIR_FOR);
+  ck_assert_int_eq(s->u.loop.body->u.loop.body->u.loop.kind, TIR_FOR_VECTORIZED);
+}
+END_TEST
+
+START_TEST(blocks_and_root) {
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((8, 8), \"float32\")):\n"
+                           "    B = T.alloc_buffer((8, 8))\n"
+                           "    for i, k in T.grid(8, 8):\n        with T.block(\"s\"):\n"
+                           "            vi, vk = T.axis.remap(\"SR\", [i, k])\n"
+                           "            T.reads(A[vi, vk])\n            T.writes(B[vi, 0:8])\n"
+                           "            with T.init():\n                B[vi, 0] = T.float32(0)\n"
+                           "            B[vi, 0] += A[vi, vk]\n");
+  ck_assert(f->s_tir);
+  tir_block *root = f->body->u.realize.block;
+  ck_assert_str_eq(root->name, "root");
+  ck_assert_int_eq(root->n_alloc, 1);
+  ck_assert_str_eq(root->alloc_buffers[0]->name, "B");
+  tir_stmt *li = root->body, *lk = li->u.loop.body;
+  tir_stmt *rz = lk->u.loop.body;
+  ck_assert_int_eq(rz->kind, TIR_BLOCK_REALIZE);
+  tir_block *b = rz->u.realize.block;
+  ck_assert_str_eq(b->name, "s");
+  ck_assert_int_eq(b->n_iter, 2);
+  ck_assert_int_eq(b->iter_vars[1].type, TIR_ITER_REDUCE);
+  ck_assert_ptr_ne(b->iter_vars[0].var, li->u.loop.var);
+  ck_assert_ptr_eq(rz->u.realize.iter_values[0], li->u.loop.var);
+  ck_assert_ptr_eq(rz->u.realize.iter_values[1], lk->u.loop.var);
+  ck_assert_ptr_eq(b->iter_vars[1].dom.extent, lk->u.loop.extent);
+  ck_assert_int_eq(b->n_reads, 1);
+  ck_assert_int_eq(b->n_writes, 1);
+  int64_t v;
+  ck_assert(tir_is_const_int(b->writes[0].region[1].extent, &v) && v == 8);
+  ck_assert(tir_is_const_int(b->reads[0].region[1].extent, &v) && v == 1);
+  ck_assert_ptr_nonnull(b->init);
+  ck_assert_int_eq(b->body->kind, TIR_BUFFER_STORE);
+  ck_assert_int_eq(b->body->u.store.value->kind, TIR_ADD);
+}
+END_TEST
+
+START_TEST(tirx_alloc_forms) {
+  tir_func *f = parse1(TIRX "@T.prim_func(s_tir=True)\ndef f(A: T.Buffer((8,), \"float32\")):\n"
+                            "    R = T.sblock_alloc_buffer((8,))\n"
+                            "    for i in range(8):\n        with T.sblock():\n"
+                            "            T.reads()\n            T.writes()\n"
+                            "            L = T.alloc_buffer((1,), scope=\"local\")\n"
+                            "            L[0] = A[i]\n            R[i] = L[0]\n");
+  tir_block *root = f->body->u.realize.block;
+  ck_assert_int_eq(root->n_alloc, 1);
+  tir_block *b = root->body->u.loop.body->u.realize.block;
+  ck_assert_str_eq(b->name, "");
+  ck_assert_int_eq(b->n_alloc, 0);
+  ck_assert_int_eq(b->body->kind, TIR_ALLOC_BUFFER); /* statement-level, wraps the rest */
+  ck_assert_str_eq(b->body->u.decl.buf->scope, "local");
+  ck_assert_int_eq(b->body->u.decl.body->kind, TIR_SEQ);
+}
+END_TEST
+
+START_TEST(match_buffer_block) {
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((16, 16), \"float32\")):\n"
+                           "    for i in range(4):\n        with T.block(\"t\"):\n"
+                           "            T.reads()\n            T.writes()\n"
+                           "            s0 = T.int32()\n"
+                           "            S = T.match_buffer(A[i * 4:i * 4 + 4, 0:16], (4, 16), strides=[s0, \"d1\"], offset_factor=1)\n"
+                           "            S[0, 0] = T.float32(s0)\n");
+  tir_block *b = f->body->u.realize.block->body->u.loop.body->u.realize.block;
+  ck_assert_int_eq(b->n_match, 1);
+  tir_match_buffer *m = &b->match_buffers[0];
+  ck_assert_ptr_eq(m->src.buf, f->buffer_map[0]);
+  int64_t v;
+  ck_assert(tir_is_const_int(m->src.region[0].extent, &v) && v == 4);
+  ck_assert_int_eq(m->buf->nstrides, 2);
+  ck_assert_str_eq(m->buf->strides[1]->u.var.name, "d1");
+  ck_assert_ptr_eq(b->body->u.store.buf, m->buf);
+  ck_assert_int_eq(b->body->u.store.value->kind, TIR_CAST);
+  ck_assert_ptr_eq(b->body->u.store.value->u.un.a, m->buf->strides[0]);
+}
+END_TEST
+
+START_TEST(lets_and_decls) {
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((16,), \"int32\")):\n"
+                            "    n = T.int32()\n    c = 4\n    m = n * c\n    A[0] = m + c\n");
+  tir_stmt *s = f->body;
+  ck_assert_int_eq(s->kind, TIR_LET_STMT);
+  ck_assert_str_eq(s->u.let.var->u.var.name, "m");
+  ck_assert_int_eq(s->u.let.value->kind, TIR_MUL);
+  tir_expr *n = s->u.let.value->u.bin.a;
+  ck_assert_int_eq(n->kind, TIR_VAR); /* a free var, no Let */
+  ck_assert_ptr_eq(s->u.let.body->u.store.value->u.bin.a, s->u.let.var);
+}
+END_TEST
+
+START_TEST(expr_dtypes_and_folding) {
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((8,), \"int64\"), B: T.Buffer((8,), \"float32\"), m: T.int64):\n"
+                            "    A[0] = m + 1\n    A[1] = 2 * 3 + 1\n    B[0] = B[1] * 2.5\n    A[2] = 3000000000\n"
+                            "    B[2] = -B[3]\n    A[3] = T.int64(5) + 0\n");
+  tir_stmt **s = f->body->u.seq.stmts;
+  ck_assert(tir_dtype_eq(s[0]->u.store.value->u.bin.b->dtype, TIR_INT64));
+  int64_t v;
+  ck_assert(tir_is_const_int(s[1]->u.store.value, &v) && v == 7);
+  ck_assert(tir_dtype_eq(s[2]->u.store.value->u.bin.b->dtype, TIR_FLOAT32));
+  ck_assert(tir_is_const_int(s[3]->u.store.value, &v) && v == 3000000000LL);
+  ck_assert_int_eq(s[4]->u.store.value->kind, TIR_MUL); /* -x is x * -1 as TVM */
+  ck_assert(tir_is_const_int(s[5]->u.store.value, &v) && v == 5);
+}
+END_TEST
+
+START_TEST(access_ptr_desugar) {
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((4, 8), \"int8\")):\n"
+                           "    T.evaluate(A.access_ptr(\"rw\", offset=8))\n");
+  tir_expr *e = f->body->u.eval.value;
+  ck_assert_str_eq(e->u.call.op, "tvm_access_ptr");
+  ck_assert_int_eq(e->u.call.nargs, 5);
+  ck_assert_str_eq(e->u.call.args[0]->u.call.op, "type_annotation");
+  ck_assert(tir_dtype_eq(e->u.call.args[0]->dtype, TIR_INT8));
+  ck_assert_ptr_eq(e->u.call.args[1], f->buffer_map[0]->data);
+  int64_t v;
+  ck_assert(tir_is_const_int(e->u.call.args[2], &v) && v == 8);
+  ck_assert(tir_is_const_int(e->u.call.args[3], &v) && v == 24);
+  ck_assert(tir_is_const_int(e->u.call.args[4], &v) && v == 3);
+}
+END_TEST
+
+START_TEST(ir_module) {
+  tir_module *m = parse("from tvm.script import ir as I\n" TIR "@I.ir_module\nclass Mod:\n"
+                        "    @T.prim_func\n    def a(A: T.Buffer((4,), \"int32\")):\n        A[0] = 1\n"
+                        "    @T.prim_func(private=True)\n    def b(self, B: T.Buffer((4,), \"int32\")):\n        B[0] = 2\n");
+  ck_assert_ptr_nonnull(m);
+  ck_assert_str_eq(m->name, "Mod");
+  ck_assert_int_eq(m->nfuncs, 2);
+  ck_assert(m->funcs[1]->private_);
+  ck_assert_int_eq(m->funcs[1]->nparams, 1);
+}
+END_TEST
+
+START_TEST(control_flow) {
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\"), n: T.int32):\n"
+                            "    func_attr_dummy = 0\n"
+                            "    T.func_attr({\"tir.noalias\": True, \"k\": [1, 2]})\n"
+                            "    if n < 2:\n        A[0] = 0\n    elif n < 4:\n        A[0] = 1\n    else:\n        A[0] = 2\n"
+                            "    while A[1] < n:\n        A[1] = A[1] + 1\n"
+                            "    assert n > 0, \"positive\"\n    A[2] = 3\n");
+  ck_assert_ptr_nonnull(tir_av_get(f->attrs, "tir.noalias"));
+  ck_assert_int_eq(tir_av_get(f->attrs, "k")->kind, TIR_AV_LIST);
+  tir_stmt **s = f->body->u.seq.stmts;
+  ck_assert_int_eq(s[0]->kind, TIR_IF);
+  ck_assert_int_eq(s[0]->u.ifs.else_s->kind, TIR_IF);
+  ck_assert_ptr_nonnull(s[0]->u.ifs.else_s->u.ifs.else_s);
+  ck_assert_int_eq(s[1]->kind, TIR_WHILE);
+  ck_assert_int_eq(s[2]->kind, TIR_ASSERT);
+  ck_assert_str_eq(s[2]->u.assrt.msg->u.str, "positive");
+}
+END_TEST
+
+START_TEST(intrinsics) {
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((8, 8), \"int8\"), B: T.Buffer((8, 8), \"int8\"), F: T.Buffer((8,), \"float32\")):\n"
+                           "    T.evaluate(T.slice_tensor(8, 8, B.access_ptr(\"w\"), 8, A.access_ptr(\"r\"), 8, \"int8\"))\n"
+                           "    F[0] = T.exp(F[1]) + T.call_extern(\"float32\", \"g\", 1)\n");
+  tir_expr *st = f->body->u.seq.stmts[0]->u.eval.value;
+  ck_assert_str_eq(st->u.call.op, "slice_tensor");
+  ck_assert_int_eq(st->u.call.nargs, 7);
+  ck_assert(tir_dtype_eq(st->dtype, TIR_HANDLE));
+  ck_assert_ptr_nonnull(tir_intrin_lookup("tir.exp"));
+  ck_assert_ptr_null(tir_intrin_lookup("nope"));
+  ck_assert_int_eq(tir_intrin_lookup("tvm_access_ptr")->min_args, 5);
+}
+END_TEST
+
+START_TEST(errors) {
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    A[0] = k\n", "undefined variable 'k'", 4, 12);
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    A[0] = B[0]\n", "undefined buffer 'B'", 4, 12);
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    A[0, 1] = 1\n",
+               "buffer 'A' has 1 dimension but is indexed with 2 indices", 4, 5);
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"flaot32\")):\n    T.evaluate(0)\n", "unknown dtype 'flaot32'", 3, 25);
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\"), A: T.int32):\n    T.evaluate(0)\n", "duplicate parameter 'A'", 3, 35);
+  expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(T.blok(1))\n", "unknown name 'T.blok'", 4, 16);
+  expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(99999999999999999999)\n",
+               "integer literal 99999999999999999999 out of range for int64", 4, 16);
+  expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int8\")):\n    T.evaluate(T.tvm_access_ptr(T.type_annotation(\"int8\"), A.data, 0, 4))\n",
+               "T.tvm_access_ptr expects 5 arguments, got 4", 4, 16);
+  expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(T.slice_tensor(1, 2, 3, 4, 5))\n",
+               "T.slice_tensor expects 3n+1 arguments (1 <= n <= 5), got 5", 4, 16);
+  expect_error(TIR "@T.prim_func\ndef f():\n    for i in range(4)\n        T.evaluate(0)\n", "expected ':'", 4, 22);
+  expect_error("@T.prim_func\ndef f():\n    T.evaluate(0)\n", "missing import line", 1, 1);
+  tir_diag_clear(&D);
+  ck_assert_ptr_null(tir_parse(C, "x\0y", 3, &D));
+  ck_assert_str_eq(D.items[0].msg, "input contains a NUL byte");
+  ck_assert_int_eq(D.items[0].span.col, 2);
+  tir_module *m = parse("from tvm.script import tir as T\n\xff\xfe");
+  ck_assert_ptr_null(m);
+  ck_assert_str_eq(D.items[0].msg, "input is not valid UTF-8 text");
+  ck_assert_int_eq(D.items[0].span.line, 2);
+}
+END_TEST
+
+/* every prefix of a valid program is a clean error or a parse, never a crash */
+START_TEST(prefixes_never_crash) {
+  const char *src = TIR "@T.prim_func\ndef f(A: T.Buffer((8, 8), \"float32\")):\n"
+                        "    for i, j in T.grid(8, 8):\n        with T.block(\"b\"):\n"
+                        "            vi, vj = T.axis.remap(\"SS\", [i, j])\n            T.reads(A[vi, vj])\n"
+                        "            T.writes(A[vi, vj])\n            A[vi, vj] = A[vi, vj] * T.float32(2)\n";
+  size_t n = strlen(src);
+  for (size_t k = 0; k <= n; k++) {
+    if (C) tir_ctx_free(C);
+    C = tir_ctx_new();
+    tir_diag_free(&D);
+    tir_diag_init(&D);
+    tir_module *m = tir_parse(C, src, k, &D);
+    ck_assert(m != NULL || D.nerrors > 0);
+  }
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("reader");
+  TCase *t = tcase_create("reader");
+  tcase_add_test(t, seed_examples);
+  tcase_add_test(t, params_and_buffers);
+  tcase_add_test(t, loop_identity);
+  tcase_add_test(t, grid_and_kinds);
+  tcase_add_test(t, blocks_and_root);
+  tcase_add_test(t, tirx_alloc_forms);
+  tcase_add_test(t, match_buffer_block);
+  tcase_add_test(t, lets_and_decls);
+  tcase_add_test(t, expr_dtypes_and_folding);
+  tcase_add_test(t, access_ptr_desugar);
+  tcase_add_test(t, ir_module);
+  tcase_add_test(t, control_flow);
+  tcase_add_test(t, intrinsics);
+  tcase_add_test(t, errors);
+  tcase_add_test(t, prefixes_never_crash);
+  tcase_set_timeout(t, 60);
+  suite_add_tcase(s, t);
+  int rc = tir_test_run_suite(s);
+  if (C) tir_ctx_free(C);
+  tir_diag_free(&D);
+  return rc;
+}
