@@ -295,8 +295,6 @@ static void declare_match(vstate *st, const tir_match_buffer *m) {
   check_buffer_decl(st, b);
   if (tir_is_var(b->data)) define(st, b->data, true, m->span);
   declare_buffer(st, b);
-  if (m->src.buf && !tir_dtype_eq(m->src.buf->dtype, b->dtype))
-    verr(st, m->span, "match_buffer '%s' and its source have different dtypes", b->name);
   st->where = saved;
 }
 

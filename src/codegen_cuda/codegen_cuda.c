@@ -31,6 +31,13 @@ static bool is_thread_attr(const tir_stmt *s) {
   return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent");
 }
 
+/* the thread tag of a thread_extent attr: its thread_tag, else (IR read
+ * from T.launch_thread("blockIdx.x", n) without one) the var's name */
+static const char *attr_tag(const tir_stmt *s) {
+  if (s->u.attr.thread_tag) return s->u.attr.thread_tag;
+  return tir_is_var(s->u.attr.node) ? s->u.attr.node->u.var.name : NULL;
+}
+
 /* ---- the unit being printed ---- */
 
 typedef struct unit {
@@ -48,10 +55,10 @@ typedef struct unit {
 static bool k_attr(cg *g, const tir_stmt *s) {
   cuda_kernel *k = g->user;
   if (!is_thread_attr(s)) return false;
-  int ti = cuda_tag_index(s->u.attr.thread_tag);
+  int ti = cuda_tag_index(attr_tag(s));
   if (ti < 0 || !tir_is_var(s->u.attr.node)) {
     cg_error(g, s->span, "thread tag '%s' is not one of blockIdx.x/y/z, threadIdx.x/y/z",
-             s->u.attr.thread_tag ? s->u.attr.thread_tag : "");
+             attr_tag(s) ? attr_tag(s) : "");
     return true;
   }
   const tir_expr *var = s->u.attr.node;
@@ -77,6 +84,21 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   return true;
 }
 
+typedef struct { bool found; } thread_find;
+static bool find_thread_idx(tir_visitor *v, const tir_stmt *s) {
+  if (is_thread_attr(s) && cuda_tag_index(attr_tag(s)) >= 3) ((thread_find *)v->user)->found = true;
+  return true;
+}
+/* does s launch threadIdx threads? */
+static bool launches_threads(const tir_stmt *s) {
+  thread_find tf = {false};
+  tir_visitor v = {.stmt = find_thread_idx, .user = &tf};
+  tir_visit_stmt(&v, s);
+  return tf.found;
+}
+
+/* shared: static __shared__; local, and global where one thread owns the
+ * block's copy: a plain array */
 static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *elem, const char *size) {
   if (s->kind != TIR_ALLOC_BUFFER) return false;
   const tir_buffer *b = s->u.decl.buf;
@@ -91,8 +113,9 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
     if (cg_uses_var(s->u.decl.body, b->data)) cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
     return true;
   }
-  if (!strcmp(scope, "global")) {
-    cg_error(g, s->span, "global buffer '%s' is allocated inside a kernel: allocate it outside the thread launches",
+  if (!strcmp(scope, "global") && launches_threads(s->u.decl.body)) {
+    /* one copy per block instance would need to be shared among its threads */
+    cg_error(g, s->span, "global buffer '%s' is allocated inside a kernel, above its threadIdx launches: allocate it outside the kernel or in shared scope",
              b->name);
     return true;
   }
@@ -203,7 +226,7 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   if (s->kind == TIR_ALLOC_BUFFER && s->u.decl.buf->scope && !strncmp(s->u.decl.buf->scope, "shared", 6))
     var_list_add(&lc->k->shared, s->u.decl.buf->data);
   if (!is_thread_attr(s)) return true;
-  int ti = cuda_tag_index(s->u.attr.thread_tag);
+  int ti = cuda_tag_index(attr_tag(s));
   if (ti < 0) return true; /* reported when printed */
   const tir_expr *prev = lc->k->launch[ti], *cur = s->u.attr.value;
   int64_t a, b;

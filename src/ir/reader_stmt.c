@@ -540,14 +540,10 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
     return NULL;
   }
   rd_block *b = r->blk;
-  r->blk = NULL; /* statements of the init belong to no block frame */
-  rd_block *saved = b;
-  r->blk = saved->parent ? saved : saved; /* keep the block for allocations */
   int mark = r->nsyms;
-  r->blk = saved;
   tir_stmt *s = rd_stmts(r, rd_field(with, "body"), 0);
   r->nsyms = mark;
-  if (s) saved->init = s;
+  if (s) b->init = s;
   return NULL;
 }
 

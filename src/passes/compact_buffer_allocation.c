@@ -10,10 +10,6 @@
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
-#ifdef COMPACT_DEBUG
-#include <stdio.h>
-#include "tir/script.h"
-#endif
 
 typedef struct {
   tir_expr *var, *min, *extent;
@@ -30,6 +26,8 @@ typedef struct {
   tir_access_region *acc;  /* malloc'd */
   int nacc, capacc;
   bool full;               /* accessed where no region is known: keep shape */
+  bool opaque_ptr;         /* data passed to tvm_access_ptr (offset rewritten) */
+  bool opaque_bare;        /* data passed anywhere else (offsets unknown) */
   dim_align *align;        /* ndim entries (ctx) or NULL */
   tir_buffer *new_buf;     /* after planning; NULL = unchanged */
   tir_expr **mins;
@@ -146,10 +144,12 @@ static void access_region(compact_state *st, const tir_buffer_region *r) {
 
 /* a bare use of a buffer's data var: the regions the innermost block that
  * names the buffer declares, else the whole buffer */
-static void access_opaque(compact_state *st, const tir_expr *var) {
+static void access_opaque(compact_state *st, const tir_expr *var, bool via_ptr) {
   for (int k = st->ninfos - 1; k >= 0; k--) {
     buf_info *bi = &st->infos[k];
     if (bi->buf->data != var) continue;
+    if (via_ptr) bi->opaque_ptr = true;
+    else bi->opaque_bare = true;
     for (int b = st->nblocks - 1; b >= 0; b--) {
       const tir_block *blk = st->blocks[b];
       bool named = false;
@@ -164,10 +164,23 @@ static void access_opaque(compact_state *st, const tir_expr *var) {
   }
 }
 
+static bool is_access_ptr(const tir_expr *e) {
+  return e->kind == TIR_CALL && !strcmp(e->u.call.op, "tvm_access_ptr") && e->u.call.nargs == 5 &&
+         tir_is_var(e->u.call.args[1]);
+}
+
 static bool collect_expr_cb(tir_visitor *v, const tir_expr *e) {
   compact_state *st = v->user;
-  if (e->kind == TIR_BUFFER_LOAD) access_point(st, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
-  else if (e->kind == TIR_VAR && tir_dtype_is_handle(e->dtype)) access_opaque(st, e);
+  if (e->kind == TIR_BUFFER_LOAD) {
+    access_point(st, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
+  } else if (e->kind == TIR_VAR && tir_dtype_is_handle(e->dtype)) {
+    access_opaque(st, e, false);
+  } else if (is_access_ptr(e)) {
+    access_opaque(st, e->u.call.args[1], true);
+    for (int i = 0; i < e->u.call.nargs; i++)
+      if (i != 1) tir_visit_expr(v, e->u.call.args[i]);
+    return false;
+  }
   return true;
 }
 
@@ -368,6 +381,25 @@ static bool interval_dim(compact_state *st, const buf_info *bi, int d, tir_range
   return !huge(out->min) && !huge(out->extent);
 }
 
+/* the product of the constant factors of a shape expr: 32 of n * 32 */
+static int64_t const_scale(const tir_expr *e) {
+  int64_t v;
+  if (e->kind != TIR_MUL) return 1;
+  if (tir_is_const_int(e->u.bin.b, &v)) return v * const_scale(e->u.bin.a);
+  if (tir_is_const_int(e->u.bin.a, &v)) return v * const_scale(e->u.bin.b);
+  return const_scale(e->u.bin.a) * const_scale(e->u.bin.b);
+}
+
+/* ext <= shape, where (as TVM's CanProveLessEqualThanSymbolicShapeValue)
+ * the symbolic part of a shape is taken to be at least 1 */
+static bool fits_in_shape(compact_state *st, tir_expr *ext, tir_expr *shape) {
+  if (tir_can_prove(st->a, tir_binary(st->c, TIR_LE, ext, shape))) return true;
+  int64_t c, e;
+  if (tir_is_const_int(shape, &c)) return false;
+  int64_t scale = const_scale(shape);
+  return scale > 1 && tir_is_const_int(ext, &e) && e <= scale;
+}
+
 /* fit the box [min, min+extent) into [0, shape): extent' = min(extent,
  * shape), and min' = min(max(min, 0), shape - extent'), which covers every
  * in-bounds element of the box.  False: keep the whole dim. */
@@ -382,7 +414,7 @@ static bool clamp_dim(compact_state *st, tir_range *r, tir_expr *shape) {
     if (hi == INT64_MAX) return false;
     ext = tir_int(st->c, t, hi);
   }
-  if (!tir_can_prove(st->a, tir_binary(st->c, TIR_LE, ext, shape))) ext = smin(st, ext, shape);
+  if (!fits_in_shape(st, ext, shape)) ext = smin(st, shape, ext); /* TVM's order */
   if (!tir_can_prove(st->a, tir_binary(st->c, TIR_GE, min, tir_int(st->c, t, 0))))
     min = smax(st, min, tir_int(st->c, t, 0));
   tir_expr *room = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, shape, ext));
@@ -410,15 +442,28 @@ static tir_expr **aligned_strides(compact_state *st, const buf_info *bi, tir_exp
   return strides;
 }
 
+/* An opaque use sees the buffer as flat memory.  Only a box that shrinks
+ * dim 0 alone keeps the flat layout of the rest: then an access_ptr offset
+ * moves by min_0 * (row size), and a bare pointer stays valid when min_0 is
+ * 0.  Any other box would silently break the opaque access, so the buffer
+ * keeps its shape (TVM compacts anyway). */
+static bool opaque_safe(const buf_info *bi, tir_expr *const *shape) {
+  const tir_buffer *b = bi->buf;
+  if (bi->align || b->nstrides) return false;
+  for (int d = 1; d < b->ndim; d++) {
+    int64_t z;
+    if (!(tir_is_const_int(bi->mins[d], &z) && z == 0) || shape[d] != b->shape[d]) return false;
+  }
+  int64_t z;
+  return !bi->opaque_bare || (b->ndim && tir_is_const_int(bi->mins[0], &z) && z == 0);
+}
+
 static void plan(compact_state *st, buf_info *bi) {
   const tir_buffer *b = bi->buf;
   int n = b->ndim;
   tir_range *box = tir_alloc(st->c, sizeof *box * (size_t)(n ? n : 1));
   bool boxed = !bi->full && bi->nacc > 0 && n > 0 && tir_region_bbox(st->a, bi->acc, bi->nacc, n, box);
   bool changed = false;
-#ifdef COMPACT_DEBUG
-  if (boxed) for (int d = 0; d < n; d++) { char *x = tir_print_expr(box[d].min), *y = tir_print_expr(box[d].extent); fprintf(stderr, "box %s[%d]: %s +%s\n", b->name, d, x, y); free(x); free(y); }
-#endif
   tir_expr **shape = tir_alloc(st->c, sizeof *shape * (size_t)(n ? n : 1));
   bi->mins = tir_alloc(st->c, sizeof *bi->mins * (size_t)(n ? n : 1));
   for (int d = 0; d < n; d++) {
@@ -434,6 +479,7 @@ static void plan(compact_state *st, buf_info *bi) {
     bi->mins[d] = r.min;
   }
   if (!changed && !bi->align) return;
+  if ((bi->opaque_ptr || bi->opaque_bare) && !opaque_safe(bi, shape)) return;
   tir_buffer *nb = tir_buffer_copy(st->c, b);
   nb->shape = shape;
   nb->strides = bi->align ? aligned_strides(st, bi, shape, n) : NULL;
@@ -471,8 +517,29 @@ static tir_buffer *on_buffer(tir_mutator *m, tir_buffer *b) {
   return bi ? bi->new_buf : b;
 }
 
+/* tvm_access_ptr(t, data, offset, extent, mask) of a compacted buffer:
+ * offset - min_0 * (row size of the old layout, which opaque_safe kept) */
+static tir_expr *shift_access_ptr(compact_state *st, tir_expr *e) {
+  const buf_info *bi = NULL;
+  for (int i = 0; i < st->ninfos && !bi; i++)
+    if (st->infos[i].new_buf && st->infos[i].buf->data == e->u.call.args[1]) bi = &st->infos[i];
+  int64_t z;
+  if (!bi || !bi->buf->ndim || (tir_is_const_int(bi->mins[0], &z) && z == 0)) return e;
+  tir_expr *off = e->u.call.args[2];
+  tir_expr *delta = bi->mins[0];
+  for (int d = 1; d < bi->buf->ndim; d++) delta = tir_binary(st->c, TIR_MUL, delta, bi->buf->shape[d]);
+  if (!tir_dtype_eq(delta->dtype, off->dtype)) delta = tir_cast(st->c, off->dtype, delta);
+  tir_expr *args[5];
+  memcpy(args, e->u.call.args, sizeof args);
+  args[2] = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, off, delta));
+  tir_expr *r = tir_call(st->c, e->dtype, e->u.call.op, args, 5);
+  r->span = e->span;
+  return r;
+}
+
 static tir_expr *on_expr(tir_mutator *m, tir_expr *e) {
   compact_state *st = m->user;
+  if (is_access_ptr(e)) return shift_access_ptr(st, e);
   if (e->kind != TIR_BUFFER_LOAD) return e;
   const buf_info *bi = rewritten(st, e->u.load.buf);
   if (!bi || e->u.load.nidx != bi->buf->ndim) return e;

@@ -6,7 +6,7 @@
 #   c-gcc    tirc --emit=c, compiled with gcc -std=c11 -Wall -Wextra -Werror
 #            together with the harness, run;
 #   c-clang  the same with clang;
-#   cuda     tirc --emit=cuda, nvcc -arch=sm_80 -Werror all-warnings -c
+#   cuda     tirc --emit=cuda, nvcc -arch=sm_80 and sm_90 -Werror all-warnings -c
 #            (compile only; skipped with a message when nvcc is absent).
 # Each (kernel, check) counts once in the closing line.
 set -u
@@ -45,7 +45,8 @@ for k in "${kernels[@]}"; do
   have nvcc || continue
   if ! "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu" 2>"$tmp/$name.cuerr"; then
     bad "$name: tirc --emit=cuda" "$tmp/$name.cuerr"
-  elif ! nvcc -arch=sm_80 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nvcc" 2>&1; then
+  elif ! { nvcc -arch=sm_80 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" &&
+           nvcc -arch=sm_90 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu90.o"; } >"$tmp/$name.nvcc" 2>&1; then
     bad "$name: cuda: nvcc" "$tmp/$name.nvcc"
   else
     ok "$name: cuda"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Run every codegen kernel on a GPU: tirc --emit=cuda, then nvcc builds the
+# generated launcher with the kernel's own harness (../NAME_ref.c, compiled
+# as CUDA with -DTIR_GPU: DEV()/BACK() move the arrays to and from the
+# device), and runs it against the same plain C reference.
+#   tests/codegen/gpu/run_gpu.sh build/bin/tirc [sm_80]
+set -u
+tirc=$(realpath "$1")
+arch=${2:-sm_80}
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+shopt -s nullglob
+kernels=("$root/examples/relu.tir" "$root/examples/chain.tir" "$here"/*.tir)
+for k in "${kernels[@]}"; do
+  name=$(basename "$k" .tir)
+  if "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu" &&
+     nvcc -arch="$arch" -O2 -DTIR_GPU -I"$here" -x cu "$here/${name}_ref.c" "$tmp/$name.cu" -o "$tmp/$name" &&
+     "$tmp/$name"; then
+    pass=$((pass+1))
+  else
+    fail=$((fail+1)); echo "FAIL $name (gpu)"
+  fi
+done
+echo "codegen-gpu: $pass passed, $fail failed"
+[ $fail -eq 0 ]
