@@ -365,6 +365,23 @@ static tir_buffer_region *to_regions(detector *d, const access_list *l) {
   return out;
 }
 
+static void free_list(access_list *l);
+
+static void drop_reads_of(access_list *l, tir_buffer *const *bufs, int nbufs) {
+  int k = 0;
+  for (int i = 0; i < l->n; i++) {
+    bool drop = false;
+    for (int j = 0; j < nbufs && !drop; j++) drop = l->v[i].buf == bufs[j];
+    if (drop) {
+      free(l->v[i].lo);
+      free(l->v[i].hi);
+    } else {
+      l->v[k++] = l->v[i];
+    }
+  }
+  l->n = k;
+}
+
 static void free_list(access_list *l) {
   for (int i = 0; i < l->n; i++) {
     free(l->v[i].lo);
@@ -386,7 +403,14 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   d.scope = scope;
   d.nscope = nscope;
   walk_stmt(&d, blk->init);
+  /* as TVM: a buffer the init writes is not a read of the block (the
+   * reduction's accumulator) */
+  int ninit = d.writes.n;
+  tir_buffer **init_bufs = ninit ? malloc(sizeof *init_bufs * (size_t)ninit) : NULL;
+  for (int i = 0; i < ninit; i++) init_bufs[i] = d.writes.v[i].buf;
   walk_stmt(&d, blk->body);
+  drop_reads_of(&d.reads, init_bufs, ninit);
+  free(init_bufs);
   *reads = to_regions(&d, &d.reads);
   *nreads = d.reads.n;
   *writes = to_regions(&d, &d.writes);

@@ -571,7 +571,7 @@ static void pr_launch(printer *p, const tir_stmt *s) {
   if (fresh) name = pr_define(p, v, v->u.var.name);
   line(p);
   pr_printf(&p->out, "%s = T.launch_thread(", name);
-  pr_string_lit(&p->out, v->u.var.name);
+  pr_string_lit(&p->out, s->u.attr.thread_tag ? s->u.attr.thread_tag : v->u.var.name);
   pr_puts(&p->out, ", ");
   pr_expr(p, s->u.attr.value);
   pr_puts(&p->out, ")\n");

@@ -136,12 +136,20 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
     tir_error(r->d, a->sp, "T.launch_thread expects (thread, extent), got %d arguments", a->npos);
     return NULL;
   }
+  /* the tag is the string given (or the env_thread var's name); the var takes
+   * the name it is assigned to, as TVM's parser names it */
+  const char *tag = a->pos[0].k == RV_STR ? a->pos[0].s : NULL;
   tir_expr *v = thread_var(r, a->pos[0], a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
   if (!ext) return NULL;
+  if (!tag) tag = v->u.var.name;
+  if (name && a->pos[0].k == RV_STR) v->u.var.name = tir_strdup(r->c, name);
   if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
   tir_stmt *body = ts_node_is_null(body_node) ? rest_of(r, list, idx, rest_used) : rd_body(r, body_node, 0);
-  return body ? tir_attr_stmt(r->c, "thread_extent", v, ext, body) : NULL;
+  if (!body) return NULL;
+  tir_stmt *st = tir_attr_stmt(r->c, "thread_extent", v, ext, body);
+  st->u.attr.thread_tag = tir_strdup(r->c, tag);
+  return st;
 }
 
 static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx, bool *rest_used,

@@ -47,7 +47,7 @@ def mutate(rng, data):
 
 
 def main():
-    tirc = sys.argv[1]
+    tirc = os.path.abspath(sys.argv[1])
     per_file = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     files = sorted(glob.glob(os.path.join(root, "tests/passes/**/*.tir"), recursive=True))
