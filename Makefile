@@ -28,7 +28,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test unit golden oracle codegen fuzz asan valgrind run clean bench grammar
+.PHONY: all deps test unit cli golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -82,14 +82,20 @@ oracle: $(TIRC)
 codegen: $(TIRC)
 	@tests/codegen/run.sh $(TIRC)
 
+cli: $(TIRC)
+	@tests/cli/run.sh $(TIRC)
+
+analyzer-diff: all
+	@python3 tests/oracle/diff_analyzer.py
+
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
 test: all
-	@$(MAKE) --no-print-directory unit golden codegen oracle fuzz
+	@$(MAKE) --no-print-directory unit cli golden codegen oracle analyzer-diff fuzz
 
 asan:
-	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit golden fuzz FUZZ_N=6
+	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
 	@echo "asan: suite clean"
 
 valgrind: all $(UNIT_BINS)
@@ -98,6 +104,7 @@ valgrind: all $(UNIT_BINS)
 
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	@echo "== bench/bench_vs_tvm.py"; python3 bench/bench_vs_tvm.py
 
 run: $(TIRC)
 	@echo "== examples/relu.tir: tirc --passes=compact,lower_match (before: examples/relu.tir)"

@@ -148,6 +148,9 @@ static void list_passes(void) {
   const tir_pass_info *p = tir_pass_registry(&n);
   printf("passes (TVM name / alias):\n");
   for (int i = 0; i < n; i++) printf("  %-40s %-14s %s\n", p[i].name, p[i].alias, p[i].doc ? p[i].doc : "");
+  const tir_named_pipeline *np = tir_pipeline_named(&n);
+  printf("pipelines:\n");
+  for (int i = 0; i < n; i++) printf("  %-14s %s\n", np[i].name, np[i].spec);
 }
 
 static int write_output(const options *o, const char *text) {
@@ -193,9 +196,8 @@ int main(int argc, char **argv) {
   if (spec) {
     pl = tir_pipeline_parse(spec, &d);
     if (!pl) {
-      char *msg = tir_diag_format(&d, "tirc", NULL, 0);
-      fputs(msg, stderr);
-      free(msg);
+      for (int i = 0; i < d.n; i++) fprintf(stderr, "tirc: error: %s\n", d.items[i].msg);
+      tir_diag_clear(&d);
       rc = 2;
       goto done;
     }

@@ -64,6 +64,51 @@ static void sb_put(sbuf *b, const char *s, size_t n) {
 }
 static void sb_puts(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 
+/* length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  unsigned char c = s[0];
+  size_t len;
+  unsigned cp, min;
+  if (c < 0x80) return 1;
+  if ((c & 0xE0) == 0xC0) len = 2, min = 0x80, cp = c & 0x1Fu;
+  else if ((c & 0xF0) == 0xE0) len = 3, min = 0x800, cp = c & 0x0Fu;
+  else if ((c & 0xF8) == 0xF0) len = 4, min = 0x10000, cp = c & 0x07u;
+  else return 0;
+  if (len > n) return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i] & 0x3Fu);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (cp >= 0x80 && cp <= 0x9F) return 0; /* C1 control characters */
+  return len;
+}
+
+/* the source line [pos, end) as shown under a message: valid UTF-8 text as
+ * is, tabs kept, control characters and invalid bytes as '?'; then a caret
+ * under the byte column col, one space per character shown before it */
+static void echo_line(sbuf *b, const char *src, size_t pos, size_t end, int col) {
+  const unsigned char *u = (const unsigned char *)src;
+  size_t caret_at = pos + (size_t)(col > 0 ? col - 1 : 0);
+  if (end > pos && src[end - 1] == '\r') end--; /* CRLF line ends */
+  sbuf pad = {0};
+  sb_puts(&pad, "");
+  sb_puts(b, "  ");
+  for (size_t k = pos; k < end;) {
+    size_t l = utf8_seq(u + k, end - k);
+    bool shown = l && (l > 1 || (u[k] >= 0x20 && u[k] != 0x7f) || u[k] == '\t');
+    if (!shown) l = 1;
+    if (shown) sb_put(b, src + k, l);
+    else sb_put(b, "?", 1);
+    if (k < caret_at) sb_put(&pad, u[k] == '\t' ? "\t" : " ", 1);
+    k += l;
+  }
+  sb_puts(b, "\n  ");
+  sb_puts(b, pad.p);
+  sb_puts(b, "^\n");
+  free(pad.p);
+}
+
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len) {
   sbuf b = {0};
   sb_puts(&b, "");
@@ -90,17 +135,7 @@ char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, 
     if (line != e->span.line || pos > src_len) continue;
     size_t end = pos;
     while (end < src_len && src[end] != '\n') end++;
-    sb_puts(&b, "  ");
-    /* print the line with non-printable bytes as '?' */
-    for (size_t k = pos; k < end; k++) {
-      char ch = src[k];
-      if ((unsigned char)ch < 32 && ch != '\t') ch = '?';
-      sb_put(&b, &ch, 1);
-    }
-    sb_puts(&b, "\n  ");
-    int col = e->span.col > 0 ? e->span.col : 1;
-    for (int k = 1; k < col && pos + (size_t)k - 1 < end; k++) sb_put(&b, src[pos + (size_t)k - 1] == '\t' ? "\t" : " ", 1);
-    sb_puts(&b, "^\n");
+    echo_line(&b, src, pos, end, e->span.col);
   }
   return b.p;
 }

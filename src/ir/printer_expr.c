@@ -68,7 +68,9 @@ const char *pr_lookup(const printer *p, const void *key) {
 }
 
 static bool name_taken(const printer *p, const char *s) {
-  if (!strcmp(s, "T") || !strcmp(s, "I")) return true;
+  /* `T` is the dialect's alias, used inside every function; `I` is only
+   * used on the class decorator, so a var may be named I, as written */
+  if (!strcmp(s, "T")) return true;
   for (int i = 0; i < p->nnames; i++)
     if (!p->names[i].alias && !strcmp(p->names[i].text, s)) return true;
   return false;
@@ -98,8 +100,11 @@ static char *sanitize(const char *hint) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     s[k++] = ok ? c : '_';
   }
-  if (is_keyword(s)) s[k++] = '_';
   s[k] = 0;
+  if (is_keyword(s)) {
+    s[k++] = '_';
+    s[k] = 0;
+  }
   return s;
 }
 
