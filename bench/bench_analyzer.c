@@ -3,7 +3,9 @@
  * min/max over four vars with ranges): simplifications per second, and
  * proofs per second: `e == simplify(e)` through tir_can_prove (canonical
  * form first, isl when that does not decide), the same claim sent to isl
- * directly, and a comparison decided by bounds. */
+ * directly, a comparison decided by bounds, and bounding boxes of 2-d
+ * accesses (tir_region_bbox).  Usage: bench_analyzer [N]; one line per
+ * figure: name, count, rate per second, outcome. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -68,11 +70,22 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     decided += tir_can_prove(a, tir_binary(c, TIR_LT, vars[i % 4], tir_i32(c, 100)));
   double t3 = now();
-  printf("simplify:            %8d exprs   %10.0f exprs/s\n", n, n / (t1 - t0));
-  printf("prove e == simp(e):  %8d claims  %10.0f claims/s  (%d proved)\n", np, np / (t2 - t1), proved);
-  printf("  the same, isl only: %7d claims  %10.0f claims/s  (%d proved)\n", np, np / (t2b - t2), by_isl);
-  printf("prove v < 100:       %8d claims  %10.0f claims/s  (%d proved, by bounds)\n", n, n / (t3 - t2b),
-         decided);
+  /* bounding boxes: 2-d accesses [e_i, e_{i+1}] (extent 1), with the first
+   * var relaxed over its range and the others kept */
+  int nb = n / 20 > 0 ? n / 20 : 1, boxed = 0;
+  tir_relax_var rv = {vars[0], tir_i32(c, 0), tir_i32(c, 16)};
+  for (int i = 0; i < nb; i++) {
+    tir_range rg[2] = {{es[i], tir_i32(c, 1)}, {es[(i + 1) % n], tir_i32(c, 1)}}, out[2];
+    tir_access_region acc = {rg, 2, &rv, 1, NULL, 0};
+    boxed += tir_region_bbox(a, &acc, 1, 2, out);
+  }
+  double t4 = now();
+  /* one line per figure: name, count, rate, outcome (stable for scripts) */
+  printf("%-24s %8d %12.0f /s  %d of %d\n", "simplify", n, n / (t1 - t0), n, n);
+  printf("%-24s %8d %12.0f /s  %d of %d proved\n", "prove e==simp(e)", np, np / (t2 - t1), proved, np);
+  printf("%-24s %8d %12.0f /s  %d of %d proved\n", "prove via isl", np, np / (t2b - t2), by_isl, np);
+  printf("%-24s %8d %12.0f /s  %d of %d proved\n", "prove via bounds", n, n / (t3 - t2b), decided, n);
+  printf("%-24s %8d %12.0f /s  %d of %d bounded\n", "region bbox", nb, nb / (t4 - t3), boxed, nb);
   free(es);
   free(ss);
   tir_analyzer_free(a);

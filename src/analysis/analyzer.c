@@ -186,6 +186,14 @@ bool ana_expr_equal(const tir_expr *x, const tir_expr *y) {
   case TIR_LET:
     return x->u.let.var == y->u.let.var && ana_expr_equal(x->u.let.value, y->u.let.value) &&
            ana_expr_equal(x->u.let.body, y->u.let.body);
+  case TIR_MIN:
+  case TIR_MAX:
+  case TIR_EQ:
+  case TIR_NE:
+  case TIR_AND:
+  case TIR_OR: /* commutative: either order */
+    return (ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b)) ||
+           (ana_expr_equal(x->u.bin.a, y->u.bin.b) && ana_expr_equal(x->u.bin.b, y->u.bin.a));
   default:
     if (TIR_IS_BINARY(x->kind))
       return ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b);

@@ -65,6 +65,8 @@ tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *
 void ana_bound(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *hi);
 /* derive facts from a constraint (conjunctions of comparisons) */
 void ana_add_facts(tir_analyzer *a, tir_expr *cond);
+/* the modular set of e as written (no simplification) */
+tir_modular_set ana_modset(tir_analyzer *a, const tir_expr *e);
 /* saturating arithmetic on bounds */
 int64_t ana_sat_add(int64_t x, int64_t y);
 int64_t ana_sat_mul(int64_t x, int64_t y);

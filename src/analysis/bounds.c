@@ -56,6 +56,32 @@ static int64_t div_bound(int64_t x, int64_t c, bool floor) {
   return floor ? ana_floordiv(x, c) : x / c;
 }
 
+static int64_t neg_bound(int64_t x) { return x == NEG_INF ? POS_INF : x == POS_INF ? NEG_INF : -x; }
+
+/* x OP -m for m > 0, x in [al, ah]: x // -m == (-x) // m, x % -m in
+ * (-m, 0], truncdiv(x, -m) == -truncdiv(x, m), truncmod(x, -m) == truncmod(x, m) */
+static void bound_div_neg(tir_expr_kind k, int64_t al, int64_t ah, int64_t m, int64_t *lo, int64_t *hi) {
+  int64_t nl = neg_bound(ah), nh = neg_bound(al); /* -x in [nl, nh] */
+  switch (k) {
+  case TIR_FLOORDIV:
+    *lo = div_bound(nl, m, true);
+    *hi = div_bound(nh, m, true);
+    return;
+  case TIR_FLOORMOD:
+    *lo = -(m - 1);
+    *hi = 0;
+    return;
+  case TIR_DIV:
+    *lo = neg_bound(div_bound(ah, m, false));
+    *hi = neg_bound(div_bound(al, m, false));
+    return;
+  default: /* truncmod: the sign of x, magnitude below m */
+    *lo = al >= 0 ? 0 : -(m - 1);
+    *hi = ah <= 0 ? 0 : m - 1;
+    return;
+  }
+}
+
 static void bound_div(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *hi) {
   int64_t al, ah, bl, bh;
   ana_bound(a, e->u.bin.a, &al, &ah);
@@ -63,6 +89,11 @@ static void bound_div(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *
   bool floor = e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD;
   bool is_div = e->kind == TIR_FLOORDIV || e->kind == TIR_DIV;
   if (bl <= 0 && bh >= 0) return; /* divisor may be 0 or change sign */
+  if (bh < 0) {
+    if (bl != bh || bl == NEG_INF) return; /* only constant negative divisors */
+    bound_div_neg(e->kind, al, ah, -bl, lo, hi);
+    return;
+  }
   if (is_div) {
     if (bl > 0) {
       /* numerator monotone; the quotient is extreme at the divisor's ends */
@@ -356,7 +387,7 @@ static tir_modular_set modset(tir_analyzer *a, const tir_expr *e, int depth) {
     if (x.coeff % c == 0) return ms(x.coeff / c, ana_floordiv(x.base, c));
     return EVERYTHING;
   case TIR_FLOORMOD:
-    if (!tir_is_const_int(e->u.bin.b, &c) || c <= 0) return EVERYTHING;
+    if (!tir_is_const_int(e->u.bin.b, &c) || c == 0 || c == INT64_MIN) return EVERYTHING;
     x = modset(a, e->u.bin.a, depth + 1);
     if (x.coeff == 0) return ms(0, ana_floormod(x.base, c));
     return ms(ana_gcd(x.coeff, c), x.base);
@@ -374,6 +405,8 @@ static tir_modular_set modset(tir_analyzer *a, const tir_expr *e, int depth) {
   default: return EVERYTHING;
   }
 }
+
+tir_modular_set ana_modset(tir_analyzer *a, const tir_expr *e) { return modset(a, e, 0); }
 
 tir_modular_set tir_modular_set_of(tir_analyzer *a, tir_expr *e) {
   if (!a || !e || !ana_is_index_type(e->dtype)) return EVERYTHING;

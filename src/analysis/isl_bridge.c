@@ -216,6 +216,14 @@ static void emit_int(tx *t, const tir_expr *e, sbuf *out) {
     break;
   case TIR_FLOORDIV:
   case TIR_FLOORMOD:
+    if (tir_is_const_int(e->u.bin.b, &c) && c < 0 && c != INT64_MIN) {
+      /* x // -m == floor(-x / m); x % -m == -((-x) mod m) */
+      sb_puts(out, e->kind == TIR_FLOORDIV ? "floor((-(" : "(-((-(");
+      emit_int(t, e->u.bin.a, out);
+      if (e->kind == TIR_FLOORDIV) sb_printf(out, "))/%lld)", (long long)-c);
+      else sb_printf(out, ")) mod %lld))", (long long)-c);
+      return;
+    }
     if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
       if (e->kind == TIR_FLOORDIV) {
         sb_puts(out, "floor((");
@@ -233,6 +241,13 @@ static void emit_int(tx *t, const tir_expr *e, sbuf *out) {
   case TIR_MOD:
     if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
       emit_truncdiv(t, e, c, out);
+      return;
+    }
+    if (tir_is_const_int(e->u.bin.b, &c) && c < 0 && c != INT64_MIN) {
+      /* truncdiv(x, -m) == -truncdiv(x, m); truncmod(x, -m) == truncmod(x, m) */
+      sb_puts(out, e->kind == TIR_DIV ? "(-(" : "((");
+      emit_truncdiv(t, e, -c, out);
+      sb_puts(out, "))");
       return;
     }
     break;

@@ -54,11 +54,21 @@ static tir_expr *cst(relax_ctx *r, tir_dtype t, int64_t v) { return tir_int(r->a
 
 static bool sym_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, int depth);
 
+/* a bound that only says "some int32 (or wider)": a data-dependent value
+ * (a load, a call) is bounded by its dtype alone, which no region can use */
+static bool unbounded(tir_dtype t, int64_t l, int64_t h) {
+  if (l == INT64_MIN || h == INT64_MAX) return true;
+  if (t.bits < 32 || t.bits >= 64) return false;
+  int64_t lim = (int64_t)1 << (t.bits - 1);
+  if (t.code == TIR_TC_UINT) return h >= 2 * lim - 1;
+  return l <= -lim || h >= lim - 1;
+}
+
 /* constant bounds (relaxed vars are ranges in the analyzer meanwhile) */
 static bool const_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi) {
   int64_t l, h;
   ana_bound(r->a, e, &l, &h);
-  if (l == INT64_MIN || h == INT64_MAX) return false;
+  if (unbounded(e->dtype, l, h)) return false;
   *lo = cst(r, e->dtype, l);
   *hi = cst(r, e->dtype, h);
   return true;
@@ -268,8 +278,9 @@ static bool interval_dim(tir_analyzer *a, const tir_access_region *acc, int nacc
     int64_t el, eh;
     if (!tir_is_const_int(ext, NULL)) {
       ana_bound(a, ext, &el, &eh);
-      if (eh != INT64_MAX && eh >= 0) ext = tir_int(a->c, ext->dtype, eh);
-      else if (ana_isl_max(a, ext, &eh) && eh >= 0) ext = tir_int(a->c, ext->dtype, eh);
+      if (!unbounded(ext->dtype, 0, eh) && eh >= 0) ext = tir_int(a->c, ext->dtype, eh);
+      else if (ana_isl_max(a, ext, &eh) && eh >= 0 && !unbounded(ext->dtype, 0, eh))
+        ext = tir_int(a->c, ext->dtype, eh);
     }
     out->extent = ext;
   }
@@ -278,14 +289,22 @@ static bool interval_dim(tir_analyzer *a, const tir_access_region *acc, int nacc
   return ok;
 }
 
+/* a box dim is usable unless a constant end is only its dtype's limit */
+static bool dim_bounded(tir_range r) {
+  int64_t v;
+  if (tir_is_const_int(r.min, &v) && unbounded(r.min->dtype, v, v)) return false;
+  if (tir_is_const_int(r.extent, &v) && unbounded(r.extent->dtype, 0, v)) return false;
+  return true;
+}
+
 bool tir_region_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out) {
   if (!a || !acc || nacc <= 0 || !out) return false;
   for (int d = 0; d < ndim; d++) out[d].min = out[d].extent = NULL;
   if (!ana_isl_bbox(a, acc, nacc, ndim, out))
     for (int d = 0; d < ndim; d++) out[d].min = out[d].extent = NULL;
   for (int d = 0; d < ndim; d++) {
-    if (out[d].min && out[d].extent) continue;
-    if (!interval_dim(a, acc, nacc, d, &out[d])) return false;
+    if (!(out[d].min && out[d].extent) && !interval_dim(a, acc, nacc, d, &out[d])) return false;
+    if (!dim_bounded(out[d])) return false;
   }
   return true;
 }

@@ -100,6 +100,11 @@ static void lin_decompose(lin *l, tir_expr *r, int64_t k) {
 
 static tir_expr *simp_div(tir_analyzer *a, tir_expr *e);
 static tir_expr *simp_mul(tir_analyzer *a, tir_expr *e);
+static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l);
+static tir_expr *minmax_normal(tir_analyzer *a, tir_expr *m);
+static void lin_copy(lin *dst, const lin *src);
+static tir_expr *term_expr(tir_analyzer *a, const lin *l, tir_expr *atom, int64_t k);
+static bool lin_of(tir_expr *e, lin *l);
 
 /* adds k * e to l, e raw */
 static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
@@ -151,7 +156,7 @@ static bool fuse_divmod(lin *l) {
     tir_expr *m = l->t[i].atom;
     int64_t c, kc;
     if (m->kind != TIR_FLOORMOD && m->kind != TIR_MOD) continue;
-    if (!tir_is_const_int(m->u.bin.b, &c) || c <= 0 || !mul_ok(l->t[i].k, c, &kc)) continue;
+    if (!tir_is_const_int(m->u.bin.b, &c) || c == 0 || !mul_ok(l->t[i].k, c, &kc)) continue;
     tir_expr_kind dk = m->kind == TIR_FLOORMOD ? TIR_FLOORDIV : TIR_DIV;
     for (int j = 0; j < l->n; j++) {
       tir_expr *q = l->t[j].atom;
@@ -169,8 +174,29 @@ static bool fuse_divmod(lin *l) {
   return false;
 }
 
+/* max(x, y)*k + min(x, y)*k -> x*k + y*k */
+static bool fuse_minmax(lin *l) {
+  for (int i = 0; i < l->n; i++) {
+    tir_expr *m = l->t[i].atom;
+    if (m->kind != TIR_MAX || !l->t[i].k) continue;
+    for (int j = 0; j < l->n; j++) {
+      tir_expr *n = l->t[j].atom;
+      if (n->kind != TIR_MIN || l->t[j].k != l->t[i].k) continue;
+      bool same = (ana_expr_equal(m->u.bin.a, n->u.bin.a) && ana_expr_equal(m->u.bin.b, n->u.bin.b)) ||
+                  (ana_expr_equal(m->u.bin.a, n->u.bin.b) && ana_expr_equal(m->u.bin.b, n->u.bin.a));
+      if (!same) continue;
+      int64_t k = l->t[i].k;
+      l->t[i].k = l->t[j].k = 0;
+      lin_decompose(l, m->u.bin.a, k);
+      lin_decompose(l, m->u.bin.b, k);
+      return true;
+    }
+  }
+  return false;
+}
+
 static void lin_normalize(lin *l) {
-  while (!l->bad && fuse_divmod(l)) {}
+  while (!l->bad && (fuse_divmod(l) || fuse_minmax(l))) {}
   int n = 0;
   for (int i = 0; i < l->n; i++)
     if (l->t[i].k != 0) l->t[n++] = l->t[i];
@@ -357,7 +383,8 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin_from(a, &l, e, 1);
   tir_expr *r = NULL;
   if (!l.bad) lin_normalize(&l);
-  if (!l.bad) r = lin_to_expr(a, &l);
+  if (!l.bad) r = absorb_minmax(a, &l);
+  if (!l.bad && !r) r = lin_to_expr(a, &l);
   lin_free(&l);
   if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(e))) r = simp_shallow(a, e);
   return r;
@@ -397,35 +424,166 @@ static void lin_div_exact(lin *l, int64_t g) {
   l->base /= g;
 }
 
-/* r // c (r not decided by bounds): gcd reduction and nested division */
+/* no constant and every term negative: -r reads better (x // -c, not
+ * x * -1 // c) */
+static bool lin_all_neg(const lin *l) {
+  if (!l->n || l->base != 0) return false;
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k >= 0 || l->t[i].k == INT64_MIN) return false;
+  return true;
+}
+
+static void lin_negate(lin *l) {
+  for (int i = 0; i < l->n; i++) l->t[i].k = -l->t[i].k;
+  l->base = -l->base;
+}
+
+static tir_expr *smaller(tir_expr *best, tir_expr *cand) {
+  if (!best) return cand;
+  if (!cand) return best;
+  return ana_expr_size(cand) < ana_expr_size(best) ? cand : best;
+}
+
+static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int64_t c, int depth);
+
+/* r // c (r not decided by bounds): gcd reduction and nested division;
+ * (-r) // c is written r // -c */
 static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   int64_t g = lin_gcd(r, c);
   lin_div_exact(r, g);
   c /= g;
+  if (lin_all_neg(r)) {
+    lin_negate(r);
+    return tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c));
+  }
   int64_t c1, cc;
   if (r->n == 1 && r->t[0].k == 1 && r->base == 0 && r->t[0].atom->kind == TIR_FLOORDIV &&
-      tir_is_const_int(r->t[0].atom->u.bin.b, &c1) && c1 > 0 && mul_ok(c1, c, &cc) && ana_fits(r->dt, cc))
+      tir_is_const_int(r->t[0].atom->u.bin.b, &c1) && c1 != 0 && mul_ok(c1, c, &cc) && ana_fits(r->dt, cc))
     return tir_binary(a->c, TIR_FLOORDIV, r->t[0].atom->u.bin.a, tir_int(a->c, r->dt, cc));
   return tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
 }
 
-/* r % c (r not decided by bounds); result added to out with coefficient */
-static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
-  int64_t g = lin_gcd(r, c);
-  lin_div_exact(r, g);
+/* a coefficient of r % c may move by multiples of c.  how: 0 keeps it, 1
+ * takes the residue in [0, c) where that is smaller (or the same size and
+ * the coefficient negative), 2 always takes the residue, 3 the residue in
+ * (-c/2, c/2] */
+static void mod_reduce_coeffs(lin *r, int64_t c, int how) {
+  for (int i = 0; i < r->n && how; i++) {
+    int64_t k = r->t[i].k, k2 = ana_floormod(k, c);
+    if (k == INT64_MIN) continue;
+    int64_t ak = k < 0 ? -k : k;
+    if (how == 3 && c - k2 < k2) k2 -= c; /* the residue nearest 0 */
+    int64_t a2 = k2 < 0 ? -k2 : k2;
+    if (k2 != 0 && (how >= 2 || a2 < ak || (a2 == ak && k < 0))) r->t[i].k = k2;
+  }
+}
+
+/* one way to write r % c as coef * atom */
+static tir_expr *mod_variant(tir_analyzer *a, const lin *r0, int64_t c, int how, bool gcd, bool neg,
+                             tir_expr **atom, int64_t *coef) {
+  lin r;
+  lin_copy(&r, r0);
+  mod_reduce_coeffs(&r, c, how);
+  int64_t g = gcd ? lin_gcd(&r, c) : 1;
+  lin_div_exact(&r, g);
   c /= g;
-  int64_t c1;
-  tir_expr *m;
-  if (r->n == 1 && r->t[0].k == 1 && r->base == 0 && r->t[0].atom->kind == TIR_FLOORMOD &&
-      tir_is_const_int(r->t[0].atom->u.bin.b, &c1) && c1 > 0 && c1 % c == 0)
-    m = tir_binary(a->c, TIR_FLOORMOD, r->t[0].atom->u.bin.a, tir_int(a->c, r->dt, c));
-  else
-    m = tir_binary(a->c, TIR_FLOORMOD, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
-  lin_add_atom(out, m, g);
+  tir_expr *res = NULL;
+  if (neg) {
+    if (lin_all_neg(&r)) {
+      lin_negate(&r);
+      *atom = tir_binary(a->c, TIR_FLOORMOD, lin_to_expr(a, &r), tir_int(a->c, r.dt, -c));
+      *coef = -g;
+      res = term_expr(a, &r, *atom, *coef);
+    }
+  } else {
+    int64_t c1;
+    if (r.n == 1 && r.t[0].k == 1 && r.base == 0 && r.t[0].atom->kind == TIR_FLOORMOD &&
+        tir_is_const_int(r.t[0].atom->u.bin.b, &c1) && c1 != 0 && c1 % c == 0)
+      *atom = tir_binary(a->c, TIR_FLOORMOD, r.t[0].atom->u.bin.a, tir_int(a->c, r.dt, c));
+    else
+      *atom = tir_binary(a->c, TIR_FLOORMOD, lin_to_expr(a, &r), tir_int(a->c, r.dt, c));
+    *coef = g;
+    res = term_expr(a, &r, *atom, g);
+  }
+  lin_free(&r);
+  return res;
+}
+
+/* r % c (r not decided by bounds), the smallest of its forms (reduced
+ * coefficients, a common factor out, (-r) % c as -(r % -c)); added to out */
+static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
+  tir_expr *best = NULL, *batom = NULL;
+  int64_t bcoef = 1;
+  static const int hows[4] = {1, 0, 2, 3};
+  for (int h = 0; h < 4; h++)
+    for (int gi = 0; gi < 2; gi++)
+      for (int ni = 0; ni < 2; ni++) {
+        tir_expr *atom;
+        int64_t coef;
+        tir_expr *v = mod_variant(a, r, c, hows[h], gi == 0, ni == 0, &atom, &coef);
+        if (v && (!best || ana_expr_size(v) < ana_expr_size(best))) {
+          best = v;
+          batom = atom;
+          bcoef = coef;
+        }
+      }
+  lin_add_atom(out, batom, bcoef);
+}
+
+/* g*y + b OP c where g divides c and the terms: y + b // g OP c / g (the
+ * floordiv), g * ((y + b // g) % (c / g)) + b % g (the floormod) */
+static tir_expr *divmod_by_term_gcd(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth) {
+  int64_t g = c;
+  for (int i = 0; i < la->n; i++) g = ana_gcd(g, la->t[i].k);
+  if (g <= 1 || la->base % g == 0) return NULL;
+  lin y;
+  lin_copy(&y, la);
+  int64_t b = la->base;
+  y.base = 0;
+  lin_div_exact(&y, g);
+  y.base = ana_floordiv(b, g);
+  tir_expr *inner = div_by_const(a, is_div ? TIR_FLOORDIV : TIR_FLOORMOD, &y, c / g, depth + 1);
+  lin_free(&y);
+  if (!inner || is_div) return inner;
+  lin o;
+  lin_init(&o, la->dt);
+  lin_decompose(&o, inner, g);
+  lin_add_const(&o, ana_floormod(b, g));
+  lin_normalize(&o);
+  tir_expr *r = o.bad ? NULL : lin_to_expr(a, &o);
+  lin_free(&o);
+  return r;
+}
+
+/* the terms split by their coefficients' residues (17x // 16 is
+ * x + x // 16): used when the remainder is then decided by bounds */
+static tir_expr *divmod_by_residues(tir_analyzer *a, bool is_div, const lin *la, int64_t c) {
+  lin q, r;
+  lin_init(&q, la->dt);
+  lin_init(&r, la->dt);
+  for (int i = 0; i < la->n; i++) {
+    int64_t k = la->t[i].k, qk = ana_floordiv(k, c);
+    lin_add_atom(&q, la->t[i].atom, qk);
+    lin_add_atom(&r, la->t[i].atom, k - qk * c);
+  }
+  r.base = ana_floormod(la->base, c);
+  int64_t lo, hi;
+  lin_bound(a, &r, &lo, &hi);
+  tir_expr *res = NULL;
+  if (lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, c) == ana_floordiv(hi, c)) {
+    lin *o = is_div ? &q : &r;
+    if (is_div) q.base = ana_floordiv(la->base, c) + ana_floordiv(lo, c);
+    else r.base -= ana_floordiv(lo, c) * c;
+    lin_normalize(o);
+    if (!o->bad) res = lin_to_expr(a, o);
+  }
+  lin_free(&q);
+  lin_free(&r);
+  return res;
 }
 
 /* floordiv / floormod of a linear form by a positive constant */
-static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c) {
+static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, int depth) {
   lin q, r;
   lin_init(&q, la->dt);
   lin_init(&r, la->dt);
@@ -465,6 +623,120 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c) 
   }
   lin_free(&q);
   lin_free(&r);
+  if (!decided && depth < 3) {
+    res = smaller(res, divmod_by_residues(a, is_div, la, c));
+    res = smaller(res, divmod_by_term_gcd(a, is_div, la, c, depth));
+  }
+  return res;
+}
+
+/* -e, canonical */
+static tir_expr *negated(tir_analyzer *a, tir_expr *e) {
+  lin l;
+  lin_init(&l, e->dtype);
+  lin_decompose(&l, e, -1);
+  lin_normalize(&l);
+  tir_expr *r = l.bad ? NULL : lin_to_expr(a, &l);
+  lin_free(&l);
+  return r;
+}
+
+/* other readings of la OP c: a floormod term whose divisor is a multiple of
+ * c is its dividend ((x - x % 8) % 8 is 0); (x // c1 + b) // c is
+ * (x + b*c1) // (c1*c); min/max terms in their normal form or with the
+ * other terms moved in (min(y*2, 2) // 4 is min(y, 1) // 2) */
+static tir_expr *div_alternatives(tir_analyzer *a, tir_expr_kind kind, const lin *la, int64_t c, int depth) {
+  tir_expr *best = NULL;
+  bool is_div = kind == TIR_FLOORDIV;
+  int64_t c1, cc, bc;
+  lin l;
+  if (!is_div) {
+    lin_copy(&l, la);
+    bool any = false;
+    for (int i = 0; i < l.n; i++) {
+      tir_expr *m = l.t[i].atom;
+      if (m->kind == TIR_FLOORMOD && tir_is_const_int(m->u.bin.b, &c1) && c1 != 0 && c1 % c == 0) {
+        int64_t k = l.t[i].k;
+        l.t[i].k = 0;
+        lin_decompose(&l, m->u.bin.a, k);
+        any = true;
+      }
+    }
+    lin_normalize(&l);
+    if (any && !l.bad) best = smaller(best, div_by_const(a, kind, &l, c, depth + 1));
+    lin_free(&l);
+  }
+  if (is_div && la->n == 1 && la->t[0].k == 1 && la->t[0].atom->kind == TIR_FLOORDIV &&
+      tir_is_const_int(la->t[0].atom->u.bin.b, &c1) && c1 > 0 && mul_ok(c1, c, &cc) && ana_fits(la->dt, cc) &&
+      mul_ok(la->base, c1, &bc)) {
+    lin_init(&l, la->dt);
+    lin_decompose(&l, la->t[0].atom->u.bin.a, 1);
+    lin_add_const(&l, bc);
+    lin_normalize(&l);
+    if (!l.bad) best = smaller(best, div_by_const(a, kind, &l, cc, depth + 1));
+    lin_free(&l);
+  }
+  for (int i = 0; i < la->n; i++) {
+    if (la->t[i].atom->kind != TIR_MIN && la->t[i].atom->kind != TIR_MAX) continue;
+    for (int v = 0; v < 2; v++) {
+      tir_expr *alt = v ? absorb_minmax(a, la) : minmax_normal(a, la->t[i].atom);
+      if (!alt) continue;
+      lin_init(&l, la->dt);
+      if (v) {
+        lin_decompose(&l, alt, 1);
+      } else {
+        lin_copy(&l, la);
+        int64_t k = l.t[i].k;
+        l.t[i].k = 0;
+        lin_decompose(&l, alt, k);
+      }
+      lin_normalize(&l);
+      if (!l.bad) best = smaller(best, div_by_const(a, kind, &l, c, depth + 1));
+      lin_free(&l);
+    }
+    break;
+  }
+  return best;
+}
+
+/* la OP c for a constant c != 0 (la normalized); NULL when not simplified */
+static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int64_t c, int depth) {
+  bool is_div = kind == TIR_FLOORDIV || kind == TIR_DIV;
+  bool floor_ok = kind == TIR_FLOORDIV || kind == TIR_FLOORMOD;
+  bool negate_result = false, flipped = false;
+  /* x // -c == (-x) // c and x % -c == -((-x) % c) */
+  if (floor_ok && c < 0) {
+    if (c == INT64_MIN || la->base == INT64_MIN) return NULL;
+    for (int i = 0; i < la->n; i++)
+      if (la->t[i].k == INT64_MIN) return NULL;
+    lin_negate(la);
+    c = -c;
+    flipped = true;
+    negate_result = !is_div;
+  }
+  if (!floor_ok && c > 0) {
+    int64_t lo, hi;
+    lin_bound(a, la, &lo, &hi);
+    floor_ok = lo >= 0;
+  }
+  tir_expr *res = NULL;
+  bool exact = c > 0 && lin_gcd(la, c) == c; /* every term a multiple of c */
+  if (c == 1) res = is_div ? lin_to_expr(a, la) : tir_int(a->c, la->dt, 0);
+  else if (exact && la->n > 0) {
+    if (is_div) lin_div_exact(la, c);
+    res = is_div ? lin_to_expr(a, la) : tir_int(a->c, la->dt, 0);
+  } else if (la->n == 0) res = ana_make_bin(a, kind, lin_to_expr(a, la), tir_int(a->c, la->dt, c));
+  else if (floor_ok && c > 0) {
+    tir_expr_kind fk = is_div ? TIR_FLOORDIV : TIR_FLOORMOD;
+    if (!is_div) { /* x % c is b % c when x == coeff*k + b with c | coeff */
+      tir_modular_set m = ana_modset(a, lin_to_expr(a, la));
+      if (m.coeff != 0 && m.coeff % c == 0) res = tir_int(a->c, la->dt, ana_floormod(m.base, c));
+    }
+    if (!res) res = floor_divmod(a, is_div, la, c, depth);
+    if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
+  }
+  if (res && negate_result) res = negated(a, res);
+  if (!res && flipped) lin_negate(la); /* the caller rebuilds from la */
   return res;
 }
 
@@ -482,21 +754,7 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   if (!la.bad) lin_normalize(&la);
   tir_expr *res = NULL;
   if (!la.bad) {
-    bool is_div = e->kind == TIR_FLOORDIV || e->kind == TIR_DIV;
-    bool floor_ok = e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD;
-    if (!floor_ok && c > 0) {
-      int64_t lo, hi;
-      lin_bound(a, &la, &lo, &hi);
-      floor_ok = lo >= 0;
-    }
-    bool exact = c > 0 && lin_gcd(&la, c) == c; /* every term a multiple of c */
-    if (c == 1) res = is_div ? lin_to_expr(a, &la) : tir_int(a->c, e->dtype, 0);
-    else if (exact && la.n > 0) {
-      if (is_div) lin_div_exact(&la, c);
-      res = is_div ? lin_to_expr(a, &la) : tir_int(a->c, e->dtype, 0);
-    }
-    else if (la.n == 0) res = ana_make_bin(a, e->kind, lin_to_expr(a, &la), sb);
-    else if (floor_ok && c > 0) res = floor_divmod(a, is_div, &la, c);
+    res = div_by_const(a, e->kind, &la, c, 0);
     if (!res) res = ana_make_bin(a, e->kind, lin_to_expr(a, &la), sb);
   }
   lin_free(&la);
@@ -507,10 +765,48 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
 /* ------------------------------------------------------------------ */
 /* min / max                                                           */
 
+static tir_expr_kind flip_minmax(tir_expr_kind k) { return k == TIR_MIN ? TIR_MAX : TIR_MIN; }
+
 static bool is_operand_of(tir_expr_kind k, const tir_expr *op, const tir_expr *e) {
   if (e->kind != k) return false;
   return ana_expr_equal(e->u.bin.a, op) || ana_expr_equal(e->u.bin.b, op) || is_operand_of(k, op, e->u.bin.a) ||
          is_operand_of(k, op, e->u.bin.b);
+}
+
+static void lin_copy(lin *dst, const lin *src) {
+  lin_init(dst, src->dt);
+  for (int i = 0; i < src->n; i++) lin_add_atom(dst, src->t[i].atom, src->t[i].k);
+  dst->base = src->base;
+  dst->bad = src->bad;
+}
+
+/* a lower bound of l; a min/max term is split into its operands, since
+ * k*min(x, y) is min(k*x, k*y) (max where k < 0), which keeps what the
+ * operands share with the other terms (min(w, z) - w >= 0 - ... ) */
+static int64_t lin_lower(tir_analyzer *a, const lin *l, int budget) {
+  int64_t lo, hi;
+  lin_bound(a, l, &lo, &hi);
+  if (lo >= 0 || budget <= 0) return lo;
+  for (int i = 0; i < l->n; i++) {
+    tir_expr *m = l->t[i].atom;
+    int64_t k = l->t[i].k;
+    if ((m->kind != TIR_MIN && m->kind != TIR_MAX) || !tir_dtype_eq(m->dtype, l->dt)) continue;
+    bool is_min = (m->kind == TIR_MIN) == (k > 0); /* k*m is the min of k*operands */
+    int64_t best = 0;
+    for (int j = 0; j < 2; j++) {
+      lin r;
+      lin_copy(&r, l);
+      r.t[i].k = 0;
+      lin_decompose(&r, j ? m->u.bin.b : m->u.bin.a, k);
+      lin_normalize(&r);
+      int64_t v = r.bad ? INT64_MIN : lin_lower(a, &r, budget - 1);
+      lin_free(&r);
+      if (j == 0) best = v;
+      else best = is_min ? (v < best ? v : best) : (v > best ? v : best);
+    }
+    return best > lo ? best : lo;
+  }
+  return lo;
 }
 
 static bool prove_le(tir_analyzer *a, tir_expr *x, tir_expr *y) {
@@ -523,45 +819,150 @@ static bool prove_le(tir_analyzer *a, tir_expr *x, tir_expr *y) {
   lin_decompose(&l, y, 1);
   lin_decompose(&l, x, -1);
   lin_normalize(&l);
-  int64_t lo, hi;
-  lin_bound(a, &l, &lo, &hi);
+  int64_t lo = l.bad ? INT64_MIN : lin_lower(a, &l, 3);
   lin_free(&l);
   if (lo >= 0) return true;
   if (a->nconds > 0 && !a->canon) return ana_isl_prove(a, tir_binary(a->c, TIR_LE, x, y));
   return false;
 }
 
-/* min(x + t, y + t) -> min(x, y) + t for the terms t two sums share */
-static tir_expr *factor_common(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
-  if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return NULL;
-  lin lx, ly, common;
-  lin_init(&lx, x->dtype);
-  lin_init(&ly, x->dtype);
-  lin_init(&common, x->dtype);
-  lin_decompose(&lx, x, 1);
-  lin_decompose(&ly, y, 1);
-  for (int i = 0; i < lx.n; i++)
-    for (int j = 0; j < ly.n; j++)
-      if (lx.t[i].k == ly.t[j].k && lx.t[i].k != 0 && ana_expr_equal(lx.t[i].atom, ly.t[j].atom)) {
-        lin_add_atom(&common, lx.t[i].atom, lx.t[i].k);
-        lx.t[i].k = ly.t[j].k = 0;
+static tir_expr *lin_expr(tir_analyzer *a, lin *l) {
+  lin_normalize(l);
+  return l->bad ? NULL : lin_to_expr(a, l);
+}
+
+/* c + sg * K(x, y) with x = (A - b) / sg, y = (B - b) / sg (exact), K the
+ * kind k flipped where sg < 0; NULL where not exact */
+static tir_expr *minmax_scaled(tir_analyzer *a, tir_expr_kind k, const lin *C, const lin *A, const lin *B,
+                               int64_t b, int64_t sg) {
+  int64_t ra, rb;
+  if (__builtin_sub_overflow(A->base, b, &ra) || __builtin_sub_overflow(B->base, b, &rb)) return NULL;
+  if (sg == -1 && (ra == INT64_MIN || rb == INT64_MIN)) return NULL;
+  if (ra % sg || rb % sg) return NULL;
+  lin x, y, o;
+  lin_copy(&x, A);
+  lin_copy(&y, B);
+  lin_copy(&o, C);
+  x.base = ra;
+  y.base = rb;
+  for (int i = 0; i < x.n; i++)
+    if (x.t[i].k == INT64_MIN) x.bad = true;
+  for (int i = 0; i < y.n; i++)
+    if (y.t[i].k == INT64_MIN) y.bad = true;
+  tir_expr *r = NULL;
+  if (!x.bad && !y.bad) {
+    lin_div_exact(&x, sg);
+    lin_div_exact(&y, sg);
+    tir_expr *ex = lin_expr(a, &x), *ey = lin_expr(a, &y);
+    if (ex && ey) {
+      lin_add_atom(&o, ana_make_bin(a, sg > 0 ? k : flip_minmax(k), ex, ey), sg);
+      lin_add_const(&o, b);
+      r = lin_expr(a, &o);
+    }
+  }
+  lin_free(&x);
+  lin_free(&y);
+  lin_free(&o);
+  return r;
+}
+
+/* the smallest form of k(A, B) (A, B normalized): the one operand when it
+ * is provably the min (max), else the terms both share taken out, then a
+ * common factor and a constant: min(t + 2x + 6, t + 2y) is
+ * t + min(x + 3, y) * 2.  The plain min(A, B) wins ties. */
+static tir_expr *minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A, const lin *B, bool any) {
+  tir_expr *xa = lin_to_expr(a, A), *xb = lin_to_expr(a, B);
+  if (prove_le(a, xa, xb)) return k == TIR_MIN ? xa : xb;
+  if (prove_le(a, xb, xa)) return k == TIR_MIN ? xb : xa;
+  tir_expr *plain = ana_make_bin(a, k, xa, xb), *best = any ? NULL : plain;
+  int bsize = any ? INT_MAX : ana_expr_size(plain);
+  lin A2, B2, C;
+  lin_copy(&A2, A);
+  lin_copy(&B2, B);
+  lin_init(&C, A->dt);
+  int64_t g = 0;
+  for (int i = 0; i < A2.n; i++)
+    for (int j = 0; j < B2.n; j++)
+      if (A2.t[i].k && B2.t[j].k && (A2.t[i].k > 0) == (B2.t[j].k > 0) &&
+          ana_expr_equal(A2.t[i].atom, B2.t[j].atom)) {
+        /* the share of the smaller coefficient: min(2x, x + y) is x + min(x, y) */
+        int64_t kc = A2.t[i].k > 0 ? (A2.t[i].k < B2.t[j].k ? A2.t[i].k : B2.t[j].k)
+                                   : (A2.t[i].k > B2.t[j].k ? A2.t[i].k : B2.t[j].k);
+        lin_add_atom(&C, A2.t[i].atom, kc);
+        A2.t[i].k -= kc;
+        B2.t[j].k -= kc;
         break;
       }
-  tir_expr *r = NULL;
-  if (common.n && !lx.bad && !ly.bad) {
-    lin_normalize(&lx);
-    lin_normalize(&ly);
-    if (!lx.bad && !ly.bad) {
-      tir_expr *m = ana_make_bin(a, k, lin_to_expr(a, &lx), lin_to_expr(a, &ly));
-      lin_add_atom(&common, m, 1);
-      lin_normalize(&common);
-      if (!common.bad) r = lin_to_expr(a, &common);
+  lin_normalize(&A2);
+  lin_normalize(&B2);
+  for (int i = 0; i < A2.n; i++) g = ana_gcd(g, A2.t[i].k);
+  for (int i = 0; i < B2.n; i++) g = ana_gcd(g, B2.t[i].k);
+  if (g == 0) g = 1; /* both constant: they fold */
+  int64_t bases[3] = {0, A2.base, B2.base};
+  for (int s = 0; s < 2 && !A2.bad && !B2.bad && g > 0; s++)
+    for (int bi = 0; bi < 3; bi++) {
+      if ((bi == 1 && bases[1] == 0) || (bi == 2 && (bases[2] == 0 || bases[2] == bases[1]))) continue;
+      tir_expr *r = minmax_scaled(a, k, &C, &A2, &B2, bases[bi], s ? -g : g);
+      if (r && ana_expr_size(r) < bsize) {
+        best = r;
+        bsize = ana_expr_size(r);
+      }
     }
+  lin_free(&A2);
+  lin_free(&B2);
+  lin_free(&C);
+  return any && best && ana_expr_equal(best, plain) ? NULL : best;
+}
+
+/* m (a min/max) as c + g * min(..) with the terms both operands share and
+ * their common factor taken out, even where that is not smaller; NULL when
+ * there is nothing to take out */
+static tir_expr *minmax_normal(tir_analyzer *a, tir_expr *m) {
+  if (!ana_is_index_type(m->dtype)) return NULL;
+  lin A, B;
+  tir_expr *r = NULL;
+  if (lin_of(m->u.bin.a, &A) && lin_of(m->u.bin.b, &B)) {
+    r = minmax_pair(a, m->kind, &A, &B, true);
+  }
+  lin_free(&A);
+  lin_free(&B);
+  return r;
+}
+
+static bool lin_of(tir_expr *e, lin *l) {
+  lin_init(l, e->dtype);
+  lin_decompose(l, e, 1);
+  lin_normalize(l);
+  return !l->bad;
+}
+
+/* min(max(s, p), max(s, q)) -> max(s, min(p, q)), and the dual */
+static tir_expr *distribute(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
+  tir_expr_kind d = flip_minmax(k);
+  if (x->kind != d || y->kind != d) return NULL;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      tir_expr *s = i ? x->u.bin.b : x->u.bin.a, *t = j ? y->u.bin.b : y->u.bin.a;
+      if (!ana_expr_equal(s, t)) continue;
+      tir_expr *p = i ? x->u.bin.a : x->u.bin.b, *q = j ? y->u.bin.a : y->u.bin.b;
+      return ana_make_bin(a, d, s, ana_make_bin(a, k, p, q));
+    }
+  return NULL;
+}
+
+/* k(x, y) in its smallest form, or NULL when that is the plain one */
+static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
+  tir_expr *dist = distribute(a, k, x, y);
+  if (dist) return dist;
+  if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return NULL;
+  lin lx, ly;
+  tir_expr *r = NULL;
+  if (lin_of(x, &lx) && lin_of(y, &ly)) {
+    r = minmax_pair(a, k, &lx, &ly, false);
+    if (ana_expr_size(r) >= ana_expr_size(x) + ana_expr_size(y) + 1) r = NULL;
   }
   lin_free(&lx);
   lin_free(&ly);
-  lin_free(&common);
-  if (r && ana_expr_size(r) >= ana_expr_size(x) + ana_expr_size(y) + 1) r = NULL;
   return r;
 }
 
@@ -585,6 +986,24 @@ static void flatten(tir_analyzer *a, tir_expr_kind k, tir_expr *e, tir_expr ***o
   (*ops)[(*n)++] = s;
 }
 
+/* greedily merge pairs of operands whose combined form is smaller */
+static int combine_pairs(tir_analyzer *a, tir_expr_kind k, tir_expr **ops, int n) {
+  bool changed = true;
+  while (changed && n > 1) {
+    changed = false;
+    for (int i = 0; i < n && !changed; i++)
+      for (int j = i + 1; j < n && !changed; j++) {
+        tir_expr *r = minmax_combine(a, k, ops[i], ops[j]);
+        if (!r) continue;
+        ops[i] = r;
+        memmove(&ops[j], &ops[j + 1], sizeof *ops * (size_t)(n - j - 1));
+        n--;
+        changed = true;
+      }
+  }
+  return n;
+}
+
 static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   tir_expr_kind k = e->kind;
   tir_expr **ops = NULL;
@@ -601,19 +1020,55 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
       }
     }
   }
-  tir_expr *r = NULL;
   int left = 0;
   for (int i = 0; i < n; i++)
     if (ops[i]) ops[left++] = ops[i];
-  if (left == 2) r = factor_common(a, k, ops[0], ops[1]);
-  if (!r)
-    for (int i = 0; i < left; i++) r = r ? ana_make_bin(a, k, r, ops[i]) : ops[i];
+  left = combine_pairs(a, k, ops, left);
+  tir_expr *r = NULL;
+  for (int i = 0; i < left; i++) r = r ? ana_make_bin(a, k, r, ops[i]) : ops[i];
   free(ops);
   if (!a->canon && ana_expr_size(r) > ana_expr_size(e)) {
     tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
     r = ana_make_bin(a, k, x, y);
   }
   return r;
+}
+
+/* k*min(x, y) + rest == min(k*x + rest, k*y + rest) (max where k < 0):
+ * moving the rest of a sum into one of its min/max terms lets terms cancel
+ * and a common factor come out (z*3 - max(z, x)*3 is min(0, z - x)*3);
+ * the smallest result, or NULL when none is smaller than l printed */
+static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
+  tir_expr *best = NULL;
+  int bsize = 0;
+  for (int i = 0; i < l->n; i++) {
+    tir_expr *m = l->t[i].atom;
+    int64_t k = l->t[i].k;
+    if ((m->kind != TIR_MIN && m->kind != TIR_MAX) || !tir_dtype_eq(m->dtype, l->dt)) continue;
+    if (l->n == 1 && k == 1 && l->base == 0) continue;
+    if (!best) {
+      best = lin_to_expr(a, l);
+      bsize = ana_expr_size(best);
+    }
+    lin A, B;
+    lin_copy(&A, l);
+    A.t[i].k = 0;
+    lin_copy(&B, &A);
+    lin_decompose(&A, m->u.bin.a, k);
+    lin_decompose(&B, m->u.bin.b, k);
+    lin_normalize(&A);
+    lin_normalize(&B);
+    if (!A.bad && !B.bad) {
+      tir_expr *r = minmax_pair(a, k > 0 ? m->kind : flip_minmax(m->kind), &A, &B, false);
+      if (ana_expr_size(r) < bsize) {
+        best = r;
+        bsize = ana_expr_size(r);
+      }
+    }
+    lin_free(&A);
+    lin_free(&B);
+  }
+  return best;
 }
 
 /* ------------------------------------------------------------------ */
@@ -683,6 +1138,8 @@ static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
     if (d->t[i].k > 0) lin_add_atom(&pos, d->t[i].atom, d->t[i].k / g);
     else lin_add_atom(&neg, d->t[i].atom, -d->t[i].k / g);
   }
+  lin_normalize(&pos); /* TVM's order: decreasing coefficients */
+  lin_normalize(&neg);
   tir_expr *r;
   if (pos.n) {
     neg.base = K;

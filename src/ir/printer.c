@@ -514,15 +514,38 @@ static void pr_let_stmt(printer *p, const tir_stmt *s) {
   pr_expr(p, s->u.let.value);
   char *val = take_since(p, start);
   const char *name = pr_define(p, s->u.let.var, s->u.let.var->u.var.name);
-  pr_printf(&p->out, "%s: ", name);
+  /* TVM 0.27 reads `x: T.int32 = v` as a mutable local scalar; its
+   * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v` */
+  pr_printf(&p->out, "%s: %s", name, tirx(p) ? "T.let[" : "");
   pr_type_annot(p, s->u.let.var->dtype);
-  pr_printf(&p->out, " = %s\n", val);
+  pr_printf(&p->out, "%s = %s\n", tirx(p) ? "]" : "", val);
   free(val);
   if (s->u.let.body) pr_stmt(p, s->u.let.body);
   pr_pop_to(p, mark);
 }
 
+/* TVM 0.27 has no Allocate node: its equivalent is an AllocBuffer whose
+ * data var is the allocated pointer (uses print as NAME.data) */
+static bool pr_allocate_as_buffer(printer *p, const tir_stmt *s) {
+  if (!tirx(p) || !is_true(s->u.alloc.cond)) return false;
+  tir_expr zero = {.kind = TIR_INT_IMM, .dtype = TIR_INT32};
+  if (s->u.alloc.n) zero.dtype = s->u.alloc.extents[0]->dtype;
+  tir_buffer b = {.name = s->u.alloc.var->u.var.name, .data = s->u.alloc.var, .dtype = s->u.alloc.dtype,
+                  .shape = s->u.alloc.extents, .ndim = s->u.alloc.n, .elem_offset = &zero,
+                  .scope = s->u.alloc.scope ? s->u.alloc.scope : "global"};
+  int mark = p->nnames;
+  char *args = buffer_args_str(p, &b, BUF_OTHER);
+  const char *name = define_buffer(p, &b);
+  line(p);
+  pr_printf(&p->out, "%s = T.alloc_buffer(%s)\n", name, args);
+  free(args);
+  if (s->u.alloc.body) pr_stmt(p, s->u.alloc.body);
+  pr_pop_to(p, mark);
+  return true;
+}
+
 static void pr_allocate(printer *p, const tir_stmt *s) {
+  if (pr_allocate_as_buffer(p, s)) return;
   int mark = p->nnames;
   const char *name = pr_define(p, s->u.alloc.var, s->u.alloc.var->u.var.name);
   line(p);
@@ -593,6 +616,30 @@ static void pr_store(printer *p, const tir_stmt *s) {
   pr_puts(&p->out, "\n");
 }
 
+/* statements printed as one line whose body follows at the same indent
+ * (`x: T.int32 = v`, `B = T.decl_buffer(...)`, `assert c, m` ...) */
+static bool prints_flat(const tir_stmt *s) {
+  switch (s->kind) {
+  case TIR_LET_STMT: case TIR_ALLOCATE: case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: case TIR_ASSERT:
+    return true;
+  case TIR_ATTR: return is_launch(s);
+  default: return false;
+  }
+}
+
+/* a flat statement that is not the last of a sequence would, read back,
+ * take the rest of the sequence as its body; `if True:` closes its scope
+ * (TVM reads a Python-constant if as its body alone, adding no node) */
+static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
+  if (last || !prints_flat(s)) {
+    pr_stmt(p, s);
+    return;
+  }
+  line(p);
+  pr_puts(&p->out, "if True:\n");
+  pr_body(p, s);
+}
+
 static void pr_stmt(printer *p, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_BUFFER_STORE: pr_store(p, s); break;
@@ -613,7 +660,7 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
     pr_puts(&p->out, ")\n");
     break;
   case TIR_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++) pr_stmt(p, s->u.seq.stmts[i]);
+    for (int i = 0; i < s->u.seq.n; i++) pr_seq_item(p, s->u.seq.stmts[i], i == s->u.seq.n - 1);
     break;
   case TIR_ALLOCATE: pr_allocate(p, s); break;
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: pr_decl(p, s); break;
@@ -822,11 +869,25 @@ static void free_vars_of(const tir_func *f, var_list *out) {
   vl_free(&s.bound);
 }
 
+static bool find_block(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BLOCK_REALIZE) *(bool *)v->user = true;
+  return !*(bool *)v->user;
+}
+
+static bool has_block(const tir_stmt *s) {
+  bool found = false;
+  tir_visitor v = {.stmt = find_block, .user = &found};
+  if (s) tir_visit_stmt(&v, s);
+  return found;
+}
+
+/* the root block prints as a comment (as TVM prints it) when reading the
+ * function back makes the same root: it allocates or holds blocks */
 static bool is_root_realize(const tir_stmt *s) {
   if (!s || s->kind != TIR_BLOCK_REALIZE || s->u.realize.n || !is_true(s->u.realize.predicate)) return false;
   const tir_block *b = s->u.realize.block;
   return b && b->name && !strcmp(b->name, "root") && !b->n_iter && !b->n_reads && !b->n_writes &&
-         !b->n_match && !b->init && av_empty(b->annotations);
+         !b->n_match && !b->init && av_empty(b->annotations) && (b->n_alloc || has_block(b->body));
 }
 
 static bool param_as_handle(const tir_func *f, int i) {

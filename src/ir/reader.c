@@ -97,6 +97,19 @@ static bool missing_colon(rd *r, TSNode err) {
   return true;
 }
 
+/* "syntax error: invalid syntax at '...'", quoting the rest of the line
+ * from the ERROR node (without a comment), when short and printable */
+static void unexpected_token(rd *r, TSNode err) {
+  uint32_t a = ts_node_start_byte(err), b = a;
+  while (b < r->len && r->src[b] != '\n' && r->src[b] != '#') b++;
+  while (b > a && (r->src[b - 1] == ' ' || r->src[b - 1] == '\t' || r->src[b - 1] == '\r')) b--;
+  bool ok = b > a && b - a <= 40;
+  for (uint32_t i = a; ok && i < b; i++)
+    ok = (unsigned char)r->src[i] >= 0x20 && (unsigned char)r->src[i] < 0x7f;
+  if (ok) tir_error(r->d, rd_span(err), "syntax error: invalid syntax at '%.*s'", (int)(b - a), r->src + a);
+  else tir_error(r->d, rd_span(err), "syntax error");
+}
+
 static bool syntax_errors(rd *r, TSNode root) {
   TSNode e;
   if (!first_error(root, &e)) return false;
@@ -105,7 +118,7 @@ static bool syntax_errors(rd *r, TSNode root) {
     if (ts_node_is_named(e)) tir_error(r->d, rd_span(e), "syntax error: expected %s", ty);
     else tir_error(r->d, rd_span(e), "syntax error: expected '%s'", ty);
   } else if (!missing_colon(r, e)) {
-    tir_error(r->d, rd_span(e), "syntax error");
+    unexpected_token(r, e);
   }
   return true;
 }
@@ -372,7 +385,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   int before = d->nerrors;
   TSNode root = ts_tree_root_node(tree);
   bool saw_module = false;
-  if (!syntax_errors(&r, root)) top_level(&r, m, root, &saw_module);
+  if (rd_check_layout(r.src, r.len, d) && !syntax_errors(&r, root)) top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
     tir_error(d, FIRST, r.t_alias ? "no @T.prim_func in the input"
                                              : "missing import line: expected 'from tvm.script import tir as T' (or tirx)");

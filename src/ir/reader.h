@@ -2,6 +2,7 @@
  * reader.c: entry, input checks, imports, modules and functions;
  * reader_stmt.c: statements; reader_block.c: blocks, buffers, block frames;
  * reader_expr.c: expressions and values; reader_call.c: T.* calls;
+ * reader_syntax.c: brackets, strings, indentation (Python messages);
  * reader_scope.c: the symbol table, spans, node text, small vectors. */
 #ifndef TIR_READER_H
 #define TIR_READER_H
@@ -83,6 +84,10 @@ typedef struct rd_func {
   bool explicit_s_tir;
   int nblocks;
   rd_block root; /* collects function-level block allocations */
+  /* the last block finished outside any block, and whether its reads /
+   * writes were written (a lone one is the root: no inference) */
+  tir_block *last_top;
+  bool last_top_reads, last_top_writes;
 } rd_func;
 
 typedef struct rd {
@@ -99,6 +104,11 @@ typedef struct rd {
   rd_block *blk;      /* innermost block, or NULL */
   int depth;          /* nesting depth, to refuse pathological inputs */
 } rd;
+
+/* ---- reader_syntax.c ---- */
+/* brackets, strings and indentation, with Python's messages; false with
+ * the first error in d */
+bool rd_check_layout(const char *src, size_t len, tir_diag *d);
 
 /* ---- reader_scope.c ---- */
 tir_span rd_span(TSNode n);

@@ -446,6 +446,30 @@ bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed) {
 
 /* ---- blocks ---- */
 
+/* the buffers visible where the block stands (parameters, statement-level
+ * declarations, enclosing blocks' allocations and match buffers): a
+ * tvm_access_ptr in the block names them by their data var only */
+static tir_buffer **buffers_in_scope(rd *r, int *n) {
+  int cnt = 0, cap = 0;
+  tir_buffer **out = NULL;
+  for (int i = 0; i < r->nsyms; i++) {
+    if (r->syms[i].val.k != RV_BUFFER) continue;
+    out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
+    out[cnt++] = r->syms[i].val.buf;
+  }
+  for (rd_block *p = r->blk; p; p = p->parent)
+    for (int i = 0; i < p->n_alloc; i++) {
+      out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
+      out[cnt++] = p->allocs[i];
+    }
+  for (int i = 0; r->fn && i < r->fn->root.n_alloc; i++) {
+    out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
+    out[cnt++] = r->fn->root.allocs[i];
+  }
+  *n = cnt;
+  return out;
+}
+
 static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
   tir_block *blk = b->blk;
   blk->iter_vars = b->iters;
@@ -463,13 +487,19 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
   blk->n_writes = b->n_writes;
   if (!b->has_reads || !b->has_writes) {
     tir_buffer_region *rs = NULL, *ws = NULL;
-    int nr = 0, nw = 0;
-    tir_block_infer_access(r->c, blk, &rs, &nr, &ws, &nw);
+    int nr = 0, nw = 0, nscope = 0;
+    tir_buffer **scope = buffers_in_scope(r, &nscope);
+    tir_block_infer_access_in(r->c, blk, scope, nscope, &rs, &nr, &ws, &nw);
     if (!b->has_reads) blk->reads = rs, blk->n_reads = nr;
     if (!b->has_writes) blk->writes = ws, blk->n_writes = nw;
   }
   tir_stmt *s = tir_block_realize(r->c, b->values, b->n_iter, b->predicate, blk);
   s->span = blk->span;
+  if (!b->parent) {
+    r->fn->last_top = blk;
+    r->fn->last_top_reads = b->has_reads;
+    r->fn->last_top_writes = b->has_writes;
+  }
   return s;
 }
 
@@ -496,8 +526,11 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   return finish_block(r, &b, body);
 }
 
-static bool is_explicit_root(const tir_stmt *s) {
-  return s && s->kind == TIR_BLOCK_REALIZE && !strcmp(s->u.realize.block->name, "root") &&
+/* TVM 0.27's rule: a function body that is one block without iter vars
+ * (whatever its name) and no function-level allocation is the root block
+ * itself; its reads and writes are not inferred (empty unless written) */
+static bool is_explicit_root(const rd_func *fn, const tir_stmt *s) {
+  return s && s->kind == TIR_BLOCK_REALIZE && s->u.realize.block == fn->last_top &&
          s->u.realize.block->n_iter == 0;
 }
 
@@ -505,7 +538,12 @@ tir_stmt *rd_finish_root(rd *r, tir_stmt *body) {
   rd_func *fn = r->fn;
   if (fn->nblocks == 0 && fn->root.n_alloc == 0) return body;
   fn->f->s_tir = true;
-  if (fn->root.n_alloc == 0 && is_explicit_root(body)) return body;
+  if (fn->root.n_alloc == 0 && is_explicit_root(fn, body)) {
+    tir_block *b = body->u.realize.block;
+    if (!fn->last_top_reads) b->reads = NULL, b->n_reads = 0;
+    if (!fn->last_top_writes) b->writes = NULL, b->n_writes = 0;
+    return body;
+  }
   tir_block *blk = tir_block_new(r->c, "root");
   blk->alloc_buffers = fn->root.allocs;
   blk->n_alloc = fn->root.n_alloc;

@@ -11,13 +11,36 @@ static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
     "vectorized", "unroll", "thread_binding", "launch_thread", "env_thread", "attr", "Assert",
-    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", NULL};
+    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "type_annotation", "reinterpret", NULL};
+    "call_intrin", "type_annotation", "reinterpret", "ceildiv", NULL};
+
+/* TVM 0.27 T.* names tirc does not read (frames, node constructors,
+ * target-specific intrinsics): a clear error instead of "unknown" */
+static const char *const TVM_UNSUPPORTED[] = {
+    "Add", "And", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Break", "BufferLoad",
+    "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue", "Div",
+    "DtypeConstructor", "EQ", "Else", "ExecScope", "FloatImm", "FloorDiv", "FloorMod", "GE", "GT",
+    "If", "IntImm", "Iter", "IterVar", "LE", "LShift", "LT", "Layout", "LetAnnotation",
+    "LocalVectorAnnotation", "Max", "Min", "Mod", "Mul", "NE", "Not", "Optional", "Or", "Ptr", "R",
+    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle", "Sub",
+    "TMEMPool", "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "TensorMap", "Then",
+    "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_local", "alloc_scalar",
+    "alloc_shared", "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
+    "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
+    "call_kernel", "call_llvm_intrin", "call_llvm_pure_intrin", "call_packed", "comm_reducer",
+    "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
+    "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
+    "local_scalar", "lookup_param", "macro", "masked_load", "masked_store", "max_value",
+    "meta_var", "min_value", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
+    "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
+    "tvm_call_packed", "tvm_stack_alloca", "tvm_struct_get", "tvm_struct_set",
+    "tvm_thread_allreduce", "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
+    "vectorcombine", "vectorhigh", "vectorlow", "vscale", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
@@ -36,6 +59,8 @@ static void unknown_t(rd *r, const char *name, tir_span sp) {
   if (in_list(r->tirx ? TIR_ONLY : TIRX_ONLY, name))
     tir_error(r->d, sp, "unknown name 'T.%s' in the %s dialect (the import line says '%s as T')", name,
               r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
+  else if (in_list(TVM_UNSUPPORTED, name))
+    tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
   else
     tir_error(r->d, sp, "unknown name 'T.%s'", name);
 }
@@ -308,6 +333,15 @@ static rval reinterpret(rd *r, rd_args *a) {
   return checked_call(r, "reinterpret", t, &e, 1, a->sp);
 }
 
+/* T.ceildiv(a, b): (a + b - 1) // b, the expression TVM 0.27 builds */
+static rval ceildiv(rd *r, rd_args *a) {
+  if (!want_args(r, "ceildiv", a, 2, 2)) return rv_err();
+  rval one = {.k = RV_INT, .i = 1, .sp = a->sp};
+  rval s = rd_binop(r, "+", a->pos[0], a->pos[1], a->sp);
+  s = rd_binop(r, "-", s, one, a->sp);
+  return rd_binop(r, "//", s, a->pos[1], a->sp);
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
@@ -316,6 +350,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))
     return binop_call(r, name, a);
   if (!strcmp(name, "abs")) return abs_call(r, a);
+  if (!strcmp(name, "ceildiv")) return ceildiv(r, a);
   if (!strcmp(name, "if_then_else")) return if_then_else(r, a, false);
   if (!strcmp(name, "Select")) return if_then_else(r, a, true);
   if (!strcmp(name, "Cast")) return cast_call(r, a, true);

@@ -565,15 +565,29 @@ static rval not_op(rd *r, TSNode n) {
   return rv_expr(with_span(r, tir_not(r->c, e), sp), sp);
 }
 
+/* a < b and a < b < c (Python's chain: (a < b) and (b < c), as TVM reads it) */
 static rval comparison(rd *r, TSNode n) {
   tir_span sp = rd_span(n);
-  if (ts_node_named_child_count(n) != 2 || ts_node_child_count(n) != 3) {
-    tir_error(r->d, sp, "chained comparisons are not supported; use 'and'");
+  uint32_t cnt = ts_node_child_count(n);
+  if (cnt < 3 || cnt % 2 == 0) {
+    tir_error(r->d, sp, "unsupported comparison");
     return rv_err();
   }
-  rval a = rd_eval(r, ts_node_child(n, 0));
-  rval b = rd_eval(r, ts_node_child(n, 2));
-  return rd_binop(r, ts_node_type(ts_node_child(n, 1)), a, b, sp);
+  rval left = rd_eval(r, ts_node_child(n, 0)), acc = {.k = RV_NONE};
+  for (uint32_t i = 1; i + 1 < cnt; i += 2) {
+    const char *op = ts_node_type(ts_node_child(n, i));
+    if (!strcmp(op, "in") || !strcmp(op, "not in") || !strcmp(op, "is") || !strcmp(op, "is not")) {
+      tir_error(r->d, rd_span(ts_node_child(n, i)), "operator '%s' is not supported", op);
+      return rv_err();
+    }
+    rval right = rd_eval(r, ts_node_child(n, i + 1));
+    rval c = rd_binop(r, op, left, right, sp);
+    if (c.k == RV_ERR) return c;
+    acc = acc.k == RV_NONE ? c : rd_binop(r, "and", acc, c, sp);
+    if (acc.k == RV_ERR) return acc;
+    left = right;
+  }
+  return acc;
 }
 
 /* ---- names and attributes ---- */

@@ -40,7 +40,19 @@ static const char *dotted_after(rd *r, TSNode n, const char *root) {
   return s;
 }
 
-const char *rd_t_name(rd *r, TSNode n) { return dotted_after(r, n, r->t_alias); }
+/* TVM 0.27's short dtype names (T.i32, T.f16, T.bf16 ...) */
+static const char *dtype_alias(const char *s) {
+  static const char *const al[][2] = {
+      {"i8", "int8"},     {"i16", "int16"},     {"i32", "int32"},     {"i64", "int64"},
+      {"u8", "uint8"},    {"u16", "uint16"},    {"u32", "uint32"},    {"u64", "uint64"},
+      {"f16", "float16"}, {"f32", "float32"},   {"f64", "float64"},   {"bf16", "bfloat16"},
+      {"boolean", "bool"}};
+  for (size_t i = 0; s && i < sizeof al / sizeof al[0]; i++)
+    if (!strcmp(s, al[i][0])) return al[i][1];
+  return s;
+}
+
+const char *rd_t_name(rd *r, TSNode n) { return dtype_alias(dotted_after(r, n, r->t_alias)); }
 
 bool rd_is_i_name(rd *r, TSNode n, const char *name) {
   const char *s = dotted_after(r, n, r->i_alias);

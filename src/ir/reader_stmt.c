@@ -152,12 +152,33 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   return st;
 }
 
+/* the annotation of `x: A = v`: T.let[T.int32] (*dtype_node set), T.let
+ * (auto-typed: *auto_let), or a dtype such as T.int32 */
+static TSNode let_annotation(rd *r, TSNode type, bool *auto_let) {
+  TSNode te = ts_node_named_child(type, 0);
+  *auto_let = false;
+  const char *tn = rd_t_name(r, te);
+  if (tn && !strcmp(tn, "let")) {
+    *auto_let = true;
+    return te;
+  }
+  if (rd_is(te, "subscript")) {
+    const char *vn = rd_t_name(r, rd_field(te, "value"));
+    if (vn && !strcmp(vn, "let")) return ts_node_named_child(te, 1);
+  }
+  return te;
+}
+
 static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx, bool *rest_used,
                      tir_span sp) {
   tir_dtype t;
   tir_expr *e;
-  if (!ts_node_is_null(type)) {
-    rval tv = rd_eval(r, ts_node_named_child(type, 0));
+  bool auto_let = false;
+  TSNode tnode = ts_node_is_null(type) ? type : let_annotation(r, type, &auto_let);
+  if (auto_let) {
+    e = rd_as_expr(r, v);
+  } else if (!ts_node_is_null(tnode)) {
+    rval tv = rd_eval(r, tnode);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
     e = rd_convert(r, v, t);
   } else {
@@ -167,6 +188,36 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
       return NULL;
     }
     e = rd_as_expr(r, v);
+  }
+  if (!e) return NULL;
+  tir_expr *var = tir_var(r->c, name, e->dtype);
+  var->span = sp;
+  rd_push_sym(r, name, rv_expr(var, sp));
+  tir_stmt *body = rest_of(r, list, idx, rest_used);
+  if (!body) return NULL;
+  tir_stmt *s = tir_let_stmt(r->c, var, e, body);
+  s->span = sp;
+  return s;
+}
+
+/* x = T.bind(value) or T.bind(value, T.int32): an immutable binding (TVM's Bind) */
+static tir_stmt *bind(rd *r, const char *name, TSNode call, TSNode list, uint32_t idx, bool *rest_used,
+                      tir_span sp) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  a.sp = rd_span(call);
+  rval *v = rd_arg(&a, 0, "value"), *ty = rd_arg(&a, 1, "type_annotation");
+  if (!v || a.npos > 2) {
+    tir_error(r->d, a.sp, "T.bind expects (value) or (value, dtype)");
+    return NULL;
+  }
+  tir_expr *e;
+  if (ty && ty->k != RV_NONE) {
+    tir_dtype t;
+    if (!rd_parse_dtype(r, *ty, &t)) return NULL;
+    e = rd_convert(r, *v, t);
+  } else {
+    e = rd_as_expr(r, *v);
   }
   if (!e) return NULL;
   tir_expr *var = tir_var(r->c, name, e->dtype);
@@ -197,6 +248,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
     if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || (r->tirx && !strcmp(tn, "alloc_buffer"))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
+    if (tn && !strcmp(tn, "bind") && ts_node_is_null(type)) return bind(r, name, right, list, idx, rest_used, sp);
     if (tn && !strcmp(tn, "launch_thread")) {
       rd_args a;
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;

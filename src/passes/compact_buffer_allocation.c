@@ -45,6 +45,7 @@ typedef struct {
   tir_var_map subst;        /* let vars and block iter vars -> values */
   buf_info *infos;
   int ninfos, capinfos;
+  const tir_func *func;
 } compact_state;
 
 #define GROW(arr, n, cap)                                         \
@@ -169,8 +170,26 @@ static bool is_access_ptr(const tir_expr *e) {
          tir_is_var(e->u.call.args[1]);
 }
 
+static void push_cond(compact_state *st, tir_expr *c);
+
+static bool is_if_then_else(const tir_expr *e) {
+  return e->kind == TIR_CALL && !strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3;
+}
+
 static bool collect_expr_cb(tir_visitor *v, const tir_expr *e) {
   compact_state *st = v->user;
+  if (is_if_then_else(e)) { /* as an if: each branch under its condition */
+    tir_expr *cond = e->u.call.args[0];
+    int n = st->nconds;
+    tir_visit_expr(v, cond);
+    push_cond(st, cond);
+    tir_visit_expr(v, e->u.call.args[1]);
+    st->nconds = n;
+    push_cond(st, tir_not(st->c, cond));
+    tir_visit_expr(v, e->u.call.args[2]);
+    st->nconds = n;
+    return false;
+  }
   if (e->kind == TIR_BUFFER_LOAD) {
     access_point(st, e->u.load.buf, e->u.load.idx, e->u.load.nidx);
   } else if (e->kind == TIR_VAR && tir_dtype_is_handle(e->dtype)) {
@@ -309,7 +328,8 @@ static void collect_stmt(compact_state *st, const tir_stmt *s) {
     bool launch = !strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread");
     if (launch && tir_is_var(s->u.attr.node)) {
       tir_expr *v = s->u.attr.node;
-      push_loop(st, v, tir_int(st->c, v->dtype, 0), s->u.attr.value, v->u.var.name);
+      const char *tag = s->u.attr.thread_tag ? s->u.attr.thread_tag : v->u.var.name;
+      push_loop(st, v, tir_int(st->c, v->dtype, 0), s->u.attr.value, tag);
       collect_stmt(st, s->u.attr.body);
       st->nloops--;
       return;
@@ -352,6 +372,31 @@ static bool uses_loop_var(compact_state *st, const tir_expr *e) {
   return found;
 }
 
+static bool is_param_buffer(const compact_state *st, const tir_buffer *b) {
+  const tir_func *f = st->func;
+  for (int i = 0; f->buffer_map && i < f->nparams; i++)
+    if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;
+  return false;
+}
+
+/* loads in e: of any buffer (any_load), else of buffers the function
+ * allocates itself, whose values change while the allocation lives */
+static bool has_load_cb(tir_visitor *v, const tir_expr *e) {
+  void **u = v->user;
+  compact_state *st = u[0];
+  bool *found = u[1], any = *(bool *)u[2];
+  if (e->kind == TIR_BUFFER_LOAD && (any || !is_param_buffer(st, e->u.load.buf))) *found = true;
+  return !*found;
+}
+
+static bool has_load(compact_state *st, const tir_expr *e, bool any_load) {
+  bool found = false;
+  void *user[3] = {st, &found, &any_load};
+  tir_visitor v = {.expr = has_load_cb, .user = user};
+  tir_visit_expr(&v, e);
+  return found;
+}
+
 /* the analyzer's answer for an unbounded dim can be the whole int range */
 static bool huge(const tir_expr *e) {
   int64_t v;
@@ -381,6 +426,16 @@ static bool interval_dim(compact_state *st, const buf_info *bi, int d, tir_range
   return !huge(out->min) && !huge(out->extent);
 }
 
+/* isl writes a bound in its own terms (bx // 18 * 128 may come back as
+ * bx * 128 - (bx * 17 + 17) // 18 * 128), which the rewritten indices then
+ * cannot cancel.  Where the interval hull (TVM's) has a provably equal
+ * min, take its expression: it is built from the program's own terms. */
+static void prefer_interval_form(compact_state *st, const buf_info *bi, int d, tir_range *r) {
+  tir_range iv;
+  if (!interval_dim(st, bi, d, &iv)) return;
+  if (tir_dtype_eq(iv.min->dtype, r->min->dtype) && tir_can_prove_equal(st->a, iv.min, r->min)) r->min = iv.min;
+}
+
 /* the product of the constant factors of a shape expr: 32 of n * 32 */
 static int64_t const_scale(const tir_expr *e) {
   int64_t v;
@@ -400,15 +455,18 @@ static bool fits_in_shape(compact_state *st, tir_expr *ext, tir_expr *shape) {
   return scale > 1 && tir_is_const_int(ext, &e) && e <= scale;
 }
 
-/* fit the box [min, min+extent) into [0, shape): extent' = min(extent,
- * shape), and min' = min(max(min, 0), shape - extent'), which covers every
- * in-bounds element of the box.  False: keep the whole dim. */
+/* fit the box [min, min+extent) into [0, shape) as TVM does: extent' =
+ * min(extent, shape) and min' = max(0, min).  Every in-bounds element of the
+ * box, x in [max(0, min), min(min + extent, shape)), then lands in
+ * [0, extent') after the shift, so no upper clamp of min' is needed.  False:
+ * keep the whole dim. */
 static bool clamp_dim(compact_state *st, tir_range *r, tir_expr *shape) {
   tir_dtype t = shape->dtype;
   tir_expr *min = r->min, *ext = r->extent;
   if (!tir_dtype_eq(min->dtype, t)) min = tir_cast(st->c, t, min);
   if (!tir_dtype_eq(ext->dtype, t)) ext = tir_cast(st->c, t, ext);
-  if (uses_loop_var(st, ext)) { /* loop-dependent allocation: a constant bound */
+  if (has_load(st, min, false)) return false; /* data-dependent on the function's own buffers */
+  if (uses_loop_var(st, ext) || has_load(st, ext, true)) { /* loop- or data-dependent: a constant bound */
     int64_t lo, hi;
     tir_const_bound(st->a, ext, &lo, &hi);
     if (hi == INT64_MAX) return false;
@@ -416,9 +474,7 @@ static bool clamp_dim(compact_state *st, tir_range *r, tir_expr *shape) {
   }
   if (!fits_in_shape(st, ext, shape)) ext = smin(st, shape, ext); /* TVM's order */
   if (!tir_can_prove(st->a, tir_binary(st->c, TIR_GE, min, tir_int(st->c, t, 0))))
-    min = smax(st, min, tir_int(st->c, t, 0));
-  tir_expr *room = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, shape, ext));
-  if (!tir_can_prove(st->a, tir_binary(st->c, TIR_LE, min, room))) min = smin(st, min, room);
+    min = smax(st, tir_int(st->c, t, 0), min); /* TVM's order */
   r->min = min;
   r->extent = ext;
   return true;
@@ -470,6 +526,7 @@ static void plan(compact_state *st, buf_info *bi) {
     tir_range r = boxed ? box[d] : (tir_range){NULL, NULL};
     bool ok = !bi->full && bi->nacc > 0;
     if (ok && (!boxed || huge(r.min) || huge(r.extent))) ok = interval_dim(st, bi, d, &r);
+    else if (ok) prefer_interval_form(st, bi, d, &r);
     if (!ok || !clamp_dim(st, &r, b->shape[d])) r = (tir_range){tir_int(st->c, b->shape[d]->dtype, 0), b->shape[d]};
     if (tir_can_prove_equal(st->a, r.extent, b->shape[d])) /* not smaller */
       r = (tir_range){tir_int(st->c, b->shape[d]->dtype, 0), b->shape[d]};
@@ -584,6 +641,7 @@ tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_
   memset(&st, 0, sizeof st);
   st.c = c;
   st.a = tir_analyzer_new(c, d);
+  st.func = f;
   collect_stmt(&st, f->body);
   bool any = false;
   for (int i = 0; i < st.ninfos; i++) any = any || st.infos[i].new_buf;

@@ -26,7 +26,7 @@ check list-pipelines 0 "^  default " "$tirc" --list-passes
 check print-tir 0 "^from tvm.script import tirx as T" "$tirc" "$relu"
 check dialect-tir 0 "with T.block\(\"compute\"\)" "$tirc" --dialect=tir "$relu"
 check stdin 0 "def relu" sh -c "'$tirc' - < '$relu'"
-check stdin-error 1 "^<stdin>:1:1: error: " sh -c "printf 'garbage(' | '$tirc' -"
+check stdin-error 1 "^<stdin>:1:8: error: '\(' was never closed" sh -c "printf 'garbage(' | '$tirc' -"
 check seed 0 "offset=bx \* 2097152 \+ by \* 8192 \+ tx \* 512 \+ ty \* 2" "$tirc" --passes=compact,lower_match "$relu"
 check print-after-all 0 "; IR after LowerMatchBuffer \(lower_match\)" "$tirc" --passes=compact,lower_match --print-after-all "$relu"
 check print-after 0 "; IR after CompactBufferAllocation \(compact\)" "$tirc" --passes=compact,lower_match --print-after=compact "$relu"

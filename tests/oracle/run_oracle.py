@@ -51,6 +51,17 @@ def known_differences():
     return known
 
 
+def old_dialect_lets(src):
+    """In the old `tir` spelling `x: T.int32 = v` and `x = <expr>` were
+    LetStmts; TVM 0.27 reads both as mutable local scalars and spells the
+    binding `x: T.let[T.int32] = v` (what tirc prints).  Translate them so
+    that TVM reads old-dialect inputs as they were meant."""
+    if not re.search(r"^from tvm\.script import tir as T", src, re.M):
+        return src
+    src = re.sub(r"^(\s+)(\w+): T\.(\w+) = ", r"\1\2: T.let[T.\3] = ", src, flags=re.M)
+    return re.sub(r"^(\s+)(\w+) = (?![\d\"'(\[]|T\.|-?\d)", r"\1\2: T.let = ", src, flags=re.M)
+
+
 def run_tirc(tirc, flags, path):
     """tirc FLAGS NAME.tir from the file's directory; (rc, stdout, stderr)"""
     d, base = os.path.split(path)
@@ -83,7 +94,7 @@ def check_file(tirc, path):
     rc, out, err = run_tirc(tirc, flags, path)
     if rc != 0:
         return "fail", "tirc exit %d: %s" % (rc, err.strip()[:400])
-    src = open(path).read()
+    src = old_dialect_lets(open(path).read())
     try:
         want = tvmref.read(src)
     except Exception as e:  # TVM cannot read the input itself

@@ -302,7 +302,7 @@ START_TEST(test_names_and_stmts) {
       "        for i_1 in T.serial(i + 1, annotations={\"pragma_x\": 1}):\n"
       "            for i_2 in T.unroll(2, 6):\n"
       "                A[i + i_1 + i_2] = T.float32(1.0)\n"
-      "    x: T.int32 = n // 2\n"
+      "    x: T.let[T.int32] = n // 2\n"
       "    if x > 0:\n"
       "        T.evaluate(x)\n"
       "    else:\n"
