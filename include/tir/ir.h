@@ -218,6 +218,9 @@ struct tir_buffer {
   int *axis_separators;
   int naxis_sep;
   tir_span span;
+  /* TVM 0.27's local scalar (tirx `x: T.int32 = v`, `x = v`): a (1,) "local"
+   * buffer read and written as plain `x` (TVM marks it with a TileLayout) */
+  bool scalar;
 };
 
 /* a new buffer (fresh id); arrays are copied.  elem_offset NULL => 0;

@@ -57,6 +57,8 @@ void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d) {
 }
 
 void cg_free(cg *g) {
+  if (g->an) tir_analyzer_free(g->an);
+  g->an = NULL;
   free(g->names);
   g->names = NULL;
   g->nnames = g->names_cap = 0;
@@ -191,9 +193,18 @@ void cg_linef(cg *g, const char *fmt, ...) {
 
 /* ---- types ---- */
 
-static const char *const type_suffix[CG_NTYPES] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
-static const char *const type_c[CG_NTYPES] = {"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-                                             "uint16_t", "uint32_t", "uint64_t", "float", "double"};
+static const char *const type_suffix[CG_NTYPES] = {"i8",  "i16", "i32", "i64", "u8",  "u16",
+                                                   "u32", "u64", "f32", "f64", "f16", "bf16"};
+/* NULL: the target's own (f16_type, bf16_type) */
+static const char *const type_c[CG_NTYPES] = {"int8_t",   "int16_t",  "int32_t", "int64_t", "uint8_t", "uint16_t",
+                                             "uint32_t", "uint64_t", "float",   "double",  NULL,      NULL};
+enum { T_F32 = 8, T_F64 = 9, T_F16 = 10, T_BF16 = 11 };
+
+static const char *type_name(const cg_target *t, int i) {
+  if (i == T_F16) return t->f16_type;
+  if (i == T_BF16) return t->bf16_type;
+  return type_c[i];
+}
 
 int cg_type_index(tir_dtype t) {
   if (t.lanes != 1) return -1;
@@ -201,8 +212,10 @@ int cg_type_index(tir_dtype t) {
   if (b < 0) return -1;
   if (t.code == TIR_TC_INT) return b;
   if (t.code == TIR_TC_UINT) return 4 + b;
-  if (t.code == TIR_TC_FLOAT && t.bits == 32) return 8;
-  if (t.code == TIR_TC_FLOAT && t.bits == 64) return 9;
+  if (t.code == TIR_TC_FLOAT && t.bits == 32) return T_F32;
+  if (t.code == TIR_TC_FLOAT && t.bits == 64) return T_F64;
+  if (t.code == TIR_TC_FLOAT && t.bits == 16) return T_F16;
+  if (t.code == TIR_TC_BFLOAT && t.bits == 16) return T_BF16;
   return -1;
 }
 
@@ -216,13 +229,20 @@ bool cg_type(cg *g, tir_dtype t, char *buf, tir_span sp) {
     return true;
   }
   int i = cg_type_index(t);
-  if (i < 0) {
-    char name[32];
-    cg_error(g, sp, "dtype %s has no C type in this code generator", tir_dtype_str(t, name));
+  const char *name = i >= 0 ? type_name(g->target, i) : NULL;
+  if (!name) {
+    char s[32];
+    if (t.lanes == 1 && (i == T_F16 || i == T_BF16))
+      cg_error(g, sp, "dtype %s is not supported by the C code generator (C11 has no portable %s type); --emit=cuda supports it",
+               tir_dtype_str(t, s), s);
+    else
+      cg_error(g, sp, "dtype %s has no C type in this code generator", tir_dtype_str(t, s));
     snprintf(buf, 32, "int");
     return false;
   }
-  snprintf(buf, 32, "%s", type_c[i]);
+  if (i == T_F16) g->used_f16 = true;
+  if (i == T_BF16) g->used_bf16 = true;
+  snprintf(buf, 32, "%s", name);
   return true;
 }
 
@@ -233,14 +253,31 @@ void cg_need_helper(cg *g, cg_helper h, tir_dtype t) {
   if (i >= 0) g->helpers[h][i] = true;
 }
 
+/* 16-bit floats: floordiv/floormod computed in float */
+static void emit_half_helper(cg_text *out, const char *pre, const char *T, const char *S, cg_helper h) {
+  if (h == CG_FLOORDIV)
+    cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return (%s)floorf((float)a / (float)b); }\n", pre, T, S, T,
+                   T, T);
+  else
+    cg_text_printf(out,
+                   "%s %s tir_floormod_%s(%s a, %s b) {\n  float x = (float)a, y = (float)b;\n"
+                   "  return (%s)(x - floorf(x / y) * y);\n}\n",
+                   pre, T, S, T, T, T);
+}
+
 static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
-  const char *T = type_c[i], *S = type_suffix[i], *pre = g->target->helper_prefix;
-  bool is_float = i >= 8, is_unsigned = i >= 4 && i < 8;
+  const char *T = type_name(g->target, i), *S = type_suffix[i], *pre = g->target->helper_prefix;
+  bool is_float = i >= T_F32, is_unsigned = i >= 4 && i < 8;
+  if (!T) return;
+  if ((i == T_F16 || i == T_BF16) && (h == CG_FLOORDIV || h == CG_FLOORMOD)) {
+    emit_half_helper(out, pre, T, S, h);
+    return;
+  }
   switch (h) {
   case CG_FLOORDIV:
     if (is_float)
       cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return floor%s(a / b); }\n", pre, T, S, T, T,
-                     i == 8 ? "f" : "");
+                     i == T_F32 ? "f" : "");
     else if (is_unsigned)
       cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return (%s)(a / b); }\n", pre, T, S, T, T, T);
     else
@@ -252,7 +289,7 @@ static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
   case CG_FLOORMOD:
     if (is_float)
       cg_text_printf(out, "%s %s tir_floormod_%s(%s a, %s b) { return a - floor%s(a / b) * b; }\n", pre, T, S, T, T,
-                     i == 8 ? "f" : "");
+                     i == T_F32 ? "f" : "");
     else if (is_unsigned)
       cg_text_printf(out, "%s %s tir_floormod_%s(%s a, %s b) { return (%s)(a %% b); }\n", pre, T, S, T, T, T);
     else

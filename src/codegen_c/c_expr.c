@@ -70,8 +70,15 @@ static void print_float(cg *g, const tir_expr *e, int need) {
   double v = e->u.float_val;
   bool f32 = e->dtype.bits == 32;
   if (e->dtype.bits != 32 && e->dtype.bits != 64) {
+    /* float16 / bfloat16 where the target has them: a cast of a float */
     char ty[32];
-    cg_type(g, e->dtype, ty, e->span);
+    if (!cg_type(g, e->dtype, ty, e->span)) return;
+    tir_expr f = *e;
+    f.dtype = tir_dtype_with_lanes(TIR_FLOAT32, 1);
+    open_paren(g, PREC_UNARY, need);
+    cg_text_printf(g->out, "(%s)", ty);
+    print_float(g, &f, PREC_UNARY);
+    close_paren(g, PREC_UNARY, need);
     return;
   }
   if (isnan(v)) {

@@ -116,10 +116,32 @@ static bool print_pointer(cg *g, const tir_expr *e) {
   return false;
 }
 
+static bool is_math(const char *op) {
+  for (const math_fn *m = math; m->name; m++)
+    if (!strcmp(m->name, op)) return true;
+  return !strcmp(op, "sigmoid") || !strcmp(op, "rsqrt") || !strcmp(op, "abs") || !strcmp(op, "fabs");
+}
+
+/* math on a 16-bit float: computed in float32, cast back */
+static bool print_half_math(cg *g, const tir_expr *e) {
+  if (!tir_dtype_is_float(e->dtype) || e->dtype.bits != 16 || e->dtype.lanes != 1 || !is_math(e->u.call.op))
+    return false;
+  int n = e->u.call.nargs;
+  tir_expr **args = tir_alloc(g->ctx, sizeof *args * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    tir_expr *x = e->u.call.args[i];
+    args[i] = tir_dtype_is_float(x->dtype) && x->dtype.bits == 16 ? tir_cast(g->ctx, TIR_FLOAT32, x) : x;
+  }
+  tir_expr *f = tir_call(g->ctx, TIR_FLOAT32, e->u.call.op, args, n);
+  cg_expr(g, tir_cast(g->ctx, e->dtype, f));
+  return true;
+}
+
 bool cg_c_call(cg *g, const tir_expr *e) {
   const char *op = e->u.call.op;
   tir_expr *const *a = e->u.call.args;
   int n = e->u.call.nargs;
+  if (print_half_math(g, e)) return true;
   if (print_pointer(g, e) || print_math(g, e) || print_special_math(g, e)) return true;
   if (!strcmp(op, "if_then_else") && n == 3) {
     cg_text_puts(g->out, "(");

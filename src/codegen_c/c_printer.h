@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tir/analysis.h"
 #include "tir/diag.h"
 #include "tir/ir.h"
 
@@ -28,7 +29,7 @@ typedef enum cg_helper {
   CG_MAX,
   CG_HELPER_COUNT
 } cg_helper;
-#define CG_NTYPES 10 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 */
+#define CG_NTYPES 12 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 f16 bf16 */
 
 /* a name in scope: what it names (a Var or Buffer, by identity) and its C
  * spelling */
@@ -43,11 +44,15 @@ typedef struct cg cg;
 typedef struct cg_target {
   const char *helper_prefix; /* "static inline" or "static __device__ __forceinline__" */
   const char *bool_type;     /* "_Bool" / "bool" */
+  /* float16 / bfloat16 element types, or NULL where the target has none */
+  const char *f16_type, *bf16_type;
   /* each returns true when it printed the node, false to fall back to C */
   bool (*attr)(cg *g, const tir_stmt *s);
   bool (*alloc_buffer)(cg *g, const tir_stmt *s, const char *cname, const char *elem, const char *size);
   bool (*evaluate)(cg *g, const tir_stmt *s);
   bool (*call)(cg *g, const tir_expr *e);
+  /* a store of more than one lane (Ramp index / vector value) */
+  bool (*vector_store)(cg *g, const tir_stmt *s);
   /* before statement i of a SeqStmt (e.g. a barrier); may be NULL */
   void (*before_seq_item)(cg *g, const tir_stmt *seq, int i);
   /* at the end of a loop body; may be NULL */
@@ -66,6 +71,8 @@ struct cg {
   int depth;          /* C block depth, for name scoping */
   bool helpers[CG_HELPER_COUNT][CG_NTYPES];
   int tmp_counter;
+  tir_analyzer *an;   /* for simplifying lane indices; created on first use */
+  bool used_f16, used_bf16; /* the printed code names the 16-bit float types */
   void *user;         /* the target's own state */
 };
 
@@ -118,6 +125,20 @@ bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var 
  * the loop_end hook (may be NULL) */
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop);
+
+/* vectors as lanes (c_vector.c).  cg_lane_of gives the scalar expression
+ * of lane `lane` (an int32 Var or constant) of e, or NULL with an error;
+ * hook->load, when set, may replace a vector load's lane (return NULL to
+ * keep the scalar load). */
+typedef struct cg_lane_hook {
+  tir_expr *(*load)(cg *g, void *user, const tir_expr *load, tir_expr *lane);
+  void *user;
+} cg_lane_hook;
+tir_expr *cg_lane_of(cg *g, const tir_expr *e, tir_expr *lane, const cg_lane_hook *hook);
+tir_expr *cg_lane_index(cg *g, const tir_expr *idx, tir_expr *lane); /* simplified */
+int cg_store_lanes(const tir_stmt *store);
+bool cg_expr_reads(const tir_expr *e, const tir_expr *data); /* loads of data, or data itself */
+void cg_c_vector_store(cg *g, const tir_stmt *s); /* a loop over the lanes */
 
 /* intrinsics (c_intrin.c) */
 bool cg_c_call(cg *g, const tir_expr *e);

@@ -45,8 +45,8 @@ static void print_store(cg *g, const tir_stmt *s) {
              b->name, s->u.store.nidx);
     return;
   }
-  if (s->u.store.value->dtype.lanes != 1) {
-    cg_error(g, s->span, "vector store to '%s' is not supported by this code generator", b->name);
+  if (cg_store_lanes(s) != 1) {
+    if (!(g->target->vector_store && g->target->vector_store(g, s))) cg_c_vector_store(g, s);
     return;
   }
   cg_line_start(g);

@@ -20,4 +20,7 @@ void cuda_loop_end(cg *g, const tir_stmt *loop);
 /* slice_tensor as a per-thread vectorized copy (cuda_slice.c) */
 bool cuda_slice_tensor(cg *g, const tir_stmt *s);
 
+/* stores of several lanes, as CUDA vector types where aligned (cuda_vector.c) */
+bool cuda_vector_store(cg *g, const tir_stmt *s);
+
 #endif

@@ -515,10 +515,15 @@ static void pr_let_stmt(printer *p, const tir_stmt *s) {
   char *val = take_since(p, start);
   const char *name = pr_define(p, s->u.let.var, s->u.let.var->u.var.name);
   /* TVM 0.27 reads `x: T.int32 = v` as a mutable local scalar; its
-   * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v` */
-  pr_printf(&p->out, "%s: %s", name, tirx(p) ? "T.let[" : "");
-  pr_type_annot(p, s->u.let.var->dtype);
-  pr_printf(&p->out, "%s = %s\n", tirx(p) ? "]" : "", val);
+   * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v`, and
+   * `x: T.let = v` for a pointer (typed by its value, pointee included) */
+  if (tirx(p) && tir_dtype_is_handle(s->u.let.var->dtype)) {
+    pr_printf(&p->out, "%s: T.let = %s\n", name, val);
+  } else {
+    pr_printf(&p->out, "%s: %s", name, tirx(p) ? "T.let[" : "");
+    pr_type_annot(p, s->u.let.var->dtype);
+    pr_printf(&p->out, "%s = %s\n", tirx(p) ? "]" : "", val);
+  }
   free(val);
   if (s->u.let.body) pr_stmt(p, s->u.let.body);
   pr_pop_to(p, mark);
@@ -567,23 +572,65 @@ static void pr_allocate(printer *p, const tir_stmt *s) {
   pr_pop_to(p, mark);
 }
 
-static void pr_decl(printer *p, const tir_stmt *s) {
+static void pr_seq_from(printer *p, const tir_stmt *s, int from);
+
+/* the first statement of a body, or NULL */
+static const tir_stmt *first_stmt(const tir_stmt *s) {
+  if (s && s->kind == TIR_SEQ) return s->u.seq.n ? s->u.seq.stmts[0] : NULL;
+  return s;
+}
+
+/* a local scalar (TVM 0.27): `x: T.int32 = v` when its first statement
+ * stores v into it, else `x: T.int32`; then uses print `x`, stores `x = v` */
+static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   int mark = p->nnames;
   const tir_buffer *b = s->u.decl.buf;
+  const tir_stmt *body = s->u.decl.body, *first = first_stmt(body);
+  bool init = first && first->kind == TIR_BUFFER_STORE && first->u.store.buf == b &&
+              pr_scalar_access(p, b, first->u.store.idx, first->u.store.nidx);
+  char *val = NULL;
+  if (init) {
+    size_t start = p->out.len;
+    pr_expr(p, first->u.store.value);
+    val = take_since(p, start);
+  }
+  const char *name = define_buffer(p, b);
+  line(p);
+  pr_printf(&p->out, "%s: ", name);
+  pr_type_annot(p, b->dtype);
+  if (val) pr_printf(&p->out, " = %s", val);
+  pr_puts(&p->out, "\n");
+  free(val);
+  if (!init) pr_stmt(p, body);
+  else if (body->kind == TIR_SEQ) pr_seq_from(p, body, 1);
+  pr_pop_to(p, mark);
+}
+
+static void pr_decl(printer *p, const tir_stmt *s) {
+  const tir_buffer *b = s->u.decl.buf;
+  if (s->kind == TIR_ALLOC_BUFFER && tirx(p) && b->scalar && b->ndim == 1 && is_const(b->shape[0], 1) &&
+      !strcmp(b->scope ? b->scope : "global", "local") && s->u.decl.body) {
+    pr_scalar_decl(p, s);
+    return;
+  }
+  int mark = p->nnames;
   char *args = buffer_args_str(p, b, BUF_OTHER);
   const char *name = define_buffer(p, b);
   line(p);
-  pr_printf(&p->out, "%s = T.%s(%s)\n", name, s->kind == TIR_DECL_BUFFER ? "decl_buffer" : "alloc_buffer", args);
+  /* the old dialect reads a statement-level T.alloc_buffer as a block
+   * allocation: there T.decl_buffer without data= allocates */
+  const char *fn = s->kind == TIR_DECL_BUFFER || !tirx(p) ? "decl_buffer" : "alloc_buffer";
+  pr_printf(&p->out, "%s = T.%s(%s)\n", name, fn, args);
   free(args);
   if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
   pr_pop_to(p, mark);
 }
 
-/* thread_extent over a Var: `v = T.launch_thread("tag", ext)`, the Var's
- * name being its thread tag */
+/* thread_extent or virtual_thread over a Var: `v = T.launch_thread("tag",
+ * ext)` as TVM prints both (it reads the tag "vthread" as virtual_thread) */
 static bool is_launch(const tir_stmt *s) {
-  return s->u.attr.key && !strcmp(s->u.attr.key, "thread_extent") && s->u.attr.node &&
-         s->u.attr.node->kind == TIR_VAR;
+  return s->u.attr.key && (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread")) &&
+         s->u.attr.node && s->u.attr.node->kind == TIR_VAR;
 }
 
 static void pr_launch(printer *p, const tir_stmt *s) {
@@ -594,7 +641,9 @@ static void pr_launch(printer *p, const tir_stmt *s) {
   if (fresh) name = pr_define(p, v, v->u.var.name);
   line(p);
   pr_printf(&p->out, "%s = T.launch_thread(", name);
-  pr_string_lit(&p->out, s->u.attr.thread_tag ? s->u.attr.thread_tag : v->u.var.name);
+  const char *tag = s->u.attr.thread_tag;
+  if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : v->u.var.name;
+  pr_string_lit(&p->out, tag);
   pr_puts(&p->out, ", ");
   pr_expr(p, s->u.attr.value);
   pr_puts(&p->out, ")\n");
@@ -605,6 +654,12 @@ static void pr_launch(printer *p, const tir_stmt *s) {
 static void pr_store(printer *p, const tir_stmt *s) {
   line(p);
   pr_buffer_name(p, s->u.store.buf);
+  if (pr_scalar_access(p, s->u.store.buf, s->u.store.idx, s->u.store.nidx)) { /* a local scalar */
+    pr_puts(&p->out, " = ");
+    pr_expr(p, s->u.store.value);
+    pr_puts(&p->out, "\n");
+    return;
+  }
   pr_puts(&p->out, "[");
   if (s->u.store.nidx == 0) pr_puts(&p->out, "()");
   for (int i = 0; i < s->u.store.nidx; i++) {
@@ -640,6 +695,10 @@ static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
   pr_body(p, s);
 }
 
+static void pr_seq_from(printer *p, const tir_stmt *s, int from) {
+  for (int i = from; i < s->u.seq.n; i++) pr_seq_item(p, s->u.seq.stmts[i], i == s->u.seq.n - 1);
+}
+
 static void pr_stmt(printer *p, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_BUFFER_STORE: pr_store(p, s); break;
@@ -659,9 +718,7 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
     pr_expr(p, s->u.eval.value);
     pr_puts(&p->out, ")\n");
     break;
-  case TIR_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++) pr_seq_item(p, s->u.seq.stmts[i], i == s->u.seq.n - 1);
-    break;
+  case TIR_SEQ: pr_seq_from(p, s, 0); break;
   case TIR_ALLOCATE: pr_allocate(p, s); break;
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: pr_decl(p, s); break;
   case TIR_ATTR:

@@ -62,6 +62,8 @@ void pr_var_name(printer *p, const tir_expr *v);
 void pr_buffer_name(printer *p, const tir_buffer *b);
 /* T.int32(), T.handle("float32", "shared"): the declaration of a free var */
 void pr_var_decl_ctor(printer *p, const tir_expr *v);
+/* x[0] of a local scalar, printed `x` (tirx only) */
+bool pr_scalar_access(const printer *p, const tir_buffer *b, tir_expr *const *idx, int nidx);
 /* `T.int32` as a type annotation */
 void pr_type_annot(printer *p, tir_dtype d);
 

@@ -343,7 +343,7 @@ static void pr_float(printer *p, const tir_expr *e) {
 
 static bool takes_dtype_arg(const char *op) {
   return !strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern") ||
-         !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin");
+         !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin") || !strcmp(op, "reinterpret");
 }
 
 /* the default extent of buf.access_ptr: shape[0] * strides[0] with strides,
@@ -422,8 +422,15 @@ static void pr_call(printer *p, const tir_expr *e) {
   pr_puts(&p->out, ")");
 }
 
+bool pr_scalar_access(const printer *p, const tir_buffer *b, tir_expr *const *idx, int nidx) {
+  int64_t k;
+  return p->dialect == TIR_DIALECT_TIRX && b->scalar && b->ndim == 1 && nidx == 1 && tir_is_const_int(idx[0], &k) &&
+         k == 0;
+}
+
 static void pr_load(printer *p, const tir_expr *e) {
   pr_buffer_name(p, e->u.load.buf);
+  if (pr_scalar_access(p, e->u.load.buf, e->u.load.idx, e->u.load.nidx)) return; /* a local scalar: `x` */
   pr_puts(&p->out, "[");
   if (e->u.load.nidx == 0) pr_puts(&p->out, "()");
   pr_args(p, e->u.load.idx, e->u.load.nidx);

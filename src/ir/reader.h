@@ -2,6 +2,7 @@
  * reader.c: entry, input checks, imports, modules and functions;
  * reader_stmt.c: statements; reader_block.c: blocks, buffers, block frames;
  * reader_expr.c: expressions and values; reader_call.c: T.* calls;
+ * reader_scalar.c: tirx local scalars;
  * reader_syntax.c: brackets, strings, indentation (Python messages);
  * reader_scope.c: the symbol table, spans, node text, small vectors. */
 #ifndef TIR_READER_H
@@ -168,6 +169,14 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
 bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed);
 tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname);
 tir_stmt *rd_finish_root(rd *r, tir_stmt *body);
+
+/* ---- reader_scalar.c (tirx local scalars: `x: T.int32 = v`) ---- */
+/* a (1,) local buffer marked scalar, bound to name */
+tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, tir_span sp);
+/* the (1,) buffer that `name = v` stores into, or NULL */
+tir_buffer *rd_scalar_target(rd *r, const char *name);
+tir_expr *rd_scalar_load(rd *r, tir_buffer *b, tir_span sp);
+tir_stmt *rd_scalar_store(rd *r, tir_buffer *b, rval v, tir_span sp);
 
 /* ---- reader_stmt.c ---- */
 /* statements of a block node from index `from`; wraps in a scope */

@@ -10,7 +10,7 @@
 static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
-    "vectorized", "unroll", "thread_binding", "launch_thread", "env_thread", "attr", "Assert",
+    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "Assert",
     "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
@@ -35,7 +35,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "call_kernel", "call_llvm_intrin", "call_llvm_pure_intrin", "call_packed", "comm_reducer",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
-    "local_scalar", "lookup_param", "macro", "masked_load", "masked_store", "max_value",
+    "lookup_param", "macro", "masked_load", "masked_store", "max_value",
     "meta_var", "min_value", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
     "tvm_call_packed", "tvm_stack_alloca", "tvm_struct_get", "tvm_struct_set",
@@ -135,6 +135,10 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
 }
 
 static rval binop_call(rd *r, const char *name, rd_args *a) {
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.%s takes no keyword argument '%s'", name, a->kw[0]);
+    return rv_err();
+  }
   if (!want_args(r, name, a, 2, 2)) return rv_err();
   rval x = a->pos[0], y = a->pos[1];
   bool pyx = x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL;
@@ -342,9 +346,46 @@ static rval ceildiv(rd *r, rd_args *a) {
   return rd_binop(r, "//", s, a->pos[1], a->sp);
 }
 
+/* TVM's T.* wrappers take a `dtype=` keyword: the call_* family and
+ * reinterpret put it first (_dtype_forward), the other ops drop it
+ * (_op_wrapper); a few raw ops and the constructors take none (or read
+ * it themselves: T.type_annotation(dtype=...)) */
+static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret", NULL};
+static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
+                                            "truncmod", "ceildiv", NULL};
+static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_struct_get", "tvm_storage_sync", "tvm_warp_shuffle",
+                                            "tvm_warp_shuffle_up", "tvm_warp_shuffle_down",
+                                            "tvm_warp_shuffle_xor", "tvm_warp_activemask", NULL};
+
+static void drop_kwarg(rd_args *a, int k) {
+  for (int i = k + 1; i < a->nkw; i++) {
+    a->kw[i - 1] = a->kw[i];
+    a->kwv[i - 1] = a->kwv[i];
+    a->kwsp[i - 1] = a->kwsp[i];
+  }
+  a->nkw--;
+}
+
+static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
+  int k = 0;
+  while (k < a->nkw && strcmp(a->kw[k], "dtype")) k++;
+  if (k == a->nkw) return;
+  if (in_list(DTYPE_FIRST, name)) {
+    rval *pos = tir_alloc(r->c, sizeof *pos * (size_t)(a->npos + 1));
+    pos[0] = a->kwv[k];
+    memcpy(pos + 1, a->pos, sizeof *pos * (size_t)a->npos);
+    a->pos = pos;
+    a->npos++;
+    drop_kwarg(a, k);
+  } else if (in_list(DTYPE_IGNORED, name) || (tir_intrin_lookup(name) && !in_list(DTYPE_REFUSED, name))) {
+    drop_kwarg(a, k);
+  }
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
+  dtype_kwarg(r, name, a);
   if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
   if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||
       !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))

@@ -601,6 +601,7 @@ static rval identifier(rd *r, TSNode n) {
   }
   rval v = s->val;
   v.sp = rd_span(n);
+  if (v.k == RV_BUFFER && v.buf->scalar) return rv_expr(rd_scalar_load(r, v.buf, v.sp), v.sp);
   return v;
 }
 
@@ -790,6 +791,14 @@ static bool check_rank(rd *r, tir_buffer *b, int n, tir_span sp) {
   return false;
 }
 
+/* the items of a tuple used as the whole index, as Python passes them */
+static int tuple_indices(rd *r, rval t, sub_idx **out) {
+  sub_idx *arr = tir_alloc(r->c, sizeof *arr * (size_t)(t.n + 1));
+  for (int i = 0; i < t.n; i++) arr[i] = (sub_idx){.v = t.items[i], .sp = t.items[i].sp};
+  *out = arr;
+  return t.n;
+}
+
 static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span sp) {
   bool any_slice = false;
   for (int i = 0; i < n; i++) any_slice |= ix[i].is_slice;
@@ -860,6 +869,8 @@ rval rd_subscript(rd *r, TSNode n) {
   sub_idx *ix;
   int cnt = subscript_indices(r, n, &ix);
   if (base.k == RV_ERR) return base;
+  if (cnt == 1 && !ix[0].is_slice && ix[0].v.k == RV_TUPLE && !ix[0].v.is_list && base.k == RV_BUFFER)
+    cnt = tuple_indices(r, ix[0].v, &ix); /* A[()] (rank 0), A[(i, j)] */
   for (int i = 0; i < cnt; i++)
     if ((!ix[i].is_slice && ix[i].v.k == RV_ERR) ||
         (ix[i].is_slice && (ix[i].lo.k == RV_ERR || ix[i].hi.k == RV_ERR || ix[i].step.k == RV_ERR)))

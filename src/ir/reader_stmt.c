@@ -117,10 +117,13 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   }
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
   if (!b) return NULL;
+  /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
+  rval *data = rd_arg(&a, 2, "data");
+  bool decl = !strcmp(tn, "decl_buffer") && data && data->k != RV_NONE;
   rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
   tir_stmt *body = rest_of(r, list, idx, rest_used);
   if (!body) return NULL;
-  return !strcmp(tn, "decl_buffer") ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_stmt(r->c, b, body);
+  return decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_stmt(r->c, b, body);
 }
 
 static tir_expr *thread_var(rd *r, rval v, tir_span sp) {
@@ -147,34 +150,101 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
   tir_stmt *body = ts_node_is_null(body_node) ? rest_of(r, list, idx, rest_used) : rd_body(r, body_node, 0);
   if (!body) return NULL;
-  tir_stmt *st = tir_attr_stmt(r->c, "thread_extent", v, ext, body);
+  /* TVM's launch_thread: the tag "vthread" alone makes a virtual_thread attr */
+  tir_stmt *st = tir_attr_stmt(r->c, !strcmp(tag, "vthread") ? "virtual_thread" : "thread_extent", v, ext, body);
   st->u.attr.thread_tag = tir_strdup(r->c, tag);
   return st;
 }
 
-/* the annotation of `x: A = v`: T.let[T.int32] (*dtype_node set), T.let
- * (auto-typed: *auto_let), or a dtype such as T.int32 */
-static TSNode let_annotation(rd *r, TSNode type, bool *auto_let) {
+/* the annotation of `x: A = v`: T.let[T.int32] (*is_let; the dtype node
+ * returned), T.let (auto-typed: *auto_let), or a dtype such as T.int32 */
+static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
   TSNode te = ts_node_named_child(type, 0);
-  *auto_let = false;
+  *auto_let = *is_let = false;
   const char *tn = rd_t_name(r, te);
   if (tn && !strcmp(tn, "let")) {
-    *auto_let = true;
+    *auto_let = *is_let = true;
     return te;
   }
   if (rd_is(te, "subscript")) {
     const char *vn = rd_t_name(r, rd_field(te, "value"));
-    if (vn && !strcmp(vn, "let")) return ts_node_named_child(te, 1);
+    if (vn && !strcmp(vn, "let")) {
+      *is_let = true;
+      return ts_node_named_child(te, 1);
+    }
   }
   return te;
+}
+
+static bool more_stmts(TSNode list, uint32_t idx) {
+  uint32_t cnt = ts_node_named_child_count(list);
+  for (uint32_t i = idx + 1; i < cnt; i++)
+    if (!rd_is(ts_node_named_child(list, i), "comment")) return true;
+  return false;
+}
+
+/* a tirx local scalar: AllocBuffer(x) over [x[0] = init;] the rest */
+static tir_stmt *scalar(rd *r, const char *name, tir_dtype t, rval *init, TSNode list, uint32_t idx,
+                        bool *rest_used, tir_span sp) {
+  if (tir_dtype_is_handle(t)) {
+    tir_error(r->d, sp, "a handle cannot be a local scalar; bind the pointer with '%s: T.let = ...'", name);
+    rd_push_sym(r, name, rv_err()); /* no cascade of "undefined" errors */
+    return NULL;
+  }
+  tir_buffer *b = rd_scalar_new(r, name, t, sp);
+  tir_stmt *st = init ? rd_scalar_store(r, b, *init, sp) : NULL;
+  if (init && !st) return NULL;
+  bool more = more_stmts(list, idx);
+  tir_stmt *body = more || !st ? rest_of(r, list, idx, rest_used) : st;
+  if (!body) return NULL;
+  if (st && more) body = tir_seq(r->c, (tir_stmt *[]){st, body}, 2);
+  tir_stmt *s = tir_alloc_buffer_stmt(r->c, b, body);
+  s->span = sp;
+  return s;
+}
+
+static bool python_only(rval v) {
+  return v.k == RV_BUFFER || v.k == RV_STR || v.k == RV_TUPLE || v.k == RV_DTYPE || v.k == RV_DICT ||
+         v.k == RV_NONE;
+}
+
+/* `x = v` / `x: A = v` in the tirx dialect (see reader_scalar.c); NULL with
+ * *done false when it is a let to read the common way */
+static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx,
+                             bool *rest_used, tir_span sp, bool *done) {
+  *done = true;
+  if (!ts_node_is_null(type)) {
+    tir_dtype t;
+    rval tv = rd_eval(r, ts_node_named_child(type, 0));
+    if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
+    return scalar(r, name, t, &v, list, idx, rest_used, sp);
+  }
+  tir_buffer *b = rd_scalar_target(r, name);
+  if (b) return rd_scalar_store(r, b, v, sp);
+  if (python_only(v)) {
+    rd_push_sym(r, name, v); /* a Python value: bound by name */
+    return NULL;
+  }
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e) return NULL;
+  if (tir_dtype_is_handle(e->dtype)) { /* a pointer: TVM binds it (Bind) */
+    *done = false;
+    return NULL;
+  }
+  return scalar(r, name, e->dtype, &v, list, idx, rest_used, sp);
 }
 
 static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx, bool *rest_used,
                      tir_span sp) {
   tir_dtype t;
   tir_expr *e;
-  bool auto_let = false;
-  TSNode tnode = ts_node_is_null(type) ? type : let_annotation(r, type, &auto_let);
+  bool auto_let = false, is_let = false;
+  TSNode tnode = ts_node_is_null(type) ? type : let_annotation(r, type, &auto_let, &is_let);
+  if (r->tirx && !is_let) {
+    bool done;
+    tir_stmt *s = tirx_assign(r, name, v, type, list, idx, rest_used, sp, &done);
+    if (done) return s;
+  }
   if (auto_let) {
     e = rd_as_expr(r, v);
   } else if (!ts_node_is_null(tnode)) {
@@ -182,8 +252,7 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
     e = rd_convert(r, v, t);
   } else {
-    if (v.k == RV_BUFFER || v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || v.k == RV_STR ||
-        v.k == RV_TUPLE || v.k == RV_DTYPE || v.k == RV_DICT || v.k == RV_NONE) {
+    if (v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || python_only(v)) {
       rd_push_sym(r, name, v); /* a Python value: bound by name, no LetStmt (as TVM) */
       return NULL;
     }
@@ -233,9 +302,15 @@ static tir_stmt *bind(rd *r, const char *name, TSNode call, TSNode list, uint32_
 static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
-  if (ts_node_is_null(right)) {
-    tir_error(r->d, sp, "a declaration without a value is not supported");
-    return NULL;
+  if (ts_node_is_null(right)) { /* tirx `x: T.int32`: a local scalar */
+    const char *tn = r->tirx && rd_is(left, "identifier") && !ts_node_is_null(type)
+                         ? rd_t_name(r, ts_node_named_child(type, 0)) : NULL;
+    tir_dtype t;
+    if (!tn || !tir_dtype_parse(tn, &t)) {
+      tir_error(r->d, sp, "a declaration without a value is not supported");
+      return NULL;
+    }
+    return scalar(r, rd_text(r, left), t, NULL, list, idx, rest_used, sp);
   }
   if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
   if (!rd_is(left, "identifier")) {
@@ -249,6 +324,14 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || (r->tirx && !strcmp(tn, "alloc_buffer"))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
     if (tn && !strcmp(tn, "bind") && ts_node_is_null(type)) return bind(r, name, right, list, idx, rest_used, sp);
+    if (tn && r->tirx && !strcmp(tn, "local_scalar") && ts_node_is_null(type)) {
+      rd_args a;
+      tir_dtype t;
+      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      rval f32 = {.k = RV_STR, .s = "float32"}, *dt = rd_arg(&a, 0, "dtype");
+      if (!rd_parse_dtype(r, dt ? *dt : f32, &t)) return NULL;
+      return scalar(r, name, t, NULL, list, idx, rest_used, sp);
+    }
     if (tn && !strcmp(tn, "launch_thread")) {
       rd_args a;
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
@@ -275,6 +358,16 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
 static tir_stmt *aug_assignment(rd *r, TSNode n) {
   TSNode left = rd_field(n, "left");
   const char *op = ts_node_type(rd_field(n, "operator"));
+  tir_buffer *sc = rd_is(left, "identifier") ? rd_scalar_target(r, rd_text(r, left)) : NULL;
+  if (sc) { /* x += v on a (1,) buffer: x[0] = x[0] + v */
+    char bin[8];
+    size_t l = strlen(op);
+    if (l < 2 || l > 4) return NULL;
+    memcpy(bin, op, l - 1);
+    bin[l - 1] = 0;
+    rval cur = rv_expr(rd_scalar_load(r, sc, rd_span(left)), rd_span(left));
+    return rd_scalar_store(r, sc, rd_binop(r, bin, cur, rd_eval(r, rd_field(n, "right")), rd_span(n)), rd_span(n));
+  }
   if (!rd_is(left, "subscript")) {
     tir_error(r->d, rd_span(left), "augmented assignment needs a buffer element on the left");
     return NULL;

@@ -128,6 +128,7 @@ static void c_buffer(canon *c, const tir_buffer *b) {
   put(c, (uint64_t)(b->offset_factor ? b->offset_factor : 1));
   put(c, (uint64_t)b->naxis_sep);
   for (int i = 0; i < b->naxis_sep; i++) put(c, (uint64_t)b->axis_separators[i]);
+  put(c, (uint64_t)b->scalar);
 }
 
 static void c_float(canon *c, double v) {

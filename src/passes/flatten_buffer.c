@@ -38,6 +38,32 @@ static bool already_flat(const tir_buffer *b) {
 
 static tir_expr *mul(tir_ctx *c, tir_expr *a, tir_expr *b) { return tir_binary(c, TIR_MUL, a, b); }
 
+/* vector indices (a Ramp in some dim): scalar terms are broadcast, and a
+ * Ramp absorbs what is added to or multiplies it, so that the flat index
+ * of Q[i, T.Ramp(0, 1, 4)] is T.Ramp(i * 4, 1, 4), as TVM's is */
+static tir_expr *vec_mul(tir_ctx *c, tir_expr *a, tir_expr *b) {
+  if (a->dtype.lanes == 1) return mul(c, a, b);
+  if (a->kind == TIR_RAMP) return tir_ramp(c, mul(c, a->u.ramp.base, b), mul(c, a->u.ramp.stride, b), a->u.ramp.lanes);
+  return mul(c, a, tir_broadcast(c, b, a->dtype.lanes));
+}
+
+static tir_expr *vec_add(tir_ctx *c, tir_expr *a, tir_expr *b) {
+  if (a->dtype.lanes == b->dtype.lanes) {
+    if (a->kind == TIR_RAMP && b->kind == TIR_BROADCAST) return vec_add(c, a, b->u.bcast.value);
+    if (a->kind == TIR_BROADCAST && b->kind == TIR_RAMP) return vec_add(c, a->u.bcast.value, b);
+    return tir_binary(c, TIR_ADD, a, b);
+  }
+  if (a->dtype.lanes > 1 && b->dtype.lanes > 1) return tir_binary(c, TIR_ADD, a, b); /* the verifier reports it */
+  tir_expr *v = a->dtype.lanes > 1 ? a : b, *x = a->dtype.lanes > 1 ? b : a;
+  if (v->kind == TIR_RAMP)
+    return tir_ramp(c, a == v ? tir_binary(c, TIR_ADD, v->u.ramp.base, x) : tir_binary(c, TIR_ADD, x, v->u.ramp.base),
+                    v->u.ramp.stride, v->u.ramp.lanes);
+  tir_expr *bx = tir_broadcast(c, x, v->dtype.lanes);
+  return a == v ? tir_binary(c, TIR_ADD, v, bx) : tir_binary(c, TIR_ADD, bx, v);
+}
+
+static tir_dtype scalar_of(tir_dtype t) { return tir_dtype_with_lanes(t, 1); }
+
 static tir_expr *as_index_type(tir_ctx *c, tir_expr *e, tir_dtype t) {
   return tir_dtype_eq(e->dtype, t) ? e : tir_cast(c, t, e);
 }
@@ -77,12 +103,12 @@ static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) {
 /* the flat index of idx in b */
 static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_expr *const *idx, int n) {
   if (n == 0) return tir_i32(c, 0);
-  tir_dtype t = idx[0]->dtype;
+  tir_dtype t = scalar_of(idx[0]->dtype);
   tir_expr *sum = NULL;
   if (b->nstrides == n) {
     for (int d = 0; d < n; d++) {
-      tir_expr *term = mul(c, idx[d], as_index_type(c, b->strides[d], t));
-      sum = sum ? tir_binary(c, TIR_ADD, sum, term) : term;
+      tir_expr *term = vec_mul(c, idx[d], as_index_type(c, b->strides[d], t));
+      sum = sum ? vec_add(c, sum, term) : term;
     }
   } else {
     for (int d = 0; d < n; d++) {
@@ -91,11 +117,11 @@ static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_
         tir_expr *dim = as_index_type(c, b->shape[e], t);
         stride = stride ? mul(c, stride, dim) : dim;
       }
-      tir_expr *term = stride ? mul(c, idx[d], stride) : idx[d];
-      sum = sum ? tir_binary(c, TIR_ADD, sum, term) : term;
+      tir_expr *term = stride ? vec_mul(c, idx[d], stride) : idx[d];
+      sum = sum ? vec_add(c, sum, term) : term;
     }
   }
-  if (!is_zero(b->elem_offset)) sum = tir_binary(c, TIR_ADD, sum, as_index_type(c, b->elem_offset, t));
+  if (!is_zero(b->elem_offset)) sum = vec_add(c, sum, as_index_type(c, b->elem_offset, t));
   return tir_simplify(fl->an, sum);
 }
 

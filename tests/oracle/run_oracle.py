@@ -51,15 +51,32 @@ def known_differences():
     return known
 
 
+# T.* calls on the right of `x = ...` that declare something (a buffer, a
+# thread, a free var) rather than compute a value
+_DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "sblock_alloc_buffer", "allocate",
+              "launch_thread", "env_thread", "Buffer", "axis", "bind", "var", "buffer", "local_scalar")
+
+
+def _old_let(m):
+    indent, name, rhs = m.group(1), m.group(2), m.group(3)
+    call = re.match(r"T\.(\w+)(\.\w+)?\((.*)", rhs)
+    if call and (call.group(1) in _DECLARING or call.group(3).startswith(")")
+                 or call.group(3).startswith("is_size_var")):
+        return m.group(0)  # a declaration (x = T.int32() included), not a let
+    if re.match(r"-?\d|[\"'(\[]", rhs):
+        return m.group(0)  # a Python value, bound by name
+    return "%s%s: T.let = %s" % (indent, name, rhs)
+
+
 def old_dialect_lets(src):
     """In the old `tir` spelling `x: T.int32 = v` and `x = <expr>` were
-    LetStmts; TVM 0.27 reads both as mutable local scalars and spells the
-    binding `x: T.let[T.int32] = v` (what tirc prints).  Translate them so
-    that TVM reads old-dialect inputs as they were meant."""
+    LetStmts; TVM 0.27 reads both as mutable local scalars (T.local_scalar)
+    and spells the binding `x: T.let[T.int32] = v` (what tirc prints).
+    Translate them so that TVM reads old-dialect inputs as they were meant."""
     if not re.search(r"^from tvm\.script import tir as T", src, re.M):
         return src
     src = re.sub(r"^(\s+)(\w+): T\.(\w+) = ", r"\1\2: T.let[T.\3] = ", src, flags=re.M)
-    return re.sub(r"^(\s+)(\w+) = (?![\d\"'(\[]|T\.|-?\d)", r"\1\2: T.let = ", src, flags=re.M)
+    return re.sub(r"^(\s+)(\w+) = (.*)$", _old_let, src, flags=re.M)
 
 
 def run_tirc(tirc, flags, path):

@@ -71,6 +71,59 @@ START_TEST(test_calls) {
 }
 END_TEST
 
+/* a function of one float32 (4,) buffer A around body */
+static tir_func *func_of(tir_buffer *A, tir_stmt *body) {
+  tir_func *f = tir_alloc(C, sizeof *f);
+  f->name = "f";
+  f->nparams = 1;
+  f->params = tir_alloc(C, sizeof(tir_expr *));
+  f->params[0] = tir_var(C, "a", TIR_HANDLE);
+  f->buffer_map = tir_alloc(C, sizeof(tir_buffer *));
+  f->buffer_map[0] = A;
+  f->body = body;
+  return f;
+}
+
+static void expect_func(const tir_func *f, tir_dialect d, const char *body) {
+  tir_print_opts o = {d, true};
+  char *s = tir_print_func(f, &o);
+  const char *def = strstr(s, "):\n"); /* past the def line */
+  ck_assert_ptr_nonnull(def);
+  ck_assert_str_eq(def + 3, body);
+  free(s);
+}
+
+START_TEST(test_scalars_and_vthread) {
+  tir_expr *sh[] = {I(4)}, *one[] = {I(1)}, *zero = I(0), *one_i = I(1);
+  tir_buffer *A = tir_buffer_new(C, "A", TIR_FLOAT32, sh, 1, NULL, 0, NULL, NULL, 0, 0, NULL);
+  tir_buffer *x = tir_buffer_new(C, "x", TIR_FLOAT32, one, 1, NULL, 0, NULL, "local", 0, 0, NULL);
+  x->scalar = true;
+  tir_expr *ax = tir_load(C, x, &zero, 1);
+  tir_stmt *seq[] = {tir_store(C, x, tir_load(C, A, &one_i, 1), &zero, 1),
+                     tir_store(C, x, B(TIR_ADD, ax, ax), &zero, 1), tir_store(C, A, ax, &zero, 1)};
+  tir_func *f = func_of(A, tir_alloc_buffer_stmt(C, x, tir_seq(C, seq, 3)));
+  expect_func(f, TIR_DIALECT_TIRX, "    x: T.float32 = A[1]\n    x = x + x\n    A[0] = x\n");
+  /* the old dialect has no local scalar: a (1,) buffer allocated by decl_buffer */
+  expect_func(f, TIR_DIALECT_TIR,
+              "    x = T.decl_buffer((1,), scope=\"local\")\n    x[0] = A[1]\n    x[0] = x[0] + x[0]\n    A[0] = x[0]\n");
+  /* a declaration alone */
+  f = func_of(A, tir_alloc_buffer_stmt(C, x, seq[2]));
+  expect_func(f, TIR_DIALECT_TIRX, "    x: T.float32\n    A[0] = x\n");
+  /* a LetStmt: T.let[...]; a pointer: T.let; old dialect: x: T.int32 */
+  tir_expr *n = V("n"), *p = tir_var(C, "p", TIR_HANDLE);
+  tir_stmt *ev = tir_evaluate(C, p);
+  tir_stmt *ls = tir_let_stmt(C, n, I(3), tir_let_stmt(C, p, A->data, ev));
+  f = func_of(A, ls);
+  expect_func(f, TIR_DIALECT_TIRX, "    n: T.let[T.int32] = 3\n    p: T.let = A.data\n    T.evaluate(p)\n");
+  expect_func(f, TIR_DIALECT_TIR, "    n: T.int32 = 3\n    p: T.handle = A.data\n    T.evaluate(p)\n");
+  /* virtual_thread: T.launch_thread("vthread", ...) */
+  tir_expr *v = V("v");
+  tir_stmt *vt = tir_attr_stmt(C, "virtual_thread", v, I(2), tir_store(C, A, tir_float(C, TIR_FLOAT32, 0), &v, 1));
+  f = func_of(A, vt);
+  expect_func(f, TIR_DIALECT_TIRX, "    v = T.launch_thread(\"vthread\", 2)\n    A[v] = T.float32(0.0)\n");
+}
+END_TEST
+
 /* chain.tir's first and fourth stages: root block allocation, T.grid,
  * T.axis.remap, T.init, reads/writes */
 static tir_func *chain_func(void) {
@@ -342,6 +395,7 @@ int main(void) {
   tcase_add_test(tc, test_precedence);
   tcase_add_test(tc, test_literals);
   tcase_add_test(tc, test_calls);
+  tcase_add_test(tc, test_scalars_and_vthread);
   tcase_add_test(tc, test_chain_func);
   tcase_add_test(tc, test_relu_dma);
   tcase_add_test(tc, test_names_and_stmts);

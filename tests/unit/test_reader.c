@@ -178,7 +178,8 @@ START_TEST(match_buffer_block) {
 END_TEST
 
 START_TEST(lets_and_decls) {
-  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((16,), \"int32\")):\n"
+  /* the old dialect: `m = n * c` is a LetStmt, a Python number is bound by name */
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((16,), \"int32\")):\n"
                             "    n = T.int32()\n    c = 4\n    m = n * c\n    A[0] = m + c\n");
   tir_stmt *s = f->body;
   ck_assert_int_eq(s->kind, TIR_LET_STMT);
@@ -187,6 +188,72 @@ START_TEST(lets_and_decls) {
   tir_expr *n = s->u.let.value->u.bin.a;
   ck_assert_int_eq(n->kind, TIR_VAR); /* a free var, no Let */
   ck_assert_ptr_eq(s->u.let.body->u.store.value->u.bin.a, s->u.let.var);
+}
+END_TEST
+
+/* the first statement of a body */
+static tir_stmt *first(tir_stmt *s) { return s->kind == TIR_SEQ ? s->u.seq.stmts[0] : s; }
+
+START_TEST(tirx_lets_and_scalars) {
+  /* TVM 0.27: `x: T.f32 = v` / `x = v` are local scalars, T.let binds */
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((4,), \"float32\")):\n"
+                            "    x: T.float32 = A[1]\n    for i in range(3):\n        x = x + A[i]\n"
+                            "    x += T.float32(2)\n    y: T.let[T.float32] = x\n    c = 5\n"
+                            "    p = T.address_of(A[0])\n    A[0] = y + T.Cast(\"float32\", c)\n");
+  tir_stmt *s = f->body;
+  ck_assert_int_eq(s->kind, TIR_ALLOC_BUFFER);
+  tir_buffer *x = s->u.decl.buf;
+  int64_t v;
+  ck_assert(x->scalar && x->ndim == 1 && tir_is_const_int(x->shape[0], &v) && v == 1);
+  ck_assert_str_eq(x->scope, "local");
+  tir_stmt **b = s->u.decl.body->u.seq.stmts;
+  ck_assert_int_eq(s->u.decl.body->u.seq.n, 4);
+  ck_assert(b[0]->kind == TIR_BUFFER_STORE && b[0]->u.store.buf == x && b[0]->u.store.nidx == 1);
+  tir_stmt *re = b[1]->u.loop.body; /* x = x + A[i]: a store of a load of x */
+  ck_assert(re->kind == TIR_BUFFER_STORE && re->u.store.buf == x);
+  ck_assert(re->u.store.value->u.bin.a->kind == TIR_BUFFER_LOAD && re->u.store.value->u.bin.a->u.load.buf == x);
+  ck_assert(b[2]->kind == TIR_BUFFER_STORE && b[2]->u.store.buf == x && b[2]->u.store.value->kind == TIR_ADD);
+  tir_stmt *let = b[3];
+  ck_assert_int_eq(let->kind, TIR_LET_STMT);
+  ck_assert_int_eq(let->u.let.value->kind, TIR_BUFFER_LOAD);
+  tir_stmt *c = let->u.let.body; /* c = 5: an int32 scalar */
+  ck_assert(c->kind == TIR_ALLOC_BUFFER && c->u.decl.buf->scalar && tir_dtype_eq(c->u.decl.buf->dtype, TIR_INT32));
+  tir_stmt *p = first(c->u.decl.body)->kind == TIR_BUFFER_STORE ? c->u.decl.body->u.seq.stmts[1] : NULL;
+  ck_assert(p && p->kind == TIR_LET_STMT && tir_dtype_is_handle(p->u.let.var->dtype)); /* a pointer binds */
+  /* a declaration alone, and T.local_scalar */
+  f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    z: T.int32\n"
+                  "    w = T.local_scalar(\"int32\")\n    z = 1\n    w = z\n    A[0] = w\n");
+  ck_assert(f->body->kind == TIR_ALLOC_BUFFER && f->body->u.decl.buf->scalar);
+  tir_stmt *w = f->body->u.decl.body;
+  ck_assert(w->kind == TIR_ALLOC_BUFFER && w->u.decl.buf->scalar);
+  ck_assert_int_eq(w->u.decl.body->u.seq.n, 3);
+  expect_error(TIRX "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    h: T.handle = A.data\n",
+               "a handle cannot be a local scalar", 4, 5);
+}
+END_TEST
+
+START_TEST(tvm027_forms) {
+  /* rank 0, decl_buffer without data, dtype= keywords, vthread */
+  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                            "    A[()] = A[()] + T.call_extern(\"g\", dtype=\"float32\")\n"
+                            "    C = T.decl_buffer((5,), \"int32\")\n    D = T.decl_buffer((4,), data=B.data)\n"
+                            "    v = T.launch_thread(\"vthread\", 2)\n"
+                            "    if T.likely(v < 1, dtype=\"bool\"):\n        C[0] = T.truncdiv(v, 2, dtype=\"int32\")\n"
+                            "    D[v] = T.exp(D[0], dtype=\"float32\")\n");
+  tir_stmt **s = f->body->u.seq.stmts;
+  ck_assert_int_eq(s[0]->u.store.nidx, 0);
+  ck_assert_int_eq(s[0]->u.store.value->u.bin.a->u.load.nidx, 0);
+  tir_expr *g = s[0]->u.store.value->u.bin.b;
+  ck_assert(!strcmp(g->u.call.op, "call_extern") && tir_dtype_eq(g->dtype, TIR_FLOAT32) && g->u.call.nargs == 1);
+  ck_assert_int_eq(s[1]->kind, TIR_ALLOC_BUFFER);
+  tir_stmt *d = s[1]->u.decl.body;
+  ck_assert_int_eq(d->kind, TIR_DECL_BUFFER);
+  ck_assert_ptr_eq(d->u.decl.buf->data, f->buffer_map[1]->data);
+  ck_assert_int_eq(d->u.decl.body->kind, TIR_ATTR);
+  ck_assert_str_eq(d->u.decl.body->u.attr.key, "virtual_thread");
+  ck_assert_str_eq(d->u.decl.body->u.attr.thread_tag, "vthread");
+  expect_error(TIRX "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\")):\n    A[0] = T.max(1, 2, dtype=\"int32\")\n",
+               "T.max takes no keyword argument 'dtype'", 4, 24);
 }
 END_TEST
 
@@ -234,7 +301,7 @@ START_TEST(ir_module) {
 END_TEST
 
 START_TEST(control_flow) {
-  tir_func *f = parse1(TIRX "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\"), n: T.int32):\n"
+  tir_func *f = parse1(TIR "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\"), n: T.int32):\n"
                             "    func_attr_dummy = 0\n"
                             "    T.func_attr({\"tir.noalias\": True, \"k\": [1, 2]})\n"
                             "    if n < 2:\n        A[0] = 0\n    elif n < 4:\n        A[0] = 1\n    else:\n        A[0] = 2\n"
@@ -322,6 +389,8 @@ int main(void) {
   tcase_add_test(t, tirx_alloc_forms);
   tcase_add_test(t, match_buffer_block);
   tcase_add_test(t, lets_and_decls);
+  tcase_add_test(t, tirx_lets_and_scalars);
+  tcase_add_test(t, tvm027_forms);
   tcase_add_test(t, expr_dtypes_and_folding);
   tcase_add_test(t, access_ptr_desugar);
   tcase_add_test(t, ir_module);
