@@ -23,6 +23,7 @@ tir_analyzer *tir_analyzer_new(tir_ctx *c, tir_diag *d) {
   a->c = c;
   a->d = d;
   a->isl = isl_ctx_alloc();
+  a->isl_max_ops = ANA_ISL_MAX_OPS;
   if (a->isl) isl_options_set_on_error(a->isl, ISL_ON_ERROR_CONTINUE);
   return a;
 }

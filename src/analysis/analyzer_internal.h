@@ -38,6 +38,7 @@ struct tir_analyzer {
   int nfacts, capfacts;
   int depth;  /* recursion guard for bounds through symbolic ranges */
   bool canon; /* inside ana_canonical: no size guard */
+  unsigned long isl_max_ops; /* per isl query; 0 = no limit (test tools) */
 };
 
 /* ---- analyzer.c ---- */
@@ -78,6 +79,8 @@ bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax
                         tir_expr **hi);
 
 /* ---- isl_bridge.c ---- */
+/* the most isl operations one query may take before it gives up */
+#define ANA_ISL_MAX_OPS 200000UL
 /* 1 proved, 0 not proved (or not expressible) */
 bool ana_isl_prove(tir_analyzer *a, tir_expr *cond);
 /* bounding box by isl; false when not quasi-affine or not one piece */

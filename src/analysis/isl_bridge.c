@@ -351,7 +351,24 @@ static void emit_conds(tx *t, sbuf *out) {
   }
 }
 
+/* isl's work per query is bounded (isl_ctx_set_max_operations): a query
+ * over many min/max/mod pieces gives up (isl_error_quota) and the caller
+ * falls back to interval arithmetic, which is not an error of the input */
+static void isl_begin(tir_analyzer *a) {
+  isl_ctx_reset_operations(a->isl);
+  isl_ctx_set_max_operations(a->isl, a->isl_max_ops);
+}
+
+/* after a query: a quota hit is forgotten (the answer was "unknown") */
+static void isl_end(tir_analyzer *a) {
+  if (isl_ctx_last_error(a->isl) == isl_error_quota) isl_ctx_reset_error(a->isl);
+}
+
 static void isl_diag(tir_analyzer *a) {
+  if (isl_ctx_last_error(a->isl) == isl_error_quota) {
+    isl_ctx_reset_error(a->isl);
+    return;
+  }
   const char *msg = isl_ctx_last_error_msg(a->isl);
   if (a->d) tir_diag_add(a->d, TIR_SEV_WARNING, (tir_span){0, 0}, "isl: %s", msg ? msg : "error");
   isl_ctx_reset_error(a->isl);
@@ -366,6 +383,7 @@ static isl_set *read_set(tir_analyzer *a, const char *text) {
 /* { [] : exists (dims : ctx and defs and not claim) } is empty */
 bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
   if (!a->isl || !cond) return false;
+  isl_begin(a);
   tx t = {0};
   t.a = a;
   t.acc = 0;
@@ -398,6 +416,7 @@ bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
   free(claim.s);
   free(ctx.s);
   tx_free(&t);
+  isl_end(a);
   return proved;
 }
 
@@ -519,6 +538,7 @@ static tir_expr *extent_expr(tir_analyzer *a, const tx *t, isl_pw_aff *ext, tir_
 
 bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out) {
   if (!a->isl || nacc <= 0) return false;
+  isl_begin(a);
   tx t = {0};
   t.a = a;
   sbuf sets = {0}, ctx = {0};
@@ -588,12 +608,14 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
   free(sets.s);
   free(ctx.s);
   tx_free(&t);
+  isl_end(a);
   return ok;
 }
 
 /* the max of a quasi-affine int expr over the context */
 bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
   if (!a->isl || !ana_is_index_type(e->dtype)) return false;
+  isl_begin(a);
   tx t = {0};
   t.a = a;
   sbuf x = {0}, ctx = {0};
@@ -622,5 +644,6 @@ bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
   free(x.s);
   free(ctx.s);
   tx_free(&t);
+  isl_end(a);
   return found;
 }

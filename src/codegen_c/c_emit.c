@@ -81,7 +81,9 @@ static const char *const reserved[] = {
     "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
     "namespace", "private", "public", "operator", "memcpy", "main", "err", "stream", "threadIdx",
     "blockIdx", "blockDim", "gridDim", "dim3", "int2", "int4", "float4", "NULL", "exp", "log", "sqrt",
-    "floor", "ceil", "pow", "fabs", "max", "min", "abs", NULL};
+    "floor", "ceil", "pow", "fabs", "max", "min", "abs", "half", "half2", "float2", "int2", "char2", "char4",
+    "short2", "short4", "uchar2", "uchar4", "ushort2", "ushort4", "uint2", "uint4", "double2", "longlong2",
+    "ulonglong2", NULL};
 
 static bool name_taken(const cg *g, const char *n) {
   for (int i = 0; reserved[i]; i++)

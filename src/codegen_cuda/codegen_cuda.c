@@ -80,7 +80,10 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   cg_expr(g, s->u.attr.value);
   cg_text_puts(g->out, ")");
   cg_open(g);
+  const char *saved = k->guard;
+  k->guard = tags[ti];
   cg_stmt(g, s->u.attr.body);
+  k->guard = saved;
   cg_close(g);
   return true;
 }

@@ -8,6 +8,8 @@
 typedef struct cuda_kernel {
   var_list shared;          /* data vars of shared buffers allocated in it */
   const tir_expr *launch[6]; /* blockIdx.x/y/z, threadIdx.x/y/z extents (NULL: 1) */
+  const char *guard;         /* while printing under `if (tx < n)` (a launch narrower than the
+                                kernel's): its thread tag, else NULL */
 } cuda_kernel;
 
 /* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */

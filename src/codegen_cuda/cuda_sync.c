@@ -130,13 +130,24 @@ static void replay(const cuda_kernel *k, tir_stmt *const *stmts, int upto, acc *
   }
 }
 
+/* a barrier every thread of the block reaches, or an error where some
+ * threads are guarded off */
+static void barrier(cg *g, const cuda_kernel *k, const tir_stmt *at) {
+  if (k->guard)
+    cg_error(g, at->span,
+             "threads need a barrier (__syncthreads) here, inside a %s launch narrower than the kernel's, which not every thread reaches: launch %s with the same extent throughout the kernel",
+             k->guard, k->guard);
+  else
+    cg_linef(g, "__syncthreads();");
+}
+
 void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i) {
   const cuda_kernel *k = g->user;
   if (!k || i == 0) return;
   acc pending, next;
   replay(k, seq->u.seq.stmts, i, &pending, NULL);
   accesses(k, seq->u.seq.stmts[i], &next);
-  if (conflict(&pending, &next)) cg_linef(g, "__syncthreads();");
+  if (conflict(&pending, &next)) barrier(g, k, seq->u.seq.stmts[i]);
 }
 
 void cuda_loop_end(cg *g, const tir_stmt *loop) {
@@ -158,6 +169,5 @@ void cuda_loop_end(cg *g, const tir_stmt *loop) {
   }
   /* loop-carried: a read after a write or a write after a read (a thread
    * writing again where it wrote needs no barrier) */
-  if (meets(head.r, head.nr, end.w, end.nw) || meets(head.w, head.nw, end.r, end.nr))
-    cg_linef(g, "__syncthreads();");
+  if (meets(head.r, head.nr, end.w, end.nw) || meets(head.w, head.nw, end.r, end.nr)) barrier(g, k, loop);
 }

@@ -6,7 +6,9 @@
  *    match_buffer source (counted at the matching block);
  *  - an access whose indices use a non-spatial block iter var is counted
  *    above the outermost loop that iter var is bound to;
- *  - `global` buffers are lifted above every blockIdx loop;
+ *  - the home of a `global` buffer is also a common ancestor of every
+ *    blockIdx loop (so it is not allocated per block; it may sit under
+ *    the outermost blockIdx loop's body, as TVM's does);
  *  - a buffer never accessed is dropped.
  * A loop that becomes the home of allocations gets its body wrapped in an
  * opaque block "" holding them, with inferred reads/writes. */
@@ -298,12 +300,66 @@ static tir_buffer **homed_at(plan *p, const tir_stmt *s, int *n) {
   return out;
 }
 
+/* buffers allocated anywhere inside a statement */
+typedef struct {
+  const tir_buffer **bufs;
+  int n, cap;
+} buf_set;
+
+static void buf_set_add(buf_set *bs, const tir_buffer *b) {
+  GROW(bs->bufs, bs->n, bs->cap);
+  bs->bufs[bs->n++] = b;
+}
+
+static bool collect_allocs(tir_visitor *v, const tir_stmt *s) {
+  buf_set *bs = v->user;
+  if (s->kind == TIR_BLOCK_REALIZE)
+    for (int i = 0; i < s->u.realize.block->n_alloc; i++) buf_set_add(bs, s->u.realize.block->alloc_buffers[i]);
+  if (s->kind == TIR_ALLOC_BUFFER) buf_set_add(bs, s->u.decl.buf);
+  return true;
+}
+
+static bool in_set(const buf_set *bs, const tir_buffer *b) {
+  for (int i = 0; i < bs->n; i++)
+    if (bs->bufs[i] == b) return true;
+  return false;
+}
+
+/* drop the regions of buffers allocated inside the block: they do not
+ * exist outside it (TVM's inferred regions leave them out too) */
+static int drop_inner(tir_buffer_region *r, int n, const buf_set *inner) {
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (!in_set(inner, r[i].buf)) r[k++] = r[i];
+  return k;
+}
+
+/* b's reads and writes (ctx-owned arrays b owns) without the buffers
+ * allocated at b or inside it */
+static void drop_inner_regions(tir_block *b) {
+  buf_set inner = {0};
+  for (int i = 0; i < b->n_alloc; i++) buf_set_add(&inner, b->alloc_buffers[i]);
+  tir_visitor v = {.stmt = collect_allocs, .user = &inner};
+  if (b->init) tir_visit_stmt(&v, b->init);
+  tir_visit_stmt(&v, b->body);
+  b->n_reads = drop_inner(b->reads, b->n_reads, &inner);
+  b->n_writes = drop_inner(b->writes, b->n_writes, &inner);
+  free(inner.bufs);
+}
+
+static tir_buffer_region *copy_regions(tir_ctx *c, const tir_buffer_region *r, int n) {
+  tir_buffer_region *out = tir_alloc(c, sizeof *out * (size_t)(n ? n : 1));
+  if (n) memcpy(out, r, sizeof *out * (size_t)n);
+  return out;
+}
+
 static tir_stmt *opaque_block(tir_ctx *c, tir_stmt *body, tir_buffer **alloc, int n) {
   tir_block *b = tir_block_new(c, "");
   b->body = body;
   b->alloc_buffers = alloc;
   b->n_alloc = n;
   tir_block_infer_access(c, b, &b->reads, &b->n_reads, &b->writes, &b->n_writes);
+  drop_inner_regions(b);
   return tir_block_realize(c, NULL, 0, NULL, b);
 }
 
@@ -323,7 +379,15 @@ static tir_stmt *relocate(tir_mutator *m, tir_stmt *s) {
   b->alloc_buffers = homed_at(p, s, &b->n_alloc);
   b->init = old->init ? tir_mutate_stmt(m, old->init) : NULL;
   b->body = tir_mutate_stmt(m, old->body);
-  if (b->body == old->body && b->init == old->init && b->n_alloc == old->n_alloc &&
+  b->reads = copy_regions(m->ctx, old->reads, old->n_reads);
+  b->writes = copy_regions(m->ctx, old->writes, old->n_writes);
+  drop_inner_regions(b);
+  if (b->n_reads == old->n_reads && b->n_writes == old->n_writes) {
+    b->reads = old->reads;
+    b->writes = old->writes;
+  }
+  if (b->body == old->body && b->init == old->init && b->n_alloc == old->n_alloc && b->reads == old->reads &&
+      b->writes == old->writes &&
       (b->n_alloc == 0 || !memcmp(b->alloc_buffers, old->alloc_buffers, sizeof *b->alloc_buffers * (size_t)b->n_alloc)))
     return s;
   tir_stmt *r = tir_stmt_copy(m->ctx, s);

@@ -8,6 +8,9 @@
 #   c-clang  the same with clang;
 #   cuda     tirc --emit=cuda, nvcc -arch=sm_80 and sm_90 -Werror all-warnings -c
 #            (compile only; skipped with a message when nvcc is absent).
+# A kernel whose header holds `# EMIT-C: error: TEXT` (a dtype C11 cannot
+# print) is checked the other way for C: tirc --emit=c must exit 1 with
+# TEXT in its message (check c-error); CUDA is checked as usual.
 # Each (kernel, check) counts once in the closing line.
 set -u
 tirc=$(realpath "$1")
@@ -27,8 +30,17 @@ have clang || echo "codegen: clang not found: skipping the clang checks"
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .tir)
   ref="$here/${name}_ref.c"
+  c_error=$(grep -m1 -E '^# EMIT-C: error: ' "$k" | sed -E 's/^# EMIT-C: error: //')
+  if [ -n "$c_error" ]; then
+    "$tirc" --emit=c "$k" -o "$tmp/$name.c" 2>"$tmp/$name.err"; rc=$?
+    if [ $rc -eq 1 ] && grep -qF -- "$c_error" "$tmp/$name.err"; then ok "$name: c-error"
+    else bad "$name: c-error: expected exit 1 and '$c_error', got exit $rc" "$tmp/$name.err"; fi
+    c_error=skip
+  fi
   if [ ! -f "$ref" ]; then bad "$name: no ${name}_ref.c" /dev/null; continue; fi
-  if ! "$tirc" --emit=c "$k" -o "$tmp/$name.c" 2>"$tmp/$name.err"; then
+  if [ "$c_error" = skip ]; then
+    :
+  elif ! "$tirc" --emit=c "$k" -o "$tmp/$name.c" 2>"$tmp/$name.err"; then
     bad "$name: tirc --emit=c" "$tmp/$name.err"
   else
     for cc in gcc clang; do

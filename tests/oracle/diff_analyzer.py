@@ -7,6 +7,11 @@ each through build/tests/tools/arith_driver (tirc) and tvm.sym.Analyzer
 to the input by isl and is no larger (in nodes) than TVM's.
 
     python3 tests/oracle/diff_analyzer.py [N] [SEED]
+
+ARITH_DRIVER=path overrides the driver (e.g. the build-asan one).
+Closing lines: `ours smaller/equal/larger: a/b/c`, then
+`diff_analyzer: N passed, N failed`; exit status 1 on any failure.  2000
+cases take about 2 s.
 """
 import random
 import subprocess
@@ -18,7 +23,7 @@ from tvm import tirx as tir
 from tvm import sym
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DRIVER = os.path.join(ROOT, "build", "tests", "tools", "arith_driver")
+DRIVER = os.environ.get('ARITH_DRIVER') or os.path.join(ROOT, "build", "tests", "tools", "arith_driver")
 NAMES = ["x", "y", "z", "w"]
 
 
@@ -74,6 +79,10 @@ def main():
         ts = ana.simplify(te)
         line = " ".join("%s %d %d" % (n, lo, ext) for n, (lo, ext) in ranges.items()) + " ; " + text
         cases.append((line, te, ts, count(te), count(ts)))
+    if not os.access(DRIVER, os.X_OK):
+        print("diff_analyzer: %s is not built (make all)" % DRIVER)
+        print("diff_analyzer: 0 passed, %d failed" % total)
+        return 1
     out = subprocess.run([DRIVER], input="\n".join(c[0] for c in cases) + "\n",
                          capture_output=True, text=True, check=True).stdout.splitlines()
     passed = failed = smaller = same = larger = 0
@@ -97,7 +106,7 @@ def main():
             passed += 1
     if len(out) != len(cases):
         failed += len(cases) - len(out)
-    print("sizes vs TVM: %d smaller, %d equal, %d larger" % (smaller, same, larger))
+    print("ours smaller/equal/larger: %d/%d/%d" % (smaller, same, larger))
     print("diff_analyzer: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -177,6 +177,27 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"tx 0 8 h 0 8", "(// (+ (* tx 8) h) 64)", "0"},
     {"tx 0 8 h 0 8", "(% (+ (* tx 8) h) 64)", "tx * 8 + h"},
     {"ty 0 32 w 0 2", "(// (+ (* ty 2) w) 2)", "ty"},
+    /* negative divisors, as TVM writes them */
+    {"", "(// (* x -3) 6)", "x // -2"},
+    {"", "(% (- 0 x) 3)", "x % -3 * -1"},
+    {"", "(// x -4)", "x // -4"},
+    {"i 0 8", "(// i -4)", "i // -4"},
+    {"i 1 3", "(// i -4)", "-1"},
+    {"i 1 3", "(% i -4)", "i - 4"},
+    /* min/max: factors, shared terms and the rest of a sum moved in */
+    {"", "(* (min (* y -3) 0) -1)", "T.max(y * 3, 0)"},
+    {"", "(- (* z 3) (* (max z x) 3))", "T.min(0, z - x) * 3"},
+    {"", "(max (* y 16) (* (% x 32) 16))", "T.max(y, x % 32) * 16"},
+    {"", "(+ (max x y) (min x y))", "x + y"},
+    {"", "(min (max w 7) (max w x))", "T.max(w, T.min(7, x))"},
+    {"", "(min (min (+ x y) (+ x z)) w)", "T.min(x + T.min(y, z), w)"},
+    {"w 7 39 y -6 28 z 2 30", "(max (* w 3) (- (min w z) (+ w y)))", "w * 3"},
+    /* nested divisions and mods */
+    {"", "(// (// (+ x 38) 2) 3)", "(x + 38) // 6"},
+    {"", "(% (- x (% x 8)) 8)", "0"},
+    {"", "(% (% (+ w -3) 6) 3)", "w % 3"},
+    {"y 0 10", "(// (+ (* y 2) 13) 4)", "y // 2 + 3"},
+    {"z 2 6", "(// (* z 17) 16)", "z"},
 };
 
 START_TEST(simplify_case) {
@@ -572,6 +593,29 @@ START_TEST(block_access_case) {
 }
 END_TEST
 
+/* a data-dependent index (a load) has no usable bound: false, not a box
+ * of the whole int32 range */
+START_TEST(bbox_unbounded_is_false) {
+  env E;
+  env_init(&E, "");
+  tir_expr *i = tir_var(E.c, "i", TIR_INT32);
+  tir_expr *shape[1] = {tir_i32(E.c, 16)};
+  tir_buffer *idx = tir_buffer_new(E.c, "Idx", TIR_INT32, shape, 1, NULL, 0, NULL, "global", 0, 0, NULL);
+  tir_expr *load = tir_load(E.c, idx, &i, 1);
+  tir_relax_var rv = {i, tir_i32(E.c, 0), tir_i32(E.c, 16)};
+  tir_range rg[2] = {{load, tir_i32(E.c, 1)}, {i, tir_i32(E.c, 1)}}, out[2];
+  tir_access_region acc = {rg, 2, &rv, 1, NULL, 0};
+  ck_assert(!tir_region_bbox(E.a, &acc, 1, 2, out));
+  /* a dim of the loop var alone is bounded */
+  tir_range rg1[1] = {{i, tir_i32(E.c, 1)}};
+  tir_access_region acc1 = {rg1, 1, &rv, 1, NULL, 0};
+  ck_assert(tir_region_bbox(E.a, &acc1, 1, 1, out));
+  check_print(out[0].min, "0", "min");
+  check_print(out[0].extent, "16", "extent");
+  env_free(&E);
+}
+END_TEST
+
 START_TEST(isl_bad_input_is_clean) {
   /* a claim isl cannot express is simply not proved, without diagnostics */
   env E;
@@ -601,6 +645,7 @@ static Suite *suite(void) {
   tcase_add_loop_test(t, bbox_case, 0, N(BBOX));
   tcase_add_loop_test(t, block_access_case, 0, N(ACCESS));
   tcase_add_test(t, isl_bad_input_is_clean);
+  tcase_add_test(t, bbox_unbounded_is_false);
   suite_add_tcase(s, t);
   return s;
 }

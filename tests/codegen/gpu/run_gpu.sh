@@ -4,6 +4,8 @@
 # as CUDA with -DTIR_GPU: DEV()/BACK() move the arrays to and from the
 # device), and runs it against the same plain C reference.
 #   tests/codegen/gpu/run_gpu.sh build/bin/tirc [sm_80]
+# COMPILE_ONLY=1 builds every kernel with its harness and runs none (for a
+# machine with nvcc and no GPU).
 set -u
 tirc=$(realpath "$1")
 arch=${2:-sm_80}
@@ -16,12 +18,12 @@ kernels=("$root/examples/relu.tir" "$root/examples/chain.tir" "$here"/*.tir)
 for k in "${kernels[@]}"; do
   name=$(basename "$k" .tir)
   if "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu" &&
-     nvcc -arch="$arch" -O2 -DTIR_GPU -I"$here" -x cu "$here/${name}_ref.c" "$tmp/$name.cu" -o "$tmp/$name" &&
-     "$tmp/$name"; then
+     nvcc -arch="$arch" -O2 -Werror all-warnings -DTIR_GPU -I"$here" -x cu "$here/${name}_ref.c" "$tmp/$name.cu" -o "$tmp/$name" &&
+     { [ -n "${COMPILE_ONLY:-}" ] || "$tmp/$name"; }; then
     pass=$((pass+1))
   else
     fail=$((fail+1)); echo "FAIL $name (gpu)"
   fi
 done
-echo "codegen-gpu: $pass passed, $fail failed"
+echo "codegen-gpu${COMPILE_ONLY:+ (compile only)}: $pass passed, $fail failed"
 [ $fail -eq 0 ]
