@@ -102,6 +102,7 @@ int main(void) {
   for (size_t i = 0; i < n; i++) a[i] = (int8_t)(i * 2654435761u >> 24);
   memset(b, 0, n);
   double t_relu = best_of(3, relu, a, b, n), t_copy = best_of(3, NULL, a, b, n);
+  printf("bytes: %zu read + %zu written\n", n, n);
   printf("relu (generated C): %.1f ms, %.2f GB/s\n", t_relu * 1e3, 2.0 * (double)n / t_relu * 1e-9);
   printf("memcpy, same bytes: %.1f ms, %.2f GB/s\n", t_copy * 1e3, 2.0 * (double)n / t_copy * 1e-9);
   printf("relu / memcpy time ratio: %.2f\n", t_relu / t_copy);

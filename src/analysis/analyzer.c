@@ -76,6 +76,27 @@ void tir_analyzer_bind_range(tir_analyzer *a, const tir_expr *var, tir_expr *min
   s->extent = ext;
 }
 
+void ana_push_ranges(tir_analyzer *a, const tir_relax_var *relax, int n, ana_saved *s) {
+  s->nvars = a->nvars;
+  s->n = 0;
+  s->slots = n <= 8 ? s->inline_slots : malloc(sizeof *s->slots * (size_t)n);
+  if (!s->slots) abort();
+  for (int i = 0; i < n; i++) {
+    for (int k = s->nvars - 1; k >= 0; k--)
+      if (a->vars[k].var == relax[i].var) {
+        s->slots[s->n++] = (ana_saved_slot){k, a->vars[k]};
+        break;
+      }
+    tir_analyzer_bind_range(a, relax[i].var, relax[i].min, relax[i].extent);
+  }
+}
+
+void ana_pop_ranges(tir_analyzer *a, ana_saved *s) {
+  for (int i = s->n - 1; i >= 0; i--) a->vars[s->slots[i].idx] = s->slots[i].old;
+  a->nvars = s->nvars;
+  if (s->slots != s->inline_slots) free(s->slots);
+}
+
 int tir_analyzer_enter_constraint(tir_analyzer *a, tir_expr *cond) {
   if (!a) return 0;
   int token = a->nconds;

@@ -42,6 +42,18 @@ struct tir_analyzer {
 };
 
 /* ---- analyzer.c ---- */
+/* relaxed vars bound as ranges for a while: what bind_range overwrote,
+ * restored by ana_pop_ranges */
+typedef struct ana_saved_slot {
+  int idx;
+  ana_var old;
+} ana_saved_slot;
+typedef struct ana_saved {
+  int nvars, n;
+  ana_saved_slot inline_slots[8], *slots;
+} ana_saved;
+void ana_push_ranges(tir_analyzer *a, const tir_relax_var *relax, int n, ana_saved *s);
+void ana_pop_ranges(tir_analyzer *a, ana_saved *s);
 const ana_var *ana_lookup(const tir_analyzer *a, const tir_expr *var);
 /* structural equality: vars by identity */
 bool ana_expr_equal(const tir_expr *x, const tir_expr *y);
@@ -77,6 +89,12 @@ int64_t ana_sat_mul(int64_t x, int64_t y);
  * entered constraints narrow constant ranges); simplified */
 bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_expr **lo,
                         tir_expr **hi);
+
+/* ---- region_affine.c ---- */
+/* the exact bounding box without isl where interval arithmetic is exact
+ * (every index affine in the relaxed vars over constant-extent boxes, no
+ * conditions, hull ends a constant apart); false: ask isl */
+bool ana_affine_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out);
 
 /* ---- isl_bridge.c ---- */
 /* the most isl operations one query may take before it gives up */

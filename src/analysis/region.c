@@ -166,28 +166,6 @@ static bool sym_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, i
   }
 }
 
-/* relaxed vars become ranges in the analyzer for the const bounds; the
- * previous state of those slots is saved and restored */
-typedef struct saved_vars {
-  ana_var *old;
-  int nvars;
-} saved_vars;
-
-static saved_vars push_relax(tir_analyzer *a, const tir_relax_var *relax, int n) {
-  saved_vars s;
-  s.nvars = a->nvars;
-  s.old = a->nvars ? malloc(sizeof *s.old * (size_t)a->nvars) : NULL;
-  if (a->nvars) memcpy(s.old, a->vars, sizeof *s.old * (size_t)a->nvars);
-  for (int i = 0; i < n; i++) tir_analyzer_bind_range(a, relax[i].var, relax[i].min, relax[i].extent);
-  return s;
-}
-
-static void pop_relax(tir_analyzer *a, saved_vars *s) {
-  if (s->nvars) memcpy(a->vars, s->old, sizeof *s->old * (size_t)s->nvars);
-  a->nvars = s->nvars;
-  free(s->old);
-}
-
 /* bind_range of a relaxed var to extent 1 binds a value: simplification
  * would substitute it; the interval walk must see the var itself */
 static bool eval_range_in(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi) {
@@ -203,9 +181,10 @@ static bool eval_range_in(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **h
 bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_expr **lo,
                         tir_expr **hi) {
   relax_ctx r = {a, relax, nrelax};
-  saved_vars sv = push_relax(a, relax, nrelax);
+  ana_saved sv;
+  ana_push_ranges(a, relax, nrelax, &sv);
   bool ok = eval_range_in(&r, e, lo, hi);
-  pop_relax(a, &sv);
+  ana_pop_ranges(a, &sv);
   if (ok) {
     *lo = tir_simplify(a, *lo);
     *hi = tir_simplify(a, *hi);
@@ -216,10 +195,11 @@ bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax
 bool tir_eval_range(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_range *out) {
   if (!a || !e || !out) return false;
   relax_ctx r = {a, relax, nrelax};
-  saved_vars sv = push_relax(a, relax, nrelax);
+  ana_saved sv;
+  ana_push_ranges(a, relax, nrelax, &sv);
   tir_expr *lo, *hi;
   bool ok = eval_range_in(&r, e, &lo, &hi);
-  pop_relax(a, &sv);
+  ana_pop_ranges(a, &sv);
   if (!ok) return false;
   out->min = tir_simplify(a, lo);
   out->extent = tir_simplify(a, tir_binary(a->c, TIR_ADD, tir_binary(a->c, TIR_SUB, hi, lo),
@@ -256,7 +236,8 @@ static bool interval_dim(tir_analyzer *a, const tir_access_region *acc, int nacc
       break;
     }
     relax_ctx r = {a, acc[i].relax, acc[i].nrelax};
-    saved_vars sv = push_relax(a, acc[i].relax, acc[i].nrelax);
+    ana_saved sv;
+    ana_push_ranges(a, acc[i].relax, acc[i].nrelax, &sv);
     int token = a->nconds;
     for (int k = 0; k < acc[i].nconds; k++) tir_analyzer_enter_constraint(a, acc[i].conds[k]);
     tir_expr *mn = acc[i].region[d].min, *ext = acc[i].region[d].extent;
@@ -268,7 +249,7 @@ static bool interval_dim(tir_analyzer *a, const tir_access_region *acc, int nacc
       his[i] = tir_simplify(a, h2);
     }
     tir_analyzer_exit_constraint(a, token);
-    pop_relax(a, &sv);
+    ana_pop_ranges(a, &sv);
   }
   if (ok) {
     tir_expr *lo = hull_end(a, los, nacc, true), *hi = hull_end(a, his, nacc, false);
@@ -300,7 +281,7 @@ static bool dim_bounded(tir_range r) {
 bool tir_region_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out) {
   if (!a || !acc || nacc <= 0 || !out) return false;
   for (int d = 0; d < ndim; d++) out[d].min = out[d].extent = NULL;
-  if (!ana_isl_bbox(a, acc, nacc, ndim, out))
+  if (!ana_affine_bbox(a, acc, nacc, ndim, out) && !ana_isl_bbox(a, acc, nacc, ndim, out))
     for (int d = 0; d < ndim; d++) out[d].min = out[d].extent = NULL;
   for (int d = 0; d < ndim; d++) {
     if (!(out[d].min && out[d].extent) && !interval_dim(a, acc, nacc, d, &out[d])) return false;

@@ -1,7 +1,8 @@
 /* c_intrin.c - how the C target prints intrinsic calls, keyed by name:
  * math (float32 / float64 libm names), pointers (address_of,
  * tvm_access_ptr), if_then_else, call_extern, and the slice_tensor DMA
- * copy as a loop nest whose innermost contiguous run is one memcpy. */
+ * copy as a loop nest whose innermost contiguous run is one memcpy (an
+ * element loop when the run is short and constant). */
 #include <stdio.h>
 #include <string.h>
 
@@ -176,6 +177,9 @@ bool cg_c_call(cg *g, const tir_expr *e) {
 
 /* ---- slice_tensor ---- */
 
+/* runs of at most this many elements are copied by an element loop */
+#define SHORT_RUN 16
+
 static bool const_of(const tir_expr *e, int64_t *v) { return tir_is_const_int(e, v); }
 
 bool cg_slice_parse(cg *g, const tir_expr *call, cg_slice *out) {
@@ -267,14 +271,31 @@ bool cg_c_slice_tensor(cg *g, const tir_stmt *s) {
     cg_text_printf(g->out, "; ++%s)", idx[k]);
     cg_open(g);
   }
-  cg_line_start(g);
-  cg_text_printf(g->out, "memcpy(%s + ", dst);
-  outer_offset(g, idx, sl.dst_stride, sl.n - 1);
-  cg_text_printf(g->out, ", %s + ", src);
-  outer_offset(g, idx, sl.src_stride, sl.n - 1);
-  cg_text_puts(g->out, ", (size_t)(");
-  cg_expr(g, sl.ext[sl.n - 1]);
-  cg_text_printf(g->out, ") * sizeof(%s));\n", sl.elem);
+  int64_t run;
+  if (tir_is_const_int(sl.ext[sl.n - 1], &run) && run <= SHORT_RUN) {
+    /* a short run: an element loop the compiler turns into a few moves
+     * (a memcpy call per run costs more than the copy: bench_relu) */
+    const char *v = cg_tmp(g, "v");
+    cg_linef(g, "for (int64_t %s = 0; %s < %lld; ++%s) {", v, v, (long long)run, v);
+    g->indent++;
+    cg_line_start(g);
+    cg_text_printf(g->out, "%s[", dst);
+    outer_offset(g, idx, sl.dst_stride, sl.n - 1);
+    cg_text_printf(g->out, " + %s] = %s[", v, src);
+    outer_offset(g, idx, sl.src_stride, sl.n - 1);
+    cg_text_printf(g->out, " + %s];\n", v);
+    g->indent--;
+    cg_linef(g, "}");
+  } else {
+    cg_line_start(g);
+    cg_text_printf(g->out, "memcpy(%s + ", dst);
+    outer_offset(g, idx, sl.dst_stride, sl.n - 1);
+    cg_text_printf(g->out, ", %s + ", src);
+    outer_offset(g, idx, sl.src_stride, sl.n - 1);
+    cg_text_puts(g->out, ", (size_t)(");
+    cg_expr(g, sl.ext[sl.n - 1]);
+    cg_text_printf(g->out, ") * sizeof(%s));\n", sl.elem);
+  }
   while (g->indent > depth0) cg_close(g);
   cg_close(g);
   return true;

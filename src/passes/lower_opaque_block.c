@@ -102,6 +102,7 @@ static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
     tir_buffer *buf = b->alloc_buffers[i];
     if (m->buffer) buf = m->buffer(m, buf);
     body = tir_alloc_buffer_stmt(c, buf, body);
+    body->span = buf->span.line ? buf->span : b->span;
   }
   return body;
 }

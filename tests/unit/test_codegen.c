@@ -227,16 +227,17 @@ START_TEST(cuda_loop_carried_barrier) {
    * the end of the loop body, and one between write and read */
   gen g = generate(HDR "def l(A: T.Buffer((128,), \"float32\"), B: T.Buffer((32,), \"float32\")):\n"
                        "    S = T.alloc_buffer((32,), \"float32\", scope=\"shared\")\n"
-                       "    for k in range(4):\n"
-                       "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
-                       "            with T.block(\"w\"):\n"
-                       "                S[tx] = A[k * 32 + tx]\n"
-                       "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
-                       "            with T.block(\"r\"):\n"
-                       "                B[tx] = B[tx] + S[31 - tx]\n",
+                       "    for bx in T.thread_binding(1, thread=\"blockIdx.x\"):\n"
+                       "        for k in range(4):\n"
+                       "            for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                       "                with T.block(\"w\"):\n"
+                       "                    S[tx] = A[k * 32 + tx]\n"
+                       "            for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                       "                with T.block(\"r\"):\n"
+                       "                    B[tx] = B[tx] + S[31 - tx]\n",
                    "default", EMIT_CUDA);
   ck_assert_int_eq(count(g.text, "__syncthreads();"), 2);
-  HAS(g, "__syncthreads();\n  }\n");
+  HAS(g, "__syncthreads();\n  }\n}\n");
   done(&g);
 }
 END_TEST
@@ -245,14 +246,15 @@ START_TEST(cuda_barrier_in_narrow_launch) {
   /* threads 16..31 skip the narrower launch: no barrier can go there */
   gen g = generate(HDR "def n(A: T.Buffer((32,), \"float32\")):\n"
                        "    S = T.alloc_buffer((16,), \"float32\", scope=\"shared\")\n"
-                       "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
-                       "        with T.block(\"z\"):\n"
-                       "            A[tx] = T.float32(0)\n"
-                       "    for tx in T.thread_binding(16, thread=\"threadIdx.x\"):\n"
-                       "        with T.block(\"w\"):\n"
-                       "            S[tx] = A[tx]\n"
-                       "        with T.block(\"r\"):\n"
-                       "            A[tx] = S[15 - tx]\n",
+                       "    for bx in T.thread_binding(1, thread=\"blockIdx.x\"):\n"
+                       "        for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"
+                       "            with T.block(\"z\"):\n"
+                       "                A[tx] = T.float32(0)\n"
+                       "        for tx in T.thread_binding(16, thread=\"threadIdx.x\"):\n"
+                       "            with T.block(\"w\"):\n"
+                       "                S[tx] = A[tx]\n"
+                       "            with T.block(\"r\"):\n"
+                       "                A[tx] = S[15 - tx]\n",
                    "default", EMIT_CUDA);
   FAILS_WITH(g, "inside a threadIdx.x launch narrower than the kernel's");
   done(&g);
