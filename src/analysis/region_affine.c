@@ -283,9 +283,10 @@ bool ana_affine_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, in
   if (nacc <= 0 || ndim <= 0 || a->nconds > 0) return false;
   for (int i = 0; i < nacc; i++)
     if (!access_usable(&acc[i], ndim)) return false;
-  hull *h = calloc((size_t)ndim, sizeof *h);
+  hull *h = malloc(sizeof *h * (size_t)ndim);
   dom *doms = NULL;
   if (!h) abort();
+  for (int d = 0; d < ndim; d++) h[d].any = false;
   bool ok = true;
   for (int i = 0; i < nacc && ok; i++) {
     const tir_access_region *ac = &acc[i];

@@ -93,15 +93,30 @@ typedef struct {
   pstack bufstack;
   tir_span where;  /* span of the statement being checked */
   int nerr;
+  int first;       /* d's first entry from this run */
 } vstate;
 
 enum { MAX_ERRORS = 50 };
 
 static tir_span pick(const vstate *st, tir_span sp) { return sp.line ? sp : st->where; }
 
+static bool same_span(tir_span a, tir_span b) { return a.line == b.line && a.col == b.col; }
+
+/* one error; the same message at the same place again (e.g. one more copy
+ * of an undefined var in the same statement) is reported once */
 static void verr(vstate *st, tir_span sp, const char *fmt, const char *name) {
-  if (st->nerr++ >= MAX_ERRORS) return;
-  tir_diag_add(st->d, TIR_SEV_ERROR, pick(st, sp), fmt, name);
+  sp = pick(st, sp);
+  int len = snprintf(NULL, 0, fmt, name);
+  char *msg = malloc((size_t)(len < 0 ? 0 : len) + 1);
+  if (!msg) abort();
+  snprintf(msg, (size_t)(len < 0 ? 0 : len) + 1, fmt, name);
+  for (int i = st->first; st->d && i < st->d->n; i++)
+    if (same_span(st->d->items[i].span, sp) && !strcmp(st->d->items[i].msg, msg)) {
+      free(msg);
+      return;
+    }
+  if (st->nerr++ < MAX_ERRORS) tir_diag_add(st->d, TIR_SEV_ERROR, sp, "%s", msg);
+  free(msg);
 }
 
 static const char *vname(const tir_expr *v) { return v->u.var.name ? v->u.var.name : "?"; }
@@ -355,14 +370,32 @@ static void check_store(vstate *st, const tir_stmt *s) {
   }
 }
 
+static bool is_launch(const tir_stmt *s) {
+  return s->u.attr.key && (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread"));
+}
+
+/* the loop an attr on var v wraps binds v: LowerOpaqueBlock (as TVM's)
+ * writes a loop's pragma_* annotations as AttrStmts on the loop var just
+ * outside the loop, `attr(i, "pragma_k", v) { for i ... }`, and around the
+ * thread launch of a thread-bound loop; a chain of such attrs on v may
+ * stand between the first and the loop */
+static bool wraps_binding_of(const tir_stmt *body, const tir_expr *v) {
+  while (body && body->kind == TIR_ATTR && body->u.attr.node == v && !is_launch(body)) body = body->u.attr.body;
+  if (!body) return false;
+  if (body->kind == TIR_FOR) return body->u.loop.var == v;
+  return body->kind == TIR_ATTR && is_launch(body) && body->u.attr.node == v;
+}
+
 static void check_attr(vstate *st, const tir_stmt *s) {
   const tir_expr *node = s->u.attr.node;
   check_expr(st, s->u.attr.value);
   int mark = st->vars.n;
-  bool launches = !strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread");
+  bool launches = is_launch(s);
   if (launches && tir_is_var(node)) {
     /* a thread var may be launched by several sibling attrs */
     if (!defined(st, node)) define(st, node, false, s->span);
+  } else if (tir_is_var(node) && !defined(st, node) && wraps_binding_of(s->u.attr.body, node)) {
+    /* defined by the loop it annotates: checked there */
   } else if (node && node->kind != TIR_STRING_IMM) {
     check_expr(st, node);
   }
@@ -452,6 +485,7 @@ bool tir_verify_func(const tir_func *f, tir_diag *d) {
   vstate st;
   memset(&st, 0, sizeof st);
   st.d = d;
+  st.first = d ? d->n : 0;
   st.where = f->span;
   declare_params(&st, f);
   check_stmt(&st, f->body);

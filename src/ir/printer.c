@@ -280,7 +280,11 @@ static void pr_for(printer *p, const tir_stmt *s) {
   }
   const char **names = malloc(sizeof *names * (size_t)n);
   if (!names) abort();
-  for (int i = 0; i < n; i++) names[i] = pr_define(p, chain[i]->u.loop.var, chain[i]->u.loop.var->u.var.name);
+  for (int i = 0; i < n; i++) {
+    /* a var already named: declared by the attr around this loop (pr_attr) */
+    const char *pre = pr_lookup(p, chain[i]->u.loop.var);
+    names[i] = pre ? pre : pr_define(p, chain[i]->u.loop.var, chain[i]->u.loop.var->u.var.name);
+  }
   line(p);
   pr_puts(&p->out, "for ");
   for (int i = 0; i < n; i++) pr_printf(&p->out, "%s%s", i ? ", " : "", names[i]);
@@ -651,6 +655,41 @@ static void pr_launch(printer *p, const tir_stmt *s) {
   if (fresh) pr_pop_to(p, mark);
 }
 
+/* the loop (or thread launch) under an attr on var v, through more attrs
+ * on v, binds v: LowerOpaqueBlock's pragma_* attrs, placed just outside */
+static bool wraps_loop_of(const tir_stmt *body, const tir_expr *v) {
+  while (body && body->kind == TIR_ATTR && body->u.attr.node == v && !is_launch(body)) body = body->u.attr.body;
+  if (body && body->kind == TIR_ATTR) return is_launch(body) && body->u.attr.node == v; /* a thread-bound loop */
+  return body && body->kind == TIR_FOR && body->u.loop.var == v;
+}
+
+/* `with T.attr(node, "key", value):`.  A var that the loop under the attr
+ * binds is not defined yet: declared first, `i = T.int32()`, as TVM prints
+ * it; the loop then prints under the same name (pr_for) and the reader
+ * binds the declared var to it */
+static void pr_attr(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  const tir_expr *node = s->u.attr.node;
+  if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node)) {
+    const char *name = pr_define(p, node, node->u.var.name);
+    line(p);
+    pr_printf(&p->out, "%s = ", name);
+    pr_var_decl_ctor(p, node);
+    pr_puts(&p->out, "\n");
+  }
+  line(p);
+  pr_puts(&p->out, "with T.attr(");
+  if (node) pr_expr(p, node);
+  else pr_puts(&p->out, "0");
+  pr_puts(&p->out, ", ");
+  pr_string_lit(&p->out, s->u.attr.key ? s->u.attr.key : "");
+  pr_puts(&p->out, ", ");
+  pr_expr(p, s->u.attr.value);
+  pr_puts(&p->out, "):\n");
+  pr_body(p, s->u.attr.body);
+  pr_pop_to(p, mark);
+}
+
 static void pr_store(printer *p, const tir_stmt *s) {
   line(p);
   pr_buffer_name(p, s->u.store.buf);
@@ -726,16 +765,7 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
       pr_launch(p, s);
       break;
     }
-    line(p);
-    pr_puts(&p->out, "with T.attr(");
-    if (s->u.attr.node) pr_expr(p, s->u.attr.node);
-    else pr_puts(&p->out, "0");
-    pr_puts(&p->out, ", ");
-    pr_string_lit(&p->out, s->u.attr.key ? s->u.attr.key : "");
-    pr_puts(&p->out, ", ");
-    pr_expr(p, s->u.attr.value);
-    pr_puts(&p->out, "):\n");
-    pr_body(p, s->u.attr.body);
+    pr_attr(p, s);
     break;
   case TIR_ASSERT:
     line(p);
@@ -938,13 +968,25 @@ static bool has_block(const tir_stmt *s) {
   return found;
 }
 
-/* the root block prints as a comment (as TVM prints it) when reading the
- * function back makes the same root: it allocates or holds blocks */
+/* the root block prints as the comment `# with T.sblock("root"):` when
+ * reading the function back makes the same root, TVM 0.27's printer rule:
+ * a plain block (no iter values, no predicate, reads, writes, match_buffers,
+ * init or annotations) that allocates, or whose body is a block with iter
+ * vars, or is not a block but holds one.  Its parser adds a root "root"
+ * exactly then: with no function-level allocation, a body that is one block
+ * without iter vars is itself the root (reader_block.c, rd_finish_root), so
+ * an empty root around such a block prints explicitly.  TVM ignores the name
+ * (its structural equality does too); tirc keeps it: only "root" is implicit. */
 static bool is_root_realize(const tir_stmt *s) {
   if (!s || s->kind != TIR_BLOCK_REALIZE || s->u.realize.n || !is_true(s->u.realize.predicate)) return false;
   const tir_block *b = s->u.realize.block;
-  return b && b->name && !strcmp(b->name, "root") && !b->n_iter && !b->n_reads && !b->n_writes &&
-         !b->n_match && !b->init && av_empty(b->annotations) && (b->n_alloc || has_block(b->body));
+  if (!b || !b->name || strcmp(b->name, "root") || b->n_iter || b->n_reads || b->n_writes || b->n_match ||
+      b->init || !av_empty(b->annotations))
+    return false;
+  const tir_stmt *body = b->body;
+  if (b->n_alloc) return true;
+  if (body && body->kind == TIR_BLOCK_REALIZE) return body->u.realize.block && body->u.realize.block->n_iter > 0;
+  return has_block(body);
 }
 
 static bool param_as_handle(const tir_func *f, int i) {

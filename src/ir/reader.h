@@ -51,6 +51,7 @@ typedef struct rval {
 typedef struct rd_sym {
   const char *name;
   rval val;
+  bool free_decl; /* `name = T.int32()`: a fresh free var */
 } rd_sym;
 
 /* a loop in scope (for T.axis.remap domains) */
@@ -104,6 +105,9 @@ typedef struct rd {
   rd_func *fn;
   rd_block *blk;      /* innermost block, or NULL */
   int depth;          /* nesting depth, to refuse pathological inputs */
+  /* the free var of a T.attr whose only statement is the for loop read
+   * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
+  tir_expr *loop_var_hint;
 } rd;
 
 /* ---- reader_syntax.c ---- */

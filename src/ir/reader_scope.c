@@ -79,7 +79,7 @@ static void *grow_heap(void *arr, int n, int *cap, size_t elem) {
 
 void rd_push_sym(rd *r, const char *name, rval v) {
   r->syms = grow_heap(r->syms, r->nsyms, &r->capsyms, sizeof *r->syms);
-  r->syms[r->nsyms++] = (rd_sym){name, v};
+  r->syms[r->nsyms++] = (rd_sym){.name = name, .val = v};
 }
 
 rd_sym *rd_lookup(rd *r, const char *name) {

@@ -86,6 +86,7 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   tir_expr *v = sz && sz->k == RV_BOOL && sz->i ? tir_size_var(r->c, name, t) : tir_var(r->c, name, t);
   v->span = sp;
   rd_push_sym(r, name, rv_expr(v, sp));
+  r->syms[r->nsyms - 1].free_decl = true;
   return true;
 }
 
@@ -126,6 +127,15 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   return decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_stmt(r->c, b, body);
 }
 
+/* the var a declaration `name = T.int32()` made, when hint (the node of
+ * the T.attr around this loop or thread launch) is that var and has the
+ * loop var's dtype: the loop binds it */
+static tir_expr *hinted_loop_var(rd *r, tir_expr *hint, const char *name, tir_dtype t) {
+  rd_sym *sym = hint ? rd_lookup(r, name) : NULL;
+  if (!sym || !sym->free_decl || sym->val.k != RV_EXPR || sym->val.e != hint) return NULL;
+  return tir_dtype_eq(hint->dtype, t) ? hint : NULL;
+}
+
 static tir_expr *thread_var(rd *r, rval v, tir_span sp) {
   if (v.k == RV_STR) return tir_var(r->c, v.s, TIR_INT32);
   if (v.k == RV_EXPR && v.e->kind == TIR_VAR) return v.e;
@@ -141,12 +151,15 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   }
   /* the tag is the string given (or the env_thread var's name); the var takes
    * the name it is assigned to, as TVM's parser names it */
+  tir_expr *hint = r->loop_var_hint;
+  r->loop_var_hint = NULL;
   const char *tag = a->pos[0].k == RV_STR ? a->pos[0].s : NULL;
-  tir_expr *v = thread_var(r, a->pos[0], a->sp);
+  tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, TIR_INT32) : NULL;
+  tir_expr *v = bound ? bound : thread_var(r, a->pos[0], a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
   if (!ext) return NULL;
   if (!tag) tag = v->u.var.name;
-  if (name && a->pos[0].k == RV_STR) v->u.var.name = tir_strdup(r->c, name);
+  if (name && a->pos[0].k == RV_STR && !bound) v->u.var.name = tir_strdup(r->c, name);
   if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
   tir_stmt *body = ts_node_is_null(body_node) ? rest_of(r, list, idx, rest_used) : rd_body(r, body_node, 0);
   if (!body) return NULL;
@@ -408,14 +421,78 @@ static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode lis
   return s;
 }
 
+/* the only statement of list from index `from` (comments aside), or a
+ * null node */
+static TSNode sole_stmt(TSNode list, uint32_t from) {
+  TSNode only = {0};
+  bool found = false;
+  uint32_t cnt = ts_node_named_child_count(list);
+  for (uint32_t i = from; i < cnt; i++) {
+    TSNode c = ts_node_named_child(list, i);
+    if (rd_is(c, "comment")) continue;
+    if (found) return (TSNode){0};
+    only = c;
+    found = true;
+  }
+  return only;
+}
+
+/* the statements of list from `from` are one for loop, or start with
+ * `x = T.launch_thread(...)` (whose body is the rest) */
+static bool binds_next(rd *r, TSNode list, uint32_t from) {
+  if (rd_is(sole_stmt(list, from), "for_statement")) return true;
+  uint32_t cnt = ts_node_named_child_count(list);
+  for (uint32_t i = from; i < cnt; i++) {
+    TSNode c = ts_node_named_child(list, i);
+    if (rd_is(c, "comment")) continue;
+    TSNode e = ts_node_named_child(c, 0);
+    if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
+    TSNode right = rd_field(e, "right");
+    const char *tn = rd_is(right, "call") ? rd_t_name(r, rd_field(right, "function")) : NULL;
+    return tn && !strcmp(tn, "launch_thread") && rd_is(rd_field(e, "left"), "identifier");
+  }
+  return false;
+}
+
+/* T.attr(node, key, value) over the statements of list from index `from`
+ * (a with body, scoped; or the rest of the list, unscoped).  TVM prints
+ * LowerOpaqueBlock's pragma attrs on a loop var, placed just outside the
+ * loop, as `i = T.int32()`, `T.attr(i, "pragma_k", v)`, `for i in ...`: when
+ * the attr is on such a declared free var and what it wraps is one for loop
+ * (or a thread launch `i = T.launch_thread(...)`, a thread-bound loop), that
+ * loop binds the var (TVM's parser makes a second `i`, leaving the attr's
+ * undefined). */
+static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool scoped) {
+  if (a->npos != 3) {
+    tir_error(r->d, a->sp, "T.attr expects (node, key, value), got %d arguments", a->npos);
+    return NULL;
+  }
+  const char *key = rd_as_str(r, a->pos[1], "the attribute key");
+  tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
+  tir_expr *val = rd_as_expr(r, a->pos[2]);
+  if (!key || !node || !val) return NULL;
+  bool loop_var = node->kind == TIR_VAR && binds_next(r, list, from);
+  r->loop_var_hint = loop_var ? node : NULL;
+  tir_stmt *body = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
+  r->loop_var_hint = NULL;
+  if (!body) return NULL;
+  tir_stmt *s = tir_attr_stmt(r->c, key, node, val, body);
+  s->span = a->sp;
+  return s;
+}
+
 static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   const char *tn = rd_t_name(r, rd_field(call, "function"));
   tir_span sp = rd_span(call);
-  if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert")))
+  if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr")))
     return evaluate(r, rd_eval(r, call), sp);
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
   a.sp = sp;
+  if (!strcmp(tn, "attr")) { /* TVM's concise form: the rest is the body */
+    *rest_used = true;
+    return attr_stmt(r, &a, list, idx + 1, false);
+  }
   if (!strcmp(tn, "evaluate")) {
     if (a.npos != 1) {
       tir_error(r->d, sp, "T.evaluate expects 1 argument, got %d", a.npos);
@@ -564,6 +641,8 @@ bad:
 }
 
 static tir_stmt *for_stmt(rd *r, TSNode s) {
+  tir_expr *hint = r->loop_var_hint;
+  r->loop_var_hint = NULL;
   loop_spec ls;
   if (!loop_spec_of(r, rd_field(s, "right"), &ls)) return NULL;
   TSNode left = rd_field(s, "left");
@@ -593,8 +672,9 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
       ls.ext[i] = rd_convert(r, rv_expr(ls.ext[i], rd_span(s)), t);
       ls.min[i] = rd_convert(r, rv_expr(ls.min[i], rd_span(s)), t);
     }
-    vars[i] = tir_var(r->c, names[i], t);
-    vars[i]->span = rd_span(left);
+    tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t) : NULL;
+    vars[i] = bound ? bound : tir_var(r->c, names[i], t);
+    if (!bound) vars[i]->span = rd_span(left);
     rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
     rd_push_loop(r, vars[i], ls.min[i], ls.ext[i]);
   }
@@ -700,18 +780,6 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
   return NULL;
 }
 
-static tir_stmt *attr_with(rd *r, rd_args *a, TSNode body_node) {
-  if (a->npos != 3) {
-    tir_error(r->d, a->sp, "T.attr expects (node, key, value), got %d arguments", a->npos);
-    return NULL;
-  }
-  const char *key = rd_as_str(r, a->pos[1], "the attribute key");
-  tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
-  tir_expr *val = rd_as_expr(r, a->pos[2]);
-  if (!key || !node || !val) return NULL;
-  tir_stmt *body = rd_body(r, body_node, 0);
-  return body ? tir_attr_stmt(r->c, key, node, val, body) : NULL;
-}
 
 static tir_stmt *with_stmt(rd *r, TSNode s) {
   TSNode clause = ts_node_named_child(s, 0);
@@ -738,7 +806,7 @@ static tir_stmt *with_stmt(rd *r, TSNode s) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
     a.sp = rd_span(call);
     bool ru;
-    if (!strcmp(tn, "attr")) return attr_with(r, &a, body);
+    if (!strcmp(tn, "attr")) return attr_stmt(r, &a, body, 0, true);
     if (!strcmp(tn, "launch_thread")) return launch(r, &a, NULL, s, 0, &ru, body);
     rval none = {.k = RV_NONE};
     if (a.npos < 1 || a.npos > 2) {

@@ -280,6 +280,109 @@ START_TEST(lower_match_error) {
 }
 END_TEST
 
+/* ---- a pass that breaks the IR: each use of the first loop's var becomes
+ * a fresh var of the same name (a classic mutator bug), so the verifier
+ * after it meets four undefined copies of `i` in one statement ---- */
+static tir_expr *fresh_copy(tir_mutator *m, tir_expr *e) {
+  const tir_expr *target = m->user;
+  return e == target ? tir_var(m->ctx, e->u.var.name, e->dtype) : e;
+}
+
+static tir_func *break_loop_var(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  (void)d;
+  const tir_stmt *s = f->body;
+  while (s && s->kind != TIR_FOR) s = s->kind == TIR_ATTR ? s->u.attr.body : NULL;
+  if (!s) return NULL;
+  tir_mutator m = {.expr = fresh_copy, .ctx = c, .user = s->u.loop.var};
+  tir_func *out = tir_func_copy(c, f);
+  out->body = tir_mutate_stmt(&m, f->body);
+  return out;
+}
+
+static int count_diags(const tir_diag *d, const char *needle) {
+  int n = 0;
+  for (int i = 0; i < d->n; i++)
+    if (strstr(d->items[i].msg, needle)) n++;
+  return n;
+}
+
+START_TEST(verify_after_pass_reports_once) {
+  static const char src[] = "from tvm.script import tirx as T\n\n"
+                            "@T.prim_func\n"
+                            "def f(A: T.Buffer((8,), \"int32\")):\n"
+                            "    for i in range(8):\n"
+                            "        A[i] = A[i] + A[i] * A[i]\n";
+  tir_ctx *c = tir_ctx_new();
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_module *m = tir_parse(c, src, sizeof src - 1, &d);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_eq(d.n, 0);
+  /* a one-pass pipeline whose pass is swapped for the breaking one (the
+   * registry stays as it is) */
+  tir_pipeline *p = tir_pipeline_parse("remove_noop", &d);
+  ck_assert_ptr_nonnull(p);
+  int n;
+  const tir_pass_info **ps = (const tir_pass_info **)tir_pipeline_passes(p, &n);
+  ck_assert_int_eq(n, 1);
+  const tir_pass_info breaker = {"BreakLoopVar", "break", "test only", break_loop_var};
+  ps[0] = &breaker;
+  tir_pipeline_opts o = {.verify_each = true};
+  ck_assert_ptr_null(tir_pipeline_run(p, c, m, &o, &d));
+  ck_assert_int_eq(count_diags(&d, "IR verification failed after pass"), 1);
+  ck_assert_int_eq(d.nerrors, 1);
+  ck_assert_str_eq(d.items[0].msg, "IR verification failed after pass 'BreakLoopVar' in function 'f': "
+                                   "variable 'i' is used outside the scope of its definition");
+  ck_assert_int_eq(d.items[0].span.line, 6);
+  /* the verifier alone: once as well */
+  tir_diag_clear(&d);
+  tir_func *g = break_loop_var(c, m->funcs[0], &d);
+  ck_assert(!tir_verify_func(g, &d));
+  ck_assert_int_eq(d.n, 1);
+  tir_pipeline_free(p);
+  tir_diag_free(&d);
+  tir_ctx_free(c);
+}
+END_TEST
+
+/* LowerOpaqueBlock writes a loop's pragma_* annotations as attrs on the
+ * loop var just outside the loop (as TVM's does): the verifier accepts the
+ * var there, bound by the loop the attrs wrap, and nowhere else */
+START_TEST(verify_pragma_attr_on_loop_var) {
+  tir_ctx *c = tir_ctx_new();
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_expr *eight = tir_i32(c, 8);
+  tir_buffer *A = tir_buffer_new(c, "A", TIR_INT32, &eight, 1, NULL, 0, NULL, "global", 0, 0, NULL);
+  tir_expr *i = tir_var(c, "i", TIR_INT32), *j = tir_var(c, "j", TIR_INT32);
+  tir_stmt *st = tir_store(c, A, i, &i, 1);
+  tir_stmt *loop = tir_for(c, i, tir_i32(c, 0), eight, TIR_FOR_SERIAL, NULL, NULL, st);
+  tir_stmt *inner = tir_attr_stmt(c, "pragma_b", i, tir_i32(c, 2), loop);
+  tir_func *f = tir_alloc(c, sizeof *f);
+  f->name = "p";
+  f->params = tir_alloc(c, sizeof(tir_expr *));
+  f->params[0] = tir_var(c, "a", TIR_HANDLE);
+  f->nparams = 1;
+  f->buffer_map = tir_alloc(c, sizeof(tir_buffer *));
+  f->buffer_map[0] = A;
+  f->body = tir_attr_stmt(c, "pragma_a", i, tir_i32(c, 1), inner);
+  ck_assert(tir_verify_func(f, &d));
+  ck_assert_int_eq(d.n, 0);
+  /* a var no loop under the attr binds: reported */
+  f->body = tir_attr_stmt(c, "pragma_a", j, tir_i32(c, 1), inner);
+  ck_assert(!tir_verify_func(f, &d));
+  ck_assert(diag_has(&d, "variable 'j' is used outside the scope of its definition"));
+  tir_diag_clear(&d);
+  /* the loop var used by an attr that wraps something else: reported */
+  tir_stmt *seq[] = {tir_attr_stmt(c, "pragma_a", i, tir_i32(c, 1), tir_evaluate(c, tir_i32(c, 0))), loop};
+  f->body = tir_seq(c, seq, 2);
+  ck_assert(!tir_verify_func(f, &d));
+  ck_assert(diag_has(&d, "variable 'i' is used outside the scope of its definition"));
+  tir_diag_free(&d);
+  tir_ctx_free(c);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("passes");
   TCase *tc = tcase_create("core");
@@ -290,6 +393,8 @@ int main(void) {
   tcase_add_test(tc, run_compact);
   tcase_add_test(tc, verify_rejects);
   tcase_add_test(tc, lower_match_error);
+  tcase_add_test(tc, verify_after_pass_reports_once);
+  tcase_add_test(tc, verify_pragma_attr_on_loop_var);
   suite_add_tcase(s, tc);
   return tir_test_run_suite(s);
 }

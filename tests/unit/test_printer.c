@@ -388,6 +388,67 @@ START_TEST(test_grid_rules) {
 }
 END_TEST
 
+/* the root block: a comment only under TVM 0.27's rule (it allocates,
+ * or its body is a block with iter vars, or holds blocks under something
+ * else); an empty root around one block without iter vars is explicit */
+static tir_func *rooted(tir_stmt *inner_body, int n_iter) {
+  tir_expr *eight = I(8);
+  tir_buffer *A = tir_buffer_new(C, "A", TIR_FLOAT32, &eight, 1, NULL, 0, NULL, "global", 0, 0, NULL);
+  tir_block *inner = tir_block_new(C, "w");
+  tir_expr **vals = NULL;
+  if (n_iter) {
+    inner->iter_vars = tir_alloc(C, sizeof(tir_iter_var));
+    inner->iter_vars[0].var = V("vi");
+    inner->iter_vars[0].dom = (tir_range){I(0), I(8)};
+    inner->iter_vars[0].type = TIR_ITER_SPATIAL;
+    inner->n_iter = 1;
+    vals = tir_alloc(C, sizeof(tir_expr *));
+    vals[0] = I(0);
+  }
+  tir_expr *zero = I(0);
+  inner->body = inner_body ? inner_body : tir_store(C, A, tir_float(C, TIR_FLOAT32, 0), &zero, 1);
+  tir_block *root = tir_block_new(C, "root");
+  root->body = tir_block_realize(C, vals, n_iter, NULL, inner);
+  tir_func *f = tir_alloc(C, sizeof *f);
+  f->name = "f";
+  f->params = tir_alloc(C, sizeof(tir_expr *));
+  f->params[0] = tir_var(C, "a", TIR_HANDLE);
+  f->nparams = 1;
+  f->buffer_map = tir_alloc(C, sizeof(tir_buffer *));
+  f->buffer_map[0] = A;
+  f->body = tir_block_realize(C, NULL, 0, NULL, root);
+  f->s_tir = true;
+  return f;
+}
+
+START_TEST(test_root_rule) {
+  tir_print_opts o = {TIR_DIALECT_TIRX, true};
+  char *s = tir_print_func(rooted(NULL, 0), &o);
+  ck_assert_ptr_nonnull(strstr(s, "    with T.sblock(\"root\"):\n        T.reads()\n        T.writes()\n"
+                                  "        with T.sblock(\"w\"):\n"));
+  free(s);
+  s = tir_print_func(rooted(NULL, 1), &o);
+  ck_assert_ptr_nonnull(strstr(s, "    # with T.sblock(\"root\"):\n    with T.sblock(\"w\"):\n"));
+  free(s);
+}
+END_TEST
+
+/* a pragma attr on the loop var just outside the loop: the var declared
+ * first, as TVM prints it, and the loop under the same name */
+START_TEST(test_pragma_attr) {
+  tir_expr *i = V("i"), *eight = I(8);
+  tir_buffer *A = tir_buffer_new(C, "A", TIR_INT32, &eight, 1, NULL, 0, NULL, "global", 0, 0, NULL);
+  tir_stmt *loop = tir_for(C, i, I(0), eight, TIR_FOR_SERIAL, NULL, NULL, tir_store(C, A, i, &i, 1));
+  tir_stmt *s = tir_attr_stmt(C, "pragma_unroll", i, I(1), loop);
+  char *t = tir_print_stmt(s);
+  ck_assert_str_eq(t, "i = T.int32()\n"
+                      "with T.attr(i, \"pragma_unroll\", 1):\n"
+                      "    for i in range(8):\n"
+                      "        A[i] = i\n");
+  free(t);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("printer");
   TCase *tc = tcase_create("printer");
@@ -400,6 +461,8 @@ int main(void) {
   tcase_add_test(tc, test_relu_dma);
   tcase_add_test(tc, test_names_and_stmts);
   tcase_add_test(tc, test_grid_rules);
+  tcase_add_test(tc, test_root_rule);
+  tcase_add_test(tc, test_pragma_attr);
   suite_add_tcase(s, tc);
   return tir_test_run_suite(s);
 }

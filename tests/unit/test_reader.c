@@ -378,6 +378,65 @@ START_TEST(prefixes_never_crash) {
 }
 END_TEST
 
+/* TVM's printing of a pragma attr on a loop var (LowerOpaqueBlock puts it
+ * just outside the loop): `i = T.int32()`, `T.attr(i, ...)` concise or
+ * `with`, then `for i`: the loop binds the declared var, so the attr's node
+ * is the loop var; anything else between them keeps them apart */
+START_TEST(pragma_attr_on_loop_var) {
+  tir_func *f = parse1(TIRX "@T.prim_func(s_tir=True)\n"
+                            "def f(A: T.Buffer((8,), \"float32\")):\n"
+                            "    i = T.int32()\n"
+                            "    T.attr(i, \"pragma_a\", 1)\n"
+                            "    with T.attr(i, \"pragma_b\", 2):\n"
+                            "        for i in range(8):\n"
+                            "            A[i] = T.float32(0)\n");
+  const tir_stmt *a = f->body;
+  ck_assert_int_eq(a->kind, TIR_ATTR);
+  ck_assert_str_eq(a->u.attr.key, "pragma_a");
+  const tir_stmt *b = a->u.attr.body;
+  ck_assert_int_eq(b->kind, TIR_ATTR);
+  ck_assert_str_eq(b->u.attr.key, "pragma_b");
+  const tir_stmt *loop = b->u.attr.body;
+  ck_assert_int_eq(loop->kind, TIR_FOR);
+  ck_assert_ptr_eq(a->u.attr.node, loop->u.loop.var);
+  ck_assert_ptr_eq(b->u.attr.node, loop->u.loop.var);
+  ck_assert_ptr_eq(loop->u.loop.body->u.store.idx[0], loop->u.loop.var);
+  ck_assert(tir_verify_func(f, &D));
+  /* a thread launch binds it too */
+  f = parse1(TIRX "@T.prim_func(s_tir=True)\n"
+                  "def f(A: T.Buffer((8,), \"float32\")):\n"
+                  "    i = T.int32()\n"
+                  "    with T.attr(i, \"pragma_a\", 1):\n"
+                  "        i = T.launch_thread(\"threadIdx.x\", 8)\n"
+                  "        A[i] = T.float32(0)\n");
+  ck_assert_ptr_eq(f->body->u.attr.node, f->body->u.attr.body->u.attr.node);
+  ck_assert_str_eq(f->body->u.attr.body->u.attr.thread_tag, "threadIdx.x");
+  ck_assert(tir_verify_func(f, &D));
+  /* more than the loop under the attr: two vars, the attr's undefined */
+  f = parse1(TIRX "@T.prim_func(s_tir=True)\n"
+                  "def f(A: T.Buffer((8,), \"float32\")):\n"
+                  "    i = T.int32()\n"
+                  "    with T.attr(i, \"pragma_a\", 1):\n"
+                  "        for i in range(8):\n"
+                  "            A[i] = T.float32(0)\n"
+                  "        A[0] = T.float32(1)\n");
+  const tir_stmt *seq = f->body->u.attr.body;
+  ck_assert_int_eq(seq->kind, TIR_SEQ);
+  ck_assert_ptr_ne(f->body->u.attr.node, seq->u.seq.stmts[0]->u.loop.var);
+  ck_assert(!tir_verify_func(f, &D));
+  /* a loop var of an enclosing loop is not rebound */
+  f = parse1(TIRX "@T.prim_func(s_tir=True)\n"
+                  "def f(A: T.Buffer((8,), \"float32\")):\n"
+                  "    for i in range(8):\n"
+                  "        with T.attr(i, \"pragma_a\", 1):\n"
+                  "            for i in range(8):\n"
+                  "                A[i] = T.float32(0)\n");
+  const tir_stmt *attr = f->body->u.loop.body;
+  ck_assert_ptr_eq(attr->u.attr.node, f->body->u.loop.var);
+  ck_assert_ptr_ne(attr->u.attr.body->u.loop.var, f->body->u.loop.var);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("reader");
   TCase *t = tcase_create("reader");
@@ -398,6 +457,7 @@ int main(void) {
   tcase_add_test(t, intrinsics);
   tcase_add_test(t, errors);
   tcase_add_test(t, prefixes_never_crash);
+  tcase_add_test(t, pragma_attr_on_loop_var);
   tcase_set_timeout(t, 60);
   suite_add_tcase(s, t);
   int rc = tir_test_run_suite(s);
