@@ -1,5 +1,6 @@
 /* analyzer.c - the analyzer's context: vars bound to values or ranges,
  * scoped constraints, and the two proof entry points. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,15 +33,63 @@ void tir_analyzer_free(tir_analyzer *a) {
   if (!a) return;
   if (a->isl) isl_ctx_free(a->isl);
   free(a->vars);
+  free(a->slot_keys);
+  free(a->slot_idx);
   free(a->conds);
   free(a->facts);
   free(a);
 }
 
+/* ---- var -> slot index ---- */
+
+static int hash_pos(const tir_analyzer *a, const tir_expr *var) {
+  uint64_t h = (uint64_t)(uintptr_t)var;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  int i = (int)((h >> 7) & (uint64_t)(a->slot_cap - 1));
+  while (a->slot_keys[i] && a->slot_keys[i] != var) i = (i + 1) & (a->slot_cap - 1);
+  return i;
+}
+
+static void index_put(tir_analyzer *a, const tir_expr *var, int idx);
+
+static void index_grow(tir_analyzer *a) {
+  const tir_expr **keys = a->slot_keys;
+  int *vals = a->slot_idx, cap = a->slot_cap;
+  a->slot_cap = cap ? cap * 2 : 64;
+  a->slot_keys = calloc((size_t)a->slot_cap, sizeof *a->slot_keys);
+  a->slot_idx = malloc(sizeof *a->slot_idx * (size_t)a->slot_cap);
+  if (!a->slot_keys || !a->slot_idx) abort();
+  a->slot_n = 0;
+  for (int i = 0; i < cap; i++)
+    if (keys[i]) index_put(a, keys[i], vals[i]);
+  free(keys);
+  free(vals);
+}
+
+static void index_put(tir_analyzer *a, const tir_expr *var, int idx) {
+  if ((a->slot_n + 1) * 2 > a->slot_cap) index_grow(a);
+  int i = hash_pos(a, var);
+  if (!a->slot_keys[i]) {
+    a->slot_keys[i] = var;
+    a->slot_n++;
+  }
+  a->slot_idx[i] = idx;
+}
+
+static int index_get(const tir_analyzer *a, const tir_expr *var) {
+  if (!a->slot_cap) return -1;
+  int i = hash_pos(a, var);
+  if (!a->slot_keys[i]) return -1;
+  int k = a->slot_idx[i];
+  return k < a->nvars && a->vars[k].var == var ? k : -1;
+}
+
 static ana_var *var_slot(tir_analyzer *a, const tir_expr *var) {
-  for (int i = a->nvars - 1; i >= 0; i--)
-    if (a->vars[i].var == var) return &a->vars[i];
+  int k = index_get(a, var);
+  if (k >= 0) return &a->vars[k];
   a->vars = grow(a->vars, &a->capvars, a->nvars + 1, sizeof *a->vars);
+  index_put(a, var, a->nvars);
   ana_var *v = &a->vars[a->nvars++];
   memset(v, 0, sizeof *v);
   v->var = var;
@@ -48,9 +97,8 @@ static ana_var *var_slot(tir_analyzer *a, const tir_expr *var) {
 }
 
 const ana_var *ana_lookup(const tir_analyzer *a, const tir_expr *var) {
-  for (int i = a->nvars - 1; i >= 0; i--)
-    if (a->vars[i].var == var) return &a->vars[i];
-  return NULL;
+  int k = index_get(a, var);
+  return k >= 0 ? &a->vars[k] : NULL;
 }
 
 void tir_analyzer_bind(tir_analyzer *a, const tir_expr *var, tir_expr *value) {
@@ -82,11 +130,8 @@ void ana_push_ranges(tir_analyzer *a, const tir_relax_var *relax, int n, ana_sav
   s->slots = n <= 8 ? s->inline_slots : malloc(sizeof *s->slots * (size_t)n);
   if (!s->slots) abort();
   for (int i = 0; i < n; i++) {
-    for (int k = s->nvars - 1; k >= 0; k--)
-      if (a->vars[k].var == relax[i].var) {
-        s->slots[s->n++] = (ana_saved_slot){k, a->vars[k]};
-        break;
-      }
+    int k = index_get(a, relax[i].var);
+    if (k >= 0 && k < s->nvars) s->slots[s->n++] = (ana_saved_slot){k, a->vars[k]};
     tir_analyzer_bind_range(a, relax[i].var, relax[i].min, relax[i].extent);
   }
 }

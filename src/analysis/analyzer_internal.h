@@ -32,6 +32,11 @@ struct tir_analyzer {
   isl_ctx *isl;
   ana_var *vars;
   int nvars, capvars;
+  /* var -> its slot in vars (open addressing; an entry whose slot is past
+   * nvars or holds another var is stale: the var has no slot) */
+  const tir_expr **slot_keys;
+  int *slot_idx;
+  int slot_cap, slot_n;
   ana_cond *conds;
   int nconds, capconds;
   ana_fact *facts;

@@ -33,6 +33,54 @@ typedef struct {
   tir_expr **mins;
 } buf_info;
 
+/* buffer -> info index (open addressing; the latest put wins) */
+typedef struct {
+  const void **keys;
+  int *vals;
+  int cap, n;
+} buf_map;
+
+static int bm_pos(const buf_map *m, const void *k) {
+  uint64_t h = (uint64_t)(uintptr_t)k;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  int i = (int)((h >> 7) & (uint64_t)(m->cap - 1));
+  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static void bm_put(buf_map *m, const void *k, int v) {
+  if ((m->n + 1) * 2 > m->cap) {
+    buf_map old = *m;
+    m->cap = old.cap ? old.cap * 2 : 64;
+    m->keys = calloc((size_t)m->cap, sizeof *m->keys);
+    m->vals = malloc(sizeof *m->vals * (size_t)m->cap);
+    if (!m->keys || !m->vals) abort();
+    m->n = 0;
+    for (int i = 0; i < old.cap; i++)
+      if (old.keys[i]) bm_put(m, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
+  }
+  int i = bm_pos(m, k);
+  if (!m->keys[i]) {
+    m->keys[i] = k;
+    m->n++;
+  }
+  m->vals[i] = v;
+}
+
+static int bm_get(const buf_map *m, const void *k) {
+  if (!m->cap) return -1;
+  int i = bm_pos(m, k);
+  return m->keys[i] ? m->vals[i] : -1;
+}
+
+static void bm_free(buf_map *m) {
+  free(m->keys);
+  free(m->vals);
+}
+
 typedef struct {
   tir_ctx *c;
   tir_analyzer *a;
@@ -45,6 +93,8 @@ typedef struct {
   tir_var_map subst;        /* let vars and block iter vars -> values */
   buf_info *infos;
   int ninfos, capinfos;
+  buf_map by_buf;       /* buffer -> its latest info, while collecting */
+  buf_map by_rewritten; /* old and new buffer -> info, when rewriting */
   const tir_func *func;
 } compact_state;
 
@@ -78,9 +128,8 @@ static bool can_relax_thread(const char *scope, const char *tag) {
 /* ---- collecting ---- */
 
 static buf_info *info_of(compact_state *st, const tir_buffer *b) {
-  for (int i = st->ninfos - 1; i >= 0; i--)
-    if (st->infos[i].buf == b) return &st->infos[i];
-  return NULL;
+  int i = bm_get(&st->by_buf, b);
+  return i >= 0 ? &st->infos[i] : NULL;
 }
 
 static void track(compact_state *st, tir_buffer *b) {
@@ -89,6 +138,7 @@ static void track(compact_state *st, tir_buffer *b) {
   memset(bi, 0, sizeof *bi);
   bi->buf = b;
   bi->depth = st->nloops;
+  bm_put(&st->by_buf, b, st->ninfos - 1);
 }
 
 static void add_access(compact_state *st, buf_info *bi, const tir_range *region, int n) {
@@ -245,6 +295,7 @@ static void collect_block(compact_state *st, const tir_stmt *s) {
   const tir_block *blk = s->u.realize.block;
   for (int i = 0; i < s->u.realize.n; i++) collect_expr(st, s->u.realize.iter_values[i]);
   int nconds = st->nconds, first = st->ninfos;
+  int nsubst = st->subst.n; /* the iter vars are bound only inside the block */
   if (s->u.realize.predicate && s->u.realize.predicate->kind != TIR_INT_IMM) push_cond(st, s->u.realize.predicate);
   for (int i = 0; i < blk->n_iter && i < s->u.realize.n; i++) {
     tir_var_map_set(&st->subst, blk->iter_vars[i].var, tir_substitute_expr(st->c, s->u.realize.iter_values[i], &st->subst));
@@ -259,6 +310,7 @@ static void collect_block(compact_state *st, const tir_stmt *s) {
   collect_stmt(st, blk->body);
   st->nblocks--;
   st->nconds = nconds;
+  st->subst.n = nsubst;
   for (int i = first; i < first + blk->n_alloc; i++) plan(st, &st->infos[i]);
 }
 
@@ -270,11 +322,14 @@ static void collect_stmt(compact_state *st, const tir_stmt *s) {
     for (int i = 0; i < s->u.store.nidx; i++) collect_expr(st, s->u.store.idx[i]);
     collect_expr(st, s->u.store.value);
     return;
-  case TIR_LET_STMT:
+  case TIR_LET_STMT: {
     collect_expr(st, s->u.let.value);
+    int nsubst = st->subst.n; /* bound only in the body */
     tir_var_map_set(&st->subst, s->u.let.var, tir_substitute_expr(st->c, s->u.let.value, &st->subst));
     collect_stmt(st, s->u.let.body);
+    st->subst.n = nsubst;
     return;
+  }
   case TIR_FOR: {
     collect_expr(st, s->u.loop.min);
     collect_expr(st, s->u.loop.extent);
@@ -547,9 +602,17 @@ static void plan(compact_state *st, buf_info *bi) {
 /* ---- rewriting ---- */
 
 static const buf_info *rewritten(const compact_state *st, const tir_buffer *b) {
-  for (int i = 0; i < st->ninfos; i++)
-    if (st->infos[i].new_buf && (st->infos[i].buf == b || st->infos[i].new_buf == b)) return &st->infos[i];
-  return NULL;
+  int i = bm_get(&st->by_rewritten, b);
+  return i >= 0 ? &st->infos[i] : NULL;
+}
+
+/* the first info that rewrites a buffer (old or new) answers for it */
+static void index_rewritten(compact_state *st) {
+  for (int i = st->ninfos - 1; i >= 0; i--) {
+    if (!st->infos[i].new_buf) continue;
+    bm_put(&st->by_rewritten, st->infos[i].new_buf, i);
+    bm_put(&st->by_rewritten, st->infos[i].buf, i);
+  }
 }
 
 static tir_expr *shift(compact_state *st, tir_expr *idx, tir_expr *min) {
@@ -633,6 +696,8 @@ static void free_state(compact_state *st) {
   free(st->conds);
   free(st->blocks);
   tir_var_map_free(&st->subst);
+  bm_free(&st->by_buf);
+  bm_free(&st->by_rewritten);
   tir_analyzer_free(st->a);
 }
 
@@ -647,6 +712,7 @@ tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_
   for (int i = 0; i < st.ninfos; i++) any = any || st.infos[i].new_buf;
   tir_func *out = (tir_func *)f;
   if (any) {
+    index_rewritten(&st);
     tir_mutator m = {.expr = on_expr, .stmt = on_stmt, .buffer = on_buffer, .region = on_region, .ctx = c, .user = &st};
     out = tir_func_copy(c, f);
     out->body = tir_mutate_stmt(&m, f->body);

@@ -22,7 +22,9 @@ typedef struct {
   tir_diag *d;
   tir_analyzer *a;
   tir_var_map vars;   /* bound field vars (and params, bound to themselves) */
+  ptr_set bound;      /* the keys of vars, for a quick "not bound" */
   view *views;
+  ptr_set subs;       /* the views' buffers, for a quick "not a view" */
   int nviews, capviews;
   ptr_set orig;       /* exprs of the input: anything else is new, to simplify */
   bool failed;
@@ -42,7 +44,17 @@ static tir_expr *mul(lower_state *st, tir_expr *a, tir_expr *b) {
   return tir_binary(st->c, TIR_MUL, a, b);
 }
 
+static tir_expr *bound_value(const lower_state *st, const tir_expr *var) {
+  return ptr_set_has(&st->bound, var) ? tir_var_map_get(&st->vars, var) : NULL;
+}
+
+static void bind_var(lower_state *st, const tir_expr *var, tir_expr *value) {
+  tir_var_map_set(&st->vars, var, value);
+  ptr_set_add(&st->bound, var);
+}
+
 static const view *find_view(const lower_state *st, const tir_buffer *b) {
+  if (!ptr_set_has(&st->subs, b)) return NULL;
   for (int i = st->nviews - 1; i >= 0; i--)
     if (st->views[i].sub == b) return &st->views[i];
   return NULL;
@@ -55,6 +67,7 @@ static void add_view(lower_state *st, tir_buffer *sub, tir_buffer_region src) {
     if (!st->views) abort();
   }
   st->views[st->nviews++] = (view){sub, src};
+  ptr_set_add(&st->subs, sub);
 }
 
 static char *expr_text(const tir_expr *e) {
@@ -106,7 +119,7 @@ static void convert_region(lower_state *st, tir_buffer_region *r) {
 static tir_expr *on_expr(tir_mutator *m, tir_expr *e) {
   lower_state *st = m->user;
   if (e->kind == TIR_VAR) {
-    tir_expr *val = tir_var_map_get(&st->vars, e);
+    tir_expr *val = bound_value(st, e);
     return val && val != e ? val : e;
   }
   if (e->kind == TIR_BUFFER_LOAD) {
@@ -162,12 +175,12 @@ static void bind(lower_state *st, tir_expr *arg, tir_expr *value, const char *fi
   }
   value = tir_substitute_expr(st->c, value, &st->vars);
   if (!tir_dtype_is_handle(value->dtype)) value = simplify(st, value);
-  if (tir_is_var(arg) && !tir_var_map_get(&st->vars, arg)) {
-    tir_var_map_set(&st->vars, arg, value);
+  if (tir_is_var(arg) && !bound_value(st, arg)) {
+    bind_var(st, arg, value);
     if (!tir_dtype_is_handle(value->dtype)) tir_analyzer_bind(st->a, arg, value);
     return;
   }
-  tir_expr *lhs = tir_is_var(arg) ? tir_var_map_get(&st->vars, arg) : tir_substitute_expr(st->c, arg, &st->vars);
+  tir_expr *lhs = tir_is_var(arg) ? bound_value(st, arg) : tir_substitute_expr(st->c, arg, &st->vars);
   if (tir_dtype_is_handle(lhs->dtype)) {
     if (lhs != value) bind_error(st, sp, field, lhs, value);
     return;
@@ -346,7 +359,7 @@ static bool remember_expr(tir_visitor *v, const tir_expr *e) {
 }
 
 static void bind_self(lower_state *st, tir_expr *e) {
-  if (tir_is_var(e) && !tir_var_map_get(&st->vars, e)) tir_var_map_set(&st->vars, e, e);
+  if (tir_is_var(e) && !bound_value(st, e)) bind_var(st, e, e);
 }
 
 /* params and the fields of the function's own buffers are fixed: a view
@@ -393,6 +406,8 @@ tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d
   tir_analyzer_free(st.a);
   tir_var_map_free(&st.vars);
   ptr_set_free(&st.orig);
+  ptr_set_free(&st.bound);
+  ptr_set_free(&st.subs);
   free(st.views);
   return out;
 }
