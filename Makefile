@@ -107,8 +107,11 @@ bench: $(BENCH_BINS) $(TIRC)
 	@echo "== bench/bench_vs_tvm.py"; python3 bench/bench_vs_tvm.py
 
 run: $(TIRC)
-	@echo "== examples/relu.tir: tirc --passes=compact,lower_match (before: examples/relu.tir)"
-	$(TIRC) --passes=compact,lower_match examples/relu.tir
+	@echo "== before: examples/relu.tir as tirc reads it (tirc examples/relu.tir)"
+	@$(TIRC) examples/relu.tir
+	@echo
+	@echo "== after: tirc --passes=compact,lower_match examples/relu.tir"
+	@$(TIRC) --passes=compact,lower_match examples/relu.tir
 
 clean:
 	rm -rf build build-asan
