@@ -221,6 +221,10 @@ struct tir_buffer {
   /* TVM 0.27's local scalar (tirx `x: T.int32 = v`, `x = v`): a (1,) "local"
    * buffer read and written as plain `x` (TVM marks it with a TileLayout) */
   bool scalar;
+  /* TVM 0.27's layout=None (FlattenBuffer's flat buffers): in a tirx
+   * function without s_tir, where a buffer has a default layout otherwise,
+   * printed `layout=None`; never set in s_tir functions (all are None) */
+  bool layout_none;
 };
 
 /* a new buffer (fresh id); arrays are copied.  elem_offset NULL => 0;
@@ -341,7 +345,13 @@ struct tir_stmt {
       const char *scope;
       tir_stmt *body;
     } alloc;
-    struct { tir_buffer *buf; tir_stmt *body; } decl;
+    struct {
+      tir_buffer *buf;
+      tir_stmt *body;
+      /* TIR_ALLOC_BUFFER: `annotations=` of T.alloc_buffer (DICT or NULL),
+       * e.g. LowerOpaqueBlock's buffer_data_alignment; NULL for DeclBuffer */
+      tir_attr_val *annotations;
+    } decl;
     struct {
       const char *key;    /* "thread_extent", "pragma_...", ... */
       tir_expr *node;     /* the node it is about: a Var (iter var for thread_extent) or string/expr; may be NULL */
@@ -373,6 +383,8 @@ tir_stmt *tir_allocate(tir_ctx *c, tir_expr *var, tir_dtype dtype, tir_expr *con
                        const char *scope, tir_stmt *body);
 tir_stmt *tir_decl_buffer(tir_ctx *c, tir_buffer *buf, tir_stmt *body);
 tir_stmt *tir_alloc_buffer_stmt(tir_ctx *c, tir_buffer *buf, tir_stmt *body);
+/* the same with annotations (a DICT, used as given; NULL for none) */
+tir_stmt *tir_alloc_buffer_annotated(tir_ctx *c, tir_buffer *buf, tir_attr_val *annots, tir_stmt *body);
 tir_stmt *tir_attr_stmt(tir_ctx *c, const char *key, tir_expr *node, tir_expr *value, tir_stmt *body);
 tir_stmt *tir_assert(tir_ctx *c, tir_expr *cond, tir_expr *msg, tir_stmt *body);
 /* block and iter_values are used as given (the block is copied shallowly) */

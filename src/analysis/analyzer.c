@@ -226,6 +226,30 @@ static bool list_equal(tir_expr *const *x, tir_expr *const *y, int n) {
   return true;
 }
 
+/* the factors of a product (nested products flattened) into fs; false
+ * when there are more than nmax */
+static bool product_factors(const tir_expr *e, const tir_expr **fs, int *n, int nmax) {
+  if (e->kind == TIR_MUL)
+    return product_factors(e->u.bin.a, fs, n, nmax) && product_factors(e->u.bin.b, fs, n, nmax);
+  if (*n == nmax) return false;
+  fs[(*n)++] = e;
+  return true;
+}
+
+/* two products with the same factors in any order (i * m * 4, m * 4 * i) */
+static bool same_factors(const tir_expr *x, const tir_expr *y) {
+  const tir_expr *fx[16], *fy[16];
+  int nx = 0, ny = 0;
+  if (!product_factors(x, fx, &nx, 16) || !product_factors(y, fy, &ny, 16) || nx != ny) return false;
+  for (int i = 0; i < nx; i++) {
+    int j = 0;
+    while (j < ny && !ana_expr_equal(fx[i], fy[j])) j++;
+    if (j == ny) return false;
+    fy[j] = fy[--ny]; /* each factor of y matches once */
+  }
+  return true;
+}
+
 bool ana_expr_equal(const tir_expr *x, const tir_expr *y) {
   if (x == y) return true;
   if (!x || !y || x->kind != y->kind || !tir_dtype_eq(x->dtype, y->dtype)) return false;
@@ -261,6 +285,9 @@ bool ana_expr_equal(const tir_expr *x, const tir_expr *y) {
   case TIR_OR: /* commutative: either order */
     return (ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b)) ||
            (ana_expr_equal(x->u.bin.a, y->u.bin.b) && ana_expr_equal(x->u.bin.b, y->u.bin.a));
+  case TIR_MUL: /* commutative and associative: the same factors */
+    return (ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b)) ||
+           same_factors(x, y);
   default:
     if (TIR_IS_BINARY(x->kind))
       return ana_expr_equal(x->u.bin.a, y->u.bin.a) && ana_expr_equal(x->u.bin.b, y->u.bin.b);

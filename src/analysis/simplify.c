@@ -99,12 +99,14 @@ static void lin_decompose(lin *l, tir_expr *r, int64_t k) {
 }
 
 static tir_expr *simp_div(tir_analyzer *a, tir_expr *e);
+static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int64_t c, int depth);
 static tir_expr *simp_mul(tir_analyzer *a, tir_expr *e);
 static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l);
 static tir_expr *minmax_normal(tir_analyzer *a, tir_expr *m);
 static void lin_copy(lin *dst, const lin *src);
 static tir_expr *term_expr(tir_analyzer *a, const lin *l, tir_expr *atom, int64_t k);
 static bool lin_of(tir_expr *e, lin *l);
+static tir_expr *lin_expr(tir_analyzer *a, lin *l);
 
 /* adds k * e to l, e raw */
 static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
@@ -376,6 +378,41 @@ static tir_expr *simp_shallow(tir_analyzer *a, tir_expr *e) {
   return ana_make_bin(a, e->kind, x, y);
 }
 
+/* x*k - x//c*(k*c) -> x%c*k, floor and trunc alike, where every term of
+ * x*k is in l (y + x - (y + x) // 3 * 3 is (y + x) % 3, as in TVM); true
+ * when l changed (then normalize it again) */
+static bool fuse_mod(tir_analyzer *a, lin *l) {
+  for (int i = 0; i < l->n; i++) {
+    tir_expr *q = l->t[i].atom;
+    int64_t c, k = l->t[i].k;
+    if ((q->kind != TIR_FLOORDIV && q->kind != TIR_DIV) || !tir_dtype_eq(q->dtype, l->dt)) continue;
+    if (!tir_is_const_int(q->u.bin.b, &c) || c <= 0 || !k || k % c != 0) continue;
+    k = -(k / c);
+    lin x;
+    lin_init(&x, l->dt);
+    lin_decompose(&x, q->u.bin.a, 1);
+    lin_normalize(&x);
+    bool all = !x.bad && x.n > 0;
+    int64_t xk;
+    for (int j = 0; j < x.n && all; j++) {
+      int m = 0;
+      while (m < l->n && (m == i || !ana_expr_equal(l->t[m].atom, x.t[j].atom))) m++;
+      all = m < l->n && mul_ok(x.t[j].k, k, &xk) && l->t[m].k == xk;
+    }
+    if (all) {
+      tir_expr_kind mk = q->kind == TIR_FLOORDIV ? TIR_FLOORMOD : TIR_MOD;
+      tir_expr *mod = div_by_const(a, mk, &x, c, 1);
+      if (!mod) mod = tir_binary(a->c, mk, q->u.bin.a, q->u.bin.b);
+      lin_decompose(l, q->u.bin.a, -k); /* the terms of x*k cancel */
+      l->t[i].k = 0;
+      lin_decompose(l, mod, k);
+    }
+    lin_free(&x);
+    if (all) return true;
+  }
+  return false;
+}
+
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
@@ -383,6 +420,7 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin_from(a, &l, e, 1);
   tir_expr *r = NULL;
   if (!l.bad) lin_normalize(&l);
+  for (int n = 0; n < 4 && !l.bad && fuse_mod(a, &l); n++) lin_normalize(&l);
   if (!l.bad) r = absorb_minmax(a, &l);
   if (!l.bad && !r) r = lin_to_expr(a, &l);
   lin_free(&l);
@@ -390,20 +428,37 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   return r;
 }
 
-/* x * y, neither a constant: simplified factors in a stable order */
+/* the factors of a product, nested products flattened: the non-constant
+ * ones in written order into fs (at most nmax), the constants multiplied
+ * into *k; false on overflow or too many factors */
+static bool mul_factors(tir_analyzer *a, tir_expr *e, bool simplify, tir_expr **fs, int *n, int nmax, int64_t *k) {
+  if (e->kind == TIR_MUL)
+    return mul_factors(a, e->u.bin.a, simplify, fs, n, nmax, k) && mul_factors(a, e->u.bin.b, simplify, fs, n, nmax, k);
+  tir_expr *s = simplify ? simp(a, e) : e;
+  int64_t c;
+  if (tir_is_const_int(s, &c)) return mul_ok(*k, c, k);
+  if (s->kind == TIR_MUL && s != e) return mul_factors(a, s, false, fs, n, nmax, k);
+  if (*n == nmax) return false;
+  fs[(*n)++] = s;
+  return true;
+}
+
+/* x * y, neither a constant: as TVM writes products, the factors in the
+ * order written and the constants last (i * (m * 4) is i * m * 4); products
+ * that differ only in the order of their factors are the same atom */
 static tir_expr *simp_mul(tir_analyzer *a, tir_expr *e) {
-  tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
-  if (tir_is_const_int(x, NULL) || tir_is_const_int(y, NULL)) {
-    tir_expr *m = tir_binary(a->c, TIR_MUL, x, y);
-    return simp_linear(a, m);
+  tir_expr *fs[32];
+  int n = 0;
+  int64_t k = 1;
+  if (!mul_factors(a, e, true, fs, &n, 32, &k) || !ana_fits(e->dtype, k)) {
+    tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
+    return x == e->u.bin.a && y == e->u.bin.b ? e : tir_binary(a->c, TIR_MUL, x, y);
   }
-  if (x->kind == TIR_VAR && y->kind == TIR_VAR && y->u.var.id < x->u.var.id) {
-    tir_expr *t = x;
-    x = y;
-    y = t;
-  }
-  if (x == e->u.bin.a && y == e->u.bin.b) return e;
-  return tir_binary(a->c, TIR_MUL, x, y);
+  tir_expr *p = NULL;
+  for (int i = 0; i < n; i++) p = p ? tir_binary(a->c, TIR_MUL, p, fs[i]) : fs[i];
+  if (!p) return tir_int(a->c, e->dtype, k);
+  if (k == 1) return p;
+  return tir_binary(a->c, TIR_MUL, p, tir_int(a->c, e->dtype, k));
 }
 
 /* the terms of l whose coefficient is (or is not) a multiple of c */
@@ -582,6 +637,50 @@ static tir_expr *divmod_by_residues(tir_analyzer *a, bool is_div, const lin *la,
   return res;
 }
 
+/* q*g + r OP c where g divides c and every coefficient of q, and r lies in
+ * [g*t, g*t + g): (q + t) // (c/g) (the floordiv), ((q + t) % (c/g)) * g +
+ * r - g*t (the floormod).  The part below g leaves the division, as in
+ * TVM: (tx*4 + vec) // 128 is tx // 32 and (tx*4 + vec) % 128 is
+ * tx % 32 * 4 + vec for vec in [0, 4). */
+static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth) {
+  tir_expr *best = NULL;
+  for (int i = 0; i < la->n; i++) {
+    int64_t g = ana_gcd(la->t[i].k, c), lo, hi;
+    bool seen = false;
+    for (int j = 0; j < i; j++) seen |= ana_gcd(la->t[j].k, c) == g;
+    if (g <= 1 || g >= c || seen) continue;
+    lin q, r;
+    lin_init(&q, la->dt);
+    lin_init(&r, la->dt);
+    for (int j = 0; j < la->n; j++) {
+      if (la->t[j].k % g == 0) lin_add_atom(&q, la->t[j].atom, la->t[j].k / g);
+      else lin_add_atom(&r, la->t[j].atom, la->t[j].k);
+    }
+    r.base = la->base;
+    lin_bound(a, &r, &lo, &hi);
+    if (lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+      int64_t t = ana_floordiv(lo, g);
+      q.base = t;
+      lin_normalize(&q);
+      tir_expr_kind k = is_div ? TIR_FLOORDIV : TIR_FLOORMOD;
+      tir_expr *inner = q.bad ? NULL : div_by_const(a, k, &q, c / g, depth + 1);
+      if (!inner && !q.bad) inner = tir_binary(a->c, k, lin_to_expr(a, &q), tir_int(a->c, la->dt, c / g));
+      if (inner && !is_div) {
+        lin o;
+        lin_copy(&o, &r);
+        lin_decompose(&o, inner, g);
+        o.base = r.base - g * t; /* in [0, g) */
+        inner = lin_expr(a, &o);
+        lin_free(&o);
+      }
+      best = smaller(best, inner);
+    }
+    lin_free(&q);
+    lin_free(&r);
+  }
+  return best;
+}
+
 /* floordiv / floormod of a linear form by a positive constant */
 static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, int depth) {
   lin q, r;
@@ -624,6 +723,7 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   lin_free(&q);
   lin_free(&r);
   if (!decided && depth < 3) {
+    res = smaller(divmod_split_low(a, is_div, la, c, depth), res); /* TVM's form wins ties */
     res = smaller(res, divmod_by_residues(a, is_div, la, c));
     res = smaller(res, divmod_by_term_gcd(a, is_div, la, c, depth));
   }
@@ -699,6 +799,29 @@ static tir_expr *div_alternatives(tir_analyzer *a, tir_expr_kind kind, const lin
   return best;
 }
 
+/* x // c1 % c is x % (c1*c) // c1, as TVM writes it: the mod first, so
+ * that a division of it by a constant merges (x // 32 % 16 // 4 is
+ * x % 512 // 128); NULL when la is not one such term */
+static tir_expr *mod_of_div(tir_analyzer *a, const lin *la, int64_t c, int depth) {
+  int64_t c1, cc;
+  if (la->n != 1 || la->t[0].k != 1 || la->base != 0 || la->t[0].atom->kind != TIR_FLOORDIV) return NULL;
+  tir_expr *q = la->t[0].atom;
+  if (!tir_is_const_int(q->u.bin.b, &c1) || c1 <= 0 || !mul_ok(c1, c, &cc) || !ana_fits(la->dt, cc)) return NULL;
+  lin x;
+  lin_init(&x, la->dt);
+  lin_decompose(&x, q->u.bin.a, 1);
+  lin_normalize(&x);
+  tir_expr *m = x.bad ? NULL : div_by_const(a, TIR_FLOORMOD, &x, cc, depth + 1);
+  lin_free(&x);
+  if (!m) m = tir_binary(a->c, TIR_FLOORMOD, q->u.bin.a, tir_int(a->c, la->dt, cc));
+  lin_init(&x, la->dt);
+  lin_decompose(&x, m, 1);
+  lin_normalize(&x);
+  tir_expr *r = x.bad ? NULL : div_by_const(a, TIR_FLOORDIV, &x, c1, depth + 1);
+  lin_free(&x);
+  return r ? r : tir_binary(a->c, TIR_FLOORDIV, m, q->u.bin.b);
+}
+
 /* la OP c for a constant c != 0 (la normalized); NULL when not simplified */
 static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int64_t c, int depth) {
   bool is_div = kind == TIR_FLOORDIV || kind == TIR_DIV;
@@ -733,6 +856,7 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
       if (m.coeff != 0 && m.coeff % c == 0) res = tir_int(a->c, la->dt, ana_floormod(m.base, c));
     }
     if (!res) res = floor_divmod(a, is_div, la, c, depth);
+    if (!is_div && depth < 2) res = smaller(mod_of_div(a, la, c, depth), res); /* TVM's form wins ties */
     if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
   }
   if (res && negate_result) res = negated(a, res);
@@ -819,6 +943,7 @@ static bool prove_le(tir_analyzer *a, tir_expr *x, tir_expr *y) {
   lin_decompose(&l, y, 1);
   lin_decompose(&l, x, -1);
   lin_normalize(&l);
+  for (int n = 0; n < 4 && !l.bad && fuse_mod(a, &l); n++) lin_normalize(&l);
   int64_t lo = l.bad ? INT64_MIN : lin_lower(a, &l, 3);
   lin_free(&l);
   if (lo >= 0) return true;
@@ -1034,10 +1159,21 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   return r;
 }
 
+/* the operands of a chain of one min/max kind (at most nmax) */
+static void chain_operands(tir_expr *m, tir_expr_kind k, tir_expr **ops, int *n, int nmax) {
+  if (m->kind == k && *n + 1 < nmax) {
+    chain_operands(m->u.bin.a, k, ops, n, nmax);
+    chain_operands(m->u.bin.b, k, ops, n, nmax);
+    return;
+  }
+  ops[(*n)++] = m;
+}
+
 /* k*min(x, y) + rest == min(k*x + rest, k*y + rest) (max where k < 0):
  * moving the rest of a sum into one of its min/max terms lets terms cancel
  * and a common factor come out (z*3 - max(z, x)*3 is min(0, z - x)*3);
- * the smallest result, or NULL when none is smaller than l printed */
+ * each operand of a min/max chain against the others in turn; the
+ * smallest result, or NULL when none is smaller than l printed */
 static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
   tir_expr *best = NULL;
   int bsize = 0;
@@ -1050,23 +1186,33 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
       best = lin_to_expr(a, l);
       bsize = ana_expr_size(best);
     }
-    lin A, B;
-    lin_copy(&A, l);
-    A.t[i].k = 0;
-    lin_copy(&B, &A);
-    lin_decompose(&A, m->u.bin.a, k);
-    lin_decompose(&B, m->u.bin.b, k);
-    lin_normalize(&A);
-    lin_normalize(&B);
-    if (!A.bad && !B.bad) {
-      tir_expr *r = minmax_pair(a, k > 0 ? m->kind : flip_minmax(m->kind), &A, &B, false);
-      if (ana_expr_size(r) < bsize) {
-        best = r;
-        bsize = ana_expr_size(r);
+    /* min(p, q, r): each operand against the min of the others */
+    tir_expr *ops[8];
+    int nops = 0;
+    chain_operands(m, m->kind, ops, &nops, 8);
+    for (int j = 0; j < nops; j++) {
+      tir_expr *rest = NULL;
+      for (int o = 0; o < nops; o++)
+        if (o != j) rest = rest ? tir_binary(a->c, m->kind, rest, ops[o]) : ops[o];
+      if (nops == 2 && j == 1) break; /* the same pair again */
+      lin A, B;
+      lin_copy(&A, l);
+      A.t[i].k = 0;
+      lin_copy(&B, &A);
+      lin_decompose(&A, ops[j], k);
+      lin_decompose(&B, rest, k);
+      lin_normalize(&A);
+      lin_normalize(&B);
+      if (!A.bad && !B.bad) {
+        tir_expr *r = minmax_pair(a, k > 0 ? m->kind : flip_minmax(m->kind), &A, &B, false);
+        if (ana_expr_size(r) < bsize) {
+          best = r;
+          bsize = ana_expr_size(r);
+        }
       }
+      lin_free(&A);
+      lin_free(&B);
     }
-    lin_free(&A);
-    lin_free(&B);
   }
   return best;
 }
@@ -1140,16 +1286,56 @@ static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
   }
   lin_normalize(&pos); /* TVM's order: decreasing coefficients */
   lin_normalize(&neg);
-  tir_expr *r;
+  tir_expr *lhs, *rhs;
   if (pos.n) {
     neg.base = K;
-    r = tir_binary(a->c, k, lin_to_expr(a, &pos), lin_to_expr(a, &neg));
+    lhs = lin_to_expr(a, &pos);
+    rhs = lin_to_expr(a, &neg);
   } else {
-    r = tir_binary(a->c, flip_cmp(k), lin_to_expr(a, &neg), tir_int(a->c, d->dt, -K));
+    k = flip_cmp(k);
+    lhs = lin_to_expr(a, &neg);
+    rhs = tir_int(a->c, d->dt, -K);
   }
   lin_free(&pos);
   lin_free(&neg);
-  return r;
+  /* TVM writes > and >= as < and <= with the sides swapped: 1 <= x + y */
+  if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, flip_cmp(k), rhs, lhs);
+  return tir_binary(a->c, k, lhs, rhs);
+}
+
+/* d OP 0 (an order) where d = q*g + r, g divides every coefficient of q,
+ * and r lies in [g*t, g*t + g): the part below g cannot move d across a
+ * multiple of g, so d < 0 iff q + t < 0 (tx*4 + vec < 512 is tx < 128 for
+ * vec in [0, 4)); NULL when no such split exists */
+static tir_expr *cmp_split_low(tir_analyzer *a, tir_expr_kind k, const lin *d) {
+  if (k != TIR_LT && k != TIR_LE && k != TIR_GT && k != TIR_GE) return NULL;
+  int64_t shift = (k == TIR_LE || k == TIR_GT) ? -1 : 0; /* d <= 0 iff d - 1 < 0 */
+  tir_expr_kind k2 = (k == TIR_LT || k == TIR_LE) ? TIR_LT : TIR_GE;
+  tir_expr *best = NULL;
+  for (int i = 0; i < d->n; i++) {
+    int64_t g = d->t[i].k < 0 ? -d->t[i].k : d->t[i].k, lo, hi;
+    bool seen = false;
+    for (int j = 0; j < i; j++) seen |= d->t[j].k == g || d->t[j].k == -g;
+    if (g <= 1 || seen) continue;
+    lin q, r;
+    lin_init(&q, d->dt);
+    lin_init(&r, d->dt);
+    for (int j = 0; j < d->n; j++) {
+      if (d->t[j].k % g == 0) lin_add_atom(&q, d->t[j].atom, d->t[j].k / g);
+      else lin_add_atom(&r, d->t[j].atom, d->t[j].k);
+    }
+    r.base = d->base;
+    lin_add_const(&r, shift);
+    lin_bound(a, &r, &lo, &hi);
+    if (r.n && !r.bad && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+      q.base = ana_floordiv(lo, g);
+      lin_normalize(&q);
+      if (!q.bad && q.n) best = smaller(best, cmp_normal_form(a, k2, &q));
+    }
+    lin_free(&q);
+    lin_free(&r);
+  }
+  return best;
 }
 
 static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
@@ -1174,7 +1360,11 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
     int dec = decide_cmp(k, lo, hi);
     if (dec >= 0) r = tir_bool(a->c, dec);
     else if (d.n == 0) r = NULL;
-    else r = cmp_normal_form(a, k, &d);
+    else {
+      r = cmp_normal_form(a, k, &d);
+      tir_expr *low = cmp_split_low(a, k, &d);
+      if (low && (!r || ana_expr_size(low) <= ana_expr_size(r))) r = low;
+    }
   }
   lin_free(&d);
   if (r && r->kind != TIR_INT_IMM && (a->nconds > 0 || has_divmod(r))) {
@@ -1191,8 +1381,11 @@ static tir_expr *simp_not(tir_analyzer *a, tir_expr *e) {
   bool v;
   if (is_bool_const(x, &v)) return tir_bool(a->c, !v);
   if (x->kind == TIR_NOT) return x->u.un.a;
-  if (TIR_IS_CMP(x->kind) && ana_is_index_type(x->u.bin.a->dtype))
-    return tir_binary(a->c, negate_cmp(x->kind), x->u.bin.a, x->u.bin.b);
+  if (TIR_IS_CMP(x->kind) && ana_is_index_type(x->u.bin.a->dtype)) {
+    tir_expr_kind k = negate_cmp(x->kind); /* > and >= as < and <= swapped */
+    if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, flip_cmp(k), x->u.bin.b, x->u.bin.a);
+    return tir_binary(a->c, k, x->u.bin.a, x->u.bin.b);
+  }
   return x == e->u.un.a ? e : tir_not(a->c, x);
 }
 
@@ -1267,7 +1460,10 @@ static tir_expr *simp_call(tir_analyzer *a, tir_expr *e) {
     args[i] = simp(a, e->u.call.args[i]);
     changed |= args[i] != e->u.call.args[i];
   }
-  tir_expr *r = changed ? tir_call(a->c, e->dtype, e->u.call.op, args, n) : e;
+  bool v;
+  /* likely(true) is true: a hint on a decided condition says nothing */
+  tir_expr *r = !strcmp(e->u.call.op, "likely") && n == 1 && is_bool_const(args[0], &v) ? args[0]
+                : changed ? tir_call(a->c, e->dtype, e->u.call.op, args, n) : e;
   free(args);
   return r;
 }

@@ -313,6 +313,12 @@ tir_stmt *tir_alloc_buffer_stmt(tir_ctx *c, tir_buffer *buf, tir_stmt *body) {
   return s;
 }
 
+tir_stmt *tir_alloc_buffer_annotated(tir_ctx *c, tir_buffer *buf, tir_attr_val *annots, tir_stmt *body) {
+  tir_stmt *s = tir_alloc_buffer_stmt(c, buf, body);
+  s->u.decl.annotations = annots;
+  return s;
+}
+
 tir_stmt *tir_attr_stmt(tir_ctx *c, const char *key, tir_expr *node, tir_expr *value, tir_stmt *body) {
   tir_stmt *s = new_stmt(c, TIR_ATTR);
   s->u.attr.key = tir_strdup(c, key);

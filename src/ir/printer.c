@@ -129,6 +129,7 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     for (int i = 0; i < b->naxis_sep; i++) pr_printf(&p->out, "%s%d", i ? ", " : "", b->axis_separators[i]);
     pr_puts(&p->out, "]");
   }
+  if (b->layout_none && tirx(p)) pr_puts(&p->out, ", layout=None");
 }
 
 /* takes back what was printed since start, as a malloc'd string */
@@ -612,8 +613,9 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
 
 static void pr_decl(printer *p, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
+  bool annotated = s->kind == TIR_ALLOC_BUFFER && !av_empty(s->u.decl.annotations);
   if (s->kind == TIR_ALLOC_BUFFER && tirx(p) && b->scalar && b->ndim == 1 && is_const(b->shape[0], 1) &&
-      !strcmp(b->scope ? b->scope : "global", "local") && s->u.decl.body) {
+      !strcmp(b->scope ? b->scope : "global", "local") && s->u.decl.body && !annotated) {
     pr_scalar_decl(p, s);
     return;
   }
@@ -624,8 +626,13 @@ static void pr_decl(printer *p, const tir_stmt *s) {
   /* the old dialect reads a statement-level T.alloc_buffer as a block
    * allocation: there T.decl_buffer without data= allocates */
   const char *fn = s->kind == TIR_DECL_BUFFER || !tirx(p) ? "decl_buffer" : "alloc_buffer";
-  pr_printf(&p->out, "%s = T.%s(%s)\n", name, fn, args);
+  pr_printf(&p->out, "%s = T.%s(%s", name, fn, args);
   free(args);
+  if (annotated) {
+    pr_puts(&p->out, ", annotations=");
+    pr_attr_val(p, s->u.decl.annotations);
+  }
+  pr_puts(&p->out, ")\n");
   if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
   pr_pop_to(p, mark);
 }

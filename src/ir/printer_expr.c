@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/const_fold.h"
 #include "ir/printer.h"
 
 /* ------------------------------------------------------------------ */
@@ -310,8 +311,37 @@ static void pr_call2(printer *p, const char *fn, const tir_expr *a, const tir_ex
   pr_puts(&p->out, ")");
 }
 
+/* TVM's node constructor for a binary kind */
+static const char *node_ctor(tir_expr_kind k) {
+  switch (k) {
+  case TIR_ADD: return "Add";
+  case TIR_SUB: return "Sub";
+  case TIR_MUL: return "Mul";
+  case TIR_DIV: return "Div";
+  case TIR_MOD: return "Mod";
+  case TIR_FLOORDIV: return "FloorDiv";
+  case TIR_FLOORMOD: return "FloorMod";
+  case TIR_MIN: return "Min";
+  case TIR_MAX: return "Max";
+  case TIR_EQ: return "EQ";
+  case TIR_NE: return "NE";
+  case TIR_LT: return "LT";
+  case TIR_LE: return "LE";
+  case TIR_GT: return "GT";
+  case TIR_GE: return "GE";
+  case TIR_AND: return "And";
+  default: return "Or";
+  }
+}
+
 static void pr_binary(printer *p, const tir_expr *e) {
   int pr;
+  /* a node that reading `a + b` would fold away (x + 0, 2 * 3) is written
+   * with its constructor, as TVM does, so it reads back unchanged */
+  if (ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE) {
+    pr_call2(p, node_ctor(e->kind), e->u.bin.a, e->u.bin.b);
+    return;
+  }
   const char *op = bin_op(e, &pr);
   if (!op) {
     const char *fn = e->kind == TIR_DIV ? "truncdiv" : e->kind == TIR_MOD ? "truncmod"

@@ -141,6 +141,8 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
 /* binary op on values with TVM's dtype rules and constant folding */
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
+/* the same without constant folding (T.Add(...) and the other node constructors) */
+tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */

@@ -139,6 +139,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   tir_buffer *b = tir_buffer_new(r->c, name, dt, shape, ndim, strides, nstrides, off, scope, align,
                                  factor, data);
   b->span = a->sp;
+  /* layout=None matters only where buffers have a layout by default: a
+   * tirx function without s_tir (other layouts are not modelled) */
+  rval *lay = rd_kwarg(a, "layout");
+  b->layout_none = lay && lay->k == RV_NONE && r->tirx && r->fn && !r->fn->explicit_s_tir;
   return b;
 }
 

@@ -17,17 +17,26 @@ static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_b
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "type_annotation", "reinterpret", "ceildiv", NULL};
+    "call_intrin", "type_annotation", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
+    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
+
+/* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
+ * (the printer writes them where `a + b` would fold when read back) */
+static const struct { const char *name; tir_expr_kind kind; } NODE_CTORS[] = {
+    {"Add", TIR_ADD}, {"Sub", TIR_SUB}, {"Mul", TIR_MUL}, {"Div", TIR_DIV}, {"Mod", TIR_MOD},
+    {"FloorDiv", TIR_FLOORDIV}, {"FloorMod", TIR_FLOORMOD}, {"Min", TIR_MIN}, {"Max", TIR_MAX},
+    {"EQ", TIR_EQ}, {"NE", TIR_NE}, {"LT", TIR_LT}, {"LE", TIR_LE}, {"GT", TIR_GT}, {"GE", TIR_GE},
+    {"And", TIR_AND}, {"Or", TIR_OR}};
 
 /* TVM 0.27 T.* names tirc does not read (frames, node constructors,
  * target-specific intrinsics): a clear error instead of "unknown" */
 static const char *const TVM_UNSUPPORTED[] = {
-    "Add", "And", "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Break", "BufferLoad",
-    "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue", "Div",
-    "DtypeConstructor", "EQ", "Else", "ExecScope", "FloatImm", "FloorDiv", "FloorMod", "GE", "GT",
-    "If", "IntImm", "Iter", "IterVar", "LE", "LShift", "LT", "Layout", "LetAnnotation",
-    "LocalVectorAnnotation", "Max", "Min", "Mod", "Mul", "NE", "Not", "Optional", "Or", "Ptr", "R",
-    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle", "Sub",
+    "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Break", "BufferLoad",
+    "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
+    "DtypeConstructor", "Else", "ExecScope", "FloatImm",
+    "If", "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
+    "LocalVectorAnnotation", "Not", "Optional", "Ptr", "R",
+    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle",
     "TMEMPool", "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_local", "alloc_scalar",
     "alloc_shared", "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
@@ -382,9 +391,23 @@ static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
   }
 }
 
+static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.%s takes no keyword argument '%s'", name, a->kw[0]);
+    return rv_err();
+  }
+  if (!want_args(r, name, a, 2, 2)) return rv_err();
+  const tir_expr *like = first_expr(a, 0);
+  tir_expr **es = exprs_of(r, a, 0, like);
+  tir_expr *e = es ? rd_bin_node(r, k, es[0], es[1]) : NULL;
+  return e ? rv_expr(e, a->sp) : rv_err();
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
+  for (size_t i = 0; i < sizeof NODE_CTORS / sizeof NODE_CTORS[0]; i++)
+    if (!strcmp(name, NODE_CTORS[i].name)) return node_ctor(r, name, NODE_CTORS[i].kind, a);
   dtype_kwarg(r, name, a);
   if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
   if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||

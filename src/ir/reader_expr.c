@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/const_fold.h"
 #include "ir/reader.h"
 
 static bool is_pynum(rval v) { return v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL; }
@@ -278,73 +279,7 @@ static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * 
 
 /* constant folding and identities, as TVM's arith::TryConstFold does */
 static tir_expr *fold(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
-  int64_t x, y;
-  bool ca = a->kind == TIR_INT_IMM, cb = b->kind == TIR_INT_IMM;
-  x = ca ? a->u.int_val : 0;
-  y = cb ? b->u.int_val : 0;
-  tir_dtype t = a->dtype;
-  if (ca && cb && t.lanes == 1) {
-    switch (k) {
-    case TIR_ADD: return tir_int(r->c, t, x + y);
-    case TIR_SUB: return tir_int(r->c, t, x - y);
-    case TIR_MUL: return tir_int(r->c, t, x * y);
-    case TIR_FLOORDIV: if (y) return tir_int(r->c, t, floordiv64(x, y)); break;
-    case TIR_FLOORMOD: if (y) return tir_int(r->c, t, floormod64(x, y)); break;
-    case TIR_DIV: if (y) return tir_int(r->c, t, x / y); break;
-    case TIR_MOD: if (y) return tir_int(r->c, t, x % y); break;
-    case TIR_MIN: return tir_int(r->c, t, x < y ? x : y);
-    case TIR_MAX: return tir_int(r->c, t, x > y ? x : y);
-    case TIR_EQ: return tir_bool(r->c, x == y);
-    case TIR_NE: return tir_bool(r->c, x != y);
-    case TIR_LT: return tir_bool(r->c, x < y);
-    case TIR_LE: return tir_bool(r->c, x <= y);
-    case TIR_GT: return tir_bool(r->c, x > y);
-    case TIR_GE: return tir_bool(r->c, x >= y);
-    case TIR_AND: return tir_bool(r->c, x && y);
-    case TIR_OR: return tir_bool(r->c, x || y);
-    default: break;
-    }
-    return NULL;
-  }
-  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1) {
-    double p = a->u.float_val, q = b->u.float_val;
-    switch (k) {
-    case TIR_ADD: return tir_float(r->c, t, p + q);
-    case TIR_SUB: return tir_float(r->c, t, p - q);
-    case TIR_MUL: return tir_float(r->c, t, p * q);
-    case TIR_DIV: if (q != 0) return tir_float(r->c, t, p / q); break;
-    default: break;
-    }
-    return NULL;
-  }
-  if (tir_dtype_is_bool(t)) return NULL;
-  switch (k) {
-  case TIR_ADD:
-    if (ca && x == 0) return b;
-    if (cb && y == 0) return a;
-    break;
-  case TIR_SUB:
-    if (cb && y == 0) return a;
-    break;
-  case TIR_MUL:
-    if (ca && x == 1) return b;
-    if (cb && y == 1) return a;
-    if (ca && x == 0) return a;
-    if (cb && y == 0) return b;
-    break;
-  case TIR_FLOORDIV:
-  case TIR_DIV:
-    if (cb && y == 1) return a;
-    if (ca && x == 0) return a;
-    break;
-  case TIR_FLOORMOD:
-  case TIR_MOD:
-    if (cb && y == 1) return tir_int(r->c, t, 0);
-    if (ca && x == 0) return a;
-    break;
-  default: break;
-  }
-  return NULL;
+  return ir_fold_apply(r->c, ir_const_fold(k, a, b), a, b);
 }
 
 /* make a and b one dtype, as TVM's BinaryOpMatchTypes */
@@ -379,6 +314,12 @@ tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   if (!match_types(r, &a, &b, a->span)) return NULL;
   tir_expr *f = fold(r, k, a, b);
   return f ? f : tir_binary(r->c, k, a, b);
+}
+
+/* T.Add(a, b) and the other node constructors: the node, never folded */
+tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  if (!match_types(r, &a, &b, a->span)) return NULL;
+  return tir_binary(r->c, k, a, b);
 }
 
 /* a Python number next to an expr takes the expr's (scalar) dtype */

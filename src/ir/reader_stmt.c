@@ -90,6 +90,31 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   return true;
 }
 
+/* removes `annotations=` from a's keywords: *out is its dict (NULL when
+ * absent, None or empty); false after an error */
+static bool take_annotations(rd *r, rd_args *a, tir_attr_val **out) {
+  *out = NULL;
+  for (int i = 0; i < a->nkw; i++) {
+    if (strcmp(a->kw[i], "annotations")) continue;
+    rval v = a->kwv[i];
+    for (int j = i + 1; j < a->nkw; j++) {
+      a->kw[j - 1] = a->kw[j];
+      a->kwv[j - 1] = a->kwv[j];
+      a->kwsp[j - 1] = a->kwsp[j];
+    }
+    a->nkw--;
+    if (v.k == RV_NONE) return true;
+    if (v.k != RV_DICT) {
+      tir_error(r->d, v.sp, "annotations must be a dict");
+      return false;
+    }
+    if (!(*out = rd_as_attr(r, v))) return false;
+    if ((*out)->n == 0) *out = NULL;
+    return true;
+  }
+  return true;
+}
+
 static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call, TSNode list, uint32_t idx,
                             bool *rest_used) {
   rd_args a;
@@ -116,15 +141,21 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
     tir_stmt *body = rest_of(r, list, idx, rest_used);
     return body ? tir_allocate(r->c, v, t, ext, ex->n, scope, body) : NULL;
   }
+  tir_attr_val *annots = NULL;
+  if (!take_annotations(r, &a, &annots)) return NULL;
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
   if (!b) return NULL;
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
   rval *data = rd_arg(&a, 2, "data");
   bool decl = !strcmp(tn, "decl_buffer") && data && data->k != RV_NONE;
+  if (decl && annots) {
+    tir_error(r->d, a.sp, "a T.decl_buffer with data= takes no annotations (only an allocation has them)");
+    return NULL;
+  }
   rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
   tir_stmt *body = rest_of(r, list, idx, rest_used);
   if (!body) return NULL;
-  return decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_stmt(r->c, b, body);
+  return decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_annotated(r->c, b, annots, body);
 }
 
 /* the var a declaration `name = T.int32()` made, when hint (the node of

@@ -129,6 +129,7 @@ static void c_buffer(canon *c, const tir_buffer *b) {
   put(c, (uint64_t)b->naxis_sep);
   for (int i = 0; i < b->naxis_sep; i++) put(c, (uint64_t)b->axis_separators[i]);
   put(c, (uint64_t)b->scalar);
+  put(c, (uint64_t)b->layout_none);
 }
 
 static void c_float(canon *c, double v) {
@@ -315,6 +316,7 @@ static void c_stmt(canon *c, const tir_stmt *s) {
     break;
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER:
     c_buffer(c, s->u.decl.buf);
+    c_annots(c, s->kind == TIR_ALLOC_BUFFER ? s->u.decl.annotations : NULL);
     c_stmt(c, s->u.decl.body);
     break;
   case TIR_ATTR:

@@ -5,8 +5,12 @@
  *    product of its shape; strides none; elem_offset 0;
  *  - an index (i_0 .. i_k) becomes  sum_d i_d * stride_d + elem_offset
  *    (compact row-major strides when none are given), simplified;
- *  - a parameter's flat buffer is declared (DeclBuffer) at the top of the
- *    body; AllocBuffer / DeclBuffer statements declare the flat one.
+ *  - a parameter's flat buffer (a new one even when it is flat already, as
+ *    TVM's) is declared (DeclBuffer) at the top of the body when the body
+ *    accesses the parameter or uses its data pointer; AllocBuffer /
+ *    DeclBuffer statements declare the flat one (keeping annotations);
+ *  - in a tirx function without s_tir every flat buffer gets TVM 0.27's
+ *    layout=None (the other buffers there have a default layout).
  * Run after LowerOpaqueBlock: blocks left are an error. */
 #include <stdlib.h>
 
@@ -17,12 +21,14 @@
 typedef struct flat_pair {
   const tir_buffer *orig;
   tir_buffer *flat;
+  bool used; /* the body accesses it (parameters are registered unused) */
 } flat_pair;
 
 typedef struct flattener {
   tir_analyzer *an;
   flat_pair *pairs;
   int n, cap;
+  bool layouts; /* a tirx function without s_tir: flat buffers get layout=None */
   tir_diag *d;
   bool failed;
 } flattener;
@@ -68,10 +74,24 @@ static tir_expr *as_index_type(tir_ctx *c, tir_expr *e, tir_dtype t) {
   return tir_dtype_eq(e->dtype, t) ? e : tir_cast(c, t, e);
 }
 
-static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) {
+/* b itself when flattening leaves it as it is */
+static bool unchanged(const flattener *fl, const tir_buffer *b) {
+  return already_flat(b) && (!fl->layouts || b->layout_none);
+}
+
+/* the flat buffer of b, made once (a copy when b must change, or always
+ * when forced: TVM gives every parameter a new flat buffer) */
+static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool force) {
   for (int i = 0; i < fl->n; i++)
-    if (fl->pairs[i].orig == b) return fl->pairs[i].flat;
+    if (fl->pairs[i].orig == b) {
+      fl->pairs[i].used |= !force;
+      return fl->pairs[i].flat;
+    }
   tir_buffer *f = b;
+  if (force || !unchanged(fl, b)) {
+    f = tir_buffer_copy(c, b);
+    f->layout_none = fl->layouts;
+  }
   if (!already_flat(b)) {
     tir_expr *size;
     if (b->nstrides > 0 && b->ndim > 0) {
@@ -81,7 +101,6 @@ static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) {
       for (int d = 1; d < b->ndim; d++) size = mul(c, size, b->shape[d]);
     }
     size = tir_simplify(fl->an, size);
-    f = tir_buffer_copy(c, b);
     f->shape = tir_alloc(c, sizeof *f->shape);
     f->shape[0] = size;
     f->ndim = 1;
@@ -96,9 +115,11 @@ static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) {
     fl->pairs = realloc(fl->pairs, sizeof *fl->pairs * (size_t)fl->cap);
     if (!fl->pairs) abort();
   }
-  fl->pairs[fl->n++] = (flat_pair){b, f};
+  fl->pairs[fl->n++] = (flat_pair){b, f, !force};
   return f;
 }
+
+static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) { return flat_buffer(c, fl, b, false); }
 
 /* the flat index of idx in b */
 static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_expr *const *idx, int n) {
@@ -128,10 +149,10 @@ static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_
 static tir_expr *flatten_load(tir_mutator *m, tir_expr *e) {
   if (e->kind != TIR_BUFFER_LOAD) return e;
   flattener *fl = m->user;
-  tir_buffer *b = e->u.load.buf;
-  if (already_flat(b)) return e;
-  tir_expr *i = flat_index(m->ctx, fl, b, e->u.load.idx, e->u.load.nidx);
-  tir_expr *r = tir_load(m->ctx, flat_of(m->ctx, fl, b), &i, 1);
+  tir_buffer *b = e->u.load.buf, *f = flat_of(m->ctx, fl, b);
+  if (f == b) return e;
+  tir_expr *i = already_flat(b) && e->u.load.nidx == 1 ? e->u.load.idx[0] : flat_index(m->ctx, fl, b, e->u.load.idx, e->u.load.nidx);
+  tir_expr *r = tir_load(m->ctx, f, &i, 1);
   r->dtype = e->dtype;
   r->span = e->span;
   return r;
@@ -142,10 +163,10 @@ static tir_stmt *flatten_stmt(tir_mutator *m, tir_stmt *s) {
   tir_ctx *c = m->ctx;
   switch (s->kind) {
   case TIR_BUFFER_STORE: {
-    tir_buffer *b = s->u.store.buf;
-    if (already_flat(b)) return s;
-    tir_expr *i = flat_index(c, fl, b, s->u.store.idx, s->u.store.nidx);
-    tir_stmt *r = tir_store(c, flat_of(c, fl, b), s->u.store.value, &i, 1);
+    tir_buffer *b = s->u.store.buf, *f = flat_of(c, fl, b);
+    if (f == b) return s;
+    tir_expr *i = already_flat(b) && s->u.store.nidx == 1 ? s->u.store.idx[0] : flat_index(c, fl, b, s->u.store.idx, s->u.store.nidx);
+    tir_stmt *r = tir_store(c, f, s->u.store.value, &i, 1);
     r->span = s->span;
     return r;
   }
@@ -166,15 +187,41 @@ static tir_stmt *flatten_stmt(tir_mutator *m, tir_stmt *s) {
   }
 }
 
-tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d) {
-  flattener fl = {.an = tir_analyzer_new(c, d), .d = d};
-  tir_mutator m = {.expr = flatten_load, .stmt = flatten_stmt, .ctx = c, .user = &fl};
-  tir_stmt *body = tir_mutate_stmt(&m, f->body);
+static bool find_var(tir_visitor *v, const tir_expr *e) {
+  if (e == ((const tir_expr **)v->user)[0]) ((const tir_expr **)v->user)[1] = e;
+  return true;
+}
+
+static bool uses_var(const tir_stmt *s, const tir_expr *var) {
+  const tir_expr *st[2] = {var, NULL};
+  tir_visitor v = {.expr = find_var, .user = st};
+  tir_visit_stmt(&v, s);
+  return st[1] != NULL;
+}
+
+/* a parameter's flat buffer is declared when the body accesses the
+ * parameter or uses its data pointer, as TVM does (it declares flat ones
+ * too: a new buffer for every parameter) */
+static tir_stmt *declare_params(tir_ctx *c, flattener *fl, const tir_func *f, tir_stmt *body) {
   for (int i = f->nparams - 1; i >= 0; i--) {
     tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    if (!b || already_flat(b)) continue;
-    body = tir_decl_buffer(c, flat_of(c, &fl, b), body);
+    bool seen = false; /* two parameters over one buffer: declared once */
+    for (int j = 0; j < i && !seen; j++) seen = f->buffer_map[j] == b;
+    if (!b || seen) continue;
+    flat_pair *p = NULL;
+    for (int k = 0; k < fl->n && !p; k++)
+      if (fl->pairs[k].orig == b) p = &fl->pairs[k];
+    if (p && (p->used || uses_var(body, b->data))) body = tir_decl_buffer(c, p->flat, body);
   }
+  return body;
+}
+
+tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  flattener fl = {.an = tir_analyzer_new(c, d), .layouts = !f->s_tir, .d = d};
+  tir_mutator m = {.expr = flatten_load, .stmt = flatten_stmt, .ctx = c, .user = &fl};
+  for (int i = 0; i < f->nparams; i++)
+    if (f->buffer_map && f->buffer_map[i]) flat_buffer(c, &fl, f->buffer_map[i], true);
+  tir_stmt *body = declare_params(c, &fl, f, tir_mutate_stmt(&m, f->body));
   tir_analyzer_free(fl.an);
   free(fl.pairs);
   if (fl.failed) return NULL;

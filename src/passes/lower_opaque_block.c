@@ -2,7 +2,8 @@
  * (opaque) blocks, as TVM does:
  *  - a block becomes its body, under `if predicate` when it has one, under
  *    its `pragma_*` annotations as AttrStmts, and under one statement-level
- *    allocation (AllocBuffer) per alloc_buffer, the first outermost;
+ *    allocation (AllocBuffer) per alloc_buffer, the first outermost,
+ *    annotated with its alignment as TVM 0.27 does;
  *  - a thread_binding loop becomes a `thread_extent` AttrStmt on its var
  *    (T.launch_thread; "virtual_thread" for vthread tags);
  *  - a loop of extent 1 with no annotations disappears, its var replaced by
@@ -80,6 +81,16 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
   return wrap_pragmas(c, s->u.loop.annotations, s->u.loop.var, body);
 }
 
+/* what TVM 0.27's LowerOpaqueBlock puts on each AllocBuffer it makes:
+ * {"buffer_allocated_addr": [], "buffer_data_alignment": <align>} (tirc's
+ * buffers have no pre-allocated address, so the list is always empty) */
+static tir_attr_val *alloc_annotations(tir_ctx *c, const tir_buffer *buf) {
+  int align = buf->data_alignment > 0 ? buf->data_alignment : 64;
+  const char *keys[] = {"buffer_allocated_addr", "buffer_data_alignment"};
+  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_i32(c, align))};
+  return tir_av_dict(c, keys, items, 2);
+}
+
 static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
   opaque_lower *st = m->user;
   tir_ctx *c = m->ctx;
@@ -101,7 +112,7 @@ static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
   for (int i = b->n_alloc - 1; i >= 0; i--) {
     tir_buffer *buf = b->alloc_buffers[i];
     if (m->buffer) buf = m->buffer(m, buf);
-    body = tir_alloc_buffer_stmt(c, buf, body);
+    body = tir_alloc_buffer_annotated(c, buf, alloc_annotations(c, buf), body);
     body->span = buf->span.line ? buf->span : b->span;
   }
   return body;

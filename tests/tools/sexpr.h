@@ -58,6 +58,7 @@ static tir_expr *sx_parse(tir_ctx *c, sx_vars *vs, const char **p) {
     if (n == 3 && !strncmp(op, "not", 3) && na == 1) return tir_not(c, args[0]);
     if (n == 6 && !strncmp(op, "select", 6) && na == 3) return tir_select(c, args[0], args[1], args[2]);
     if (n == 3 && !strncmp(op, "i64", 3) && na == 1) return tir_cast(c, TIR_INT64, args[0]);
+    if (n == 6 && !strncmp(op, "likely", 6) && na == 1) return tir_call(c, TIR_BOOL, "likely", args, 1);
     return NULL;
   }
   const char *s = *p;

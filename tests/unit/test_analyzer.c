@@ -80,7 +80,7 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(+ (* x y) (* y x))", "x * y * 2"},
     {"", "(+ (* (// x 8) 8) (% x 8))", "x"},
     {"", "(+ (* (// x 8) 16) (* (% x 8) 2))", "x * 2"},
-    {"", "(- x (* (// x 8) 8))", "x - x // 8 * 8"},
+    {"", "(- x (* (// x 8) 8))", "x % 8"},
     {"", "(// (// x 4) 2)", "x // 8"},
     {"", "(% (% x 16) 4)", "x % 4"},
     {"", "(% (% x 4) 16)", "x % 4"},
@@ -117,14 +117,14 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(== (* x 2) 3)", "T.bool(False)"},
     {"", "(!= (* x 2) 3)", "T.bool(True)"},
     {"", "(< (* x 4) 10)", "x < 3"},
-    {"", "(>= (* x 4) 10)", "x >= 3"},
+    {"", "(>= (* x 4) 10)", "3 <= x"},
     {"", "(== (+ x 1) (+ x 1))", "T.bool(True)"},
     {"", "(> 3 x)", "x < 3"},
     {"", "(and true (< x y))", "x < y"},
     {"", "(or false (< x y))", "x < y"},
     {"", "(and false (< x y))", "T.bool(False)"},
     {"", "(or true (< x y))", "T.bool(True)"},
-    {"", "(not (< x y))", "x >= y"},
+    {"", "(not (< x y))", "y <= x"},
     {"", "(not (not (< x y)))", "x < y"},
     {"", "(not true)", "T.bool(False)"},
     {"", "(select true x y)", "x"},
@@ -198,6 +198,42 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (% (+ w -3) 6) 3)", "w % 3"},
     {"y 0 10", "(// (+ (* y 2) 13) 4)", "y // 2 + 3"},
     {"z 2 6", "(// (* z 17) 16)", "z"},
+    /* the part of a sum below a divisor's factor leaves the division */
+    {"tx 0 256 v 0 4", "(// (+ (* tx 4) v) 128)", "tx // 32"},
+    {"tx 0 256 v 0 4", "(% (+ (* tx 4) v) 128)", "tx % 32 * 4 + v"},
+    {"tx 0 256 v 0 4", "(// (+ (+ (* tx 4) v) 1) 128)", "(tx * 4 + v + 1) // 128"},
+    {"tx 0 256 v 0 4", "(// (+ (* tx 12) v) 8)", "tx * 3 // 2"},
+    {"tx 0 256 v 0 4", "(< (+ (* tx 4) v) 512)", "tx < 128"},
+    {"tx 0 256 v 0 4", "(<= (+ (* tx 4) v) 511)", "tx < 128"},
+    {"tx 0 256 v 0 4", "(>= (+ (* tx 4) v) 12)", "3 <= tx"},
+    {"tx 0 256 v 0 4", "(< (+ (* tx 4) v) 510)", "tx * 4 + v < 510"},
+    {"tx 0 256 v 0 4", "(< (+ (* tx 4) v) (* y 4))", "tx < y"},
+    /* comparisons as TVM writes them: < and <=, > and >= swapped */
+    {"", "(>= (+ x y) 1)", "1 <= x + y"},
+    {"", "(> x y)", "y < x"},
+    {"", "(< (- 3 x) 1)", "2 < x"},
+    {"", "(not (<= x y))", "y < x"},
+    {"", "(not (> x y))", "x <= y"},
+    /* likely(true) is true */
+    {"", "(and (likely (< x y)) (likely (<= x x)))", "T.likely(x < y)"},
+    {"", "(likely (< x x))", "T.bool(False)"},
+    /* products: factors in written order, constants last; any order is
+     * the same product */
+    {"", "(* (* x z) (* y 4))", "x * z * y * 4"},
+    {"", "(* (* y 4) (* x z))", "y * x * z * 4"},
+    {"", "(+ (* x y) w)", "x * y + w"},
+    {"", "(+ w (* y x))", "w + y * x"},
+    {"", "(- (* x y) (* y x))", "0"},
+    {"", "(+ (* x (* y z)) (* (* z x) y))", "x * y * z * 2"},
+    {"", "(* (+ x 1) y)", "(x + 1) * y"},
+    /* x - x // c * c is x % c; x // c1 % c2 is x % (c1*c2) // c1 */
+    {"", "(- (+ y x) (* (// (+ y x) 3) 3))", "(y + x) % 3"},
+    {"", "(- (* y 2) (* (// y 3) 6))", "y % 3 * 2"},
+    {"", "(max y (* (// y 3) 3))", "y"},
+    {"", "(% (// w 32) 16)", "w % 512 // 32"},
+    {"", "(// (% (// w 32) 16) 4)", "w % 512 // 128"},
+    /* each operand of a min chain against the rest */
+    {"", "(- (min (min (+ x 1) (max z y)) w) x)", "T.min(1, T.min(T.max(z, y), w) - x)"},
 };
 
 START_TEST(simplify_case) {

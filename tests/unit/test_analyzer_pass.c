@@ -128,7 +128,7 @@ static const struct { const char *name, *body, *want; } CASES[] = {
         "            if i < 4:\n"
         "                B[i] = 1\n",
         "    for i in range(8):\n"
-        "        if i >= 4:\n"
+        "        if 4 <= i:\n"
         "            B[i] = 0\n"
         "        else:\n"
         "            B[i] = 1\n"},

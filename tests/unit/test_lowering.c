@@ -305,8 +305,30 @@ START_TEST(lower_opaque_alloc) {
                       "            t[0] = A[i]\n"
                       "            A[i] = t[0] + T.float32(1)\n",
                   "lower_opaque");
-  HAS(r, "    for i in range(8):\n        t = T.alloc_buffer((1,), scope=\"local\")\n        t[0] = A[i]\n");
+  HAS(r, "    for i in range(8):\n        t = T.alloc_buffer((1,), scope=\"local\", annotations={\"buffer_allocated_addr\": [], "
+         "\"buffer_data_alignment\": 64})\n        t[0] = A[i]\n");
   LACKS(r, "sblock");
+  done(&r);
+}
+END_TEST
+
+/* TVM 0.27 annotates each allocation with the buffer's alignment */
+START_TEST(lower_opaque_alloc_alignment) {
+  lowered r = RUN(HDR "def f(A: T.Buffer((8,), \"float32\")):\n"
+                      "    for i in range(8):\n"
+                      "        with T.block(\"b\"):\n"
+                      "            t = T.alloc_buffer((1,), \"float32\", scope=\"local\", align=128)\n"
+                      "            t[0] = A[i]\n"
+                      "            A[i] = t[0]\n",
+                  "lower_opaque");
+  const tir_stmt *s = r.out->body->u.loop.body;
+  ck_assert_int_eq(s->kind, TIR_ALLOC_BUFFER);
+  const tir_attr_val *al = tir_av_get(s->u.decl.annotations, "buffer_data_alignment");
+  int64_t v = 0;
+  ck_assert(al && al->kind == TIR_AV_EXPR && tir_is_const_int(al->expr, &v) && v == 128);
+  ck_assert(tir_dtype_eq(al->expr->dtype, TIR_INT32));
+  const tir_attr_val *addr = tir_av_get(s->u.decl.annotations, "buffer_allocated_addr");
+  ck_assert(addr && addr->kind == TIR_AV_LIST && addr->n == 0);
   done(&r);
 }
 END_TEST
@@ -366,14 +388,102 @@ START_TEST(flatten_rejects_blocks) {
 }
 END_TEST
 
-START_TEST(flatten_flat_untouched) {
+/* as TVM: a parameter flat already still gets a flat view when used */
+START_TEST(flatten_flat_param_view) {
   lowered r = RUN(HDR "def f(A: T.Buffer((8,), \"float32\")):\n"
                       "    for i in range(8):\n"
                       "        A[i] = T.float32(0)\n",
                   "flatten");
-  ck_assert_ptr_eq(r.out->body, r.in->body);
-  LACKS(r, "decl_buffer");
+  HAS(r, "    A_1 = T.decl_buffer((8,), data=A.data)\n    for i in range(8):\n        A_1[i] = T.float32(0.0)\n");
+  LACKS(r, "layout");
   done(&r);
+}
+END_TEST
+
+/* unused parameters get no view; one used only through its data pointer does */
+START_TEST(flatten_view_only_used) {
+  lowered r = RUN(HDR "def f(D: T.Buffer((2, 4), \"float32\"), E: T.Buffer((2,), \"float32\"), F: T.Buffer((4,), \"float32\")):\n"
+                      "    T.evaluate(T.call_extern(\"int32\", \"g\", E.data))\n",
+                  "flatten");
+  LACKS(r, "D_1");
+  LACKS(r, "F_1");
+  HAS(r, "E_1 = T.decl_buffer((2,), data=E.data)");
+  done(&r);
+}
+END_TEST
+
+/* a tirx function without s_tir: flat buffers have layout=None, printed,
+ * read back and compared */
+START_TEST(flatten_layout_none) {
+  static const char *const src =
+      "from tvm.script import tirx as T\n\n@T.prim_func\n"
+      "def f(A: T.Buffer((2, 4), \"float32\"), B: T.Buffer((8,), \"float32\")):\n"
+      "    T_1 = T.alloc_buffer((8,), scope=\"local\")\n"
+      "    for i, j in T.grid(2, 4):\n"
+      "        T_1[i * 4 + j] = A[i, j]\n"
+      "        B[i * 4 + j] = T_1[i * 4 + j]\n";
+  lowered r = RUN(src, "flatten");
+  HAS(r, "A_1 = T.decl_buffer((8,), data=A.data, layout=None)");
+  HAS(r, "B_1 = T.decl_buffer((8,), data=B.data, layout=None)");
+  HAS(r, "T_1 = T.alloc_buffer((8,), scope=\"local\", layout=None)");
+  HAS(r, "B_1[i * 4 + j] = T_1[i * 4 + j]");
+  /* the printed text reads back equal; without layout=None it differs */
+  char full[2048];
+  snprintf(full, sizeof full, "from tvm.script import tirx as T\n\n%s", r.text);
+  tir_module *back = tir_parse(r.c, full, strlen(full), &r.d);
+  ck_assert(back && back->nfuncs == 1);
+  ck_assert(tir_struct_equal_func(back->funcs[0], r.out));
+  char *p;
+  while ((p = strstr(full, ", layout=None"))) memmove(p, p + 13, strlen(p + 13) + 1);
+  back = tir_parse(r.c, full, strlen(full), &r.d);
+  ck_assert(back && back->nfuncs == 1);
+  ck_assert(!tir_struct_equal_func(back->funcs[0], r.out));
+  done(&r);
+}
+END_TEST
+
+/* AllocBuffer annotations: read, printed, compared */
+START_TEST(alloc_annotations_round_trip) {
+  static const char *const fmt =
+      "from tvm.script import tirx as T\n\n@T.prim_func\n"
+      "def f(A: T.Buffer((8,), \"float32\")):\n"
+      "    t = T.alloc_buffer((1,), scope=\"local\", annotations={\"buffer_data_alignment\": %d, \"k\": [1, 2]})\n"
+      "    t[0] = A[0]\n";
+  char src[512], other[512];
+  snprintf(src, sizeof src, fmt, 64);
+  snprintf(other, sizeof other, fmt, 32);
+  lowered r = RUN(src, "remove_noop");
+  HAS(r, "t = T.alloc_buffer((1,), scope=\"local\", annotations={\"buffer_data_alignment\": 64, \"k\": [1, 2]})");
+  tir_module *b = tir_parse(r.c, other, strlen(other), &r.d);
+  ck_assert(b && !tir_struct_equal_func(b->funcs[0], r.in));
+  tir_module *c = tir_parse(r.c, src, strlen(src), &r.d);
+  ck_assert(c && tir_struct_equal_func(c->funcs[0], r.in));
+  done(&r);
+}
+END_TEST
+
+static bool parse_fails(const char *src, const char *msg) {
+  tir_ctx *c = tir_ctx_new();
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_module *m = tir_parse(c, src, strlen(src), &d);
+  bool ok = !m && diag_has(&d, msg);
+  tir_diag_free(&d);
+  tir_ctx_free(c);
+  return ok;
+}
+
+START_TEST(alloc_annotations_errors) {
+  ck_assert(parse_fails("from tvm.script import tirx as T\n\n@T.prim_func\n"
+                        "def f(A: T.Buffer((8,), \"float32\")):\n"
+                        "    t = T.alloc_buffer((1,), annotations=5)\n"
+                        "    t[0] = A[0]\n",
+                        "annotations must be a dict"));
+  ck_assert(parse_fails("from tvm.script import tirx as T\n\n@T.prim_func\n"
+                        "def f(A: T.Buffer((8,), \"float32\")):\n"
+                        "    t = T.decl_buffer((8,), data=A.data, annotations={\"a\": 1})\n"
+                        "    t[0] = A[0]\n",
+                        "takes no annotations"));
 }
 END_TEST
 
@@ -476,10 +586,11 @@ START_TEST(default_pipeline_flat) {
   lowered r = RUN(reduce_src, "lower_init", "plan_alloc", "to_opaque", "lower_opaque", "flatten", "lower_intrin",
                   "remove_noop");
   BODY_EQ(r, "    A_1 = T.decl_buffer((64,), data=A.data)\n"
+             "    B_1 = T.decl_buffer((8,), data=B.data)\n"
              "    for i, k in T.grid(8, 8):\n"
              "        if k == 0:\n"
-             "            B[i] = T.float32(0.0)\n"
-             "        B[i] = B[i] + A_1[i * 8 + k]\n");
+             "            B_1[i] = T.float32(0.0)\n"
+             "        B_1[i] = B_1[i] + A_1[i * 8 + k]\n");
   done(&r);
 }
 END_TEST
@@ -510,6 +621,9 @@ static Suite *suite(void) {
   tcase_add_test(t, lower_opaque_unit_loop);
   tcase_add_test(t, lower_opaque_threads);
   tcase_add_test(t, lower_opaque_alloc);
+  tcase_add_test(t, lower_opaque_alloc_alignment);
+  tcase_add_test(t, alloc_annotations_round_trip);
+  tcase_add_test(t, alloc_annotations_errors);
   tcase_add_test(t, lower_opaque_pragma);
   suite_add_tcase(s, t);
   t = tcase_create("flatten");
@@ -517,7 +631,9 @@ static Suite *suite(void) {
   tcase_add_test(t, flatten_strided_offset);
   tcase_add_test(t, flatten_vector_index);
   tcase_add_test(t, flatten_rejects_blocks);
-  tcase_add_test(t, flatten_flat_untouched);
+  tcase_add_test(t, flatten_flat_param_view);
+  tcase_add_test(t, flatten_view_only_used);
+  tcase_add_test(t, flatten_layout_none);
   suite_add_tcase(s, t);
   t = tcase_create("lower_intrin");
   tcase_add_test(t, intrin_access_ptr);

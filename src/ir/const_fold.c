@@ -1,0 +1,93 @@
+/* const_fold.c - constant folding of binary nodes as TVMScript builds them. */
+#include "ir/const_fold.h"
+
+static int64_t floordiv64(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
+
+static ir_fold fold_int(int64_t v) { return (ir_fold){IR_FOLD_INT, v, 0}; }
+static ir_fold fold_bool(bool v) { return (ir_fold){IR_FOLD_BOOL, v ? 1 : 0, 0}; }
+static ir_fold fold_float(double v) { return (ir_fold){IR_FOLD_FLOAT, 0, v}; }
+static const ir_fold NONE = {IR_FOLD_NONE, 0, 0}, TAKE_A = {IR_FOLD_A, 0, 0}, TAKE_B = {IR_FOLD_B, 0, 0};
+
+static ir_fold both_int(tir_expr_kind k, int64_t x, int64_t y) {
+  switch (k) {
+  case TIR_ADD: return fold_int((int64_t)((uint64_t)x + (uint64_t)y));
+  case TIR_SUB: return fold_int((int64_t)((uint64_t)x - (uint64_t)y));
+  case TIR_MUL: return fold_int((int64_t)((uint64_t)x * (uint64_t)y));
+  case TIR_FLOORDIV: return y && !(x == INT64_MIN && y == -1) ? fold_int(floordiv64(x, y)) : NONE;
+  case TIR_FLOORMOD: return y && !(x == INT64_MIN && y == -1) ? fold_int(floormod64(x, y)) : NONE;
+  case TIR_DIV: return y && !(x == INT64_MIN && y == -1) ? fold_int(x / y) : NONE;
+  case TIR_MOD: return y && !(x == INT64_MIN && y == -1) ? fold_int(x % y) : NONE;
+  case TIR_MIN: return fold_int(x < y ? x : y);
+  case TIR_MAX: return fold_int(x > y ? x : y);
+  case TIR_EQ: return fold_bool(x == y);
+  case TIR_NE: return fold_bool(x != y);
+  case TIR_LT: return fold_bool(x < y);
+  case TIR_LE: return fold_bool(x <= y);
+  case TIR_GT: return fold_bool(x > y);
+  case TIR_GE: return fold_bool(x >= y);
+  case TIR_AND: return fold_bool(x && y);
+  case TIR_OR: return fold_bool(x || y);
+  default: return NONE;
+  }
+}
+
+ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
+  bool ca = a->kind == TIR_INT_IMM, cb = b->kind == TIR_INT_IMM;
+  int64_t x = ca ? a->u.int_val : 0, y = cb ? b->u.int_val : 0;
+  tir_dtype t = a->dtype;
+  if (ca && cb && t.lanes == 1) return both_int(k, x, y);
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1) {
+    double p = a->u.float_val, q = b->u.float_val;
+    switch (k) {
+    case TIR_ADD: return fold_float(p + q);
+    case TIR_SUB: return fold_float(p - q);
+    case TIR_MUL: return fold_float(p * q);
+    case TIR_DIV: return q != 0 ? fold_float(p / q) : NONE;
+    default: return NONE;
+    }
+  }
+  if (tir_dtype_is_bool(t)) return NONE;
+  switch (k) {
+  case TIR_ADD:
+    if (ca && x == 0) return TAKE_B;
+    if (cb && y == 0) return TAKE_A;
+    break;
+  case TIR_SUB:
+    if (cb && y == 0) return TAKE_A;
+    break;
+  case TIR_MUL:
+    if (ca && x == 1) return TAKE_B;
+    if (cb && y == 1) return TAKE_A;
+    if (ca && x == 0) return TAKE_A;
+    if (cb && y == 0) return TAKE_B;
+    break;
+  case TIR_FLOORDIV:
+  case TIR_DIV:
+    if (cb && y == 1) return TAKE_A;
+    if (ca && x == 0) return TAKE_A;
+    break;
+  case TIR_FLOORMOD:
+  case TIR_MOD:
+    if (cb && y == 1) return fold_int(0);
+    if (ca && x == 0) return TAKE_A;
+    break;
+  default: break;
+  }
+  return NONE;
+}
+
+tir_expr *ir_fold_apply(tir_ctx *c, ir_fold f, tir_expr *a, tir_expr *b) {
+  switch (f.kind) {
+  case IR_FOLD_A: return a;
+  case IR_FOLD_B: return b;
+  case IR_FOLD_INT: return tir_int(c, a->dtype, f.i);
+  case IR_FOLD_BOOL: return tir_bool(c, f.i != 0);
+  case IR_FOLD_FLOAT: return tir_float(c, a->dtype, f.f);
+  default: return NULL;
+  }
+}
