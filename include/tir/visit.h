@@ -47,6 +47,8 @@ typedef struct tir_mutator {
 
 tir_expr *tir_mutate_expr(tir_mutator *m, tir_expr *e);
 tir_stmt *tir_mutate_stmt(tir_mutator *m, tir_stmt *s);
+/* rewrites n exprs; returns a new ctx array if any changed, else es itself */
+tir_expr **tir_mutate_exprs(tir_mutator *m, tir_expr **es, int n);
 /* rewrite exprs of a region (min/extent) through the mutator; returns a copy
  * only when something changed */
 tir_buffer_region tir_mutate_region(tir_mutator *m, tir_buffer_region r);

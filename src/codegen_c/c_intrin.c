@@ -246,21 +246,27 @@ static void outer_offset(cg *g, const char *const *idx, const tir_expr *const *s
   }
 }
 
-bool cg_c_slice_tensor(cg *g, const tir_stmt *s) {
-  cg_slice sl;
-  if (!cg_slice_parse(g, s->u.eval.value, &sl)) return true;
+void cg_slice_open(cg *g, const cg_slice *sl, const char **dst, const char **src) {
   cg_line_start(g);
   cg_text_puts(g->out, "/* slice_tensor */");
   cg_open(g);
-  const char *dst = cg_tmp(g, "dst"), *src = cg_tmp(g, "src");
+  *dst = cg_tmp(g, "dst");
+  *src = cg_tmp(g, "src");
   cg_line_start(g);
-  cg_text_printf(g->out, "%s *%s = ", sl.elem, dst);
-  cg_pointer_arg(g, sl.dst, sl.elem);
+  cg_text_printf(g->out, "%s *%s = ", sl->elem, *dst);
+  cg_pointer_arg(g, sl->dst, sl->elem);
   cg_text_puts(g->out, ";\n");
   cg_line_start(g);
-  cg_text_printf(g->out, "const %s *%s = ", sl.elem, src);
-  cg_pointer_arg(g, sl.src, sl.elem);
+  cg_text_printf(g->out, "const %s *%s = ", sl->elem, *src);
+  cg_pointer_arg(g, sl->src, sl->elem);
   cg_text_puts(g->out, ";\n");
+}
+
+bool cg_c_slice_tensor(cg *g, const tir_stmt *s) {
+  cg_slice sl;
+  if (!cg_slice_parse(g, s->u.eval.value, &sl)) return true;
+  const char *dst, *src;
+  cg_slice_open(g, &sl, &dst, &src);
   const char *idx[5];
   int depth0 = g->indent;
   for (int k = 0; k < sl.n - 1; k++) {

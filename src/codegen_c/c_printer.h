@@ -154,6 +154,8 @@ typedef struct cg_slice {
   char elem[32];
 } cg_slice;
 bool cg_slice_parse(cg *g, const tir_expr *call, cg_slice *out);
+/* opens the copy's scope and declares its typed dst/src pointers (names out) */
+void cg_slice_open(cg *g, const cg_slice *sl, const char **dst, const char **src);
 bool cg_c_slice_tensor(cg *g, const tir_stmt *s);
 /* a C expression for a pointer argument (address_of, tvm_access_ptr, data) */
 void cg_pointer_arg(cg *g, const tir_expr *e, const char *elem);

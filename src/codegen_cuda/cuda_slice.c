@@ -90,18 +90,8 @@ static void copy_nest(cg *g, const cg_slice *sl, const char *dst, const char *sr
 bool cuda_slice_tensor(cg *g, const tir_stmt *st) {
   cg_slice sl;
   if (!cg_slice_parse(g, st->u.eval.value, &sl)) return true;
-  cg_line_start(g);
-  cg_text_puts(g->out, "/* slice_tensor */");
-  cg_open(g);
-  const char *dst = cg_tmp(g, "dst"), *src = cg_tmp(g, "src");
-  cg_line_start(g);
-  cg_text_printf(g->out, "%s *%s = ", sl.elem, dst);
-  cg_pointer_arg(g, sl.dst, sl.elem);
-  cg_text_puts(g->out, ";\n");
-  cg_line_start(g);
-  cg_text_printf(g->out, "const %s *%s = ", sl.elem, src);
-  cg_pointer_arg(g, sl.src, sl.elem);
-  cg_text_puts(g->out, ";\n");
+  const char *dst, *src;
+  cg_slice_open(g, &sl, &dst, &src);
   int vb = vector_bytes(&sl);
   if (vb) {
     cg_line_start(g);

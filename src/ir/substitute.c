@@ -74,17 +74,8 @@ static void remember(subst *s, tir_buffer *from, tir_buffer *to) {
 }
 
 static tir_expr **subst_arr(tir_mutator *m, tir_expr **es, int n, bool *changed) {
-  tir_expr **out = es;
-  for (int i = 0; i < n; i++) {
-    tir_expr *x = tir_mutate_expr(m, es[i]);
-    if (x == es[i]) continue;
-    if (out == es) {
-      out = tir_alloc(m->ctx, sizeof *out * (size_t)n);
-      memcpy(out, es, sizeof *out * (size_t)n);
-    }
-    out[i] = x;
-    *changed = true;
-  }
+  tir_expr **out = tir_mutate_exprs(m, es, n);
+  if (out != es) *changed = true;
   return out;
 }
 

@@ -159,8 +159,7 @@ static tir_buffer *mut_buffer(tir_mutator *m, tir_buffer *b) {
   return (m->buffer && b) ? m->buffer(m, b) : b;
 }
 
-/* rewrites n exprs; returns a new ctx array if any changed, else es */
-static tir_expr **mut_exprs(tir_mutator *m, tir_expr **es, int n) {
+tir_expr **tir_mutate_exprs(tir_mutator *m, tir_expr **es, int n) {
   tir_expr **out = es;
   for (int i = 0; i < n; i++) {
     tir_expr *x = tir_mutate_expr(m, es[i]);
@@ -201,7 +200,7 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
     return tir_select(m->ctx, c, t, f);
   }
   case TIR_CALL: {
-    tir_expr **args = mut_exprs(m, e->u.call.args, e->u.call.nargs);
+    tir_expr **args = tir_mutate_exprs(m, e->u.call.args, e->u.call.nargs);
     if (args == e->u.call.args) return e;
     n = copy_expr(m, e);
     n->u.call.args = args;
@@ -209,7 +208,7 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
   }
   case TIR_BUFFER_LOAD: {
     tir_buffer *b = mut_buffer(m, e->u.load.buf);
-    tir_expr **idx = mut_exprs(m, e->u.load.idx, e->u.load.nidx);
+    tir_expr **idx = tir_mutate_exprs(m, e->u.load.idx, e->u.load.nidx);
     if (b == e->u.load.buf && idx == e->u.load.idx) return e;
     return tir_load(m->ctx, b, idx, e->u.load.nidx);
   }
@@ -363,7 +362,7 @@ static tir_stmt *mut_stmt_children(tir_mutator *m, tir_stmt *s) {
   case TIR_BUFFER_STORE: {
     tir_buffer *b = mut_buffer(m, s->u.store.buf);
     tir_expr *v = tir_mutate_expr(m, s->u.store.value);
-    tir_expr **idx = mut_exprs(m, s->u.store.idx, s->u.store.nidx);
+    tir_expr **idx = tir_mutate_exprs(m, s->u.store.idx, s->u.store.nidx);
     if (b == s->u.store.buf && v == s->u.store.value && idx == s->u.store.idx) return s;
     n = tir_stmt_copy(m->ctx, s);
     n->u.store.buf = b;
@@ -434,7 +433,7 @@ static tir_stmt *mut_stmt_children(tir_mutator *m, tir_stmt *s) {
     return tir_seq(m->ctx, out, cnt); /* flattens, drops NULLs */
   }
   case TIR_ALLOCATE: {
-    tir_expr **ex = mut_exprs(m, s->u.alloc.extents, s->u.alloc.n);
+    tir_expr **ex = tir_mutate_exprs(m, s->u.alloc.extents, s->u.alloc.n);
     tir_expr *c = tir_mutate_expr(m, s->u.alloc.cond);
     tir_stmt *b = tir_mutate_stmt(m, s->u.alloc.body);
     if (ex == s->u.alloc.extents && c == s->u.alloc.cond && b == s->u.alloc.body) return s;
@@ -476,7 +475,7 @@ static tir_stmt *mut_stmt_children(tir_mutator *m, tir_stmt *s) {
     return n;
   }
   case TIR_BLOCK_REALIZE: {
-    tir_expr **iv = mut_exprs(m, s->u.realize.iter_values, s->u.realize.n);
+    tir_expr **iv = tir_mutate_exprs(m, s->u.realize.iter_values, s->u.realize.n);
     tir_expr *p = tir_mutate_expr(m, s->u.realize.predicate);
     tir_block *b = mut_block(m, s->u.realize.block);
     if (iv == s->u.realize.iter_values && p == s->u.realize.predicate && b == s->u.realize.block)
