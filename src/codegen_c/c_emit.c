@@ -100,9 +100,11 @@ const char *cg_define(cg *g, const void *key, const char *hint) {
   for (const char *p = hint && *hint ? hint : "v"; *p && k < sizeof base - 12; p++)
     base[k++] = (isalnum((unsigned char)*p) || *p == '_') ? *p : '_';
   base[k] = 0;
-  if (isdigit((unsigned char)base[0])) {
+  /* names the generator reserves for itself get a prefix, or no suffix
+   * would ever free them */
+  if (isdigit((unsigned char)base[0]) || !strncmp(base, "tir_", 4) || !strncmp(base, "__", 2)) {
     memmove(base + 1, base, k + 1);
-    base[0] = '_';
+    base[0] = isdigit((unsigned char)base[1]) ? '_' : 'v';
   }
   char cand[128];
   snprintf(cand, sizeof cand, "%s", base);

@@ -197,8 +197,9 @@ static bool kf_stmt(tir_visitor *v, const tir_stmt *s) {
   case TIR_BUFFER_STORE: note_buffer(kf, s->u.store.buf); break;
   case TIR_FOR: var_list_add(&kf->defined, s->u.loop.var); break;
   case TIR_LET_STMT: var_list_add(&kf->defined, s->u.let.var); break;
-  case TIR_ATTR:
-    if (is_thread_attr(s) && tir_is_var(s->u.attr.node)) var_list_add(&kf->defined, s->u.attr.node);
+  case TIR_ATTR: /* a virtual thread is a loop inside the kernel */
+    if ((is_thread_attr(s) || !strcmp(s->u.attr.key, "virtual_thread")) && tir_is_var(s->u.attr.node))
+      var_list_add(&kf->defined, s->u.attr.node);
     break;
   case TIR_ALLOCATE: var_list_add(&kf->defined, s->u.alloc.var); break;
   case TIR_ALLOC_BUFFER:

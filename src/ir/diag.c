@@ -109,6 +109,23 @@ static void echo_line(sbuf *b, const char *src, size_t pos, size_t end, int col)
   free(pad.p);
 }
 
+/* a line longer than ECHO_MAX bytes is shown as the ECHO_MAX bytes around
+ * the column (cut at UTF-8 character starts), col made relative to it */
+#define ECHO_MAX 160
+static bool utf8_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+static void clip_line(const char *src, size_t *pos, size_t *end, int *col) {
+  if (*end - *pos <= ECHO_MAX) return;
+  size_t caret = *pos + (size_t)(*col > 0 ? *col - 1 : 0);
+  if (caret > *end) caret = *end;
+  size_t from = caret > *pos + ECHO_MAX / 2 ? caret - ECHO_MAX / 2 : *pos;
+  size_t to = from + ECHO_MAX < *end ? from + ECHO_MAX : *end;
+  while (from > *pos && from < caret && utf8_cont(src[from])) from++;
+  while (to < *end && to > from && utf8_cont(src[to])) to--;
+  *col = (int)(caret - from) + 1;
+  *pos = from;
+  *end = to;
+}
+
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len) {
   sbuf b = {0};
   sb_puts(&b, "");
@@ -135,7 +152,9 @@ char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, 
     if (line != e->span.line || pos > src_len) continue;
     size_t end = pos;
     while (end < src_len && src[end] != '\n') end++;
-    echo_line(&b, src, pos, end, e->span.col);
+    int col = e->span.col;
+    clip_line(src, &pos, &end, &col);
+    echo_line(&b, src, pos, end, col);
   }
   return b.p;
 }

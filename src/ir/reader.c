@@ -63,13 +63,28 @@ static bool check_input(const char *src, size_t len, tir_diag *d) {
 
 /* ---- syntax errors ---- */
 
-static bool first_error(TSNode n, TSNode *out) {
-  if (!ts_node_has_error(n) && !ts_node_is_missing(n)) return false;
-  if (ts_node_is_missing(n) || rd_is(n, "ERROR")) { *out = n; return true; }
-  uint32_t cnt = ts_node_child_count(n);
-  for (uint32_t i = 0; i < cnt; i++)
-    if (first_error(ts_node_child(n, i), out)) return true;
-  return false;
+/* the first ERROR or MISSING node in document order; iterative, as trees
+ * of long operator chains are deep */
+static bool first_error(TSNode root, TSNode *out) {
+  if (!ts_node_has_error(root) && !ts_node_is_missing(root)) return false;
+  TSNode n = root;
+  for (;;) {
+    if (ts_node_is_missing(n) || rd_is(n, "ERROR")) {
+      *out = n;
+      return true;
+    }
+    /* descend into the first child that holds an error */
+    uint32_t cnt = ts_node_child_count(n);
+    bool down = false;
+    for (uint32_t i = 0; i < cnt && !down; i++) {
+      TSNode c = ts_node_child(n, i);
+      if (ts_node_has_error(c) || ts_node_is_missing(c)) {
+        n = c;
+        down = true;
+      }
+    }
+    if (!down) return false;
+  }
 }
 
 /* a compound statement whose header line lacks its ':' */
@@ -121,6 +136,49 @@ static bool syntax_errors(rd *r, TSNode root) {
     unexpected_token(r, e);
   }
   return true;
+}
+
+/* Python ends a statement at a newline or ';'; tree-sitter also accepts two
+ * statements side by side on one line (`import tir as T@T.prim_func`,
+ * `x = f(a) for i in range(n):`).  Checked over the statement lists of the
+ * tree, iteratively. */
+static bool run_together(rd *r, TSNode list) {
+  uint32_t cnt = ts_node_named_child_count(list);
+  TSNode prev = {0};
+  bool have = false;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode s = ts_node_named_child(list, i);
+    if (rd_is(s, "comment")) continue;
+    if (have && ts_node_end_point(prev).row == ts_node_start_point(s).row) {
+      bool semi = false;
+      for (uint32_t b = ts_node_end_byte(prev); b < ts_node_start_byte(s) && b < r->len; b++) semi |= r->src[b] == ';';
+      if (!semi) {
+        tir_error(r->d, rd_span(s), "syntax error: invalid syntax (a new statement on the same line)");
+        return true;
+      }
+    }
+    prev = s;
+    have = true;
+  }
+  return false;
+}
+
+static bool statements_run_together(rd *r, TSNode root) {
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool bad = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if ((rd_is(n, "module") || rd_is(n, "block")) && run_together(r, n)) {
+      bad = true;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+  }
+done:
+  ts_tree_cursor_delete(&cur);
+  return bad;
 }
 
 /* ---- imports ---- */
@@ -385,7 +443,8 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   int before = d->nerrors;
   TSNode root = ts_tree_root_node(tree);
   bool saw_module = false;
-  if (rd_check_layout(r.src, r.len, d) && !syntax_errors(&r, root)) top_level(&r, m, root, &saw_module);
+  if (rd_check_layout(r.src, r.len, d) && !syntax_errors(&r, root) && !statements_run_together(&r, root))
+    top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
     tir_error(d, FIRST, r.t_alias ? "no @T.prim_func in the input"
                                              : "missing import line: expected 'from tvm.script import tir as T' (or tirx)");

@@ -105,6 +105,10 @@ typedef struct rd {
   rd_func *fn;
   rd_block *blk;      /* innermost block, or NULL */
   int depth;          /* nesting depth, to refuse pathological inputs */
+  int stmt_depth;     /* statement nesting (bodies, and lets/allocs scoping the rest) */
+  bool too_deep;      /* stmt_depth hit its limit (reported once) */
+  int nest;           /* indentation levels the printer will write (an elif is one more) */
+  bool in_rest;       /* the next rd_stmts reads the rest of a list: no new level */
   /* the free var of a T.attr whose only statement is the for loop read
    * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
   tir_expr *loop_var_hint;

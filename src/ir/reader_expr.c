@@ -708,6 +708,10 @@ static bool same_expr(const tir_expr *a, const tir_expr *b) {
   if (a->kind == TIR_INT_IMM) return a->u.int_val == b->u.int_val;
   if (a->kind == TIR_FLOAT_IMM) return a->u.float_val == b->u.float_val;
   if (TIR_IS_BINARY(a->kind)) return same_expr(a->u.bin.a, b->u.bin.a) && same_expr(a->u.bin.b, b->u.bin.b);
+  if (a->kind == TIR_NOT || a->kind == TIR_CAST) return same_expr(a->u.un.a, b->u.un.a);
+  if (a->kind == TIR_SELECT)
+    return same_expr(a->u.select.cond, b->u.select.cond) && same_expr(a->u.select.t, b->u.select.t) &&
+           same_expr(a->u.select.f, b->u.select.f);
   if (a->kind == TIR_BUFFER_LOAD) {
     if (a->u.load.buf != b->u.load.buf || a->u.load.nidx != b->u.load.nidx) return false;
     for (int i = 0; i < a->u.load.nidx; i++)

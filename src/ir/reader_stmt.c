@@ -18,10 +18,49 @@ static void add(rd *r, stmt_list *l, tir_stmt *s) {
 
 static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used);
 
+/* Statements nest through bodies and through the lets, allocations and
+ * thread launches whose scope is the rest of their list.  Every pass walks
+ * them recursively, so past this depth the input is refused. */
+#define RD_MAX_STMT_DEPTH 500
+
+/* The printer writes 4 columns a level (an else-if as `else:` + `if`, as
+ * TVM does), and tree-sitter-python reads at most 255 columns of
+ * indentation: deeper input could not be read back once printed. */
+#define RD_MAX_NEST 62
+
+static bool too_deep(rd *r, TSNode at, const char *fmt, int limit) {
+  if (!r->too_deep) tir_error(r->d, rd_span(at), fmt, limit);
+  r->too_deep = true;
+  return false;
+}
+
+static bool enter_nest(rd *r, TSNode at) {
+  if (r->nest >= RD_MAX_NEST)
+    return too_deep(r, at, "blocks nested too deeply (more than %d levels, each elif counting as one)", RD_MAX_NEST);
+  r->nest++;
+  return true;
+}
+
+static bool enter_stmt(rd *r, TSNode at) {
+  if (r->stmt_depth >= RD_MAX_STMT_DEPTH)
+    return too_deep(r, at, "statements nested too deeply (more than %d levels, counting each let, allocation, "
+                    "launch_thread and grid loop that scopes the statements after it)", RD_MAX_STMT_DEPTH);
+  r->stmt_depth++;
+  return true;
+}
+
 tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
+  bool level = !r->in_rest;
+  r->in_rest = false;
+  uint32_t cnt = ts_node_named_child_count(list);
+  TSNode first = from < cnt ? ts_node_named_child(list, from) : list;
+  if (level && !enter_nest(r, first)) return NULL;
+  if (!enter_stmt(r, first)) {
+    r->nest -= level;
+    return NULL;
+  }
   stmt_list l = {0};
   int before = r->d ? r->d->nerrors : 0;
-  uint32_t cnt = ts_node_named_child_count(list);
   for (uint32_t i = from; i < cnt; i++) {
     TSNode s = ts_node_named_child(list, i);
     if (rd_is(s, "comment")) continue;
@@ -32,6 +71,8 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
     add(r, &l, stmt_at(r, s, list, i, &rest));
     if (rest) break;
   }
+  r->stmt_depth--;
+  r->nest -= level;
   if (r->d && r->d->nerrors > before) return NULL;
   if (l.n == 0) return tir_evaluate(r->c, tir_i32(r->c, 0));
   return tir_seq(r->c, l.s, l.n);
@@ -47,6 +88,7 @@ tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
 /* the rest of the statement list after idx, in the current scope */
 static tir_stmt *rest_of(rd *r, TSNode list, uint32_t idx, bool *rest_used) {
   *rest_used = true;
+  r->in_rest = true;
   return rd_stmts(r, list, idx + 1);
 }
 
@@ -504,6 +546,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   if (!key || !node || !val) return NULL;
   bool loop_var = node->kind == TIR_VAR && binds_next(r, list, from);
   r->loop_var_hint = loop_var ? node : NULL;
+  if (!scoped) r->in_rest = true;
   tir_stmt *body = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
   r->loop_var_hint = NULL;
   if (!body) return NULL;
@@ -567,11 +610,14 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
 
 /* ---- loops ---- */
 
+/* as many loops as the printer folds into one T.grid */
+#define RD_MAX_GRID 64
+
 typedef struct loop_spec {
   tir_for_kind kind;
   const char *thread;
   tir_attr_val *annots;
-  tir_expr *min[8], *ext[8];
+  tir_expr *min[RD_MAX_GRID], *ext[RD_MAX_GRID];
   int n;
 } loop_spec;
 
@@ -612,8 +658,8 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   rval *an = rd_kwarg(&a, "annotations");
   if (an && an->k != RV_NONE && !(ls->annots = rd_as_attr(r, *an))) return false;
   if (tn && !strcmp(tn, "grid")) {
-    if (a.npos < 1 || a.npos > 8) {
-      tir_error(r->d, a.sp, "T.grid expects 1 to 8 extents, got %d", a.npos);
+    if (a.npos < 1 || a.npos > RD_MAX_GRID) {
+      tir_error(r->d, a.sp, "T.grid expects 1 to %d extents, got %d", RD_MAX_GRID, a.npos);
       return false;
     }
     for (int i = 0; i < a.npos; i++) {
@@ -677,11 +723,11 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
   loop_spec ls;
   if (!loop_spec_of(r, rd_field(s, "right"), &ls)) return NULL;
   TSNode left = rd_field(s, "left");
-  const char *names[8];
+  const char *names[RD_MAX_GRID];
   int n = 0;
   if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
   else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < 8; i++) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < RD_MAX_GRID; i++) {
       TSNode c = ts_node_named_child(left, i);
       if (!rd_is(c, "identifier")) goto badt;
       names[n++] = rd_text(r, c);
@@ -695,8 +741,15 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
     tir_error(r->d, rd_span(rd_field(s, "alternative")), "for-else is not supported");
     return NULL;
   }
+  /* a grid nests n loops: n - 1 levels beyond its body's */
+  int saved_depth = r->stmt_depth;
+  for (int i = 1; i < n; i++)
+    if (!enter_stmt(r, s)) {
+      r->stmt_depth = saved_depth;
+      return NULL;
+    }
   int mark = r->nsyms, lmark = r->nloops;
-  tir_expr *vars[8];
+  tir_expr *vars[RD_MAX_GRID];
   for (int i = 0; i < n; i++) {
     tir_dtype t = ls.kind == TIR_FOR_THREAD_BINDING ? TIR_INT32 : ls.ext[i]->dtype;
     if (ls.kind == TIR_FOR_THREAD_BINDING && !tir_dtype_eq(ls.ext[i]->dtype, t)) {
@@ -712,6 +765,7 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
   tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
   r->nsyms = mark;
   r->nloops = lmark;
+  r->stmt_depth = saved_depth;
   if (!body) return NULL;
   for (int i = n - 1; i >= 0; i--) {
     body = tir_for(r->c, vars[i], ls.min[i], ls.ext[i], ls.kind, ls.thread, i == n - 1 ? ls.annots : NULL, body);
@@ -741,26 +795,40 @@ static tir_expr *condition(rd *r, TSNode n, rval *py) {
   return e;
 }
 
-/* the if chain starting at alternative index k of the if_statement */
-static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t k) {
-  uint32_t cnt = ts_node_named_child_count(ifs), seen = 0;
-  for (uint32_t i = 0; i < cnt; i++) {
+static tir_stmt *elif_clause(rd *r, TSNode ifs, TSNode c, uint32_t i);
+
+/* the if chain starting at the first elif/else clause at or after child i
+ * of the if_statement; each elif nests one level deeper */
+static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
+  uint32_t cnt = ts_node_named_child_count(ifs);
+  for (; i < cnt; i++) {
     TSNode c = ts_node_named_child(ifs, i);
     if (!rd_is(c, "elif_clause") && !rd_is(c, "else_clause")) continue;
-    if (seen++ < k) continue;
     if (rd_is(c, "else_clause")) return rd_body(r, rd_field(c, "body"), 0);
-    rval py;
-    tir_expr *cond = condition(r, rd_field(c, "condition"), &py);
-    if (py.k == RV_ERR) return NULL;
-    if (!cond) return (py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, k + 1));
-    tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
-    tir_stmt *else_s = else_chain(r, ifs, k + 1);
-    if (!then_s) return NULL;
-    tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
-    s->span = rd_span(c);
+    if (!enter_nest(r, c)) return NULL;
+    if (!enter_stmt(r, c)) {
+      r->nest--;
+      return NULL;
+    }
+    tir_stmt *s = elif_clause(r, ifs, c, i);
+    r->stmt_depth--;
+    r->nest--;
     return s;
   }
   return NULL;
+}
+
+static tir_stmt *elif_clause(rd *r, TSNode ifs, TSNode c, uint32_t i) {
+  rval py;
+  tir_expr *cond = condition(r, rd_field(c, "condition"), &py);
+  if (py.k == RV_ERR) return NULL;
+  if (!cond) return (py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, i + 1));
+  tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
+  tir_stmt *else_s = else_chain(r, ifs, i + 1);
+  if (!then_s) return NULL;
+  tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
+  s->span = rd_span(c);
+  return s;
 }
 
 static tir_stmt *if_stmt(rd *r, TSNode s) {

@@ -9,7 +9,11 @@
 #include "ir/reader.h"
 
 #define MAX_DEPTH 200
-#define MAX_INDENT 100
+/* 63 nested blocks: what the printer can write back at 4 columns a level
+ * within the 255 columns tree-sitter-python's scanner can hold (it keeps
+ * each indentation in a byte) */
+#define MAX_INDENT 64
+#define MAX_INDENT_WIDTH 255
 
 typedef struct lx {
   const char *s;
@@ -90,6 +94,7 @@ static bool indentation(lx *x, int width) {
     x->want_block = false;
     if (width <= top) return fail(x, at, "expected an indented block", 0, 0);
     if (x->nind == MAX_INDENT) return fail(x, at, "too many levels of indentation", 0, 0);
+    if (width > MAX_INDENT_WIDTH) return fail(x, at, "indentation too deep: more than 255 columns", 0, 0);
     x->indents[x->nind++] = width;
     return true;
   }
