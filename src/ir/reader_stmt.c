@@ -795,7 +795,7 @@ static tir_expr *condition(rd *r, TSNode n, rval *py) {
   return e;
 }
 
-static tir_stmt *elif_clause(rd *r, TSNode ifs, TSNode c, uint32_t i);
+static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next);
 
 /* the if chain starting at the first elif/else clause at or after child i
  * of the if_statement; each elif nests one level deeper */
@@ -810,7 +810,7 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
       r->nest--;
       return NULL;
     }
-    tir_stmt *s = elif_clause(r, ifs, c, i);
+    tir_stmt *s = if_clause(r, ifs, c, i + 1);
     r->stmt_depth--;
     r->nest--;
     return s;
@@ -818,31 +818,22 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
   return NULL;
 }
 
-static tir_stmt *elif_clause(rd *r, TSNode ifs, TSNode c, uint32_t i) {
+/* an `if` or `elif` clause c of the if_statement ifs: its condition and
+ * consequence, then the else chain from child `next` on */
+static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
   rval py;
   tir_expr *cond = condition(r, rd_field(c, "condition"), &py);
   if (py.k == RV_ERR) return NULL;
-  if (!cond) return (py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, i + 1));
+  if (!cond) return py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, next);
   tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
-  tir_stmt *else_s = else_chain(r, ifs, i + 1);
+  tir_stmt *else_s = else_chain(r, ifs, next);
   if (!then_s) return NULL;
   tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
   s->span = rd_span(c);
   return s;
 }
 
-static tir_stmt *if_stmt(rd *r, TSNode s) {
-  rval py;
-  tir_expr *cond = condition(r, rd_field(s, "condition"), &py);
-  if (py.k == RV_ERR) return NULL;
-  if (!cond) return py.i ? rd_body(r, rd_field(s, "consequence"), 0) : else_chain(r, s, 0);
-  tir_stmt *then_s = rd_body(r, rd_field(s, "consequence"), 0);
-  tir_stmt *else_s = else_chain(r, s, 0);
-  if (!then_s) return NULL;
-  tir_stmt *out = tir_if(r->c, cond, then_s, else_s);
-  out->span = rd_span(s);
-  return out;
-}
+static tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
 
 static tir_stmt *while_stmt(rd *r, TSNode s) {
   rval py;
