@@ -6,7 +6,7 @@
  * the bytes, as Python's tokenizer makes it; the first error is reported. */
 #include <string.h>
 
-#include "ir/reader.h"
+#include "script/reader.h"
 
 #define MAX_DEPTH 200
 /* 63 nested blocks: what the printer can write back at 4 columns a level

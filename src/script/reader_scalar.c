@@ -8,7 +8,7 @@
  * binding is `x: T.let[T.int32] = v` (a LetStmt; TVM's Bind). */
 #include <string.h>
 
-#include "ir/reader.h"
+#include "script/reader.h"
 
 tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, tir_span sp) {
   tir_expr *one = tir_i32(r->c, 1);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tir/analysis.h"
-#include "ir/reader.h"
+#include "script/reader.h"
 
 /* ---- buffers ---- */
 

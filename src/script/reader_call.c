@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "intrin/intrin.h"
-#include "ir/reader.h"
+#include "script/reader.h"
 
 /* names that are T.* statements or frames: known, but not expressions */
 static const char *const STMT_NAMES[] = {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/reader.h"
+#include "script/reader.h"
 
 tir_span rd_span(TSNode n) {
   TSPoint p = ts_node_start_point(n);

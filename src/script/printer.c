@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/printer.h"
+#include "script/printer.h"
 #include "tir/visit.h"
 
 static bool tirx(const printer *p) { return p->dialect == TIR_DIALECT_TIRX; }

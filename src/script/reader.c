@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tir/script.h"
-#include "ir/reader.h"
+#include "script/reader.h"
 
 const TSLanguage *tree_sitter_python(void);
 

@@ -3,7 +3,7 @@
  * init, attr, launch_thread, Assert), T.evaluate and bare calls. */
 #include <string.h>
 
-#include "ir/reader.h"
+#include "script/reader.h"
 
 typedef struct stmt_list {
   tir_stmt **s;
