@@ -1115,8 +1115,10 @@ static void pr_func(printer *p, const tir_func *f) {
 
 static void pr_imports(printer *p, bool module, const tir_print_opts *o) {
   if (o && o->no_import) return;
-  if (module) pr_puts(&p->out, "from tvm.script import ir as I\n");
-  pr_printf(&p->out, "from tvm.script import %s as T\n\n", tirx(p) ? "tirx" : "tir");
+  /* As TVM prints them: comments, since tvm.script.from_source refuses an
+   * import statement. */
+  if (module) pr_puts(&p->out, "# from tvm.script import ir as I\n");
+  pr_printf(&p->out, "# from tvm.script import %s as T\n\n", tirx(p) ? "tirx" : "tir");
 }
 
 static char *finish(printer *p) {

@@ -203,11 +203,56 @@ static void import_from(rd *r, TSNode n) {
     if (!strcmp(name, "tir") || !strcmp(name, "tirx")) {
       r->tirx = !strcmp(name, "tirx");
       r->t_alias = alias;
+      r->t_alias_real = true;
     } else if (!strcmp(name, "ir")) {
       r->i_alias = alias;
+      r->i_alias_real = true;
     } else {
       tir_error(r->d, rd_span(c), "unknown dialect '%s': expected 'from tvm.script import tir as T' (or tirx)", name);
     }
+  }
+}
+
+/* TVM prints its import lines as comments ("# from tvm.script import tirx
+ * as T") and tvm.script.from_source reads that text as it is; so does tirc.
+ * A real import line, where there is one, wins over a commented one. */
+static const char *skip_ws(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+static const char *skip_word(const char *p, const char *w) {
+  size_t n = strlen(w);
+  if (strncmp(p, w, n) || (p[n] != ' ' && p[n] != '\t')) return NULL;
+  return skip_ws(p + n);
+}
+
+static size_t ident_len(const char *p) {
+  size_t n = 0;
+  while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') || (n && p[n] >= '0' && p[n] <= '9'))
+    n++;
+  return n;
+}
+
+static void commented_import(rd *r, TSNode n) {
+  const char *p = skip_ws(rd_text(r, n) + 1); /* past '#' */
+  if (!(p = skip_word(p, "from")) || !(p = skip_word(p, "tvm.script")) || !(p = skip_word(p, "import"))) return;
+  size_t nl = ident_len(p);
+  if (!nl) return;
+  const char *name = tir_strndup(r->c, p, nl), *alias = name;
+  const char *q = skip_ws(p + nl);
+  if ((q = skip_word(q, "as"))) {
+    size_t al = ident_len(q);
+    if (!al || *skip_ws(q + al)) return;
+    alias = tir_strndup(r->c, q, al);
+  } else if (*skip_ws(p + nl)) {
+    return;
+  }
+  if ((!strcmp(name, "tir") || !strcmp(name, "tirx")) && !r->t_alias_real) {
+    r->tirx = !strcmp(name, "tirx");
+    r->t_alias = alias;
+  } else if (!strcmp(name, "ir") && !r->i_alias_real) {
+    r->i_alias = alias;
   }
 }
 
@@ -363,11 +408,17 @@ static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
   tir_module_add(r->c, m, f);
 }
 
+/* With no import line at all, read as TVM's from_source does: T is tirx's
+ * script namespace and I is ir's. */
 static bool need_import(rd *r, TSNode at) {
-  if (r->t_alias) return true;
+  (void)at;
   if (r->d->nerrors) return false; /* a bad import line was reported */
-  tir_error(r->d, rd_span(at), "missing import line: expected 'from tvm.script import tir as T' (or tirx)");
-  return false;
+  if (!r->t_alias) {
+    r->t_alias = "T";
+    r->tirx = true;
+  }
+  if (!r->i_alias) r->i_alias = "I";
+  return true;
 }
 
 static void class_def(rd *r, tir_module *m, TSNode cls) {
@@ -393,7 +444,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
   uint32_t cnt = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode s = ts_node_named_child(root, i);
-    if (rd_is(s, "comment")) continue;
+    if (rd_is(s, "comment")) { commented_import(r, s); continue; }
     if (rd_is(s, "import_from_statement")) { import_from(r, s); continue; }
     if (rd_is(s, "import_statement")) continue;
     if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
@@ -446,8 +497,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   if (rd_check_layout(r.src, r.len, d) && !syntax_errors(&r, root) && !statements_run_together(&r, root))
     top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
-    tir_error(d, FIRST, r.t_alias ? "no @T.prim_func in the input"
-                                             : "missing import line: expected 'from tvm.script import tir as T' (or tirx)");
+    tir_error(d, FIRST, "no @T.prim_func in the input");
   free(r.syms);
   free(r.loops);
   ts_tree_delete(tree);

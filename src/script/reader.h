@@ -100,6 +100,7 @@ typedef struct rd {
   bool tirx;          /* the import says tirx (else tir) */
   const char *t_alias; /* "T" */
   const char *i_alias; /* "I" */
+  bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
   rd_loop *loops; int nloops, caploops; /* malloc'd */
   rd_func *fn;

@@ -23,7 +23,7 @@ check unknown-pass 2 "unknown pass 'bogus'; known passes: .*compact \(CompactBuf
 check missing-file 1 "cannot read '$tmp/nope.tir'" "$tirc" "$tmp/nope.tir"
 check list-passes 0 "CompactBufferAllocation +compact" "$tirc" --list-passes
 check list-pipelines 0 "^  default " "$tirc" --list-passes
-check print-tir 0 "^from tvm.script import tirx as T" "$tirc" "$relu"
+check print-tir 0 "^# from tvm.script import tirx as T" "$tirc" "$relu"
 check dialect-tir 0 "with T.block\(\"compute\"\)" "$tirc" --dialect=tir "$relu"
 check stdin 0 "def relu" sh -c "'$tirc' - < '$relu'"
 check stdin-error 1 "^<stdin>:1:8: error: '\(' was never closed" sh -c "printf 'garbage(' | '$tirc' -"

@@ -32,7 +32,7 @@ class _TShim:
 
 def to_tirx(src):
     """Old `tir` spelling to `tirx`; tirx text is returned unchanged."""
-    if re.search(r"^from tvm\.script import tir as T", src, re.M):
+    if re.search(r"^(# )?from tvm\.script import tir as T", src, re.M):
         src = re.sub(r"\bT\.block\(", "T.sblock(", src)
         src = re.sub(r"\bT\.block_attr\(", "T.sblock_attr(", src)
         src = re.sub(r"\bT\.alloc_buffer\(", "T.sblock_alloc_buffer(", src)
