@@ -1,7 +1,7 @@
 # tirc - a tensor-IR lowering pass library in C.  `make deps`, then `make test`.
 CC      ?= cc
 BUILD   ?= build
-PKGS    := tree-sitter isl
+PKGS    := tree-sitter isl jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)

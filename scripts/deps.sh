@@ -4,7 +4,7 @@
 set -euo pipefail
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-pkgs="libtree-sitter-dev libisl-dev check pkg-config valgrind python3 python3-pip"
+pkgs="libtree-sitter-dev libisl-dev libjansson-dev check pkg-config valgrind python3 python3-pip"
 missing=
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -15,6 +15,7 @@ typedef struct options {
   const char *output;
   const char *passes;
   const char *emit;
+  const char *target; /* for --emit=metadata*: c or cuda */
   const char *print_after;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
@@ -29,8 +30,12 @@ static void usage(FILE *f) {
         "options:\n"
         "  --passes=a,b,c      run these passes in order (names or aliases, or a\n"
         "                      named pipeline such as 'default'); see --list-passes\n"
-        "  --emit=tir|c|cuda   output kind (default tir); c and cuda run the\n"
-        "                      'default' pipeline unless --passes is given\n"
+        "  --emit=tir|c|cuda|metadata|metadata-text\n"
+        "                      output kind (default tir); c and cuda run the\n"
+        "                      'default' pipeline unless --passes is given;\n"
+        "                      metadata (JSON) and metadata-text describe the\n"
+        "                      code that --emit=TARGET prints (docs/aot-metadata.md)\n"
+        "  --target=c|cuda     the code --emit=metadata describes (default c)\n"
         "  --dialect=tirx|tir  TVMScript spelling to print (default tirx)\n"
         "  -o FILE             write the output to FILE instead of stdout\n"
         "  --list-passes       list the known passes and pipelines\n"
@@ -66,11 +71,18 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if ((v = flag_value(a, "--passes"))) {
       o->passes = v;
     } else if ((v = flag_value(a, "--emit"))) {
-      if (strcmp(v, "tir") && strcmp(v, "c") && strcmp(v, "cuda")) {
-        fprintf(stderr, "tirc: error: unknown --emit kind '%s' (expected tir, c or cuda)\n", v);
+      if (strcmp(v, "tir") && strcmp(v, "c") && strcmp(v, "cuda") && strcmp(v, "metadata") &&
+          strcmp(v, "metadata-text")) {
+        fprintf(stderr, "tirc: error: unknown --emit kind '%s' (expected tir, c, cuda, metadata or metadata-text)\n", v);
         return 2;
       }
       o->emit = v;
+    } else if ((v = flag_value(a, "--target"))) {
+      if (strcmp(v, "c") && strcmp(v, "cuda")) {
+        fprintf(stderr, "tirc: error: unknown --target '%s' (expected c or cuda)\n", v);
+        return 2;
+      }
+      o->target = v;
     } else if ((v = flag_value(a, "--dialect"))) {
       if (!strcmp(v, "tirx")) o->dialect = TIR_DIALECT_TIRX;
       else if (!strcmp(v, "tir")) o->dialect = TIR_DIALECT_TIR;
@@ -224,6 +236,11 @@ int main(int argc, char **argv) {
     text = tir_codegen_c(m, &d);
   } else if (!strcmp(o.emit, "cuda")) {
     text = tir_codegen_cuda(m, &d);
+  } else if (!strncmp(o.emit, "metadata", 8)) {
+    bool cuda = o.target && !strcmp(o.target, "cuda");
+    tir_aot_module *meta = tir_aot_build(m, cuda ? TIR_AOT_TARGET_CUDA : TIR_AOT_TARGET_C, src, len, &d);
+    if (meta) text = strcmp(o.emit, "metadata") ? tir_aot_to_text(meta) : tir_aot_to_json(meta);
+    tir_aot_free(meta);
   } else {
     tir_print_opts popts = {.dialect = o.dialect};
     text = tir_print_module(m, &popts);

@@ -8,5 +8,6 @@
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/codegen.h"
+#include "tir/aot.h"
 #define TIR_VERSION "0.1.0"
 #endif

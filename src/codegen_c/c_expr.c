@@ -176,6 +176,7 @@ static void print_load(cg *g, const tir_expr *e) {
     cg_error(g, e->span, "vector load of '%s' is not supported by this code generator", b->name);
     return;
   }
+  cg_note_access(g, b->data, TIR_AOT_READ);
   cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
   cg_expr(g, e->u.load.idx[0]);
   puts_(g, "]");
@@ -201,7 +202,12 @@ static void print_call(cg *g, const tir_expr *e) {
 
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {
   switch (e->kind) {
-  case TIR_VAR: puts_(g, cg_var(g, e)); break;
+  case TIR_VAR:
+    /* a data pointer used as a value (e.g. passed to an extern function):
+     * the buffer may be read and written through it */
+    if (e->dtype.code == TIR_TC_HANDLE) cg_note_access(g, e, TIR_AOT_READ | TIR_AOT_WRITE);
+    puts_(g, cg_var(g, e));
+    break;
   case TIR_INT_IMM: print_int(g, e, need); break;
   case TIR_FLOAT_IMM: print_float(g, e, need); break;
   case TIR_STRING_IMM: print_string(g, e->u.str); break;

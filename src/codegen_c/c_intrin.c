@@ -99,16 +99,32 @@ void cg_pointer_arg(cg *g, const tir_expr *e, const char *elem) {
 static bool print_pointer(cg *g, const tir_expr *e) {
   const char *op = e->u.call.op;
   tir_expr *const *a = e->u.call.args;
+  /* what is done through the pointer: known where its user says
+   * (slice_tensor), else read and write */
+  int use = g->ptr_access ? g->ptr_access : TIR_AOT_READ | TIR_AOT_WRITE;
+  g->ptr_access = 0;
   if (!strcmp(op, "address_of") && e->u.call.nargs == 1 && a[0]->kind == TIR_BUFFER_LOAD) {
+    const tir_buffer *b = a[0]->u.load.buf;
+    cg_note_access(g, b->data, use);
     cg_text_puts(g->out, "&");
-    cg_expr(g, a[0]);
+    if (a[0]->u.load.nidx == 1 && a[0]->dtype.lanes == 1) { /* printed here: not a read of the element */
+      cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
+      cg_expr(g, a[0]->u.load.idx[0]);
+      cg_text_puts(g->out, "]");
+    } else {
+      cg_expr(g, a[0]);
+    }
     return true;
   }
   if (!strcmp(op, "tvm_access_ptr") && e->u.call.nargs == 5 && a[0]->kind == TIR_CALL) {
     char ty[32];
     cg_type(g, a[0]->dtype, ty, e->span);
     cg_text_printf(g->out, "((%s *)", ty);
-    cg_expr(g, a[1]);
+    int64_t rw = 3;
+    if (!tir_is_const_int(a[4], &rw) || rw < 1 || rw > 3) rw = 3; /* access mask: 1 read, 2 write */
+    cg_note_access(g, a[1], (int)rw & use);
+    if (tir_is_var(a[1])) cg_text_puts(g->out, cg_var(g, a[1]));
+    else cg_expr(g, a[1]);
     cg_text_puts(g->out, " + ");
     cg_expr_prec(g, a[2], 13);
     cg_text_puts(g->out, ")");
@@ -254,11 +270,14 @@ void cg_slice_open(cg *g, const cg_slice *sl, const char **dst, const char **src
   *src = cg_tmp(g, "src");
   cg_line_start(g);
   cg_text_printf(g->out, "%s *%s = ", sl->elem, *dst);
+  g->ptr_access = TIR_AOT_WRITE; /* the copy writes through dst, reads through src */
   cg_pointer_arg(g, sl->dst, sl->elem);
   cg_text_puts(g->out, ";\n");
   cg_line_start(g);
   cg_text_printf(g->out, "const %s *%s = ", sl->elem, *src);
+  g->ptr_access = TIR_AOT_READ;
   cg_pointer_arg(g, sl->src, sl->elem);
+  g->ptr_access = 0;
   cg_text_puts(g->out, ";\n");
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "tir/analysis.h"
+#include "tir/aot.h"
 #include "tir/diag.h"
 #include "tir/ir.h"
 
@@ -40,6 +41,14 @@ typedef struct cg_name {
 } cg_name;
 
 typedef struct cg cg;
+
+/* what the printer records for the AOT description (c_aot.c), when asked */
+typedef struct cg_meta {
+  tir_aot_func *fn;          /* the function being printed */
+  const void **acc_key;      /* buffer data vars accessed, with TIR_AOT_READ/WRITE masks */
+  int *acc_mask;
+  int nacc, acc_cap;
+} cg_meta;
 
 typedef struct cg_target {
   const char *helper_prefix; /* "static inline" or "static __device__ __forceinline__" */
@@ -74,6 +83,8 @@ struct cg {
   tir_analyzer *an;   /* for simplifying lane indices; created on first use */
   bool used_f16, used_bf16; /* the printed code names the 16-bit float types */
   void *user;         /* the target's own state */
+  cg_meta *meta;      /* NULL, or where the AOT description is recorded */
+  int ptr_access;     /* TIR_AOT_READ/WRITE: what the pointer printed next is used for (0: both) */
 };
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
@@ -159,5 +170,21 @@ void cg_slice_open(cg *g, const cg_slice *sl, const char **dst, const char **src
 bool cg_c_slice_tensor(cg *g, const tir_stmt *s);
 /* a C expression for a pointer argument (address_of, tvm_access_ptr, data) */
 void cg_pointer_arg(cg *g, const tir_expr *e, const char *elem);
+
+/* the AOT description (c_aot.c) */
+void cg_note_access(cg *g, const tir_expr *data, int mask); /* a buffer access printed */
+int cg_access_of(const cg_meta *m, const tir_expr *data);
+void cg_meta_free(cg_meta *m);
+tir_aot_size cg_aot_size(const tir_expr *e);
+void cg_pack_layout(tir_aot_func *fn);
+void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *fn);
+void cg_aot_temp(cg *g, const char *name, const char *scope, const char *storage, tir_dtype t,
+                 const tir_expr *const *ext, int n);
+void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl, const char *extra_param,
+                   const char *extra_arg);
+tir_aot_size cg_aot_product(tir_ctx *c, const tir_expr *const *e, int n);
+tir_aot_module *cg_aot_module_new(tir_aot_target t, int nfuncs);
+char *cg_strdup(const char *s);
+void *cg_calloc(size_t n, size_t sz);
 
 #endif

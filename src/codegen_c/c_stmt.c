@@ -49,6 +49,7 @@ static void print_store(cg *g, const tir_stmt *s) {
     if (!(g->target->vector_store && g->target->vector_store(g, s))) cg_c_vector_store(g, s);
     return;
   }
+  cg_note_access(g, b->data, TIR_AOT_WRITE);
   cg_line_start(g);
   cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
   cg_expr(g, s->u.store.idx[0]);
@@ -156,7 +157,10 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   }
   int bytes = tir_dtype_bytes(t);
   if (align <= 0) align = 64;
-  if (k >= 0 && k * bytes > 65536)
+  const char *scope = s->kind == TIR_ALLOC_BUFFER ? s->u.decl.buf->scope : s->kind == TIR_ALLOCATE ? s->u.alloc.scope : NULL;
+  bool big = k >= 0 && k * bytes > 65536;
+  cg_aot_temp(g, name, scope, big ? "static" : "stack", t, (const tir_expr *const *)ext, n);
+  if (big)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)
     cg_linef(g, "_Alignas(%d) %s %s[%s];", align, ty, name, size);

@@ -186,6 +186,7 @@ void cg_c_vector_store(cg *g, const tir_stmt *s) {
   char ty[32];
   if (!cg_type(g, scalar_of(s->u.store.value->dtype), ty, s->span)) return;
   const char *buf = cg_buffer_ptr(g, b);
+  cg_note_access(g, b->data, TIR_AOT_WRITE);
   tir_expr *idx, *val;
   cg_enter(g);
   tir_expr *lane = tir_var(g->ctx, "lane", TIR_INT32);

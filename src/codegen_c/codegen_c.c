@@ -7,7 +7,11 @@
  * buffer parameters as pointers to their element type and scalar
  * parameters by value, in parameter order, then one int parameter per
  * shape/stride/offset var of a parameter buffer that is not itself a
- * parameter (symbolic shapes); returns 0, or -1 when a T.assert fails. */
+ * parameter (symbolic shapes); returns 0, or -1 when a T.assert fails.
+ * Then `int32_t SYMBOL_packed(const void *args, void *workspace)`, which
+ * reads those arguments from a packed block at the offsets that the AOT
+ * description (tir/aot.h, recorded by this same walk) gives. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,12 +117,21 @@ static void void_unused(cg *g, const tir_func *f, const var_list *extra) {
     if (!cg_uses_var(f->body, extra->vars[i])) cg_linef(g, "(void)%s;", cg_lookup(g, extra->vars[i]));
 }
 
-static void print_func(cg *g, const tir_func *f, cg_text *out) {
+/* prints f and its SYM_packed entry point, and describes both in fn */
+static void print_func(cg *g, const tir_func *f, cg_text *out, tir_aot_func *fn) {
   const char *sym = tir_func_symbol(f);
   if (!valid_symbol(sym)) {
     cg_error(g, f->span, "function symbol '%s' is not a C identifier", sym ? sym : "");
     return;
   }
+  cg_meta rec = {.fn = fn};
+  g->meta = &rec;
+  fn->name = cg_strdup(f->name);
+  fn->symbol = cg_strdup(sym);
+  size_t n = strlen(sym) + sizeof "_packed";
+  fn->packed_symbol = cg_calloc(n, 1);
+  snprintf(fn->packed_symbol, n, "%s_packed", sym);
+  fn->workspace_align = 64;
   cg_enter(g);
   var_list extra = {0};
   cg_shape_vars(f, &extra);
@@ -132,18 +145,44 @@ static void print_func(cg *g, const tir_func *f, cg_text *out) {
   cg_stmt(g, f->body);
   cg_linef(g, "return 0;");
   cg_text_puts(out, "}\n");
+  cg_aot_args(g, f, &extra, fn);
+  cg_aot_packed(g, fn, out, "int32_t", NULL, NULL);
   free(extra.vars);
   cg_leave(g);
+  g->meta = NULL;
+  cg_meta_free(&rec);
 }
 
-char *tir_codegen_c(const tir_module *m, tir_diag *d) {
+/* SYM_packed must not be another function's symbol */
+static bool packed_names_free(const tir_module *m, tir_diag *d) {
+  for (int i = 0; i < m->nfuncs; i++) {
+    const char *a = tir_func_symbol(m->funcs[i]);
+    size_t la = a ? strlen(a) : 0;
+    for (int j = 0; j < m->nfuncs; j++) {
+      const char *b = tir_func_symbol(m->funcs[j]);
+      if (a && b && !strncmp(a, b, la) && !strcmp(b + la, "_packed")) {
+        tir_error(d, m->funcs[j]->span, "function symbol '%s' is the packed entry point of function '%s'", b, a);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+char *tir_codegen_c(const tir_module *m, tir_diag *d) { return tir_codegen_c_aot(m, NULL, d); }
+
+char *tir_codegen_c_aot(const tir_module *m, tir_aot_module **meta, tir_diag *d) {
+  if (meta) *meta = NULL;
+  if (!packed_names_free(m, d)) return NULL;
   tir_ctx *c = tir_ctx_new();
   cg g;
   cg_init(&g, &c_target, c, d);
   cg_text funcs = {0};
+  tir_aot_module *desc = cg_aot_module_new(TIR_AOT_TARGET_C, m->nfuncs);
   for (int i = 0; i < m->nfuncs && !g.failed; i++) {
     if (i) cg_text_puts(&funcs, "\n");
-    print_func(&g, m->funcs[i], &funcs);
+    desc->nfuncs = i + 1;
+    print_func(&g, m->funcs[i], &funcs, &desc->funcs[i]);
   }
   char *result = NULL;
   if (!g.failed) {
@@ -163,5 +202,7 @@ char *tir_codegen_c(const tir_module *m, tir_diag *d) {
   cg_text_free(&funcs);
   cg_free(&g);
   tir_ctx_free(c);
+  if (result && meta) *meta = desc;
+  else tir_aot_free(desc);
   return result;
 }

@@ -10,7 +10,11 @@
  *  - __syncthreads() where threads communicate through shared memory
  *    (cuda_sync.c); slice_tensor a per-thread vector copy (cuda_slice.c);
  *  - `extern "C" int SYMBOL(T0 *p0, ..., cudaStream_t stream)` launches the
- *    kernels in order on `stream` and returns the first CUDA error code. */
+ *    kernels in order on `stream` and returns the first CUDA error code;
+ *    `extern "C" int SYMBOL_packed(const void *args, void *workspace,
+ *    cudaStream_t stream)` the same with its arguments in a packed block;
+ *  - kernels are extern "C" (unmangled names), and the AOT description
+ *    (tir/aot.h) records each one's launch, shared bytes and accesses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,7 @@ typedef struct unit {
   const char *symbol;
   int nkernels;
   bool used_f16, used_bf16;
+  tir_aot_func *fn; /* the description of the function being printed */
 } unit;
 
 /* ---- kernel hooks ---- */
@@ -114,7 +119,11 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
       cg_error(g, s->span, "shared buffer '%s' has a symbolic size: only static shared memory is supported", b->name);
       return true;
     }
-    if (cg_uses_var(s->u.decl.body, b->data)) cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
+    if (cg_uses_var(s->u.decl.body, b->data)) {
+      cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
+      cuda_kernel *k = g->user;
+      k->shared_bytes = (k->shared_bytes + 15) / 16 * 16 + n * tir_dtype_bytes(b->dtype);
+    }
     return true;
   }
   if (!strcmp(scope, "global") && launches_threads(s->u.decl.body)) {
@@ -295,6 +304,15 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg g;
   cg_init(&g, &kernel_target, u->ctx, u->d);
   g.user = &k;
+  cg_meta krec = {0};
+  g.meta = &krec;
+  u->fn->kernels = realloc(u->fn->kernels, sizeof *u->fn->kernels * (size_t)(u->fn->nkernels + 1));
+  if (!u->fn->kernels) abort();
+  tir_aot_kernel *ak = &u->fn->kernels[u->fn->nkernels++];
+  memset(ak, 0, sizeof *ak);
+  ak->name = cg_strdup(name);
+  const char **knames = cg_calloc((size_t)kf.used.n, sizeof *knames);
+  const tir_expr **kvars = cg_calloc((size_t)kf.used.n, sizeof *kvars);
   cg_text sig = {0}, args = {0}, text = {0};
   int np = 0;
   for (int i = 0; i < kf.used.n; i++) {
@@ -308,6 +326,17 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
       cg_text_puts(&args, ", ");
     }
     const tir_buffer *b = v->dtype.code == TIR_TC_HANDLE ? buffer_over(&kf, v) : NULL;
+    tir_aot_kparam *kp = cg_calloc(1, sizeof *kp);
+    ak->params = realloc(ak->params, sizeof *ak->params * (size_t)(ak->nparams + 1));
+    if (!ak->params) abort();
+    kp->name = cg_strdup(kname);
+    kp->is_pointer = v->dtype.code == TIR_TC_HANDLE;
+    kp->dtype = b ? b->dtype : v->dtype;
+    kp->size = kp->is_pointer ? sizeof(void *) : (size_t)tir_dtype_bytes(v->dtype);
+    knames[ak->nparams] = kname;
+    kvars[ak->nparams] = v;
+    ak->params[ak->nparams++] = *kp;
+    free(kp);
     if (b) {
       cg_type(&g, b->dtype, ty, b->span);
       cg_text_printf(&sig, "%s *__restrict__ %s", ty, kname);
@@ -320,8 +349,10 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     cg_text_puts(&args, hname);
   }
   int64_t threads = block_threads(&k);
-  if (threads > 0) cg_text_printf(&text, "__global__ void __launch_bounds__(%lld) %s(%s) {\n", (long long)threads, name, np ? sig.s : "");
-  else cg_text_printf(&text, "__global__ void %s(%s) {\n", name, np ? sig.s : "");
+  if (threads > 0)
+    cg_text_printf(&text, "extern \"C\" __global__ void __launch_bounds__(%lld) %s(%s) {\n", (long long)threads, name,
+                   np ? sig.s : "");
+  else cg_text_printf(&text, "extern \"C\" __global__ void %s(%s) {\n", name, np ? sig.s : "");
   g.out = &text;
   g.indent = 1;
   cg_enter(&g);
@@ -330,6 +361,34 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg_text_puts(&text, "}\n\n");
   if (g.failed) host->failed = true;
   merge_helpers(u, &g);
+  /* its description: launch, shared bytes, and the buffers it reads and writes */
+  const tir_expr *dims[6];
+  for (int i = 0; i < 6; i++) dims[i] = k.launch[i] ? k.launch[i] : tir_i32(u->ctx, 1);
+  for (int i = 0; i < 3; i++) {
+    ak->grid[i] = cg_aot_size(dims[i]);
+    ak->block[i] = cg_aot_size(dims[3 + i]);
+  }
+  ak->threads_per_block = cg_aot_product(u->ctx, dims + 3, 3);
+  ak->total_threads = cg_aot_product(u->ctx, dims, 6);
+  ak->shared_bytes = k.shared_bytes;
+  for (int i = 0; i < ak->nparams; i++) {
+    int mask = cg_access_of(&krec, kvars[i]);
+    if (!ak->params[i].is_pointer || !mask) continue;
+    cg_note_access(host, kvars[i], mask);
+    if (mask & TIR_AOT_READ) {
+      ak->reads = realloc(ak->reads, sizeof *ak->reads * (size_t)(ak->nreads + 1));
+      if (!ak->reads) abort();
+      ak->reads[ak->nreads++] = cg_strdup(knames[i]);
+    }
+    if (mask & TIR_AOT_WRITE) {
+      ak->writes = realloc(ak->writes, sizeof *ak->writes * (size_t)(ak->nwrites + 1));
+      if (!ak->writes) abort();
+      ak->writes[ak->nwrites++] = cg_strdup(knames[i]);
+    }
+  }
+  free(knames);
+  free(kvars);
+  cg_meta_free(&krec);
   cg_text_puts(&u->kernels, text.s);
   /* the launch */
   cg_linef(host, "if (err == cudaSuccess)");
@@ -381,6 +440,7 @@ static void host_alloc(unit *u, cg *h, const tir_stmt *s) {
   cg_type(h, b->dtype, ty, s->span);
   const char *n = cg_define(h, b->data, b->name);
   cg_linef(h, "%s *%s = NULL;", ty, n);
+  cg_aot_temp(h, n, "global", "device_malloc", b->dtype, (const tir_expr *const *)b->shape, b->ndim ? 1 : 0);
   cg_line_start(h);
   cg_text_printf(h->out, "if (err == cudaSuccess) err = cudaMallocAsync((void **)&%s, (size_t)(", n);
   cg_expr(h, b->ndim ? b->shape[0] : tir_i32(h->ctx, 1));
@@ -449,6 +509,8 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
 static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg h;
   cg_init(&h, &host_target, u->ctx, u->d);
+  cg_meta rec = {.fn = u->fn};
+  h.meta = &rec;
   cg_enter(&h);
   var_list extra = {0};
   cg_shape_vars(f, &extra);
@@ -483,12 +545,17 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg_text_printf(out, "extern \"C\" int %s(%scudaStream_t stream) {\n", u->symbol, sig.s ? sig.s : "");
   cg_text_puts(out, body.s);
   cg_text_puts(out, "}\n");
+  if (!h.failed) {
+    cg_aot_args(&h, f, &extra, u->fn);
+    cg_aot_packed(&h, u->fn, out, "extern \"C\" int", "cudaStream_t stream", "stream");
+  }
   if (h.failed) u->failed = true;
   merge_helpers(u, &h);
   cg_text_free(&sig);
   cg_text_free(&body);
   free(extra.vars);
   cg_leave(&h);
+  cg_meta_free(&rec);
   cg_free(&h);
 }
 
@@ -499,13 +566,25 @@ static bool valid_symbol(const char *s) {
   return true;
 }
 
-char *tir_codegen_cuda(const tir_module *m, tir_diag *d) {
+char *tir_codegen_cuda(const tir_module *m, tir_diag *d) { return tir_codegen_cuda_aot(m, NULL, d); }
+
+char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag *d) {
+  if (meta) *meta = NULL;
   unit u = {.ctx = tir_ctx_new(), .d = d};
   cg_text hosts = {0};
+  tir_aot_module *desc = cg_aot_module_new(TIR_AOT_TARGET_CUDA, m->nfuncs);
   for (int i = 0; i < m->nfuncs && !u.failed; i++) {
     const tir_func *f = m->funcs[i];
     u.symbol = tir_func_symbol(f);
     u.nkernels = 0;
+    desc->nfuncs = i + 1;
+    u.fn = &desc->funcs[i];
+    u.fn->name = cg_strdup(f->name);
+    u.fn->symbol = cg_strdup(u.symbol ? u.symbol : "");
+    size_t pn = strlen(u.fn->symbol) + sizeof "_packed";
+    u.fn->packed_symbol = cg_calloc(pn, 1);
+    snprintf(u.fn->packed_symbol, pn, "%s_packed", u.fn->symbol);
+    u.fn->workspace_align = 256;
     if (!valid_symbol(u.symbol)) {
       tir_error(d, f->span, "function symbol '%s' is not a C identifier", u.symbol ? u.symbol : "");
       u.failed = true;
@@ -521,7 +600,7 @@ char *tir_codegen_cuda(const tir_module *m, tir_diag *d) {
                        "#include <cuda_runtime.h>\n");
     if (u.used_f16) cg_text_puts(&out, "#include <cuda_fp16.h>\n");
     if (u.used_bf16) cg_text_puts(&out, "#include <cuda_bf16.h>\n");
-    cg_text_puts(&out, "#include <math.h>\n#include <stdint.h>\n\n");
+    cg_text_puts(&out, "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n\n");
     cg helpers_cg;
     cg_init(&helpers_cg, &kernel_target, u.ctx, d);
     memcpy(helpers_cg.helpers, u.helpers, sizeof u.helpers);
@@ -540,5 +619,7 @@ char *tir_codegen_cuda(const tir_module *m, tir_diag *d) {
   cg_text_free(&u.kernels);
   cg_text_free(&hosts);
   tir_ctx_free(u.ctx);
+  if (result && meta) *meta = desc;
+  else tir_aot_free(desc);
   return result;
 }

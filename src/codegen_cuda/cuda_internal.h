@@ -10,6 +10,7 @@ typedef struct cuda_kernel {
   const tir_expr *launch[6]; /* blockIdx.x/y/z, threadIdx.x/y/z extents (NULL: 1) */
   const char *guard;         /* while printing under `if (tx < n)` (a launch narrower than the
                                 kernel's): its thread tag, else NULL */
+  int64_t shared_bytes;      /* static __shared__ bytes declared, as laid out (16-byte aligned arrays) */
 } cuda_kernel;
 
 /* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */

@@ -84,6 +84,7 @@ static bool find_loads(tir_visitor *v, const tir_expr *e) {
   snprintf(hint, sizeof hint, "v_%s", b->name);
   const char *t = cg_tmp(g, hint);
   tir_expr *base = e->u.load.idx[0]->u.ramp.base;
+  cg_note_access(g, b->data, TIR_AOT_READ);
   cg_linef(g, "%s %s = *(const %s *)(%s + %s);", vt, t, vt, cg_buffer_ptr(g, b), cg_expr_str(g, base));
   vl->load[vl->n] = e;
   vl->tmp[vl->n++] = t;
@@ -120,6 +121,7 @@ static char **lane_values(cg *g, const tir_stmt *s, int n, vec_loads *vl) {
 
 static void scatter(cg *g, const tir_stmt *s, int n, char **vals, const char *elem) {
   const char *buf = cg_buffer_ptr(g, s->u.store.buf);
+  cg_note_access(g, s->u.store.buf->data, TIR_AOT_WRITE);
   const char *tmp = NULL;
   if (cg_expr_reads(s->u.store.value, s->u.store.buf->data)) {
     tmp = cg_tmp(g, "lanes");
@@ -155,6 +157,7 @@ bool cuda_vector_store(cg *g, const tir_stmt *s) {
     const char *t = cg_tmp(g, hint);
     cg_linef(g, "%s %s;", vt, t);
     for (int k = 0; k < n; k++) cg_linef(g, "%s.%s = %s;", t, comp[k], vals[k]);
+    cg_note_access(g, b->data, TIR_AOT_WRITE);
     cg_linef(g, "*(%s *)(%s + %s) = %s;", vt, cg_buffer_ptr(g, b), cg_expr_str(g, s->u.store.idx[0]->u.ramp.base), t);
   } else if (vals) {
     scatter(g, s, n, vals, elem);

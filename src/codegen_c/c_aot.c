@@ -1,0 +1,384 @@
+/* c_aot.c - what the code generators record for the AOT description
+ * (tir/aot.h) as they print: the arguments of each function with their
+ * slots in the packed argument block (one layout routine, used both by the
+ * printed SYM_packed entry point and by the description), each buffer
+ * access printed, and the temporaries.  Shared by the C and CUDA printers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_c/c_printer.h"
+#include "tir/script.h"
+
+static void *xcalloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz);
+  if (!p) abort();
+  return p;
+}
+
+static char *xstrdup(const char *s) {
+  char *p = strdup(s ? s : "");
+  if (!p) abort();
+  return p;
+}
+
+/* ---- accesses ---- */
+
+void cg_note_access(cg *g, const tir_expr *data, int mask) {
+  cg_meta *m = g->meta;
+  if (!m || !data) return;
+  for (int i = 0; i < m->nacc; i++)
+    if (m->acc_key[i] == data) {
+      m->acc_mask[i] |= mask;
+      return;
+    }
+  if (m->nacc == m->acc_cap) {
+    m->acc_cap = m->acc_cap ? 2 * m->acc_cap : 16;
+    m->acc_key = realloc(m->acc_key, sizeof *m->acc_key * (size_t)m->acc_cap);
+    m->acc_mask = realloc(m->acc_mask, sizeof *m->acc_mask * (size_t)m->acc_cap);
+    if (!m->acc_key || !m->acc_mask) abort();
+  }
+  m->acc_key[m->nacc] = data;
+  m->acc_mask[m->nacc++] = mask;
+}
+
+int cg_access_of(const cg_meta *m, const tir_expr *data) {
+  for (int i = 0; m && i < m->nacc; i++)
+    if (m->acc_key[i] == data) return m->acc_mask[i];
+  return 0;
+}
+
+void cg_meta_free(cg_meta *m) {
+  free(m->acc_key);
+  free(m->acc_mask);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- sizes ---- */
+
+
+/* Symbolic sizes are written as expressions over the size vars in the
+ * subset a loader can evaluate: integers, names, + - * // % and
+ * parentheses (TVMScript spelling, no casts). */
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+} sbuf;
+
+static void sb_puts(sbuf *b, const char *s) {
+  size_t n = strlen(s);
+  if (b->len + n + 1 > b->cap) {
+    b->cap = (b->len + n + 1) * 2;
+    b->s = realloc(b->s, b->cap);
+    if (!b->s) abort();
+  }
+  memcpy(b->s + b->len, s, n + 1);
+  b->len += n;
+}
+
+static bool simple(const char *s) {
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')) return false;
+  return true;
+}
+
+/* a size expression's text, casts dropped */
+static void size_text(sbuf *b, const tir_expr *e) {
+  int64_t v;
+  char num[32];
+  if (tir_is_const_int(e, &v)) {
+    snprintf(num, sizeof num, "%lld", (long long)v);
+    sb_puts(b, num);
+    return;
+  }
+  if (e->kind == TIR_CAST) {
+    size_text(b, e->u.un.a);
+    return;
+  }
+  if (e->kind == TIR_VAR) {
+    sb_puts(b, e->u.var.name);
+    return;
+  }
+  const char *op = e->kind == TIR_ADD ? " + " : e->kind == TIR_SUB ? " - " : e->kind == TIR_MUL ? " * "
+                 : e->kind == TIR_FLOORDIV ? " // " : e->kind == TIR_FLOORMOD ? " % " : NULL;
+  if (!op) { /* outside the subset: TVMScript's own text */
+    char *t = tir_print_expr(e);
+    sb_puts(b, "(");
+    sb_puts(b, t ? t : "?");
+    sb_puts(b, ")");
+    free(t);
+    return;
+  }
+  sb_puts(b, "(");
+  size_text(b, e->u.bin.a);
+  sb_puts(b, op);
+  size_text(b, e->u.bin.b);
+  sb_puts(b, ")");
+}
+
+/* k * e[0] * ... * e[n-1] (+ add), folded where constant */
+static tir_aot_size product(int64_t k, const tir_expr *const *e, int n, int64_t add) {
+  tir_aot_size r = {k, NULL};
+  sbuf b = {0};
+  bool overflow = false;
+  for (int i = 0; i < n; i++) {
+    int64_t v;
+    if (tir_is_const_int(e[i], &v)) {
+      overflow |= __builtin_mul_overflow(r.value, v, &r.value);
+      continue;
+    }
+    sbuf t = {0};
+    size_text(&t, e[i]);
+    if (b.len) sb_puts(&b, " * ");
+    bool paren = !simple(t.s) && !(t.s[0] == '(');
+    if (paren) sb_puts(&b, "(");
+    sb_puts(&b, t.s);
+    if (paren) sb_puts(&b, ")");
+    free(t.s);
+  }
+  if (!b.len && !overflow) {
+    r.value += add;
+    return r;
+  }
+  char head[48];
+  snprintf(head, sizeof head, "%lld * ", (long long)r.value);
+  sbuf out = {0};
+  if (r.value != 1 || overflow) sb_puts(&out, head);
+  sb_puts(&out, b.s ? b.s : "1");
+  if (add) {
+    snprintf(head, sizeof head, " + %lld", (long long)add);
+    sb_puts(&out, head);
+  }
+  free(b.s);
+  r.expr = out.s;
+  r.value = 0;
+  return r;
+}
+
+tir_aot_size cg_aot_size(const tir_expr *e) { return product(1, &e, 1, 0); }
+
+tir_aot_size cg_aot_product(tir_ctx *c, const tir_expr *const *e, int n) {
+  (void)c;
+  return product(1, e, n, 0);
+}
+
+/* bytes spanned by buffer b: elem * prod(shape) when compact, else
+ * elem * (1 + sum (shape_d - 1) * stride_d); 0 when an extent is 0 */
+static tir_aot_size buffer_bytes(const tir_buffer *b) {
+  int64_t elem = tir_dtype_bytes(b->dtype), v;
+  for (int d = 0; d < b->ndim; d++)
+    if (tir_is_const_int(b->shape[d], &v) && v == 0) return (tir_aot_size){0, NULL};
+  if (b->nstrides != b->ndim || !b->ndim) return product(elem, (const tir_expr *const *)b->shape, b->ndim, 0);
+  int64_t span = 1;
+  bool konst = true;
+  for (int d = 0; d < b->ndim && konst; d++) {
+    int64_t s;
+    if (tir_is_const_int(b->shape[d], &v) && tir_is_const_int(b->strides[d], &s)) span += (v - 1) * s;
+    else konst = false;
+  }
+  if (konst) return (tir_aot_size){span * elem, NULL};
+  sbuf out = {0};
+  char head[48];
+  snprintf(head, sizeof head, "%lld * (1", (long long)elem);
+  sb_puts(&out, head);
+  for (int d = 0; d < b->ndim; d++) {
+    sb_puts(&out, " + (");
+    size_text(&out, b->shape[d]);
+    sb_puts(&out, " - 1) * ");
+    size_text(&out, b->strides[d]);
+  }
+  sb_puts(&out, ")");
+  return (tir_aot_size){0, out.s};
+}
+
+/* the strides of b in elements: its own, or compact row-major */
+static tir_aot_size *strides_of(const tir_buffer *b) {
+  tir_aot_size *st = xcalloc((size_t)b->ndim, sizeof *st);
+  for (int i = 0; i < b->ndim; i++)
+    st[i] = b->nstrides == b->ndim ? cg_aot_size(b->strides[i])
+                                   : product(1, (const tir_expr *const *)b->shape + i + 1, b->ndim - i - 1, 0);
+  return st;
+}
+
+/* ---- arguments and the packed layout ---- */
+
+/* The packed argument block: each argument in parameter order at the next
+ * offset aligned to its size (pointers 8 bytes; scalars their dtype's
+ * bytes, a bool one), the block aligned to its largest slot. */
+void cg_pack_layout(tir_aot_func *fn) {
+  size_t off = 0, align = 1;
+  for (int i = 0; i < fn->nargs; i++) {
+    tir_aot_arg *a = &fn->args[i];
+    size_t sz = a->is_buffer ? sizeof(void *) : (size_t)tir_dtype_bytes(a->dtype);
+    if (sz == 0) sz = 1;
+    size_t al = sz >= 8 ? 8 : sz >= 4 ? 4 : sz >= 2 ? 2 : 1;
+    off = (off + al - 1) / al * al;
+    a->offset = off;
+    a->size = sz;
+    a->align = al;
+    off += sz;
+    if (al > align) align = al;
+  }
+  fn->args_align = align;
+  fn->args_bytes = (off + align - 1) / align * align;
+}
+
+static void bind_size_var(const tir_func *f, const tir_expr *v, tir_aot_arg *a) {
+  a->bound_arg = a->bound_dim = -1;
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (!b) continue;
+    for (int d = 0; d < b->ndim; d++)
+      if (b->shape[d] == v) {
+        a->bound_arg = i, a->bound_dim = d, a->bound_field = "shape";
+        return;
+      }
+    for (int d = 0; d < b->nstrides; d++)
+      if (b->strides[d] == v) {
+        a->bound_arg = i, a->bound_dim = d, a->bound_field = "strides";
+        return;
+      }
+    if (b->elem_offset == v) {
+      a->bound_arg = i, a->bound_dim = 0, a->bound_field = "elem_offset";
+      return;
+    }
+  }
+}
+
+/* fn's arguments: f's parameters, then its size vars (extra), with the C
+ * names the printer gave them */
+void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *fn) {
+  fn->nargs = f->nparams + extra->n;
+  fn->args = xcalloc((size_t)fn->nargs, sizeof *fn->args);
+  for (int i = 0; i < f->nparams; i++) {
+    tir_aot_arg *a = &fn->args[i];
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    a->index = i;
+    a->bound_arg = a->bound_dim = -1;
+    if (!b) {
+      const tir_expr *p = f->params[i];
+      a->name = xstrdup(cg_lookup(g, p));
+      a->dtype = p->dtype;
+      a->bytes.value = tir_dtype_bytes(p->dtype);
+      continue;
+    }
+    a->name = xstrdup(cg_lookup(g, b->data));
+    a->is_buffer = true;
+    a->dtype = b->dtype;
+    a->ndim = b->ndim;
+    a->shape = xcalloc((size_t)b->ndim, sizeof *a->shape);
+    for (int d = 0; d < b->ndim; d++) a->shape[d] = cg_aot_size(b->shape[d]);
+    a->strides = strides_of(b);
+    a->bytes = buffer_bytes(b);
+    a->access = cg_access_of(g->meta, b->data);
+  }
+  for (int j = 0; j < extra->n; j++) {
+    tir_aot_arg *a = &fn->args[f->nparams + j];
+    const tir_expr *v = extra->vars[j];
+    a->index = f->nparams + j;
+    a->name = xstrdup(cg_lookup(g, v));
+    a->dtype = v->dtype;
+    a->bytes.value = tir_dtype_bytes(v->dtype);
+    bind_size_var(f, v, a);
+  }
+  cg_pack_layout(fn);
+}
+
+void cg_aot_temp(cg *g, const char *name, const char *scope, const char *storage, tir_dtype t,
+                 const tir_expr *const *ext, int n) {
+  if (!g->meta || !g->meta->fn) return;
+  tir_aot_func *fn = g->meta->fn;
+  fn->temps = realloc(fn->temps, sizeof *fn->temps * (size_t)(fn->ntemps + 1));
+  if (!fn->temps) abort();
+  fn->temps[fn->ntemps++] = (tir_aot_temp){xstrdup(name), xstrdup(scope ? scope : "global"), xstrdup(storage),
+                                           product(tir_dtype_bytes(t), ext, n, 0)};
+}
+
+/* SYM_packed: reads each argument from its slot and calls SYM.  `decl` is
+ * the C declaration prefix (e.g. "int32_t" or "extern \"C\" int"); `extra`
+ * an additional trailing parameter and argument (CUDA's stream), or NULL. */
+void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl, const char *extra_param,
+                   const char *extra_arg) {
+  const char *args = cg_tmp(g, "args"), *ws = cg_tmp(g, "workspace"), *base = cg_tmp(g, "packed");
+  cg_text_printf(out, "\n/* %s: the arguments read from a packed block at the offsets of the AOT metadata */\n",
+                 fn->packed_symbol);
+  cg_text_printf(out, "%s %s(const void *%s, void *%s%s%s) {\n", decl, fn->packed_symbol, args, ws,
+                 extra_param ? ", " : "", extra_param ? extra_param : "");
+  cg_text_printf(out, "  const char *%s = (const char *)%s;\n", base, args);
+  cg_text_printf(out, "  (void)%s;\n", ws);
+  cg_text call = {0};
+  for (int i = 0; i < fn->nargs; i++) {
+    const tir_aot_arg *a = &fn->args[i];
+    char ty[32];
+    if (a->dtype.code == TIR_TC_HANDLE && !a->is_buffer) strcpy(ty, "void *");
+    else if (!cg_type(g, a->dtype, ty, (tir_span){0, 0})) return;
+    cg_text_printf(out, "  %s%s%s;\n", ty, a->is_buffer ? " *" : (ty[strlen(ty) - 1] == '*' ? "" : " "), a->name);
+    cg_text_printf(out, "  memcpy(&%s, %s + %zu, sizeof %s);\n", a->name, base, a->offset, a->name);
+    cg_text_printf(&call, "%s%s", i ? ", " : "", a->name);
+  }
+  if (extra_arg) cg_text_printf(&call, "%s%s", fn->nargs ? ", " : "", extra_arg);
+  cg_text_printf(out, "  return %s(%s);\n}\n", fn->symbol, call.s ? call.s : "");
+  cg_text_free(&call);
+}
+
+/* ---- the description's lifetime ---- */
+
+static void free_size(tir_aot_size *s) { free(s->expr); }
+
+void tir_aot_free(tir_aot_module *a) {
+  if (!a) return;
+  for (int i = 0; i < a->nfuncs; i++) {
+    tir_aot_func *f = &a->funcs[i];
+    free(f->name);
+    free(f->symbol);
+    free(f->packed_symbol);
+    for (int j = 0; j < f->nargs; j++) {
+      tir_aot_arg *x = &f->args[j];
+      free(x->name);
+      for (int d = 0; d < x->ndim; d++) {
+        free_size(&x->shape[d]);
+        free_size(&x->strides[d]);
+      }
+      free(x->shape);
+      free(x->strides);
+      free_size(&x->bytes);
+    }
+    free(f->args);
+    for (int j = 0; j < f->ntemps; j++) {
+      free(f->temps[j].name);
+      free(f->temps[j].scope);
+      free(f->temps[j].storage);
+      free_size(&f->temps[j].bytes);
+    }
+    free(f->temps);
+    for (int j = 0; j < f->nkernels; j++) {
+      tir_aot_kernel *k = &f->kernels[j];
+      free(k->name);
+      for (int d = 0; d < 3; d++) {
+        free_size(&k->grid[d]);
+        free_size(&k->block[d]);
+      }
+      free_size(&k->threads_per_block);
+      free_size(&k->total_threads);
+      for (int p = 0; p < k->nparams; p++) free(k->params[p].name);
+      free(k->params);
+      for (int p = 0; p < k->nreads; p++) free(k->reads[p]);
+      for (int p = 0; p < k->nwrites; p++) free(k->writes[p]);
+      free(k->reads);
+      free(k->writes);
+    }
+    free(f->kernels);
+  }
+  free(a->funcs);
+  free(a);
+}
+
+tir_aot_module *cg_aot_module_new(tir_aot_target t, int nfuncs) {
+  tir_aot_module *a = xcalloc(1, sizeof *a);
+  a->target = t;
+  a->funcs = xcalloc((size_t)nfuncs, sizeof *a->funcs);
+  return a;
+}
+
+char *cg_strdup(const char *s) { return xstrdup(s); }
+void *cg_calloc(size_t n, size_t sz) { return xcalloc(n, sz); }
