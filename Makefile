@@ -28,7 +28,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test unit cli golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -85,6 +85,12 @@ codegen: $(TIRC)
 cli: $(TIRC)
 	@tests/cli/run.sh $(TIRC)
 
+aot: $(TIRC)
+	@tests/aot/run.sh $(TIRC)
+
+aot-full: $(TIRC)
+	@FULL=1 tests/aot/run.sh $(TIRC)
+
 analyzer-diff: all
 	@python3 tests/oracle/diff_analyzer.py
 
@@ -92,7 +98,7 @@ fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen oracle analyzer-diff fuzz
+	@$(MAKE) --no-print-directory unit cli golden codegen aot oracle analyzer-diff fuzz
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6

@@ -52,11 +52,15 @@ typedef struct tir_aot_arg {
   const char *bound_field;       /* "shape", "strides" or "elem_offset" */
 } tir_aot_arg;
 
+/* a temporary kept in the caller's workspace, at offset.  The code
+ * generators keep temporaries in static or automatic arrays today, so the
+ * workspace is empty (bytes 0); memory planning (issue 13) fills this. */
 typedef struct tir_aot_temp {
   char *name;
-  char *scope;       /* "global", "local" ... */
-  char *storage;     /* where the generated code keeps it: "static", "stack" */
+  char *scope;       /* "global", "shared" ... */
+  char *storage;     /* "workspace" */
   tir_aot_size bytes;
+  int64_t offset;
 } tir_aot_temp;
 
 typedef struct tir_aot_kparam {

@@ -127,6 +127,7 @@ static json_t *func_json(const tir_aot_func *f, tir_aot_target t) {
     set(x, "scope", json_string(f->temps[i].scope));
     set(x, "storage", json_string(f->temps[i].storage));
     set(x, "bytes", size_json(&f->temps[i].bytes));
+    set(x, "offset", json_integer(f->temps[i].offset));
     json_array_append_new(temps, x);
   }
   set(ws, "temporaries", temps);

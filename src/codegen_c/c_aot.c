@@ -284,16 +284,6 @@ void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *
   cg_pack_layout(fn);
 }
 
-void cg_aot_temp(cg *g, const char *name, const char *scope, const char *storage, tir_dtype t,
-                 const tir_expr *const *ext, int n) {
-  if (!g->meta || !g->meta->fn) return;
-  tir_aot_func *fn = g->meta->fn;
-  fn->temps = realloc(fn->temps, sizeof *fn->temps * (size_t)(fn->ntemps + 1));
-  if (!fn->temps) abort();
-  fn->temps[fn->ntemps++] = (tir_aot_temp){xstrdup(name), xstrdup(scope ? scope : "global"), xstrdup(storage),
-                                           product(tir_dtype_bytes(t), ext, n, 0)};
-}
-
 /* SYM_packed: reads each argument from its slot and calls SYM.  `decl` is
  * the C declaration prefix (e.g. "int32_t" or "extern \"C\" int"); `extra`
  * an additional trailing parameter and argument (CUDA's stream), or NULL. */

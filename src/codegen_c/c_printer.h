@@ -178,8 +178,6 @@ void cg_meta_free(cg_meta *m);
 tir_aot_size cg_aot_size(const tir_expr *e);
 void cg_pack_layout(tir_aot_func *fn);
 void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *fn);
-void cg_aot_temp(cg *g, const char *name, const char *scope, const char *storage, tir_dtype t,
-                 const tir_expr *const *ext, int n);
 void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl, const char *extra_param,
                    const char *extra_arg);
 tir_aot_size cg_aot_product(tir_ctx *c, const tir_expr *const *e, int n);

@@ -157,10 +157,7 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   }
   int bytes = tir_dtype_bytes(t);
   if (align <= 0) align = 64;
-  const char *scope = s->kind == TIR_ALLOC_BUFFER ? s->u.decl.buf->scope : s->kind == TIR_ALLOCATE ? s->u.alloc.scope : NULL;
-  bool big = k >= 0 && k * bytes > 65536;
-  cg_aot_temp(g, name, scope, big ? "static" : "stack", t, (const tir_expr *const *)ext, n);
-  if (big)
+  if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)
     cg_linef(g, "_Alignas(%d) %s %s[%s];", align, ty, name, size);

@@ -440,7 +440,6 @@ static void host_alloc(unit *u, cg *h, const tir_stmt *s) {
   cg_type(h, b->dtype, ty, s->span);
   const char *n = cg_define(h, b->data, b->name);
   cg_linef(h, "%s *%s = NULL;", ty, n);
-  cg_aot_temp(h, n, "global", "device_malloc", b->dtype, (const tir_expr *const *)b->shape, b->ndim ? 1 : 0);
   cg_line_start(h);
   cg_text_printf(h->out, "if (err == cudaSuccess) err = cudaMallocAsync((void **)&%s, (size_t)(", n);
   cg_expr(h, b->ndim ? b->shape[0] : tir_i32(h->ctx, 1));
