@@ -11,7 +11,9 @@ GRAMMAR_SRC := build/deps/tree-sitter-python/src
 SAN     ?=
 FUZZ_N  ?= 12
 OPT     ?= -O2 -g
-CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC $(OPT) $(SAN) \
+# the library exports only its public API: include/tir/*.h mark it visible,
+# and scripts/libtir.map (tir_* and TIR_*) also hides the grammar's symbols
+CFLAGS_ALL := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fPIC -fvisibility=hidden $(OPT) $(SAN) \
               -Iinclude -Isrc $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm $(SAN)
 
@@ -19,7 +21,14 @@ SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:%.c=$(BUILD)/obj/%.o)
 TS_OBJS := $(BUILD)/obj/grammar/parser.o $(BUILD)/obj/grammar/scanner.o
 LIB_A   := $(BUILD)/lib/libtir.a
+VERSION := $(shell sed -n 's/^\#define TIR_VERSION "\(.*\)"/\1/p' include/tir/tir.h)
+SOMAJOR := $(word 1,$(subst ., ,$(VERSION)))
+SOMINOR := $(word 2,$(subst ., ,$(VERSION)))
+SONAME  := libtir.so.$(SOMAJOR)
+LIB_SO_REAL := $(BUILD)/lib/libtir.so.$(SOMAJOR).$(SOMINOR)
 LIB_SO  := $(BUILD)/lib/libtir.so
+PREFIX  ?= /usr/local
+DESTDIR ?=
 TIRC    := $(BUILD)/bin/tirc
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -28,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: install uninstall install-check all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -40,7 +49,7 @@ $(GRAMMAR_SRC)/parser.c:
 
 $(BUILD)/obj/grammar/%.o: $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -fPIC $(SAN) -w -I$(GRAMMAR_SRC) -c $(GRAMMAR_SRC)/$*.c -o $@
+	$(CC) -std=c11 -O2 -fPIC -fvisibility=hidden $(SAN) -w -I$(GRAMMAR_SRC) -c $(GRAMMAR_SRC)/$*.c -o $@
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/tir/*.h) $(wildcard src/*/*.h) | $(GRAMMAR_SRC)/parser.c
 	@mkdir -p $(dir $@)
@@ -50,9 +59,13 @@ $(LIB_A): $(OBJS) $(TS_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(OBJS) $(TS_OBJS)
+$(LIB_SO_REAL): $(OBJS) $(TS_OBJS) scripts/libtir.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS_ALL)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=scripts/libtir.map -o $@ $(filter %.o,$^) $(LDLIBS_ALL)
+
+$(LIB_SO): $(LIB_SO_REAL)
+	ln -sf $(notdir $(LIB_SO_REAL)) $(BUILD)/lib/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(TIRC): tools/tirc.c $(LIB_A)
 	@mkdir -p $(dir $@)
@@ -88,6 +101,9 @@ cli: $(TIRC)
 aot: $(TIRC)
 	@tests/aot/run.sh $(TIRC)
 
+install-check: all
+	@tests/install/run.sh
+
 aot-full: $(TIRC)
 	@FULL=1 tests/aot/run.sh $(TIRC)
 
@@ -98,7 +114,7 @@ fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot oracle analyzer-diff fuzz
+	@$(MAKE) --no-print-directory unit cli golden codegen aot install-check oracle analyzer-diff fuzz
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
@@ -118,6 +134,26 @@ run: $(TIRC)
 	@echo
 	@echo "== after: tirc --passes=compact,lower_match examples/relu.tir"
 	@$(TIRC) --passes=compact,lower_match examples/relu.tir
+
+# make install PREFIX=/usr/local DESTDIR=; make uninstall removes exactly these
+INST_HDRS := $(notdir $(wildcard include/tir/*.h))
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tir $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TIRC) $(DESTDIR)$(PREFIX)/bin/tirc
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/libtir.a
+	install -m 755 $(LIB_SO_REAL) $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIB_SO_REAL))
+	ln -sf $(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtir.so
+	install -m 644 $(addprefix include/tir/,$(INST_HDRS)) $(DESTDIR)$(PREFIX)/include/tir/
+	install -m 644 docs/tirc.1 $(DESTDIR)$(PREFIX)/share/man/man1/tirc.1
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/tir.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tir.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tirc $(DESTDIR)$(PREFIX)/lib/libtir.a \
+	      $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIB_SO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME) \
+	      $(DESTDIR)$(PREFIX)/lib/libtir.so $(DESTDIR)$(PREFIX)/lib/pkgconfig/tir.pc \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/tirc.1 $(addprefix $(DESTDIR)$(PREFIX)/include/tir/,$(INST_HDRS))
+	-rmdir $(DESTDIR)$(PREFIX)/include/tir 2>/dev/null
 
 clean:
 	rm -rf build build-asan

@@ -10,6 +10,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* An analyzer holds a context of facts about vars.  Exprs it builds are
  * allocated in the ctx given at creation.  Owns its isl_ctx; free with
@@ -86,6 +88,7 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
  * block reads/writes naming declared buffers.  False with errors in d. */
 bool tir_verify_func(const tir_func *f, tir_diag *d);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 #define TIR_AOT_FORMAT "tirc-aot"
 #define TIR_AOT_VERSION_MAJOR 1 /* bumped when a key changes meaning or goes */
@@ -121,6 +123,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
 /* SHA-256 of len bytes as 64 hex digits and a NUL. */
 void tir_sha256_hex(const void *data, size_t len, char out[65]);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* One self-contained C11 translation unit for a lowered module: a function
  * `int32_t SYMBOL(T0 *restrict p0, ...)` per PrimFunc.  malloc'd text, or
@@ -16,6 +18,7 @@ char *tir_codegen_c(const tir_module *m, tir_diag *d);
 /* CUDA: a __global__ kernel per launch and an extern "C" host launcher. */
 char *tir_codegen_cuda(const tir_module *m, tir_diag *d);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 typedef enum { TIR_SEV_ERROR, TIR_SEV_WARNING, TIR_SEV_NOTE } tir_severity;
 
@@ -40,6 +42,7 @@ bool tir_diag_has_errors(const tir_diag *d);
  * malloc'd string the caller frees. */
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

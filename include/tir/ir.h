@@ -18,6 +18,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* ------------------------------------------------------------------ */
 /* arena                                                               */
@@ -425,6 +427,7 @@ tir_func *tir_module_find(const tir_module *m, const char *name);
 /* the global_symbol attr if set, else the name */
 const char *tir_func_symbol(const tir_func *f);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* A pass: returns the new function (sharing untouched subtrees with f), or
  * NULL with errors in d.  Never modifies f. */
@@ -77,6 +79,7 @@ typedef struct tir_named_pipeline {
 } tir_named_pipeline;
 const tir_named_pipeline *tir_pipeline_named(int *n);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

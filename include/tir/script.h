@@ -8,6 +8,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* Parse TVMScript source (len bytes; may contain NULs, which are an error).
  * Accepts `from tvm.script import tir as T` (old: T.block, block-level
@@ -33,6 +35,7 @@ char *tir_print_func(const tir_func *f, const tir_print_opts *o);
 char *tir_print_expr(const tir_expr *e);
 char *tir_print_stmt(const tir_stmt *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

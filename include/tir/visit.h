@@ -8,6 +8,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
 
 /* ---- read-only visitor: pre-order callbacks; return false to skip the
  * children of that node.  Any callback may be NULL.  Visits every expr in
@@ -76,6 +78,7 @@ uint64_t tir_struct_hash_expr(const tir_expr *e);
 uint64_t tir_struct_hash_stmt(const tir_stmt *s);
 uint64_t tir_struct_hash_func(const tir_func *f);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif
