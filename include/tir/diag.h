@@ -42,6 +42,11 @@ bool tir_diag_has_errors(const tir_diag *d);
  * malloc'd string the caller frees. */
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len);
 
+/* the candidate nearest to word by edit distance, when it is near enough
+ * to be a likely misspelling (for "did you mean"), else NULL; n < 0: cands
+ * ends with NULL */
+const char *tir_suggest(const char *word, const char *const *cands, int n);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

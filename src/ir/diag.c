@@ -158,3 +158,32 @@ char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, 
   }
   return b.p;
 }
+
+/* Levenshtein distance, capped: two rows of at most 64 + 1 entries */
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64) return 1 << 20;
+  int prev[65], cur[65];
+  for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    cur[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+      int del = prev[j] + 1, ins = cur[j - 1] + 1;
+      cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+    }
+    memcpy(prev, cur, sizeof(int) * (lb + 1));
+  }
+  return prev[lb];
+}
+
+const char *tir_suggest(const char *word, const char *const *cands, int n) {
+  const char *best = NULL;
+  int bestd = 1 << 20;
+  for (int i = 0; n < 0 ? cands[i] != NULL : i < n; i++) {
+    int d = edit_distance(word, cands[i]);
+    if (d < bestd) bestd = d, best = cands[i];
+  }
+  int len = (int)strlen(word), limit = len < 4 ? 1 : len / 3 + 1;
+  return best && bestd <= limit && bestd > 0 ? best : NULL;
+}

@@ -130,6 +130,8 @@ const char *rd_t_name(rd *r, TSNode n);
 bool rd_is_i_name(rd *r, TSNode n, const char *name);
 void rd_push_sym(rd *r, const char *name, rval v);
 rd_sym *rd_lookup(rd *r, const char *name);
+/* "unknown name 'T.x'", with the dialect hint or a "did you mean" */
+void rd_unknown_t(rd *r, const char *name, tir_span sp);
 void rd_push_loop(rd *r, tir_expr *var, tir_expr *min, tir_expr *extent);
 rd_loop *rd_find_loop(rd *r, const tir_expr *var);
 /* grow an arena array of elem-size items to hold n+1 */

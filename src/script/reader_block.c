@@ -366,8 +366,23 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   const char **names;
   tir_span *sps;
   int n = targets(r, rd_field(asg, "left"), &names, &sps);
-  if (n < 0 || (n != 1 && strcmp(tn, "axis.remap"))) {
+  static const char *const axes[] = {"axis.remap", "axis.spatial", "axis.reduce", "axis.scan", "axis.opaque",
+                                     "axis.S", "axis.R", NULL};
+  const char *bad = NULL;
+  if (is_axis) {
+    bad = tn;
+    for (int i = 0; axes[i] && bad; i++)
+      if (!strcmp(axes[i], tn)) bad = NULL;
+  }
+  if (bad) {
+    const char *near = tir_suggest(tn, axes, -1);
+    if (near) tir_error(r->d, rd_span(rd_field(right, "function")), "unknown name 'T.%s'; did you mean 'T.%s'?", tn, near);
+    else tir_error(r->d, rd_span(rd_field(right, "function")), "unknown name 'T.%s'", tn);
+  } else if (n < 0 || (n != 1 && strcmp(tn, "axis.remap"))) {
     tir_error(r->d, rd_span(asg), "T.%s must be assigned to a name", tn);
+  }
+  if (bad || n < 0 || (n != 1 && strcmp(tn, "axis.remap"))) {
+    for (int i = 0; i < n; i++) rd_push_sym(r, names[i], (rval){.k = RV_ERR}); /* later uses stay quiet */
     return *failed = true;
   }
   if (is_axis && !direct_in_block(r, stmt)) {

@@ -64,14 +64,25 @@ bool rd_is_known_t_name(rd *r, const char *name) {
 }
 
 /* "unknown name 'T.x'", with a hint when x belongs to the other dialect */
-static void unknown_t(rd *r, const char *name, tir_span sp) {
+void rd_unknown_t(rd *r, const char *name, tir_span sp) {
   if (in_list(r->tirx ? TIR_ONLY : TIRX_ONLY, name))
     tir_error(r->d, sp, "unknown name 'T.%s' in the %s dialect (the import line says '%s as T')", name,
               r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
   else if (in_list(TVM_UNSUPPORTED, name))
     tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
-  else
-    tir_error(r->d, sp, "unknown name 'T.%s'", name);
+  else {
+    const char *near = tir_suggest(name, STMT_NAMES, -1);
+    if (!near) near = tir_suggest(name, EXPR_NAMES, -1);
+    if (!near) near = tir_suggest(name, r->tirx ? TIRX_ONLY : TIR_ONLY, -1);
+    if (!near) {
+      int n = 0;
+      const tir_intrin *t = tir_intrin_table(&n);
+      for (int i = 0; i < n && !near; i++)
+        if (tir_suggest(name, &t[i].name, 1)) near = t[i].name;
+    }
+    if (near) tir_error(r->d, sp, "unknown name 'T.%s'; did you mean 'T.%s'?", name, near);
+    else tir_error(r->d, sp, "unknown name 'T.%s'", name);
+  }
 }
 
 /* ---- arguments ---- */
@@ -430,7 +441,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
     return rv_err();
   }
-  unknown_t(r, name, a->sp);
+  rd_unknown_t(r, name, a->sp);
   return rv_err();
 }
 

@@ -579,7 +579,7 @@ static rval attribute(rd *r, TSNode n) {
       tir_error(r->d, sp, "T.%s cannot be used as a value here", tn);
       return rv_err();
     }
-    tir_error(r->d, sp, "unknown name 'T.%s'", tn);
+    rd_unknown_t(r, tn, sp);
     return rv_err();
   }
   rval obj = rd_eval(r, rd_field(n, "object"));

@@ -694,7 +694,8 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   for (int i = 0; i < 5; i++)
     if (!strcmp(tn, kinds[i].n)) k = i;
   if (k < 0) {
-    tir_error(r->d, rd_span(fn), rd_is_known_t_name(r, tn) ? "T.%s is not a loop" : "unknown name 'T.%s'", tn);
+    if (rd_is_known_t_name(r, tn)) tir_error(r->d, rd_span(fn), "T.%s is not a loop", tn);
+    else rd_unknown_t(r, tn, rd_span(fn));
     return false;
   }
   ls->kind = kinds[k].k;
