@@ -1,12 +1,14 @@
 /* tirc.c - the command-line driver: flags in, library calls, exit codes out.
  *
- *   tirc [--passes=a,b,c] [--emit=tir|c|cuda] [-o FILE] FILE
+ *   tirc [--passes=a,b,c] [--emit=tir|c|h|cuda|metadata|metadata-text] [-o FILE] FILE
  *
+ * Every option is one entry of OPTS (its value check and help line with it).
  * Exit status: 0 success, 1 an error in the input, 2 bad usage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tir/tir.h"
 
@@ -17,42 +19,116 @@ typedef struct options {
   const char *emit;
   const char *target; /* for --emit=metadata*: c or cuda */
   const char *print_after;
+  const char *symbol;
+  const char *color;
+  int error_limit;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
 } options;
+
+/* every option: one entry.  VALUE options take --opt=V or --opt V; `values`
+ * lists the accepted ones (NULL: any), checked with a "did you mean". */
+typedef enum { FLAG, VALUE } opt_kind;
+typedef struct opt {
+  const char *name;
+  opt_kind kind;
+  const char *const *values;
+  const char *help_arg, *help;
+} opt;
+
+static const char *const EMITS[] = {"tir", "c", "h", "cuda", "metadata", "metadata-text", NULL};
+static const char *const DIALECTS[] = {"tirx", "tir", NULL};
+static const char *const TARGETS[] = {"c", "cuda", NULL};
+static const char *const COLORS[] = {"auto", "always", "never", NULL};
+
+static const opt OPTS[] = {
+    {"--passes", VALUE, NULL, "a,b,c", "run these passes in order (names or aliases, or a named pipeline such as 'default'); see --list-passes"},
+    {"--emit", VALUE, EMITS, "KIND", "output: tir (default), c, h (the header declaring what c defines), cuda, metadata (JSON) or metadata-text (docs/aot-metadata.md); all but tir run the 'default' pipeline unless --passes is given"},
+    {"--target", VALUE, TARGETS, "c|cuda", "the code --emit=metadata describes (default c)"},
+    {"--dialect", VALUE, DIALECTS, "tirx|tir", "TVMScript spelling to print (default tirx)"},
+    {"--symbol", VALUE, NULL, "NAME", "the C/CUDA symbol of the emitted function (a module of one function)"},
+    {"-o", VALUE, NULL, "FILE", "write the output to FILE ('-': stdout)"},
+    {"--list-passes", FLAG, NULL, NULL, "list the known passes and pipelines"},
+    {"--print-after-all", FLAG, NULL, NULL, "print the IR to stderr after every pass"},
+    {"--print-after", VALUE, NULL, "NAME", "print the IR to stderr after pass NAME"},
+    {"--time-passes", FLAG, NULL, NULL, "print a table of time spent per pass to stderr"},
+    {"--verify-each", FLAG, NULL, NULL, "verify the IR after each pass (default)"},
+    {"--no-verify-each", FLAG, NULL, NULL, "do not verify the IR after each pass"},
+    {"--color", VALUE, COLORS, "WHEN", "colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset; default), always, never"},
+    {"--error-limit", VALUE, NULL, "N", "show at most N errors (0: all)"},
+    {"--help", FLAG, NULL, NULL, "show this help"},
+    {"--version", FLAG, NULL, NULL, "show the version"},
+};
+#define NOPTS ((int)(sizeof OPTS / sizeof OPTS[0]))
 
 static void usage(FILE *f) {
   fputs("usage: tirc [options] FILE      (FILE '-' reads stdin)\n"
         "\n"
         "Reads a TVMScript TIR program, runs passes on it, and prints it as\n"
-        "TVMScript, C or CUDA.\n"
+        "TVMScript, C, a C header, CUDA, or the AOT metadata of the C or CUDA.\n"
+        "Options that take a value accept --opt=VALUE and --opt VALUE.\n"
         "\n"
-        "options:\n"
-        "  --passes=a,b,c      run these passes in order (names or aliases, or a\n"
-        "                      named pipeline such as 'default'); see --list-passes\n"
-        "  --emit=tir|c|cuda|metadata|metadata-text\n"
-        "                      output kind (default tir); c and cuda run the\n"
-        "                      'default' pipeline unless --passes is given;\n"
-        "                      metadata (JSON) and metadata-text describe the\n"
-        "                      code that --emit=TARGET prints (docs/aot-metadata.md)\n"
-        "  --target=c|cuda     the code --emit=metadata describes (default c)\n"
-        "  --dialect=tirx|tir  TVMScript spelling to print (default tirx)\n"
-        "  -o FILE             write the output to FILE instead of stdout\n"
-        "  --list-passes       list the known passes and pipelines\n"
-        "  --print-after-all   print the IR to stderr after every pass\n"
-        "  --print-after=NAME  print the IR to stderr after pass NAME\n"
-        "  --time-passes       print a table of time spent per pass to stderr\n"
-        "  --verify-each       verify the IR after each pass (default)\n"
-        "  --no-verify-each    do not verify the IR after each pass\n"
-        "  --help              show this help\n"
-        "  --version           show the version\n",
+        "options:\n",
         f);
+  for (int i = 0; i < NOPTS; i++) {
+    char head[64];
+    snprintf(head, sizeof head, "%s%s%s", OPTS[i].name, OPTS[i].help_arg ? (OPTS[i].name[1] == '-' ? "=" : " ") : "",
+             OPTS[i].help_arg ? OPTS[i].help_arg : "");
+    fprintf(f, "  %-22s %s\n", head, OPTS[i].help);
+  }
+  fputs("\nExit status: 0 success, 1 an error in the input, 2 bad usage.\n", f);
 }
 
-static const char *flag_value(const char *arg, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(arg, name, n) == 0 && arg[n] == '=') return arg + n + 1;
+static int usage_error(const char *fmt, const char *a, const char *b, const char *near) {
+  fprintf(stderr, "tirc: error: ");
+  fprintf(stderr, fmt, a, b);
+  if (near) fprintf(stderr, "; did you mean '%s'?", near);
+  fprintf(stderr, " (see tirc --help)\n");
+  return 2;
+}
+
+static const opt *find_opt(const char *name, size_t len) {
+  for (int i = 0; i < NOPTS; i++)
+    if (strlen(OPTS[i].name) == len && !strncmp(OPTS[i].name, name, len)) return &OPTS[i];
   return NULL;
+}
+
+static int set_value(options *o, const opt *op, const char *v) {
+  if (op->values) {
+    bool ok = false;
+    for (int i = 0; op->values[i]; i++) ok |= !strcmp(op->values[i], v);
+    if (!ok) return usage_error("unknown %s value '%s'", op->name, v, tir_suggest(v, op->values, -1));
+  }
+  const char *n = op->name;
+  if (!strcmp(n, "--passes")) o->passes = v;
+  else if (!strcmp(n, "--emit")) o->emit = v;
+  else if (!strcmp(n, "--target")) o->target = v;
+  else if (!strcmp(n, "--dialect")) o->dialect = strcmp(v, "tir") ? TIR_DIALECT_TIRX : TIR_DIALECT_TIR;
+  else if (!strcmp(n, "--symbol")) {
+    bool ident = *v && !(*v >= '0' && *v <= '9');
+    for (const char *c = v; *c; c++)
+      ident &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ident) return usage_error("%s value '%s' is not a C identifier", n, v, NULL);
+    o->symbol = v;
+  } else if (!strcmp(n, "-o")) o->output = v;
+  else if (!strcmp(n, "--print-after")) {
+    if (!tir_pass_lookup(v)) {
+      int np = 0;
+      const tir_pass_info *reg = tir_pass_registry(&np);
+      const char *cands[64];
+      int nc = 0;
+      for (int i = 0; i < np && nc < 62; i++) cands[nc++] = reg[i].alias, cands[nc++] = reg[i].name;
+      return usage_error("%s: unknown pass '%s'", n, v, tir_suggest(v, cands, nc));
+    }
+    o->print_after = v;
+  } else if (!strcmp(n, "--color")) o->color = v;
+  else if (!strcmp(n, "--error-limit")) {
+    char *end;
+    long l = strtol(v, &end, 10);
+    if (!*v || *end || l < 0 || l > 1000000) return usage_error("%s value '%s' is not a count", n, v, NULL);
+    o->error_limit = (int)l;
+  }
+  return -1;
 }
 
 /* returns -1 to continue, or an exit status */
@@ -60,70 +136,54 @@ static int parse_args(int argc, char **argv, options *o) {
   o->verify_each = true;
   o->emit = "tir";
   o->dialect = TIR_DIALECT_TIRX;
+  o->color = "auto";
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--version")) {
-      printf("tirc %s\n", TIR_VERSION);
-      return 0;
-    } else if ((v = flag_value(a, "--passes"))) {
-      o->passes = v;
-    } else if ((v = flag_value(a, "--emit"))) {
-      if (strcmp(v, "tir") && strcmp(v, "c") && strcmp(v, "cuda") && strcmp(v, "metadata") &&
-          strcmp(v, "metadata-text")) {
-        fprintf(stderr, "tirc: error: unknown --emit kind '%s' (expected tir, c, cuda, metadata or metadata-text)\n", v);
-        return 2;
-      }
-      o->emit = v;
-    } else if ((v = flag_value(a, "--target"))) {
-      if (strcmp(v, "c") && strcmp(v, "cuda")) {
-        fprintf(stderr, "tirc: error: unknown --target '%s' (expected c or cuda)\n", v);
-        return 2;
-      }
-      o->target = v;
-    } else if ((v = flag_value(a, "--dialect"))) {
-      if (!strcmp(v, "tirx")) o->dialect = TIR_DIALECT_TIRX;
-      else if (!strcmp(v, "tir")) o->dialect = TIR_DIALECT_TIR;
-      else {
-        fprintf(stderr, "tirc: error: unknown --dialect '%s' (expected tirx or tir)\n", v);
-        return 2;
-      }
-    } else if ((v = flag_value(a, "--print-after"))) {
-      o->print_after = v;
-    } else if (!strcmp(a, "--print-after-all")) {
-      o->print_after_all = true;
-    } else if (!strcmp(a, "--time-passes")) {
-      o->time_passes = true;
-    } else if (!strcmp(a, "--verify-each")) {
-      o->verify_each = true;
-    } else if (!strcmp(a, "--no-verify-each")) {
-      o->verify_each = false;
-    } else if (!strcmp(a, "--list-passes")) {
-      o->list_passes = true;
-    } else if (!strcmp(a, "-o")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "tirc: error: -o needs a file name\n");
-        return 2;
-      }
-      o->output = argv[++i];
-    } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, "tirc: error: unknown option '%s' (see tirc --help)\n", a);
-      return 2;
-    } else {
-      if (o->input) {
-        fprintf(stderr, "tirc: error: more than one input file ('%s' and '%s')\n", o->input, a);
-        return 2;
-      }
+    const char *a = argv[i];
+    if (a[0] != '-' || !strcmp(a, "-")) {
+      if (o->input) return usage_error("more than one input file ('%s' and '%s')", o->input, a, NULL);
       o->input = a;
+      continue;
     }
+    if (!strcmp(a, "-h")) a = "--help";
+    const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+    size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    const opt *op = find_opt(a, len);
+    if (!op) {
+      const char *names[NOPTS + 1];
+      for (int k = 0; k < NOPTS; k++) names[k] = OPTS[k].name;
+      names[NOPTS] = NULL;
+      char *word = strndup(a, len);
+      int rc = usage_error("unknown option '%s'%s", word, "", tir_suggest(word, names, NOPTS));
+      free(word);
+      return rc;
+    }
+    if (op->kind == FLAG) {
+      if (eq) return usage_error("option '%s' takes no value%s", op->name, "", NULL);
+      if (!strcmp(op->name, "--help")) {
+        usage(stdout);
+        return 0;
+      }
+      if (!strcmp(op->name, "--version")) {
+        printf("tirc %s\n", TIR_VERSION);
+        return 0;
+      }
+      if (!strcmp(op->name, "--list-passes")) o->list_passes = true;
+      else if (!strcmp(op->name, "--print-after-all")) o->print_after_all = true;
+      else if (!strcmp(op->name, "--time-passes")) o->time_passes = true;
+      else if (!strcmp(op->name, "--verify-each")) o->verify_each = true;
+      else if (!strcmp(op->name, "--no-verify-each")) o->verify_each = false;
+      continue;
+    }
+    const char *v = eq ? eq + 1 : NULL;
+    if (!v) {
+      if (i + 1 >= argc) return usage_error("option '%s' needs a value (%s)", op->name, op->help_arg, NULL);
+      v = argv[++i];
+    }
+    int rc = set_value(o, op, v);
+    if (rc >= 0) return rc;
   }
   if (o->list_passes) return -1;
-  if (!o->input) {
-    fprintf(stderr, "tirc: error: no input file (see tirc --help)\n");
-    return 2;
-  }
+  if (!o->input) return usage_error("no input file%s%s", "", "", NULL);
   return -1;
 }
 
@@ -166,13 +226,14 @@ static void list_passes(void) {
 }
 
 static int write_output(const options *o, const char *text) {
-  FILE *f = o->output ? fopen(o->output, "wb") : stdout;
+  bool to_stdout = !o->output || !strcmp(o->output, "-");
+  FILE *f = to_stdout ? stdout : fopen(o->output, "wb");
   if (!f) {
     fprintf(stderr, "tirc: error: cannot write '%s'\n", o->output);
     return 1;
   }
   fputs(text, f);
-  if (f != stdout && fclose(f) != 0) {
+  if (to_stdout ? fflush(f) != 0 : fclose(f) != 0) {
     fprintf(stderr, "tirc: error: cannot write '%s'\n", o->output);
     return 1;
   }
@@ -230,10 +291,22 @@ int main(int argc, char **argv) {
     m = tir_pipeline_run(pl, ctx, m, &po, &d);
     if (!m) goto done;
   }
+  if (o.symbol) {
+    if (m->nfuncs != 1) {
+      fprintf(stderr, "tirc: error: --symbol names one function, and %s has %d (see tirc --help)\n", fname, m->nfuncs);
+      rc = 2;
+      goto done;
+    }
+    tir_module *renamed = tir_module_new(ctx, m->name);
+    tir_module_add(ctx, renamed, tir_func_with_symbol(ctx, m->funcs[0], o.symbol));
+    m = renamed;
+  }
 
   t0 = now_ms();
   if (!strcmp(o.emit, "c")) {
     text = tir_codegen_c(m, &d);
+  } else if (!strcmp(o.emit, "h")) {
+    text = tir_codegen_h(m, &d);
   } else if (!strcmp(o.emit, "cuda")) {
     text = tir_codegen_cuda(m, &d);
   } else if (!strncmp(o.emit, "metadata", 8)) {
@@ -252,7 +325,11 @@ int main(int argc, char **argv) {
 
 done:
   if (d.n) {
-    char *msg = tir_diag_format(&d, fname, src, len);
+    const char *nc = getenv("NO_COLOR");
+    tir_diag_format_opts fo = {.error_limit = o.error_limit,
+                               .color = !strcmp(o.color, "always") ||
+                                        (!strcmp(o.color, "auto") && isatty(2) && !(nc && *nc))};
+    char *msg = tir_diag_format_ex(&d, fname, src, len, &fo);
     fputs(msg, stderr);
     free(msg);
   }

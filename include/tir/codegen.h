@@ -15,6 +15,9 @@ extern "C" {
  * `int32_t SYMBOL(T0 *restrict p0, ...)` per PrimFunc.  malloc'd text, or
  * NULL with errors in d (e.g. IR that is not lowered). */
 char *tir_codegen_c(const tir_module *m, tir_diag *d);
+/* The C header that declares what tir_codegen_c defines (each function and
+ * its SYMBOL_packed entry point), from the same walk. */
+char *tir_codegen_h(const tir_module *m, tir_diag *d);
 /* CUDA: a __global__ kernel per launch and an extern "C" host launcher. */
 char *tir_codegen_cuda(const tir_module *m, tir_diag *d);
 

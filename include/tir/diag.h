@@ -42,6 +42,15 @@ bool tir_diag_has_errors(const tir_diag *d);
  * malloc'd string the caller frees. */
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len);
 
+/* the same, with options: colour (ANSI escapes, as a terminal shows them)
+ * and a limit on the errors shown (0: none), the rest counted in a note */
+typedef struct tir_diag_format_opts {
+  bool color;
+  int error_limit;
+} tir_diag_format_opts;
+char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *src, size_t src_len,
+                         const tir_diag_format_opts *o);
+
 /* the candidate nearest to word by edit distance, when it is near enough
  * to be a likely misspelling (for "did you mean"), else NULL; n < 0: cands
  * ends with NULL */

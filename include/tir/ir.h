@@ -426,6 +426,8 @@ void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f);
 tir_func *tir_module_find(const tir_module *m, const char *name);
 /* the global_symbol attr if set, else the name */
 const char *tir_func_symbol(const tir_func *f);
+/* f with its global_symbol attribute set to symbol (a new func in c) */
+tir_func *tir_func_with_symbol(tir_ctx *c, const tir_func *f, const char *symbol);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -85,6 +85,7 @@ struct cg {
   void *user;         /* the target's own state */
   cg_meta *meta;      /* NULL, or where the AOT description is recorded */
   int ptr_access;     /* TIR_AOT_READ/WRITE: what the pointer printed next is used for (0: both) */
+  cg_text *decls;     /* NULL, or where each function's prototypes go (the header) */
 };
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);

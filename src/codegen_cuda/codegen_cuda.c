@@ -21,6 +21,7 @@
 
 #include "codegen_cuda/cuda_internal.h"
 #include "tir/codegen.h"
+#include "tir/script.h"
 #include "tir/visit.h"
 
 static const char *const tags[6] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
@@ -429,6 +430,36 @@ static bool has_launch(const tir_stmt *s) {
 
 static void host_stmt(unit *u, cg *h, const tir_stmt *s);
 
+typedef struct { const tir_stmt *loop; } loop_find;
+static bool find_outer_loop(tir_visitor *v, const tir_stmt *s) {
+  loop_find *lf = v->user;
+  if (lf->loop) return false;
+  if (s->kind == TIR_FOR) {
+    lf->loop = s;
+    return false;
+  }
+  return true;
+}
+
+/* a function that binds no thread runs as one thread of a 1x1 kernel: say
+ * so, and name the outermost loop, which could be bound instead */
+static void warn_single_thread(unit *u, const tir_func *f) {
+  loop_find lf = {NULL};
+  tir_visitor v = {.stmt = find_outer_loop, .user = &lf};
+  tir_visit_stmt(&v, f->body);
+  if (!lf.loop) {
+    tir_diag_add(u->d, TIR_SEV_WARNING, f->span,
+                 "function '%s' binds no thread: its CUDA kernel runs on a single thread", f->name);
+    return;
+  }
+  char *ext = tir_print_expr(lf.loop->u.loop.extent);
+  tir_diag_add(u->d, TIR_SEV_WARNING, lf.loop->span,
+               "function '%s' binds no thread: its CUDA kernel runs on a single thread; loop '%s' (extent %s) "
+               "could be bound to a thread axis, e.g. T.thread_binding(%s, thread=\"blockIdx.x\")",
+               f->name, lf.loop->u.loop.var->u.var.name, ext ? ext : "?", ext ? ext : "?");
+  free(ext);
+}
+
 static void host_alloc(unit *u, cg *h, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   const char *scope = b->scope ? b->scope : "global";
@@ -590,6 +621,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
       break;
     }
     if (i) cg_text_puts(&hosts, "\n");
+    if (!has_launch(f->body)) warn_single_thread(&u, f);
     print_host(&u, f, &hosts);
   }
   char *result = NULL;

@@ -127,19 +127,42 @@ static void clip_line(const char *src, size_t *pos, size_t *end, int *col) {
 }
 
 char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, size_t src_len) {
+  return tir_diag_format_ex(d, filename, src, src_len, NULL);
+}
+
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *src, size_t src_len,
+                         const tir_diag_format_opts *o) {
   sbuf b = {0};
   sb_puts(&b, "");
   static const char *sevs[] = {"error", "warning", "note"};
+  static const char *colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
+  bool color = o && o->color;
+  int limit = o && o->error_limit > 0 ? o->error_limit : 0, errors = 0, hidden = 0;
   for (int i = 0; d && i < d->n; i++) {
     const tir_diag_entry *e = &d->items[i];
+    if (e->sev == TIR_SEV_ERROR && limit && errors >= limit) {
+      hidden++;
+      continue;
+    }
+    if (e->sev == TIR_SEV_ERROR) errors++;
     char head[512];
     if (e->span.line > 0)
-      snprintf(head, sizeof head, "%s:%d:%d: %s: ", filename ? filename : "<input>", e->span.line,
-               e->span.col > 0 ? e->span.col : 1, sevs[e->sev]);
+      snprintf(head, sizeof head, "%s:%d:%d:", filename ? filename : "<input>", e->span.line,
+               e->span.col > 0 ? e->span.col : 1);
     else
-      snprintf(head, sizeof head, "%s: %s: ", filename ? filename : "<input>", sevs[e->sev]);
+      snprintf(head, sizeof head, "%s:", filename ? filename : "<input>");
+    if (color) sb_puts(&b, BOLD);
     sb_puts(&b, head);
+    sb_puts(&b, " ");
+    if (color) sb_puts(&b, colors[e->sev]);
+    sb_puts(&b, sevs[e->sev]);
+    sb_puts(&b, ": ");
+    if (color) sb_puts(&b, RESET BOLD);
     sb_puts(&b, e->msg);
+    if (color) sb_puts(&b, RESET);
     sb_puts(&b, "\n");
     if (!src || e->span.line <= 0) continue;
     /* find the line */
@@ -154,7 +177,22 @@ char *tir_diag_format(const tir_diag *d, const char *filename, const char *src, 
     while (end < src_len && src[end] != '\n') end++;
     int col = e->span.col;
     clip_line(src, &pos, &end, &col);
+    size_t at = b.n;
     echo_line(&b, src, pos, end, col);
+    if (color) { /* the caret in green */
+      char *caret = strrchr(b.p + at, '^');
+      if (caret) {
+        size_t k = (size_t)(caret - b.p);
+        b.n = k;
+        sb_puts(&b, "\033[1;32m^" RESET "\n");
+      }
+    }
+  }
+  if (hidden) {
+    char tail[160];
+    snprintf(tail, sizeof tail, "%s: note: %d more error%s not shown (error limit %d)\n",
+             filename ? filename : "<input>", hidden, hidden == 1 ? "" : "s", limit);
+    sb_puts(&b, tail);
   }
   return b.p;
 }

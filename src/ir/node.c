@@ -391,6 +391,24 @@ tir_func *tir_module_find(const tir_module *m, const char *name) {
   return NULL;
 }
 
+tir_func *tir_func_with_symbol(tir_ctx *c, const tir_func *f, const char *symbol) {
+  tir_func *g = tir_alloc(c, sizeof *g);
+  *g = *f;
+  const tir_attr_val *a = f->attrs && f->attrs->kind == TIR_AV_DICT ? f->attrs : NULL;
+  int n = a ? a->n : 0, k = 0;
+  const char **keys = tir_alloc(c, sizeof *keys * (size_t)(n + 1));
+  tir_attr_val **vals = tir_alloc(c, sizeof *vals * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    if (!strcmp(a->keys[i], "global_symbol")) continue;
+    keys[k] = a->keys[i];
+    vals[k++] = a->items[i];
+  }
+  keys[k] = "global_symbol";
+  vals[k++] = tir_av_expr(c, tir_string(c, symbol));
+  g->attrs = tir_av_dict(c, keys, vals, k);
+  return g;
+}
+
 const char *tir_func_symbol(const tir_func *f) {
   tir_attr_val *v = tir_av_get(f->attrs, "global_symbol");
   if (v && v->kind == TIR_AV_EXPR && v->expr && v->expr->kind == TIR_STRING_IMM) return v->expr->u.str;

@@ -77,7 +77,14 @@ static void unknown_error(const char *name, tir_diag *d) {
     if (len + need >= cap) list = xrealloc(list, cap = (cap + need) * 2);
     len += (size_t)snprintf(list + len, cap - len, "%s%s", i ? ", " : "; pipelines: ", named[i].name);
   }
-  tir_error(d, ((tir_span){0, 0}), "unknown pass '%s'; known passes: %s", name, list);
+  const char **cands = xrealloc(NULL, sizeof *cands * (size_t)(2 * n + (int)(sizeof named / sizeof named[0])));
+  int nc = 0;
+  for (int i = 0; i < n; i++) cands[nc++] = reg[i].alias, cands[nc++] = reg[i].name;
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) cands[nc++] = named[i].name;
+  const char *near = tir_suggest(name, cands, nc);
+  if (near) tir_error(d, ((tir_span){0, 0}), "unknown pass '%s'; did you mean '%s'? (known passes: %s)", name, near, list);
+  else tir_error(d, ((tir_span){0, 0}), "unknown pass '%s'; known passes: %s", name, list);
+  free(cands);
   free(list);
 }
 

@@ -16,9 +16,9 @@ check help 0 "usage: tirc" "$tirc" --help
 check version 0 "^tirc [0-9]+\.[0-9]+" "$tirc" --version
 check no-input 2 "no input file" "$tirc"
 check bad-flag 2 "unknown option '--frobnicate'" "$tirc" --frobnicate "$relu"
-check bad-emit 2 "unknown --emit kind 'llvm'" "$tirc" --emit=llvm "$relu"
+check bad-emit 2 "unknown --emit value 'llvm'" "$tirc" --emit=llvm "$relu"
 check two-inputs 2 "more than one input file" "$tirc" "$relu" "$relu"
-check dash-o-missing 2 "-o needs a file name" "$tirc" "$relu" -o
+check dash-o-missing 2 "option '-o' needs a value" "$tirc" "$relu" -o
 check unknown-pass 2 "unknown pass 'bogus'; known passes: .*compact \(CompactBufferAllocation\)" "$tirc" --passes=bogus "$relu"
 check missing-file 1 "cannot read '$tmp/nope.tir'" "$tirc" "$tmp/nope.tir"
 check list-passes 0 "CompactBufferAllocation +compact" "$tirc" --list-passes
@@ -36,5 +36,39 @@ check no-verify 0 "def relu" "$tirc" --passes=compact --no-verify-each "$relu"
 if [ $rc = 0 ] && [ ! -s "$tmp/so" ] && grep -q "relu_a_shared = T.sblock_alloc_buffer((2, 2, 64, 64)" "$tmp/o.tir"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/dash-o"; fi
 check emit-c 0 "int32_t relu\(" "$tirc" --emit=c "$relu"
 check emit-cuda 0 "__global__" "$tirc" --emit=cuda "$relu"
+# habits: --opt value, -o -, did-you-mean, colour, error limit, --symbol, --emit=h
+check opt-space 0 "relu_a_shared = T.sblock_alloc_buffer\(\(2, 2, 64, 64\)" "$tirc" --passes compact "$relu"
+check dash-o-stdout 0 "def relu" "$tirc" "$relu" -o -
+[ ! -e ./- ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/dash-o-stdout made a file '-'"; rm -f ./-; }
+check did-you-mean-opt 2 "unknown option '--pases'; did you mean '--passes'\?" "$tirc" --pases=compact "$relu"
+check did-you-mean-emit 2 "unknown --emit value 'cuad'; did you mean 'cuda'\?" "$tirc" --emit cuad "$relu"
+check did-you-mean-pass 2 "unknown pass 'compct'; did you mean 'compact'\?" "$tirc" --passes=compct "$relu"
+check print-after-bogus 2 "--print-after: unknown pass 'bogus'" "$tirc" --print-after=bogus "$relu"
+check print-after-typo 2 "did you mean 'lower_match'\?" "$tirc" --print-after=lower_mach "$relu"
+check flag-with-value 2 "option '--time-passes' takes no value" "$tirc" --time-passes=1 "$relu"
+check error-limit-bad 2 "--error-limit value 'many' is not a count" "$tirc" --error-limit=many "$relu"
+printf '@T.prim_func\ndef f(A: T.Buffer((4,), "float32")):\n    A[0] = T.exq(A[0])\n    A[1] = T.lgo(A[1])\n    A[2] = T.sqtr(A[2])\n' >"$tmp/three.tir"
+check color-always 1 $'\033\\[1;31merror: ' "$tirc" --color=always "$tmp/three.tir"
+check color-never 1 "three.tir:3:12: error: unknown name 'T.exq'; did you mean 'T.exp'" "$tirc" --color=never "$tmp/three.tir"
+# auto: colour on a terminal (script(1) gives one), none under NO_COLOR
+if command -v script >/dev/null 2>&1; then
+  script -qec "'$tirc' '$tmp/three.tir'" /dev/null >"$tmp/tty" 2>&1
+  NO_COLOR=1 script -qec "'$tirc' '$tmp/three.tir'" /dev/null >"$tmp/tty-nc" 2>&1
+  if grep -q $'\033' "$tmp/tty" && ! grep -q $'\033' "$tmp/tty-nc" && grep -q "error: unknown name 'T.exq'" "$tmp/tty-nc"; then
+    pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/color-auto-tty (NO_COLOR)"; cat -v "$tmp/tty" | head -3; fi
+fi
+check error-limit 1 "note: 2 more errors not shown \(error limit 1\)" "$tirc" --error-limit 1 "$tmp/three.tir"
+"$tirc" --error-limit=1 "$tmp/three.tir" >"$tmp/el" 2>&1
+[ "$(grep -c 'error:' "$tmp/el")" = 1 ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/error-limit count"; cat "$tmp/el"; }
+check symbol 0 "int32_t my_relu\(int8_t \*restrict relu_a" "$tirc" --emit=c --symbol=my_relu "$relu"
+check symbol-bad 2 "--symbol value '9x' is not a C identifier" "$tirc" --emit=c --symbol=9x "$relu"
+check emit-h 0 "^int32_t relu_packed\(const void \*args, void \*workspace\);" "$tirc" --emit=h "$relu"
+# the header declares exactly what the C defines: both compile together
+"$tirc" --emit=h --symbol=kern "$relu" -o "$tmp/kern.h" && "$tirc" --emit=c --symbol=kern "$relu" -o "$tmp/kern.c" &&
+  printf '#include "kern.h"\n#include "kern.c"\n' >"$tmp/both.c" &&
+  gcc -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes -c "$tmp/both.c" -o "$tmp/both.o" -I"$tmp" 2>"$tmp/hc" &&
+  pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/emit-h-compiles"; head "$tmp/hc"; }
+check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
+"$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
