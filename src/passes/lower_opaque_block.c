@@ -102,6 +102,13 @@ static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
     st->failed = true;
     return s;
   }
+  if (b->n_match > 0) { /* the views would lose their binding with the block */
+    if (!st->failed)
+      tir_error(st->d, b->match_buffers[0].span,
+                "block '%s' still has match_buffers: run LowerMatchBuffer (lower_match) before LowerOpaqueBlock", b->name);
+    st->failed = true;
+    return s;
+  }
   tir_stmt *body = tir_mutate_stmt(m, b->body);
   tir_expr *pred = tir_mutate_expr(m, s->u.realize.predicate);
   int64_t one;

@@ -70,5 +70,10 @@ check emit-h 0 "^int32_t relu_packed\(const void \*args, void \*workspace\);" "$
   pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/emit-h-compiles"; head "$tmp/hc"; }
 check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
 "$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
+# --help and the man page list the same options
+"$tirc" --help | grep -o -E '^  (-o|--[a-z-]+)' | sed 's/^ *//' | sort -u >"$tmp/help-opts"
+grep -E '^\.BI? ' "$root/docs/tirc.1" | sed 's/\\-/-/g' | grep -o -E '(^\.BI -o|--[a-z-]+)' | sed 's/^\.BI //' | sort -u >"$tmp/man-opts"
+if diff "$tmp/help-opts" "$tmp/man-opts" >"$tmp/optdiff"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/man-vs-help"; cat "$tmp/optdiff"; fi
+check doc-links 0 "" python3 "$root/tests/cli/doc_links.py" "$root"
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
