@@ -14,6 +14,10 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 # apache-tvm: the oracle for tests and benchmarks, never a runtime dependency
+# pytest and wheel: the Python package's tests (pip install ./python, offline)
+if ! python3 -c "import pytest, wheel" >/dev/null 2>&1; then
+  python3 -m pip install --quiet pytest wheel || python3 -m pip install --quiet --break-system-packages pytest wheel
+fi
 if ! python3 -c 'import tvm' >/dev/null 2>&1; then
   python3 -m pip install --quiet apache-tvm || python3 -m pip install --quiet --break-system-packages apache-tvm
 fi

@@ -9,5 +9,6 @@
 #include "tir/passes.h"
 #include "tir/codegen.h"
 #include "tir/aot.h"
+#include "tir/driver.h"
 #define TIR_VERSION "0.1.0"
 #endif

@@ -1,0 +1,33 @@
+/* tir/driver.h - text in, text out: the whole of tirc in one call, for
+ * bindings (the Python package calls it through ctypes) and for embedders
+ * who want tirc's behaviour without building IR themselves. */
+#ifndef TIR_DRIVER_H
+#define TIR_DRIVER_H
+
+#include <stddef.h>
+
+#include "tir/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* the public API: exported from libtir.so, which hides everything else */
+#pragma GCC visibility push(default)
+
+/* Reads the TVMScript src (len bytes), runs the passes (a pipeline string
+ * as tirc's --passes; NULL: none when emitting "tir", else "default"), and
+ * prints the result as emit: "tir", "c", "h", "cuda", "metadata" (JSON of
+ * the C), "metadata-cuda" or "metadata-text".  symbol, when not NULL,
+ * renames the function of a one-function module (tirc's --symbol).
+ * Returns malloc'd text (free it with tir_free), or NULL with errors in d
+ * (warnings may be there either way). */
+char *tir_transform_text(const char *src, size_t len, const char *passes, const char *emit, const char *symbol,
+                         tir_diag *d);
+/* frees what tir_transform_text (or any tir_ call returning malloc'd text) returned */
+void tir_free(void *p);
+
+#pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
+#endif
