@@ -67,3 +67,23 @@ def test_tvm_pass_in_a_pipeline():
     ta, tc = tvm.runtime.tensor(a, dev), tvm.runtime.tensor(c, dev)
     lib(ta, tc)
     np.testing.assert_allclose(tc.numpy(), a * 2.0 + 1.0, rtol=1e-6)
+
+
+def test_tvm_text_both_ways_verbatim():
+    """TVM's mod.script() goes into tirc as printed, and tirc's output goes
+    into tvm.script.from_source as printed: no edits either way."""
+    tvm = pytest.importorskip("tvm")
+    from tvm import te
+
+    A = te.placeholder((16, 32), name="A")
+    k = te.reduce_axis((0, 32), name="k")
+    B = te.compute((16,), lambda i: te.sum(A[i, k] * 2.0, axis=k), name="B")
+    mod = tvm.IRModule({"main": te.create_prim_func([A, B])})
+    printed = mod.script()
+    assert printed.startswith("# from tvm.script import ir as I")
+    back = tvm.script.from_source(tirc.transform(printed, passes=""))
+    tvm.ir.assert_structural_equal(back, mod)
+    chain = open(os.path.join(ROOT, "examples", "chain.tir")).read()
+    out = tirc.transform(chain, passes="compact,lower_match")
+    assert out.startswith("# from tvm.script import tirx as T")
+    tvm.script.from_source(out)  # as printed
