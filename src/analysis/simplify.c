@@ -1045,6 +1045,8 @@ static tir_expr *minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A, con
 static tir_expr *minmax_normal(tir_analyzer *a, tir_expr *m) {
   if (!ana_is_index_type(m->dtype)) return NULL;
   lin A, B;
+  lin_init(&A, m->dtype); /* both freed below, whichever lin_of ran */
+  lin_init(&B, m->dtype);
   tir_expr *r = NULL;
   if (lin_of(m->u.bin.a, &A) && lin_of(m->u.bin.b, &B)) {
     r = minmax_pair(a, m->kind, &A, &B, true);
@@ -1081,6 +1083,8 @@ static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, t
   if (dist) return dist;
   if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return NULL;
   lin lx, ly;
+  lin_init(&lx, x->dtype); /* both freed below, whichever lin_of ran */
+  lin_init(&ly, y->dtype);
   tir_expr *r = NULL;
   if (lin_of(x, &lx) && lin_of(y, &ly)) {
     r = minmax_pair(a, k, &lx, &ly, false);

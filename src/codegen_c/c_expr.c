@@ -42,7 +42,11 @@ static void print_int(cg *g, const tir_expr *e, int need) {
   cg_type(g, t, ty, e->span);
   if (t.bits == 64) {
     if (t.code == TIR_TC_UINT) cg_text_printf(g->out, "UINT64_C(%" PRIu64 ")", (uint64_t)v);
-    else cg_text_printf(g->out, "INT64_C(%" PRId64 ")", v);
+    else if (v == INT64_MIN) { /* 9223372036854775808 is no int64 literal */
+      open_paren(g, PREC_ADD, need);
+      puts_(g, "INT64_C(-9223372036854775807) - 1");
+      close_paren(g, PREC_ADD, need);
+    } else cg_text_printf(g->out, "INT64_C(%" PRId64 ")", v);
     return;
   }
   if (t.bits == 32 && t.code == TIR_TC_UINT) {

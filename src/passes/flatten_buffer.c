@@ -12,6 +12,7 @@
  *  - in a tirx function without s_tir every flat buffer gets TVM 0.27's
  *    layout=None (the other buffers there have a default layout).
  * Run after LowerOpaqueBlock: blocks left are an error. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "tir/analysis.h"
@@ -74,6 +75,8 @@ static tir_expr *as_index_type(tir_ctx *c, tir_expr *e, tir_dtype t) {
   return tir_dtype_eq(e->dtype, t) ? e : tir_cast(c, t, e);
 }
 
+static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n);
+
 /* b itself when flattening leaves it as it is */
 static bool unchanged(const flattener *fl, const tir_buffer *b) {
   return already_flat(b) && (!fl->layouts || b->layout_none);
@@ -94,11 +97,12 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
   }
   if (!already_flat(b)) {
     tir_expr *size;
+    tir_dtype t = b->ndim > 0 ? index_type(b, b->shape, b->ndim) : TIR_INT32; /* wide enough for the product */
     if (b->nstrides > 0 && b->ndim > 0) {
-      size = mul(c, b->strides[0], b->shape[0]);
+      size = mul(c, as_index_type(c, b->strides[0], t), as_index_type(c, b->shape[0], t));
     } else {
-      size = b->ndim > 0 ? b->shape[0] : tir_i32(c, 1);
-      for (int d = 1; d < b->ndim; d++) size = mul(c, size, b->shape[d]);
+      size = b->ndim > 0 ? as_index_type(c, b->shape[0], t) : tir_i32(c, 1);
+      for (int d = 1; d < b->ndim; d++) size = mul(c, size, as_index_type(c, b->shape[d], t));
     }
     size = tir_simplify(fl->an, size);
     f->shape = tir_alloc(c, sizeof *f->shape);
@@ -121,10 +125,48 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
 
 static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) { return flat_buffer(c, fl, b, false); }
 
+/* the dtype the flat index of b is computed in, as wide as it must be: the
+ * widest of the indices' and of b's shape, strides and elem_offset, and
+ * int64 when b's constant extent (its last element's offset) passes int32 */
+static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n) {
+  tir_dtype t = scalar_of(idx[0]->dtype);
+  int bits = t.bits;
+  for (int d = 0; d < n; d++)
+    if (idx[d]->dtype.bits > bits) bits = idx[d]->dtype.bits;
+  for (int d = 0; d < b->ndim; d++)
+    if (b->shape[d]->dtype.bits > bits) bits = b->shape[d]->dtype.bits;
+  for (int d = 0; d < b->nstrides; d++)
+    if (b->strides[d]->dtype.bits > bits) bits = b->strides[d]->dtype.bits;
+  if (b->elem_offset->dtype.bits > bits) bits = b->elem_offset->dtype.bits;
+  /* the largest offset: elem_offset + sum (shape_d - 1) * stride_d */
+  int64_t last = 0, v, st = 1;
+  bool konst = tir_is_const_int(b->elem_offset, &last);
+  for (int d = b->ndim - 1; d >= 0 && konst; d--) {
+    int64_t stride = st;
+    if (b->nstrides == b->ndim && !tir_is_const_int(b->strides[d], &stride)) konst = false;
+    if (!konst || !tir_is_const_int(b->shape[d], &v)) {
+      konst = false;
+      break;
+    }
+    int64_t term;
+    if (v > 0 && (__builtin_mul_overflow(v - 1, stride < 0 ? -stride : stride, &term) ||
+                  __builtin_add_overflow(last, term, &last)))
+      bits = 64;
+    if (__builtin_mul_overflow(st, v, &st)) st = INT64_MAX;
+  }
+  if (konst && (last > INT32_MAX || st > INT32_MAX)) bits = 64;
+  if (bits > t.bits && tir_dtype_is_int(t)) t = bits == 64 ? TIR_INT64 : t;
+  return t;
+}
+
 /* the flat index of idx in b */
 static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_expr *const *idx, int n) {
   if (n == 0) return tir_i32(c, 0);
-  tir_dtype t = scalar_of(idx[0]->dtype);
+  tir_dtype t = index_type(b, idx, n);
+  tir_expr **wide = tir_alloc(c, sizeof *wide * (size_t)n);
+  for (int d = 0; d < n; d++)
+    wide[d] = idx[d]->dtype.bits < t.bits && idx[d]->dtype.lanes == 1 ? tir_cast(c, t, idx[d]) : idx[d];
+  idx = wide;
   tir_expr *sum = NULL;
   if (b->nstrides == n) {
     for (int d = 0; d < n; d++) {

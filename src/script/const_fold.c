@@ -40,7 +40,17 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
   bool ca = a->kind == TIR_INT_IMM, cb = b->kind == TIR_INT_IMM;
   int64_t x = ca ? a->u.int_val : 0, y = cb ? b->u.int_val : 0;
   tir_dtype t = a->dtype;
-  if (ca && cb && t.lanes == 1) return both_int(k, x, y);
+  if (ca && cb && t.lanes == 1) {
+    ir_fold f = both_int(k, x, y);
+    /* as TVM folds: two's complement in the operands' width (int32
+     * 2147483647 + 1 is -2147483648; uint8 250 + 10 is 4) */
+    if (f.kind == IR_FOLD_INT && tir_dtype_is_int(t) && t.bits < 64) {
+      uint64_t m = (1ull << t.bits) - 1, u = (uint64_t)f.i & m;
+      if (t.code == TIR_TC_INT && (u >> (t.bits - 1))) u |= ~m; /* sign-extend */
+      f.i = (int64_t)u;
+    }
+    return f;
+  }
   if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1) {
     double p = a->u.float_val, q = b->u.float_val;
     switch (k) {

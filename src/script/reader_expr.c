@@ -310,8 +310,17 @@ bad: {
 }
 }
 
+/* an integer division or modulo by a constant zero: an error at the divisor */
+static bool div_by_zero(rd *r, tir_expr_kind k, const tir_expr *b) {
+  if (k != TIR_DIV && k != TIR_MOD && k != TIR_FLOORDIV && k != TIR_FLOORMOD) return false;
+  if (b->kind != TIR_INT_IMM || b->u.int_val != 0 || b->dtype.lanes != 1) return false;
+  tir_error(r->d, b->span, "division by zero");
+  return true;
+}
+
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   if (!match_types(r, &a, &b, a->span)) return NULL;
+  if (div_by_zero(r, k, b)) return NULL;
   tir_expr *f = fold(r, k, a, b);
   return f ? f : tir_binary(r->c, k, a, b);
 }
@@ -319,6 +328,7 @@ tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
 /* T.Add(a, b) and the other node constructors: the node, never folded */
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   if (!match_types(r, &a, &b, a->span)) return NULL;
+  if (div_by_zero(r, k, b)) return NULL;
   return tir_binary(r->c, k, a, b);
 }
 
@@ -463,13 +473,20 @@ static rval unary(rd *r, TSNode n) {
   TSNode opn = rd_field(n, "operator");
   const char *op = ts_node_is_null(opn) ? "-" : ts_node_type(opn);
   tir_span sp = rd_span(n);
-  rval a = rd_eval(r, rd_field(n, "argument"));
+  TSNode arg = rd_field(n, "argument");
+  /* -9223372036854775808: INT64_MIN, whose magnitude alone is no int64 */
+  if (!strcmp(op, "-") && rd_is(arg, "integer") && !strcmp(rd_text(r, arg), "9223372036854775808"))
+    return (rval){.k = RV_INT, .i = INT64_MIN, .sp = sp};
+  rval a = rd_eval(r, arg);
   if (a.k == RV_ERR) return a;
   if (!strcmp(op, "+")) return a;
   if (is_pynum(a)) {
     if (!strcmp(op, "-")) {
       if (a.k == RV_FLOAT) a.f = -a.f;
-      else a.i = -a.i, a.k = RV_INT;
+      else if (a.i == INT64_MIN) {
+        tir_error(r->d, sp, "integer overflow in constant expression");
+        return rv_err();
+      } else a.i = -a.i, a.k = RV_INT;
     } else {
       if (a.k == RV_FLOAT) goto bad;
       a.i = ~a.i, a.k = RV_INT;
@@ -480,7 +497,10 @@ static rval unary(rd *r, TSNode n) {
   tir_expr *e = rd_as_expr(r, a);
   if (!e) return rv_err();
   if (!strcmp(op, "-")) {
-    if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) return rv_expr(tir_int(r->c, e->dtype, -e->u.int_val), sp);
+    if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) { /* wraps in the dtype, as TVM folds */
+      ir_fold f = ir_const_fold(TIR_SUB, tir_int(r->c, e->dtype, 0), e);
+      return rv_expr(tir_int(r->c, e->dtype, f.i), sp);
+    }
     if (e->kind == TIR_FLOAT_IMM) return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
     if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
     tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
