@@ -372,3 +372,44 @@ tir_aot_module *cg_aot_module_new(tir_aot_target t, int nfuncs) {
 
 char *cg_strdup(const char *s) { return xstrdup(s); }
 void *cg_calloc(size_t n, size_t sz) { return xcalloc(n, sz); }
+
+const char *cg_func_symbol(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  const char *sym = tir_func_symbol(f);
+  bool ok = sym && *sym && !(*sym >= '0' && *sym <= '9');
+  for (const char *p = sym; ok && *p; p++)
+    ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+  if (!ok) {
+    tir_error(d, f->span, "function symbol '%s' is not a C identifier", sym ? sym : "");
+    return NULL;
+  }
+  if (!cg_reserved_symbol(sym)) return sym;
+  size_t n = strlen(sym);
+  char *r = tir_alloc(c, n + 8);
+  snprintf(r, n + 8, "%s_fn", sym);
+  tir_diag_add(d, TIR_SEV_WARNING, f->span,
+               "function symbol '%s' is a name C or CUDA reserves: emitted as '%s' (choose one with --symbol)", sym, r);
+  return r;
+}
+
+/* the symbols of m's functions as emitted (cg_func_symbol), checked: no two
+ * alike, none another's SYMBOL_packed; NULL with an error naming both */
+const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d) {
+  const char **syms = tir_alloc(c, sizeof *syms * (size_t)(m->nfuncs + 1));
+  for (int i = 0; i < m->nfuncs; i++)
+    if (!(syms[i] = cg_func_symbol(c, m->funcs[i], d))) return NULL;
+  for (int i = 0; i < m->nfuncs; i++)
+    for (int j = 0; j < m->nfuncs; j++) {
+      size_t la = strlen(syms[i]);
+      if (i < j && !strcmp(syms[i], syms[j])) {
+        tir_error(d, m->funcs[j]->span, "functions '%s' (line %d) and '%s' have one global symbol '%s'",
+                  m->funcs[i]->name, m->funcs[i]->span.line, m->funcs[j]->name, syms[j]);
+        return NULL;
+      }
+      if (i != j && !strncmp(syms[i], syms[j], la) && !strcmp(syms[j] + la, "_packed")) {
+        tir_error(d, m->funcs[j]->span, "function symbol '%s' is the packed entry point of function '%s' (line %d)",
+                  syms[j], m->funcs[i]->name, m->funcs[i]->span.line);
+        return NULL;
+      }
+    }
+  return syms;
+}

@@ -83,7 +83,23 @@ static const char *const reserved[] = {
     "blockIdx", "blockDim", "gridDim", "dim3", "int2", "int4", "float4", "NULL", "exp", "log", "sqrt",
     "floor", "ceil", "pow", "fabs", "max", "min", "abs", "half", "half2", "float2", "int2", "char2", "char4",
     "short2", "short4", "uchar2", "uchar4", "ushort2", "ushort4", "uint2", "uint4", "double2", "longlong2",
-    "ulonglong2", NULL};
+    "ulonglong2",
+    /* what <math.h>, <string.h> and <stdint.h> declare that the code could meet */
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp2", "expm1", "log2",
+    "log10", "log1p", "erf", "round", "trunc", "fmod", "fmin", "fmax", "fmaxf", "fminf", "hypot", "cbrt",
+    "isnan", "isinf", "isfinite", "nearbyint", "rint", "lround", "sqrtf", "expf", "logf", "powf", "fabsf",
+    "floorf", "ceilf", "tanhf", "memset", "memmove", "memcmp", "strlen", "strcmp", "signbit", "NAN", "INFINITY",
+    "HUGE_VAL", "INT8_MIN", "INT8_MAX", "INT16_MIN", "INT16_MAX", "INT32_MIN", "INT32_MAX", "INT64_MIN",
+    "INT64_MAX", "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT64_C", "UINT64_C", "int8_t",
+    "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "__syncthreads",
+    "warpSize", "printf", "malloc", "free", "assert", NULL};
+
+/* a function symbol the emitted code cannot define as it is */
+bool cg_reserved_symbol(const char *n) {
+  for (int i = 0; reserved[i]; i++)
+    if (!strcmp(reserved[i], n)) return true;
+  return !strncmp(n, "tir_", 4) || !strncmp(n, "__", 2);
+}
 
 static bool name_taken(const cg *g, const char *n) {
   for (int i = 0; reserved[i]; i++)

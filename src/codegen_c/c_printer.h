@@ -94,6 +94,11 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) __attribute__((format(pr
 
 /* names */
 const char *cg_define(cg *g, const void *key, const char *hint); /* a fresh, unique C name */
+bool cg_reserved_symbol(const char *n); /* a C/CUDA keyword, library name or macro */
+/* the global symbol f is emitted as: its own, or (reserved in C) renamed
+ * deterministically with a warning; NULL with an error when not an identifier */
+const char *cg_func_symbol(tir_ctx *c, const tir_func *f, tir_diag *d);
+const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d);
 const char *cg_lookup(cg *g, const void *key);                  /* NULL when not in scope */
 const char *cg_var(cg *g, const tir_expr *var);                 /* error when undefined */
 const char *cg_buffer_ptr(cg *g, const tir_buffer *b);          /* the C name of b's data */

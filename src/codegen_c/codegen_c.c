@@ -33,12 +33,6 @@ void cg_alias(cg *g, const void *key, const char *name) {
   g->names[g->nnames++] = (cg_name){key, name, g->depth};
 }
 
-static bool valid_symbol(const char *s) {
-  if (!s || !*s || (*s >= '0' && *s <= '9')) return false;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')) return false;
-  return true;
-}
 
 void var_list_add(var_list *l, const tir_expr *v) {
   for (int i = 0; i < l->n; i++)
@@ -118,12 +112,7 @@ static void void_unused(cg *g, const tir_func *f, const var_list *extra) {
 }
 
 /* prints f and its SYM_packed entry point, and describes both in fn */
-static void print_func(cg *g, const tir_func *f, cg_text *out, tir_aot_func *fn) {
-  const char *sym = tir_func_symbol(f);
-  if (!valid_symbol(sym)) {
-    cg_error(g, f->span, "function symbol '%s' is not a C identifier", sym ? sym : "");
-    return;
-  }
+static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, tir_aot_func *fn) {
   cg_meta rec = {.fn = fn};
   g->meta = &rec;
   fn->name = cg_strdup(f->name);
@@ -153,22 +142,6 @@ static void print_func(cg *g, const tir_func *f, cg_text *out, tir_aot_func *fn)
   cg_leave(g);
   g->meta = NULL;
   cg_meta_free(&rec);
-}
-
-/* SYM_packed must not be another function's symbol */
-static bool packed_names_free(const tir_module *m, tir_diag *d) {
-  for (int i = 0; i < m->nfuncs; i++) {
-    const char *a = tir_func_symbol(m->funcs[i]);
-    size_t la = a ? strlen(a) : 0;
-    for (int j = 0; j < m->nfuncs; j++) {
-      const char *b = tir_func_symbol(m->funcs[j]);
-      if (a && b && !strncmp(a, b, la) && !strcmp(b + la, "_packed")) {
-        tir_error(d, m->funcs[j]->span, "function symbol '%s' is the packed entry point of function '%s'", b, a);
-        return false;
-      }
-    }
-  }
-  return true;
 }
 
 char *tir_codegen_c(const tir_module *m, tir_diag *d) { return tir_codegen_c_aot(m, NULL, d); }
@@ -205,8 +178,12 @@ char *tir_codegen_h(const tir_module *m, tir_diag *d) {
 
 static char *codegen_c(const tir_module *m, tir_aot_module **meta, cg_text *decls, tir_diag *d) {
   if (meta) *meta = NULL;
-  if (!packed_names_free(m, d)) return NULL;
   tir_ctx *c = tir_ctx_new();
+  const char **syms = cg_module_symbols(c, m, d);
+  if (!syms) {
+    tir_ctx_free(c);
+    return NULL;
+  }
   cg g;
   cg_init(&g, &c_target, c, d);
   g.decls = decls;
@@ -215,7 +192,7 @@ static char *codegen_c(const tir_module *m, tir_aot_module **meta, cg_text *decl
   for (int i = 0; i < m->nfuncs && !g.failed; i++) {
     if (i) cg_text_puts(&funcs, "\n");
     desc->nfuncs = i + 1;
-    print_func(&g, m->funcs[i], &funcs, &desc->funcs[i]);
+    print_func(&g, m->funcs[i], syms[i], &funcs, &desc->funcs[i]);
   }
   char *result = NULL;
   if (!g.failed) {

@@ -589,12 +589,6 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg_free(&h);
 }
 
-static bool valid_symbol(const char *s) {
-  if (!s || !*s || (*s >= '0' && *s <= '9')) return false;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_')) return false;
-  return true;
-}
 
 char *tir_codegen_cuda(const tir_module *m, tir_diag *d) { return tir_codegen_cuda_aot(m, NULL, d); }
 
@@ -603,9 +597,11 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
   unit u = {.ctx = tir_ctx_new(), .d = d};
   cg_text hosts = {0};
   tir_aot_module *desc = cg_aot_module_new(TIR_AOT_TARGET_CUDA, m->nfuncs);
+  const char **syms = cg_module_symbols(u.ctx, m, d);
+  if (!syms) u.failed = true;
   for (int i = 0; i < m->nfuncs && !u.failed; i++) {
     const tir_func *f = m->funcs[i];
-    u.symbol = tir_func_symbol(f);
+    u.symbol = syms[i];
     u.nkernels = 0;
     desc->nfuncs = i + 1;
     u.fn = &desc->funcs[i];
@@ -615,8 +611,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
     u.fn->packed_symbol = cg_calloc(pn, 1);
     snprintf(u.fn->packed_symbol, pn, "%s_packed", u.fn->symbol);
     u.fn->workspace_align = 256;
-    if (!valid_symbol(u.symbol)) {
-      tir_error(d, f->span, "function symbol '%s' is not a C identifier", u.symbol ? u.symbol : "");
+    if (!u.symbol) {
       u.failed = true;
       break;
     }

@@ -101,6 +101,7 @@ typedef struct rd {
   const char *t_alias; /* "T" */
   const char *i_alias; /* "I" */
   bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
+  bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
   rd_loop *loops; int nloops, caploops; /* malloc'd */
   rd_func *fn;

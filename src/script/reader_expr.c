@@ -887,9 +887,11 @@ bool rd_as_region(rd *r, rval v, tir_buffer_region *out) {
 rval rd_eval(rd *r, TSNode n) {
   if (ts_node_is_null(n)) return rv_err();
   tir_span sp = rd_span(n);
-  if (++r->depth > 200) {
+  if (++r->depth > 200) { /* RD_MAX_EXPR_DEPTH; docs/syntax.md */
     r->depth--;
-    tir_error(r->d, sp, "expression nested too deeply");
+    if (!r->deep_reported) /* once: the enclosing expressions fail with it */
+      tir_error(r->d, sp, "expression nested too deeply (more than 200 levels)");
+    r->deep_reported = true;
     return rv_err();
   }
   const char *t = ts_node_type(n);
