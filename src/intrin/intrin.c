@@ -148,6 +148,29 @@ static bool check_slice_tensor(const tir_intrin *in, tir_expr **args, int nargs,
               args[nargs - 1]->u.str);
     return false;
   }
+  /* the copy is of dtype elements: its pointers must point at such, or the
+   * copy is the wrong length */
+  for (int w = 0; w < 2 && ok; w++) {
+    const tir_expr *p = args[w ? 2 * n : n], *elem = NULL;
+    if (p->kind == TIR_CALL && !strcmp(p->u.call.op, "tvm_access_ptr") && p->u.call.nargs == 5)
+      elem = p->u.call.args[0];
+    else if (p->kind == TIR_CALL && !strcmp(p->u.call.op, "address_of") && p->u.call.nargs == 1)
+      elem = p->u.call.args[0];
+    if (elem && !tir_dtype_eq(tir_dtype_with_lanes(elem->dtype, 1), t)) {
+      char a[32], b[32];
+      tir_error(d, p->span.line ? p->span : sp, "T.slice_tensor copies %s elements, but its %s points at %s",
+                tir_dtype_str(t, a), w ? "source" : "destination", tir_dtype_str(elem->dtype, b));
+      ok = false;
+    }
+  }
+  for (int i = 0; i < n && ok; i++) {
+    int64_t e;
+    if (tir_is_const_int(args[i], &e) && e < 0) {
+      tir_error(d, args[i]->span.line ? args[i]->span : sp, "T.slice_tensor extent %d is negative (%lld)", i,
+                (long long)e);
+      ok = false;
+    }
+  }
   return ok;
 }
 
