@@ -72,11 +72,12 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   char ty[32];
   cg_type(g, var->dtype, ty, var->span);
   const char *n = cg_define(g, var, var->u.var.name);
-  cg_linef(g, "%s %s = (%s)%s;", ty, n, ty, tags[ti]);
   int64_t mine, launch;
   bool guard = !(tir_is_const_int(s->u.attr.value, &mine) && k->launch[ti] &&
                  tir_is_const_int(k->launch[ti], &launch) && mine == launch) &&
                !(k->launch[ti] && tir_struct_equal_expr(k->launch[ti], s->u.attr.value));
+  /* an index nothing reads is not declared (nvcc -Werror: set but unused) */
+  if (guard || cg_uses_var(s->u.attr.body, var)) cg_linef(g, "%s %s = (%s)%s;", ty, n, ty, tags[ti]);
   if (!guard) {
     cg_stmt(g, s->u.attr.body);
     return true;
@@ -121,9 +122,13 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
       return true;
     }
     if (cg_uses_var(s->u.decl.body, b->data)) {
-      cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
       cuda_kernel *k = g->user;
-      k->shared_bytes = (k->shared_bytes + 15) / 16 * 16 + n * tir_dtype_bytes(b->dtype);
+      int64_t at = (k->shared_bytes + 15) / 16 * 16;
+      if (k->dynamic) /* a view into the kernel's dynamic shared memory */
+        cg_linef(g, "%s *__restrict__ %s = (%s *)(tir_dyn_smem + %lld);", elem, cname, elem, (long long)at);
+      else
+        cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
+      k->shared_bytes = at + n * tir_dtype_bytes(b->dtype);
     }
     return true;
   }
@@ -243,8 +248,18 @@ typedef struct launch_ctx {
 
 static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   launch_ctx *lc = v->user;
-  if (s->kind == TIR_ALLOC_BUFFER && s->u.decl.buf->scope && !strncmp(s->u.decl.buf->scope, "shared", 6))
-    var_list_add(&lc->k->shared, s->u.decl.buf->data);
+  if (s->kind == TIR_ALLOC_BUFFER && s->u.decl.buf->scope && !strncmp(s->u.decl.buf->scope, "shared", 6)) {
+    const tir_buffer *b = s->u.decl.buf;
+    var_list_add(&lc->k->shared, b->data);
+    int64_t n = tir_dtype_bytes(b->dtype), e;
+    for (int i = 0; i < b->ndim && n >= 0; i++)
+      n = tir_is_const_int(b->shape[i], &e) && !__builtin_mul_overflow(n, e, &n) ? n : -1;
+    if (n >= 0 && cg_uses_var(s->u.decl.body, b->data)) {
+      lc->k->shared_need = (lc->k->shared_need + 15) / 16 * 16 + n;
+      tir_span at = s->span.line ? s->span : b->span;
+      if (at.line && !lc->k->shared_span.line) lc->k->shared_span = at;
+    }
+  }
   if (!is_thread_attr(s)) return true;
   int ti = cuda_tag_index(attr_tag(s));
   if (ti < 0) return true; /* reported when printed */
@@ -254,6 +269,38 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   else if (!tir_struct_equal_expr(prev, cur) && !(tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b)))
     cg_error(lc->host, s->span, "%s is launched with different symbolic extents in one kernel", tags[ti]);
   return true;
+}
+
+/* ---- CUDA's limits (sm_80 / sm_90) ---- */
+
+#define CUDA_STATIC_SMEM 49152   /* static __shared__ per block */
+#define CUDA_MAX_SMEM 232448     /* dynamic shared memory per block on sm_90 (227 KiB) */
+
+/* the launch within what CUDA allows: an error at the binding otherwise */
+static bool launch_in_limits(cg *host, cuda_kernel *k, const tir_stmt *body) {
+  static const int64_t maxdim[6] = {2147483647, 65535, 65535, 1024, 1024, 64};
+  bool ok = true;
+  int64_t v, threads = 1;
+  for (int i = 0; i < 6; i++) {
+    if (!k->launch[i] || !tir_is_const_int(k->launch[i], &v)) continue;
+    if (v <= 0 || v > maxdim[i]) {
+      cg_error(host, k->launch[i]->span.line ? k->launch[i]->span : body->span,
+               "%s is launched with extent %lld: CUDA allows 1 to %lld", tags[i], (long long)v, (long long)maxdim[i]);
+      ok = false;
+    }
+    if (i >= 3) threads *= v;
+  }
+  if (ok && threads > 1024) {
+    cg_error(host, k->launch[3] ? k->launch[3]->span : body->span, "a block of %lld threads (threadIdx.x * y * z): CUDA allows at most 1024", (long long)threads);
+    ok = false;
+  }
+  if (ok && k->shared_need > CUDA_MAX_SMEM) {
+    cg_error(host, k->shared_span, "the kernel's shared memory is %lld bytes: at most %d (227 KiB, sm_90) per block",
+             (long long)k->shared_need, CUDA_MAX_SMEM);
+    ok = false;
+  }
+  k->dynamic = k->shared_need > CUDA_STATIC_SMEM;
+  return ok;
 }
 
 /* ---- printing a kernel and its launch ---- */
@@ -296,6 +343,10 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   launch_ctx lc = {host, &k};
   tir_visitor lv = {.stmt = collect_launch, .user = &lc};
   tir_visit_stmt(&lv, body);
+  if (!launch_in_limits(host, &k, body)) {
+    free(k.shared.vars);
+    return;
+  }
   kfree kf = {0};
   tir_visitor fv = {.expr = kf_expr, .stmt = kf_stmt, .user = &kf};
   tir_visit_stmt(&fv, body);
@@ -356,6 +407,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   else cg_text_printf(&text, "extern \"C\" __global__ void %s(%s) {\n", name, np ? sig.s : "");
   g.out = &text;
   g.indent = 1;
+  if (k.dynamic) cg_linef(&g, "extern __shared__ __align__(16) unsigned char tir_dyn_smem[];");
   cg_enter(&g);
   cg_stmt(&g, body);
   cg_leave(&g);
@@ -371,7 +423,8 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   }
   ak->threads_per_block = cg_aot_product(u->ctx, dims + 3, 3);
   ak->total_threads = cg_aot_product(u->ctx, dims, 6);
-  ak->shared_bytes = k.shared_bytes;
+  ak->shared_bytes = k.dynamic ? 0 : k.shared_bytes;
+  ak->dynamic_shared_bytes = k.dynamic ? k.shared_bytes : 0;
   for (int i = 0; i < ak->nparams; i++) {
     int mask = cg_access_of(&krec, kvars[i]);
     if (!ak->params[i].is_pointer || !mask) continue;
@@ -396,12 +449,15 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   host->out->len--; /* join the brace onto the line */
   host->out->s[host->out->len] = 0;
   cg_open(host);
+  if (k.dynamic) /* more than the static 48 KiB: the launch must ask for it */
+    cg_linef(host, "err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld);", name,
+             (long long)k.shared_bytes);
   cg_line_start(host);
-  cg_text_printf(host->out, "%s<<<", name);
+  cg_text_printf(host->out, "%s%s<<<", k.dynamic ? "if (err == cudaSuccess) " : "", name);
   print_dims(host, host->out, &k, 0);
   cg_text_puts(host->out, ", ");
   print_dims(host, host->out, &k, 3);
-  cg_text_printf(host->out, ", 0, stream>>>(%s);\n", np ? args.s : "");
+  cg_text_printf(host->out, ", %lld, stream>>>(%s);\n", (long long)(k.dynamic ? k.shared_bytes : 0), np ? args.s : "");
   cg_linef(host, "err = cudaGetLastError();");
   cg_close(host);
   cg_text_free(&sig);

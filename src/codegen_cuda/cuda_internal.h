@@ -10,7 +10,10 @@ typedef struct cuda_kernel {
   const tir_expr *launch[6]; /* blockIdx.x/y/z, threadIdx.x/y/z extents (NULL: 1) */
   const char *guard;         /* while printing under `if (tx < n)` (a launch narrower than the
                                 kernel's): its thread tag, else NULL */
-  int64_t shared_bytes;      /* static __shared__ bytes declared, as laid out (16-byte aligned arrays) */
+  int64_t shared_bytes;      /* __shared__ bytes declared, as laid out (16-byte aligned arrays) */
+  int64_t shared_need;       /* what its shared allocations need (before printing) */
+  bool dynamic;              /* over the 48 KiB of static shared memory: one dynamic array */
+  tir_span shared_span;      /* the first shared allocation's position */
 } cuda_kernel;
 
 /* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */

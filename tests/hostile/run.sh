@@ -7,6 +7,7 @@
 #                                   NAME_main.c is beside it, links with it and
 #                                   runs to exit 0 (it checks the answer);
 #                                   --emit=cuda compiles with nvcc -Werror
+#                                   (with FLAGS --emit=cuda: only that)
 # `# FLAGS: ...` replaces the tirc flags (default --emit=c).  Each run is
 # limited to 20 s: a hang is a failure.
 set -u
@@ -33,6 +34,13 @@ for f in "$here"/*.tir; do
       else pass=$((pass+1)); fi ;;
     ok)
       if [ $rc -ne 0 ]; then bad "$name: exit $rc, expected 0" "$tmp/$name.err"; continue; fi
+      if [[ "$flags" == *--emit=cuda* ]]; then
+        if [ $have_nvcc = 0 ]; then pass=$((pass+1)); continue; fi
+        cp "$tmp/$name.c" "$tmp/$name.cu"
+        if nvcc -arch=sm_90 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1; then pass=$((pass+1))
+        else bad "$name: CUDA does not compile" "$tmp/$name.nv"; fi
+        continue
+      fi
       main="$here/${name}_main.c"
       if [ -f "$main" ]; then
         if ! gcc -std=c11 -O1 -Wall -Wextra -Werror "$tmp/$name.c" "$main" -o "$tmp/$name.bin" -lm >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
