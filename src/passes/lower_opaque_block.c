@@ -12,6 +12,8 @@
  * Blocks with iter vars are an error: run to_opaque first. */
 #include <string.h>
 
+#include <stdint.h>
+
 #include "tir/passes.h"
 #include "tir/visit.h"
 
@@ -29,7 +31,13 @@ static tir_stmt *wrap_pragmas(tir_ctx *c, const tir_attr_val *annots, tir_expr *
   for (int i = annots->n - 1; i >= 0; i--) {
     const tir_attr_val *v = annots->items[i];
     if (!is_pragma(annots->keys[i]) || v->kind != TIR_AV_EXPR) continue;
-    body = tir_attr_stmt(c, annots->keys[i], node, v->expr, body);
+    /* a Python int of the annotation (int64) becomes an int32 IntImm where it
+     * fits, as TVM's conversion of a boxed int to a PrimExpr */
+    tir_expr *e = v->expr;
+    int64_t k;
+    if (tir_dtype_eq(e->dtype, TIR_INT64) && tir_is_const_int(e, &k) && k >= INT32_MIN && k <= INT32_MAX)
+      e = tir_i32(c, k);
+    body = tir_attr_stmt(c, annots->keys[i], node, e, body);
   }
   return body;
 }
@@ -87,7 +95,7 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
 static tir_attr_val *alloc_annotations(tir_ctx *c, const tir_buffer *buf) {
   int align = buf->data_alignment > 0 ? buf->data_alignment : 64;
   const char *keys[] = {"buffer_allocated_addr", "buffer_data_alignment"};
-  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_i32(c, align))};
+  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_int(c, TIR_INT64, align))};
   return tir_av_dict(c, keys, items, 2);
 }
 

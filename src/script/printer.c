@@ -2,6 +2,8 @@
  * modules, in the layout of apache-tvm's own printer: 4-space indent,
  * T.grid folding, T.axis.remap, the implicit root block as a comment.
  * Expressions and names are in printer_expr.c. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +69,23 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_EXPR:
     if (a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
       pr_puts(&p->out, a->expr->u.int_val ? "True" : "False");
-    else
+    else if (a->expr && a->expr->kind == TIR_INT_IMM && a->expr->dtype.lanes == 1) {
+      /* int64: a Python int (TVM's boxed int), bare; any other: the IntImm, typed */
+      char buf[64], ty[32];
+      if (tir_dtype_eq(a->expr->dtype, TIR_INT64)) snprintf(buf, sizeof buf, "%lld", (long long)a->expr->u.int_val);
+      else snprintf(buf, sizeof buf, "T.%s(%lld)", tir_dtype_str(a->expr->dtype, ty), (long long)a->expr->u.int_val);
+      pr_puts(&p->out, buf);
+    } else if (a->expr && a->expr->kind == TIR_FLOAT_IMM && tir_dtype_eq(a->expr->dtype, TIR_FLOAT64) &&
+             isfinite(a->expr->u.float_val)) { /* a Python float: its shortest repr */
+      char buf[40];
+      double v = a->expr->u.float_val;
+      for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) break;
+      }
+      if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+      pr_puts(&p->out, buf);
+    } else
       pr_expr(p, a->expr);
     break;
   case TIR_AV_LIST:

@@ -211,6 +211,19 @@ static bool block_attr(rd *r, rd_args *a, const char *tn) {
   }
   tir_attr_val *v = rd_as_attr(r, a->pos[0]);
   if (!v) return false;
+  tir_attr_val *old = r->blk->annots;
+  if (old && old->kind == TIR_AV_DICT && v->kind == TIR_AV_DICT) { /* merged, as TVM's: a later key wins */
+    const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(old->n + v->n + 1));
+    tir_attr_val **vals = tir_alloc(r->c, sizeof *vals * (size_t)(old->n + v->n + 1));
+    int n = 0;
+    for (int i = 0; i < old->n; i++) {
+      bool again = false;
+      for (int j = 0; j < v->n && !again; j++) again = !strcmp(old->keys[i], v->keys[j]);
+      if (!again) keys[n] = old->keys[i], vals[n++] = old->items[i];
+    }
+    for (int j = 0; j < v->n; j++) keys[n] = v->keys[j], vals[n++] = v->items[j];
+    v = tir_av_dict(r->c, keys, vals, n);
+  }
   r->blk->annots = v;
   return true;
 }

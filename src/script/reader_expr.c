@@ -248,6 +248,11 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
 }
 
 tir_attr_val *rd_as_attr(rd *r, rval v) {
+  /* a Python float stays a Python float (TVM boxes it as a double): a
+   * float64 constant, printed back bare */
+  if (v.k == RV_FLOAT) return tir_av_expr(r->c, with_span(r, tir_float(r->c, TIR_FLOAT64, v.f), v.sp));
+  /* a Python int likewise (a boxed int64), apart from T.int32(0), an IntImm */
+  if (v.k == RV_INT) return tir_av_expr(r->c, with_span(r, tir_int(r->c, TIR_INT64, v.i), v.sp));
   if (v.k == RV_TUPLE) {
     tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++)

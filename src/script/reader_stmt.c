@@ -657,6 +657,22 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   a.sp = rd_span(call);
   rval *an = rd_kwarg(&a, "annotations");
   if (an && an->k != RV_NONE && !(ls->annots = rd_as_attr(r, *an))) return false;
+  /* every keyword is read or refused by name: none is dropped */
+  for (int i = 0; i < a.nkw; i++) {
+    const char *k = a.kw[i];
+    if (!strcmp(k, "annotations") || (!strcmp(k, "thread") && tn && !strcmp(tn, "thread_binding"))) continue;
+    if (!strcmp(k, "step")) {
+      int64_t st;
+      if (!rd_as_int(r, a.kwv[i], &st, "a loop step")) return false;
+      if (st != 1) {
+        tir_error(r->d, a.kwsp[i], "loop steps other than 1 are not supported (step=%lld)", (long long)st);
+        return false;
+      }
+      continue;
+    }
+    tir_error(r->d, a.kwsp[i], "unexpected keyword argument '%s' for %s%s", k, tn ? "T." : "", tn ? tn : "range");
+    return false;
+  }
   if (tn && !strcmp(tn, "grid")) {
     if (a.npos < 1 || a.npos > RD_MAX_GRID) {
       tir_error(r->d, a.sp, "T.grid expects 1 to %d extents, got %d", RD_MAX_GRID, a.npos);
@@ -752,11 +768,7 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
   int mark = r->nsyms, lmark = r->nloops;
   tir_expr *vars[RD_MAX_GRID];
   for (int i = 0; i < n; i++) {
-    tir_dtype t = ls.kind == TIR_FOR_THREAD_BINDING ? TIR_INT32 : ls.ext[i]->dtype;
-    if (ls.kind == TIR_FOR_THREAD_BINDING && !tir_dtype_eq(ls.ext[i]->dtype, t)) {
-      ls.ext[i] = rd_convert(r, rv_expr(ls.ext[i], rd_span(s)), t);
-      ls.min[i] = rd_convert(r, rv_expr(ls.min[i], rd_span(s)), t);
-    }
+    tir_dtype t = ls.ext[i]->dtype; /* the loop var takes the extent's dtype, thread bindings too (as TVM) */
     tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t) : NULL;
     vars[i] = bound ? bound : tir_var(r->c, names[i], t);
     if (!bound) vars[i]->span = rd_span(left);

@@ -327,7 +327,7 @@ START_TEST(test_names_and_stmts) {
   tir_stmt *st = tir_store(C, A, tir_float(C, TIR_FLOAT32, 1), idx, 1);
   tir_stmt *inner = tir_for(C, i3, I(2), I(4), TIR_FOR_UNROLLED, NULL, NULL, st);
   const char *k[] = {"pragma_x"};
-  tir_attr_val *v[] = {tir_av_expr(C, I(1))};
+  tir_attr_val *v[] = {tir_av_expr(C, tir_int(C, TIR_INT64, 1))}; /* a Python int: printed bare */
   tir_stmt *mid = tir_for(C, i2, I(0), B(TIR_ADD, i, I(1)), TIR_FOR_SERIAL, NULL, tir_av_dict(C, k, v, 1), inner);
   tir_stmt *outer = tir_for(C, i, I(0), n, TIR_FOR_SERIAL, NULL, NULL, mid);
   tir_stmt *let = tir_let_stmt(C, x, B(TIR_FLOORDIV, n, I(2)),
