@@ -437,7 +437,10 @@ static void check_stmt(vstate *st, const tir_stmt *s) {
     check_stmt(st, s->u.whl.body);
     break;
   case TIR_IF:
-    check_cond(st, s->u.ifs.cond, "if condition");
+    if (s->u.ifs.cond && tir_dtype_is_int(s->u.ifs.cond->dtype) && s->u.ifs.cond->dtype.lanes == 1)
+      check_expr(st, s->u.ifs.cond); /* `if n:`, as TVM: true when not zero */
+    else
+      check_cond(st, s->u.ifs.cond, "if condition");
     check_stmt(st, s->u.ifs.then_s);
     check_stmt(st, s->u.ifs.else_s);
     break;

@@ -790,6 +790,13 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
       pr_launch(p, s);
       break;
     }
+    if (s->u.attr.key && !strcmp(s->u.attr.key, "tirx.device_entry") && s->u.attr.node &&
+        s->u.attr.node->kind == TIR_INT_IMM) { /* a flat marker: the rest is its body */
+      line(p);
+      pr_puts(&p->out, "T.device_entry()\n");
+      pr_stmt(p, s->u.attr.body);
+      break;
+    }
     pr_attr(p, s);
     break;
   case TIR_ASSERT:

@@ -10,14 +10,14 @@
 static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
-    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "Assert",
+    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "Assert",
     "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "type_annotation", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
+    "call_intrin", "type_annotation", "min_value", "max_value", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
@@ -44,8 +44,8 @@ static const char *const TVM_UNSUPPORTED[] = {
     "call_kernel", "call_llvm_intrin", "call_llvm_pure_intrin", "call_packed", "comm_reducer",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
-    "lookup_param", "macro", "masked_load", "masked_store", "max_value",
-    "meta_var", "min_value", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
+    "lookup_param", "macro", "masked_load", "masked_store",
+    "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
     "tvm_call_packed", "tvm_stack_alloca", "tvm_struct_get", "tvm_struct_set",
     "tvm_thread_allreduce", "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
@@ -232,6 +232,35 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     return rv_err();
   }
   return checked_call(r, name, t, args, a->npos - 1, a->sp);
+}
+
+/* T.min_value / T.max_value of a scalar dtype: the constant, as TVM folds it */
+static rval limit_value(rd *r, rd_args *a, bool max) {
+  const char *name = max ? "max_value" : "min_value";
+  rval *v = rd_arg(a, 0, "dtype");
+  tir_dtype t;
+  if (!v || a->npos + a->nkw != 1) {
+    tir_error(r->d, a->sp, "T.%s expects a dtype", name);
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, *v, &t)) return rv_err();
+  if (t.lanes != 1) goto bad;
+  if (t.code == TIR_TC_INT && t.bits >= 2 && t.bits <= 64) {
+    int64_t hi = t.bits == 64 ? INT64_MAX : (int64_t)((1ull << (t.bits - 1)) - 1);
+    return rv_expr(tir_int(r->c, t, max ? hi : -hi - 1), a->sp);
+  }
+  if (t.code == TIR_TC_UINT && t.bits > 1 && t.bits < 64)
+    return rv_expr(tir_int(r->c, t, max ? (int64_t)((1ull << t.bits) - 1) : 0), a->sp);
+  if (tir_dtype_is_float(t) && (t.bits == 16 || t.bits == 32 || t.bits == 64)) {
+    double m = t.code == TIR_TC_BFLOAT ? 3.3895313892515355e+38 : t.bits == 16 ? 65504.0 : t.bits == 32 ? 3.4028234663852886e+38
+                                                                                                        : 1.7976931348623157e+308;
+    return rv_expr(tir_float(r->c, t, max ? m : -m), a->sp);
+  }
+bad: {
+  char b[32];
+  tir_error(r->d, a->sp, "T.%s: no %s value for dtype %s in tirc", name, max ? "largest" : "smallest", tir_dtype_str(t, b));
+  return rv_err();
+}
 }
 
 static rval type_annotation(rd *r, rd_args *a) {
@@ -435,6 +464,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "Ramp") || !strcmp(name, "Broadcast")) return vector_call(r, name, a);
   if (!strcmp(name, "Let")) return let_call(r, a);
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
+  if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');
   if (!strcmp(name, "reinterpret")) return reinterpret(r, a);
   if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin"))
     return extern_call(r, name, a);

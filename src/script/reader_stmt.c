@@ -535,7 +535,28 @@ static bool binds_next(rd *r, TSNode list, uint32_t from) {
  * (or a thread launch `i = T.launch_thread(...)`, a thread-bound loop), that
  * loop binds the var (TVM's parser makes a second `i`, leaving the attr's
  * undefined). */
+/* TVM 0.27's flat marker: the rest of the body under an AttrStmt on node 0,
+ * as T.device_entry() and T.attr({"key": value}) build it */
+static tir_stmt *flat_attr(rd *r, const char *key, tir_expr *val, TSNode list, uint32_t from, tir_span sp) {
+  r->in_rest = true;
+  tir_stmt *body = rd_stmts(r, list, from);
+  if (!body) return NULL;
+  tir_stmt *s = tir_attr_stmt(r->c, key, tir_i32(r->c, 0), val, body);
+  s->span = sp;
+  return s;
+}
+
 static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool scoped) {
+  if (a->npos == 1 && a->pos[0].k == RV_DICT && !scoped) { /* T.attr({"key": value}), as TVM prints a marker */
+    if (a->pos[0].n != 1) {
+      tir_error(r->d, a->sp, "T.attr({...}) expects one key");
+      return NULL;
+    }
+    const char *key = rd_as_str(r, a->pos[0].keys[0], "the attribute key");
+    tir_expr *val = rd_as_expr(r, a->pos[0].items[0]);
+    if (!key || !val) return NULL;
+    return flat_attr(r, key, val, list, from, a->sp);
+  }
   if (a->npos != 3) {
     tir_error(r->d, a->sp, "T.attr expects (node, key, value), got %d arguments", a->npos);
     return NULL;
@@ -558,6 +579,14 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
 static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   const char *tn = rd_t_name(r, rd_field(call, "function"));
   tir_span sp = rd_span(call);
+  if (tn && !strcmp(tn, "device_entry")) { /* where the device region starts: the rest */
+    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+      tir_error(r->d, sp, "T.device_entry() takes no arguments");
+      return NULL;
+    }
+    *rest_used = true;
+    return flat_attr(r, "tirx.device_entry", tir_bool(r->c, true), list, idx + 1, sp);
+  }
   if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr")))
     return evaluate(r, rd_eval(r, call), sp);
   rd_args a;
@@ -792,13 +821,15 @@ badt:
 
 /* ---- if / while ---- */
 
-static tir_expr *condition(rd *r, TSNode n, rval *py) {
+/* an if's condition may also be a scalar int (TVM accepts `if n:`, true
+ * when not zero, and keeps it so) */
+static tir_expr *condition(rd *r, TSNode n, rval *py, bool int_ok) {
   rval v = rd_eval(r, n);
   *py = v;
   if (v.k == RV_BOOL || v.k == RV_INT) return NULL;
   if (v.k == RV_ERR) return NULL;
   tir_expr *e = rd_as_expr(r, v);
-  if (e && !tir_dtype_is_bool(e->dtype)) {
+  if (e && !tir_dtype_is_bool(e->dtype) && !(int_ok && tir_dtype_is_int(e->dtype) && e->dtype.lanes == 1)) {
     char b[32];
     tir_error(r->d, v.sp, "a condition must be a bool, got %s", tir_dtype_str(e->dtype, b));
     py->k = RV_ERR;
@@ -835,7 +866,7 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
  * consequence, then the else chain from child `next` on */
 static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
   rval py;
-  tir_expr *cond = condition(r, rd_field(c, "condition"), &py);
+  tir_expr *cond = condition(r, rd_field(c, "condition"), &py, true);
   if (py.k == RV_ERR) return NULL;
   if (!cond) return py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, next);
   tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
@@ -850,7 +881,7 @@ static tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
 
 static tir_stmt *while_stmt(rd *r, TSNode s) {
   rval py;
-  tir_expr *cond = condition(r, rd_field(s, "condition"), &py);
+  tir_expr *cond = condition(r, rd_field(s, "condition"), &py, false);
   if (py.k == RV_ERR) return NULL;
   if (!cond) cond = tir_bool(r->c, py.i != 0);
   if (!ts_node_is_null(rd_field(s, "alternative"))) {
