@@ -1058,7 +1058,15 @@ static void pr_signature(printer *p, const tir_func *f) {
     }
     pr_printf(&p->out, "%s: ", pr_define(p, pv, hint));
     free(h);
-    pr_type_annot(p, pv->dtype);
+    if (tir_dtype_is_handle(pv->dtype) && pv->u.var.ptr_elem.bits) { /* a typed pointer, as TVM prints it */
+      pr_puts(&p->out, "T.handle(");
+      pr_dtype_str(&p->out, pv->u.var.ptr_elem);
+      pr_puts(&p->out, ", ");
+      pr_string_lit(&p->out, pv->u.var.ptr_scope ? pv->u.var.ptr_scope : "global");
+      pr_puts(&p->out, ")");
+    } else {
+      pr_type_annot(p, pv->dtype);
+    }
   }
   pr_puts(&p->out, "):\n");
 }

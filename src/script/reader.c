@@ -324,6 +324,28 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});
       return true;
     }
+    if (tn && is_call && !strcmp(tn, "handle")) { /* T.handle("float32", "global"): a typed pointer */
+      rd_args a;
+      if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+      rval *dt = rd_arg(&a, 0, "dtype"), *sc = rd_arg(&a, 1, "storage_scope");
+      tir_dtype elem;
+      if (a.npos > 2 || (dt && !rd_parse_dtype(r, *dt, &elem))) {
+        if (a.npos > 2) tir_error(r->d, rd_span(t), "T.handle expects (dtype, storage_scope)");
+        return false;
+      }
+      const char *scope = sc ? rd_as_str(r, *sc, "the storage scope") : "global";
+      if (!scope) return false;
+      tir_expr *v = tir_var(r->c, name, TIR_HANDLE);
+      if (dt) {
+        v->u.var.ptr_elem = elem;
+        v->u.var.ptr_scope = tir_strdup(r->c, scope);
+      }
+      v->span = sp;
+      fn->params[i] = v;
+      fn->nparams++;
+      rd_push_sym(r, name, rv_expr(v, sp));
+      return true;
+    }
   }
   rval v = rd_eval(r, t);
   if (v.k == RV_ERR) return false;
@@ -456,8 +478,12 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
         continue;
       }
       TSNode de = ts_node_named_child(dec, 0);
-      if (rd_is(def, "class_definition") && (rd_is_i_name(r, de, "ir_module") ||
-                                             (rd_is(de, "call") && rd_is_i_name(r, rd_field(de, "function"), "ir_module")))) {
+      TSNode dn = rd_is(de, "call") ? rd_field(de, "function") : de;
+      const char *dt = rd_text(r, dn);
+      /* @I.ir_module, and TVM's older spellings @tvm.script.ir_module / @script.ir_module */
+      bool ir_module = rd_is_i_name(r, dn, "ir_module") || !strcmp(dt, "tvm.script.ir_module") ||
+                       !strcmp(dt, "script.ir_module");
+      if (rd_is(def, "class_definition") && ir_module) {
         if (*saw_module || m->nfuncs) {
           tir_error(r->d, rd_span(s), "only one @I.ir_module per file");
           return;

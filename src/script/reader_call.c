@@ -10,7 +10,7 @@
 static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
-    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "Assert",
+    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "alloc_local", "alloc_shared", "Assert",
     "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
@@ -38,8 +38,8 @@ static const char *const TVM_UNSUPPORTED[] = {
     "LocalVectorAnnotation", "Not", "Optional", "Ptr", "R",
     "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle",
     "TMEMPool", "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "TensorMap", "Then",
-    "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_local", "alloc_scalar",
-    "alloc_shared", "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
+    "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
+    "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
     "call_kernel", "call_llvm_intrin", "call_llvm_pure_intrin", "call_packed", "comm_reducer",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",

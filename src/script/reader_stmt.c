@@ -185,6 +185,23 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   }
   tir_attr_val *annots = NULL;
   if (!take_annotations(r, &a, &annots)) return NULL;
+  /* TVM 0.27 prints a statement-level local / shared AllocBuffer as
+   * T.alloc_local / T.alloc_shared(shape, dtype): an alloc_buffer in that scope */
+  bool scoped = !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared");
+  if (scoped) {
+    if (rd_kwarg(&a, "scope")) {
+      tir_error(r->d, a.sp, "T.%s takes no scope= (it is its scope)", tn);
+      return NULL;
+    }
+    const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a.nkw + 1));
+    rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a.nkw + 1));
+    tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a.nkw + 1));
+    for (int i = 0; i < a.nkw; i++) kw[i] = a.kw[i], kwv[i] = a.kwv[i], kwsp[i] = a.kwsp[i];
+    kw[a.nkw] = "scope";
+    kwv[a.nkw] = (rval){.k = RV_STR, .s = tn[6] == 'l' ? "local" : "shared", .sp = a.sp};
+    kwsp[a.nkw] = a.sp;
+    a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
+  }
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
   if (!b) return NULL;
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
@@ -399,6 +416,26 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     return scalar(r, rd_text(r, left), t, NULL, list, idx, rest_used, sp);
   }
   if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
+  /* `n, m = T.int64(), T.int64()`: several size vars at once, as TVM prints them */
+  if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) &&
+      (rd_is(right, "expression_list") || rd_is(right, "tuple")) && ts_node_is_null(type) &&
+      ts_node_named_child_count(left) == ts_node_named_child_count(right)) {
+    uint32_t n = ts_node_named_child_count(left);
+    bool all = true;
+    for (uint32_t i = 0; i < n && all; i++) {
+      TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
+      all = rd_is(l, "identifier") && rd_is(rr, "call") && rd_t_name(r, rd_field(rr, "function"));
+    }
+    for (uint32_t i = 0; i < n && all; i++) {
+      TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
+      int before = r->d->nerrors;
+      if (!var_decl(r, rd_text(r, l), rr, rd_span(l))) {
+        if (r->d->nerrors == before) tir_error(r->d, rd_span(rr), "only variable declarations such as T.int64() can be assigned together");
+        return NULL;
+      }
+    }
+    if (all) return NULL;
+  }
   if (!rd_is(left, "identifier")) {
     tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
     return NULL;
@@ -407,7 +444,8 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   if (rd_is(right, "call")) {
     const char *tn = rd_t_name(r, rd_field(right, "function"));
     if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
-    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || (r->tirx && !strcmp(tn, "alloc_buffer"))))
+    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") ||
+               (r->tirx && (!strcmp(tn, "alloc_buffer") || !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared")))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
     if (tn && !strcmp(tn, "bind") && ts_node_is_null(type)) return bind(r, name, right, list, idx, rest_used, sp);
     if (tn && r->tirx && !strcmp(tn, "local_scalar") && ts_node_is_null(type)) {
