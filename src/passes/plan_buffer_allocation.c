@@ -18,6 +18,7 @@
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
+#include "ir/ptrmap.h"
 
 typedef struct scope {
   const tir_stmt *stmt; /* a For or a BlockRealize; NULL for the function */
@@ -47,6 +48,10 @@ typedef struct plan {
   scope *cur;
   scope *root;
   int next_order;
+  /* O(1) lookups: buffer and data var -> index in bufs + 1; loop var ->
+   * index in loops + 1; a home statement -> its first buffer in `homed` */
+  tir_ptrmap by_buf, by_data, by_loop, home_first;
+  int *homed_next; /* the next buffer (index + 1) with the same home, in first-access order */
 } plan;
 
 #define GROW(arr, n, cap)                                          \
@@ -60,15 +65,20 @@ typedef struct plan {
   } while (0)
 
 static buf_info *find_buf(plan *p, const tir_buffer *b) {
-  for (int i = 0; i < p->nbufs; i++)
-    if (p->bufs[i].buf == b) return &p->bufs[i];
-  return NULL;
+  long i = tir_ptrmap_get(&p->by_buf, b, 0);
+  return i ? &p->bufs[i - 1] : NULL;
 }
 
 static buf_info *find_data(plan *p, const tir_expr *data) {
-  for (int i = 0; i < p->nbufs; i++)
-    if (p->bufs[i].buf->data == data) return &p->bufs[i];
-  return NULL;
+  long i = tir_ptrmap_get(&p->by_data, data, 0);
+  return i ? &p->bufs[i - 1] : NULL;
+}
+
+static void add_buf(plan *p, const tir_buffer *b) {
+  GROW(p->bufs, p->nbufs, p->cap);
+  p->bufs[p->nbufs++] = (buf_info){b, NULL, 0};
+  tir_ptrmap_put(&p->by_buf, b, p->nbufs);
+  if (!tir_ptrmap_get(&p->by_data, b->data, 0)) tir_ptrmap_put(&p->by_data, b->data, p->nbufs); /* the first */
 }
 
 static scope *lca_of(scope *a, scope *b) {
@@ -153,9 +163,8 @@ static bool opaque_iter_stmt(tir_visitor *v, const tir_stmt *s) {
 }
 
 static scope *loop_scope_of(plan *p, const tir_expr *var) {
-  for (int i = 0; i < p->nloops; i++)
-    if (p->loops[i].var == var) return p->loops[i].sc;
-  return NULL;
+  long i = tir_ptrmap_get(&p->by_loop, var, 0);
+  return i ? p->loops[i - 1].sc : NULL;
 }
 
 typedef struct { plan *p; scope *best; } dom_ctx;
@@ -198,10 +207,7 @@ static void walk_realize(plan *p, const tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
   for (int i = 0; i < s->u.realize.n; i++) walk_expr(p, s->u.realize.iter_values[i]);
   walk_expr(p, s->u.realize.predicate);
-  for (int i = 0; i < b->n_alloc; i++) {
-    GROW(p->bufs, p->nbufs, p->cap);
-    p->bufs[p->nbufs++] = (buf_info){b->alloc_buffers[i], NULL, 0};
-  }
+  for (int i = 0; i < b->n_alloc; i++) add_buf(p, b->alloc_buffers[i]);
   scope *sc = new_scope(p, s);
   scope *saved = p->cur;
   p->cur = sc;
@@ -223,6 +229,7 @@ static void walk_for(plan *p, const tir_stmt *s) {
   scope *sc = new_scope(p, s);
   GROW(p->loops, p->nloops, p->loops_cap);
   p->loops[p->nloops++] = (loop_scope){s->u.loop.var, sc};
+  if (!tir_ptrmap_get(&p->by_loop, s->u.loop.var, 0)) tir_ptrmap_put(&p->by_loop, s->u.loop.var, p->nloops);
   if (s->u.loop.kind == TIR_FOR_THREAD_BINDING && s->u.loop.thread_tag &&
       !strncmp(s->u.loop.thread_tag, "blockIdx", 8)) {
     GROW(p->blockidx, p->nblockidx, p->blockidx_cap);
@@ -283,20 +290,46 @@ static bool is_global(const tir_buffer *b) { return !b->scope || !strcmp(b->scop
 
 /* ---- rewriting ---- */
 
-/* the buffers whose new home is stmt, in first-access order */
-static tir_buffer **homed_at(plan *p, const tir_stmt *s, int *n) {
-  tir_buffer **out = NULL;
+static int by_order(const void *a, const void *b) {
+  const buf_info *x = *(buf_info *const *)a, *y = *(buf_info *const *)b;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+/* every buffer's home, as chains in first-access order (once, after the walk) */
+static void index_homes(plan *p) {
+  size_t nb = p->nbufs > 0 ? (size_t)p->nbufs : 1;
+  buf_info **order = malloc(sizeof *order * nb);
+  if (!order) abort();
   int k = 0;
   for (int i = 0; i < p->nbufs; i++)
-    if (p->bufs[i].lca && p->bufs[i].lca->stmt == s) k++;
+    if (p->bufs[i].lca) order[k++] = &p->bufs[i];
+  qsort(order, (size_t)k, sizeof *order, by_order);
+  p->homed_next = calloc(nb, sizeof *p->homed_next);
+  if (!p->homed_next) abort();
+  tir_ptrmap last_of = {0}; /* home -> index + 1 of its last buffer so far */
+  for (int j = 0; j < k; j++) {
+    int i = (int)(order[j] - p->bufs);
+    const void *home = order[j]->lca->stmt ? (const void *)order[j]->lca->stmt : (const void *)p;
+    long prev = tir_ptrmap_get(&last_of, home, 0);
+    if (prev) p->homed_next[prev - 1] = i + 1;
+    else tir_ptrmap_put(&p->home_first, home, i + 1);
+    tir_ptrmap_put(&last_of, home, i + 1);
+  }
+  tir_ptrmap_free(&last_of);
+  free(order);
+}
+
+/* the buffers whose new home is stmt (NULL: the function), in first-access order */
+static tir_buffer **homed_at(plan *p, const tir_stmt *s, int *n) {
+  const void *home = s ? (const void *)s : (const void *)p;
+  int k = 0;
+  for (long i = tir_ptrmap_get(&p->home_first, home, 0); i; i = p->homed_next[i - 1]) k++;
   *n = k;
   if (!k) return NULL;
-  out = tir_alloc(p->c, sizeof *out * (size_t)k);
+  tir_buffer **out = tir_alloc(p->c, sizeof *out * (size_t)k);
   k = 0;
-  for (int next = 0; k < *n; next++)
-    for (int i = 0; i < p->nbufs; i++)
-      if (p->bufs[i].lca && p->bufs[i].lca->stmt == s && p->bufs[i].order == next)
-        out[k++] = (tir_buffer *)p->bufs[i].buf;
+  for (long i = tir_ptrmap_get(&p->home_first, home, 0); i; i = p->homed_next[i - 1])
+    out[k++] = (tir_buffer *)p->bufs[i - 1].buf;
   return out;
 }
 
@@ -405,6 +438,7 @@ tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_dia
     if (!p.bufs[i].lca || !is_global(p.bufs[i].buf)) continue;
     for (int j = 0; j < p.nblockidx; j++) p.bufs[i].lca = lca_of(p.bufs[i].lca, p.blockidx[j]);
   }
+  index_homes(&p);
   tir_func *out = tir_func_copy(c, f);
   tir_mutator m = {.pre_stmt = relocate, .ctx = c, .user = &p};
   tir_stmt *body = tir_mutate_stmt(&m, f->body);
@@ -422,5 +456,10 @@ tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_dia
   free(p.bufs);
   free(p.loops);
   free(p.blockidx);
+  free(p.homed_next);
+  tir_ptrmap_free(&p.by_buf);
+  tir_ptrmap_free(&p.by_data);
+  tir_ptrmap_free(&p.by_loop);
+  tir_ptrmap_free(&p.home_first);
   return out;
 }
