@@ -60,6 +60,8 @@ typedef struct tir_var_map {
   const tir_expr **keys;
   tir_expr **vals;
   int n, cap;
+  struct tir_ptrmap *index; /* private: keys -> position + 1, once the map grows (lowering n
+                               to drop the latest entries, as a scope stack, stays valid) */
 } tir_var_map;
 void tir_var_map_set(tir_var_map *m, const tir_expr *var, tir_expr *val); /* malloc'd storage */
 tir_expr *tir_var_map_get(const tir_var_map *m, const tir_expr *var);

@@ -7,13 +7,27 @@
 #include <string.h>
 
 #include "tir/visit.h"
+#include "ir/ptrmap.h"
+
+/* the position of var in m, or -1: a hash index once the map passes 8 keys
+ * (substitution maps grow with the program: a linear scan made passes
+ * quadratic) */
+static int find(const tir_var_map *m, const tir_expr *var) {
+  if (m->index) { /* callers may truncate n as a scope stack: an entry past it is stale */
+    int i = (int)tir_ptrmap_get(m->index, var, 0) - 1;
+    return i >= 0 && i < m->n && m->keys[i] == var ? i : -1;
+  }
+  for (int i = m->n - 1; i >= 0; i--)
+    if (m->keys[i] == var) return i;
+  return -1;
+}
 
 void tir_var_map_set(tir_var_map *m, const tir_expr *var, tir_expr *val) {
-  for (int i = 0; i < m->n; i++)
-    if (m->keys[i] == var) {
-      m->vals[i] = val;
-      return;
-    }
+  int i = find(m, var);
+  if (i >= 0) {
+    m->vals[i] = val;
+    return;
+  }
   if (m->n == m->cap) {
     int cap = m->cap ? m->cap * 2 : 8;
     const tir_expr **k = realloc(m->keys, sizeof *k * (size_t)cap);
@@ -27,18 +41,26 @@ void tir_var_map_set(tir_var_map *m, const tir_expr *var, tir_expr *val) {
   m->keys[m->n] = var;
   m->vals[m->n] = val;
   m->n++;
+  if (!m->index && m->n > 8) {
+    m->index = calloc(1, sizeof *m->index);
+    if (!m->index) abort();
+    for (int k = 0; k < m->n; k++) tir_ptrmap_put(m->index, m->keys[k], k + 1);
+  } else if (m->index) {
+    tir_ptrmap_put(m->index, var, m->n);
+  }
 }
 
 tir_expr *tir_var_map_get(const tir_var_map *m, const tir_expr *var) {
   if (!m) return NULL;
-  for (int i = m->n - 1; i >= 0; i--)
-    if (m->keys[i] == var) return m->vals[i];
-  return NULL;
+  int i = find(m, var);
+  return i >= 0 ? m->vals[i] : NULL;
 }
 
 void tir_var_map_free(tir_var_map *m) {
   free(m->keys);
   free(m->vals);
+  if (m->index) tir_ptrmap_free(m->index);
+  free(m->index);
   memset(m, 0, sizeof *m);
 }
 

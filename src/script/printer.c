@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "script/printer.h"
+#include "ir/ptrmap.h"
 #include "tir/visit.h"
 
 static bool tirx(const printer *p) { return p->dialect == TIR_DIALECT_TIRX; }
@@ -833,13 +834,10 @@ typedef struct var_list {
   const tir_expr **v;
   int *count;
   int n, cap;
+  tir_ptrmap idx; /* v[i] -> i + 1 */
 } var_list;
 
-static int vl_find(const var_list *l, const tir_expr *v) {
-  for (int i = 0; i < l->n; i++)
-    if (l->v[i] == v) return i;
-  return -1;
-}
+static int vl_find(const var_list *l, const tir_expr *v) { return (int)tir_ptrmap_get(&l->idx, v, 0) - 1; }
 
 static void vl_add(var_list *l, const tir_expr *v) {
   int i = vl_find(l, v);
@@ -859,11 +857,13 @@ static void vl_add(var_list *l, const tir_expr *v) {
   }
   l->v[l->n] = v;
   l->count[l->n++] = 1;
+  tir_ptrmap_put(&l->idx, v, l->n);
 }
 
 static void vl_free(var_list *l) {
   free(l->v);
   free(l->count);
+  tir_ptrmap_free(&l->idx);
 }
 
 typedef struct scan {
