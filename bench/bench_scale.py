@@ -1,0 +1,91 @@
+"""bench_scale.py - tirc and TVM on programs of N independent stages
+(bench/gen_stages.py: blocks with alloc_buffers, match_buffers and
+reductions), in one run: medians of RUNS runs, wall ms.
+
+  tirc whole      the tirc process: read + default pipeline + print (C)
+  tirc passes     the default pipeline alone (tirc --time-passes, passes rows)
+  TVM passes      TVM's own passes on the same text (without its parse):
+                  LowerInitBlock, PlanAndUpdateBufferAllocationLocation,
+                  ConvertBlocksToOpaque, CompactBufferAllocation,
+                  LowerMatchBuffer, LowerOpaqueBlock, FlattenBuffer
+                  (what tirc's default pipeline corresponds to; its
+                  Simplify, RemoveNoOp and LowerIntrin left out), measured
+                  where TVM's parse of the text finishes in time (--tvm-max)
+and tirc's peak RSS per input line and its reading speed.
+
+usage: python3 bench/bench_scale.py [--sizes 10,100,1000,4000,16000] [--runs 3] [--tvm-max 1000]
+"""
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIRC = os.path.join(ROOT, "build", "bin", "tirc")
+
+
+def arg(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def tirc_run(path, runs):
+    whole, passes, parse, rss = [], [], [], 0
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", TIRC, "--emit=c", "--time-passes", path, "-o", os.devnull],
+                           capture_output=True, text=True, check=True)
+        whole.append((time.perf_counter() - t0) * 1e3)
+        rows = {m.group(2).strip(): float(m.group(1)) for m in re.finditer(r"^\s*([\d.]+)\s+[\d.]+%\s+(.*)$", r.stderr, re.M)}
+        parse.append(rows.get("parse", 0.0))
+        passes.append(sum(v for k, v in rows.items() if "(" in k))
+        rss = max(rss, int(r.stderr.strip().splitlines()[-1]))
+    return statistics.median(whole), statistics.median(passes), statistics.median(parse), rss
+
+
+def tvm_passes(path, runs):
+    import tvm
+    t = tvm.s_tir.transform
+    seq = tvm.transform.Sequential([t.LowerInitBlock(), t.PlanAndUpdateBufferAllocationLocation(),
+                                    t.ConvertBlocksToOpaque(), t.CompactBufferAllocation(), t.LowerMatchBuffer(),
+                                    t.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer()])
+    f = tvm.script.from_source(open(path).read())
+    times = []
+    for _ in range(runs):
+        mod = tvm.IRModule({"stages": f})
+        t0 = time.perf_counter()
+        seq(mod)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    sizes = [int(x) for x in arg("--sizes", "10,100,1000,4000,16000").split(",")]
+    runs = int(arg("--runs", "3"))
+    tvm_max = int(arg("--tvm-max", "1000"))
+    print("| stages | lines | MB | tirc whole ms | tirc passes ms | TVM passes ms | TVM passes / tirc whole | "
+          "tirc read MB/s | tirc peak RSS B/line |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    prev = None
+    with tempfile.TemporaryDirectory() as d:
+        for n in sizes:
+            path = os.path.join(d, f"s{n}.tir")
+            with open(path, "w") as fh:
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_stages.py"), str(n)], stdout=fh, check=True)
+            size = os.path.getsize(path)
+            lines = sum(1 for _ in open(path))
+            whole, passes, parse, rss = tirc_run(path, runs)
+            tvm = tvm_passes(path, runs) if n <= tvm_max else None
+            ratio = f"{tvm / whole:.1f}x" if tvm else "-"
+            print(f"| {n} | {lines} | {size / 1e6:.2f} | {whole:.1f} | {passes:.1f} | "
+                  f"{f'{tvm:.1f}' if tvm else 'not run'} | {ratio} | {size / 1e6 / (parse / 1e3):.1f} | "
+                  f"{rss * 1024 / lines:.0f} |", flush=True)
+            if prev and n == 4 * prev[0]:
+                print(f"|   | time({n})/time({prev[0]}): whole {whole / prev[1]:.2f}, passes {passes / prev[2]:.2f} |||||||||")
+            prev = (n, whole, passes)
+
+
+main()
