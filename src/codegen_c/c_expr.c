@@ -201,7 +201,10 @@ static void print_mod(cg *g, const tir_expr *e, int need) {
 static void print_call(cg *g, const tir_expr *e) {
   if (g->target->call && g->target->call(g, e)) return;
   if (cg_c_call(g, e)) return;
-  cg_error(g, e->span, "the C code generator does not know the intrinsic '%s'", e->u.call.op);
+  if (!strcmp(e->u.call.op, "ret")) /* the generated functions return a status, not a value */
+    cg_error(g, e->span, "T.ret is not supported by the C and CUDA code generators (their functions return a status)");
+  else
+    cg_error(g, e->span, "the C code generator does not know the intrinsic '%s'", e->u.call.op);
 }
 
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {

@@ -69,8 +69,14 @@ static bool print_special_math(cg *g, const tir_expr *e) {
     cg_text_puts(g->out, "))");
     return true;
   }
-  if (!strcmp(op, "isnan")) {
-    cg_text_puts(g->out, "isnan(");
+  if (!strcmp(op, "isnan") || !strcmp(op, "isinf") || !strcmp(op, "isfinite")) { /* <math.h> macros, also CUDA's */
+    cg_text_printf(g->out, "%s(", op);
+    cg_expr(g, a[0]);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  if (!strcmp(op, "exp10") && tir_dtype_is_float(e->dtype)) { /* not ISO C: 10^x */
+    cg_text_printf(g->out, "%s(%s, ", f32 ? "powf" : "pow", f32 ? "10.0f" : "10.0");
     cg_expr(g, a[0]);
     cg_text_puts(g->out, ")");
     return true;
@@ -154,11 +160,109 @@ static bool print_half_math(cg *g, const tir_expr *e) {
   return true;
 }
 
+/* bitwise ops and shifts on ints, in the operands' unsigned type (no
+ * signed-overflow UB), the result cast back; popcount and clz */
+static bool print_bits(cg *g, const tir_expr *e) {
+  const char *op = e->u.call.op;
+  tir_expr *const *a = e->u.call.args;
+  int n = e->u.call.nargs;
+  static const struct { const char *name, *sym; int nargs; } bin[] = {
+      {"bitwise_and", "&", 2}, {"bitwise_or", "|", 2}, {"bitwise_xor", "^", 2},
+      {"shift_left", "<<", 2}, {"shift_right", ">>", 2}, {"bitwise_not", "~", 1}};
+  if (n < 1 || !tir_dtype_is_int(a[0]->dtype) || a[0]->dtype.lanes != 1) return false;
+  char ty[32], uty[32];
+  tir_dtype t = e->dtype, u = a[0]->dtype;
+  u.code = TIR_TC_UINT;
+  if (!cg_type(g, t, ty, e->span) || !cg_type(g, u, uty, e->span)) return true;
+  for (size_t i = 0; i < sizeof bin / sizeof bin[0]; i++) {
+    if (strcmp(op, bin[i].name) || n != bin[i].nargs) continue;
+    bool right_signed = !strcmp(op, "shift_right") && a[0]->dtype.code == TIR_TC_INT; /* arithmetic shift */
+    cg_text_printf(g->out, "((%s)(", ty);
+    if (n == 1) {
+      cg_text_printf(g->out, "~(%s)", uty);
+      cg_expr_prec(g, a[0], 14);
+    } else {
+      cg_text_printf(g->out, "(%s)", right_signed ? ty : uty);
+      cg_expr_prec(g, a[0], 14);
+      cg_text_printf(g->out, " %s ", bin[i].sym);
+      if (bin[i].sym[0] == '<' || bin[i].sym[0] == '>') cg_expr_prec(g, a[1], 14);
+      else {
+        cg_text_printf(g->out, "(%s)", uty);
+        cg_expr_prec(g, a[1], 14);
+      }
+    }
+    cg_text_puts(g->out, "))");
+    return true;
+  }
+  bool wide = a[0]->dtype.bits == 64;
+  if (!strcmp(op, "popcount") && n == 1) {
+    if (g->target->is_cuda) cg_text_printf(g->out, "((%s)%s((%s)", ty, wide ? "__popcll" : "__popc", wide ? "unsigned long long" : "unsigned");
+    else cg_text_printf(g->out, "((%s)%s((%s)", ty, wide ? "__builtin_popcountll" : "__builtin_popcount", wide ? "unsigned long long" : "unsigned");
+    cg_expr_prec(g, a[0], 14);
+    cg_text_puts(g->out, "))");
+    return true;
+  }
+  if (!strcmp(op, "clz") && n == 1) { /* of the operand's width; the width at 0 */
+    char *x = cg_expr_str(g, a[0]);
+    int bits = a[0]->dtype.bits, shift = (wide ? 64 : 32) - bits;
+    if (g->target->is_cuda)
+      cg_text_printf(g->out, "((%s)(%s((%s)(%s)%s) - %d))", ty, wide ? "__clzll" : "__clz", wide ? "long long" : "int", uty, x,
+                     shift);
+    else
+      cg_text_printf(g->out, "((%s)((%s)(%s) == 0 ? %d : %s((%s)(%s)(%s)) - %d))", ty, uty, x, bits,
+                     wide ? "__builtin_clzll" : "__builtin_clz", wide ? "unsigned long long" : "unsigned", uty, x, shift);
+    return true;
+  }
+  return false;
+}
+
+/* reinterpret(x): the same bits as another type of the same width */
+static bool print_reinterpret(cg *g, const tir_expr *e) {
+  if (strcmp(e->u.call.op, "reinterpret") || e->u.call.nargs != 1) return false;
+  const tir_expr *x = e->u.call.args[0];
+  char to[32], from[32];
+  if (!cg_type(g, e->dtype, to, e->span) || !cg_type(g, x->dtype, from, e->span)) return true;
+  if (g->target->is_cuda) {
+    const char *fn = NULL;
+    bool fi = tir_dtype_is_float(x->dtype), ti = tir_dtype_is_float(e->dtype);
+    if (x->dtype.bits == 32 && fi && !ti) fn = "__float_as_int";
+    else if (x->dtype.bits == 32 && !fi && ti) fn = "__int_as_float";
+    else if (x->dtype.bits == 64 && fi && !ti) fn = "__double_as_longlong";
+    else if (x->dtype.bits == 64 && !fi && ti) fn = "__longlong_as_double";
+    if (!fn || x->dtype.lanes != 1) {
+      cg_error(g, e->span, "T.reinterpret from %s to %s is not supported by the CUDA code generator", from, to);
+      return true;
+    }
+    cg_text_printf(g->out, "((%s)%s(", to, fn);
+    cg_expr(g, x);
+    cg_text_puts(g->out, "))");
+    return true;
+  }
+  /* C11: a compound literal of a union */
+  cg_text_printf(g->out, "((union { %s from; %s to; }){.from = ", from, to);
+  cg_expr(g, x);
+  cg_text_puts(g->out, "}).to");
+  return true;
+}
+
 bool cg_c_call(cg *g, const tir_expr *e) {
   const char *op = e->u.call.op;
   tir_expr *const *a = e->u.call.args;
   int n = e->u.call.nargs;
   if (print_half_math(g, e)) return true;
+  if (print_bits(g, e) || print_reinterpret(g, e)) return true;
+  if (!strcmp(op, "likely") && n == 1) { /* a hint: its condition */
+    cg_text_puts(g->out, "(");
+    cg_expr(g, a[0]);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
+  if (!strcmp(op, "isnullptr") && n == 1) {
+    cg_text_puts(g->out, "((void *)");
+    cg_expr_prec(g, a[0], 14);
+    cg_text_puts(g->out, " == (void *)0)");
+    return true;
+  }
   if (print_pointer(g, e) || print_math(g, e) || print_special_math(g, e)) return true;
   if (!strcmp(op, "if_then_else") && n == 3) {
     cg_text_puts(g->out, "(");

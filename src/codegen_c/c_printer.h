@@ -53,6 +53,7 @@ typedef struct cg_meta {
 typedef struct cg_target {
   const char *helper_prefix; /* "static inline" or "static __device__ __forceinline__" */
   const char *bool_type;     /* "_Bool" / "bool" */
+  bool is_cuda;              /* device intrinsics (__popc, __clz, __float_as_int) */
   /* float16 / bfloat16 element types, or NULL where the target has none */
   const char *f16_type, *bf16_type;
   /* each returns true when it printed the node, false to fall back to C */

@@ -160,6 +160,7 @@ static bool k_evaluate(cg *g, const tir_stmt *s) {
 static const cg_target kernel_target = {
     .helper_prefix = "static __host__ __device__ __forceinline__",
     .bool_type = "bool",
+    .is_cuda = true,
     .f16_type = "half",
     .bf16_type = "__nv_bfloat16",
     .vector_store = cuda_vector_store,
@@ -173,6 +174,7 @@ static const cg_target kernel_target = {
 static const cg_target host_target = {
     .helper_prefix = "static __host__ __device__ __forceinline__",
     .bool_type = "bool",
+    .is_cuda = true,
     .f16_type = "half",
     .bf16_type = "__nv_bfloat16",
 };

@@ -183,6 +183,13 @@ static bool check_special(const tir_intrin *in, tir_expr **args, int nargs, tir_
               (long long)v);
     return false;
   }
+  if ((!strcmp(in->name, "shift_left") || !strcmp(in->name, "shift_right")) && tir_is_const_int(args[1], &v) &&
+      (v < 0 || v >= args[0]->dtype.bits)) {
+    char b[32];
+    tir_error(d, args[1]->span.line ? args[1]->span : sp, "T.%s by %lld: a %s shifts by 0 to %d", in->name, (long long)v,
+              tir_dtype_str(args[0]->dtype, b), args[0]->dtype.bits - 1);
+    return false;
+  }
   if (!strcmp(in->name, "tvm_storage_sync")) {
     const char *s = args[0]->u.str;
     if (strcmp(s, "shared") && strcmp(s, "global") && strcmp(s, "warp") && strcmp(s, "shared.dyn")) {
