@@ -21,6 +21,7 @@ typedef struct options {
   const char *print_after;
   const char *symbol;
   const char *color;
+  const char *plan_intervals; /* a CSV of live ranges to pack */
   int error_limit;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
@@ -56,6 +57,7 @@ static const opt OPTS[] = {
     {"--no-verify-each", FLAG, NULL, NULL, "do not verify the IR after each pass"},
     {"--color", VALUE, COLORS, "WHEN", "colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset; default), always, never"},
     {"--error-limit", VALUE, NULL, "N", "show at most N errors (0: all)"},
+    {"--plan-intervals", VALUE, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
     {"--help", FLAG, NULL, NULL, "show this help"},
     {"--version", FLAG, NULL, NULL, "show the version"},
 };
@@ -122,6 +124,7 @@ static int set_value(options *o, const opt *op, const char *v) {
     }
     o->print_after = v;
   } else if (!strcmp(n, "--color")) o->color = v;
+  else if (!strcmp(n, "--plan-intervals")) o->plan_intervals = v;
   else if (!strcmp(n, "--error-limit")) {
     char *end;
     long l = strtol(v, &end, 10);
@@ -182,7 +185,7 @@ static int parse_args(int argc, char **argv, options *o) {
     int rc = set_value(o, op, v);
     if (rc >= 0) return rc;
   }
-  if (o->list_passes) return -1;
+  if (o->list_passes || o->plan_intervals) return -1;
   if (!o->input) return usage_error("no input file%s%s", "", "", NULL);
   return -1;
 }
@@ -240,10 +243,49 @@ static int write_output(const options *o, const char *text) {
   return 0;
 }
 
+static int write_output(const options *o, const char *text);
+static char *read_all(const char *path, size_t *len);
+
+/* --plan-intervals: the packer alone, on MiniMalloc's CSV */
+static int plan_intervals(const options *o) {
+  size_t len = 0;
+  char *src = read_all(o->plan_intervals, &len);
+  if (!src) {
+    fprintf(stderr, "tirc: error: cannot read '%s'\n", o->plan_intervals);
+    return 1;
+  }
+  tir_diag d;
+  tir_diag_init(&d);
+  int n = 0, rc = 1;
+  char **ids = NULL;
+  tir_interval *iv = tir_plan_read_csv(src, len, &n, &ids, &d);
+  tir_plan_stats st;
+  if (iv && tir_plan_intervals(iv, n, NULL, &st, &d) == 0) {
+    char *out = tir_plan_write_csv(iv, ids, n);
+    rc = write_output(o, out);
+    free(out);
+    fprintf(stderr, "plan: %d buffers, lower bound %lld, arena %lld, gap %.2f%%, %s, best rule %s (%d rules)\n", n,
+            (long long)st.lower_bound, (long long)st.arena, st.gap_percent,
+            st.proven_optimal ? "proven optimal" : "not proven optimal", st.winner ? st.winner : "-", st.candidates);
+  }
+  if (d.n) {
+    char *msg = tir_diag_format(&d, o->plan_intervals, src, len);
+    fputs(msg, stderr);
+    free(msg);
+  }
+  for (int i = 0; i < n; i++) free(ids[i]);
+  free(ids);
+  free(iv);
+  tir_diag_free(&d);
+  free(src);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   options o = {0};
   int rc = parse_args(argc, argv, &o);
   if (rc >= 0) return rc;
+  if (o.plan_intervals) return plan_intervals(&o);
   if (o.list_passes) {
     list_passes();
     return 0;

@@ -10,5 +10,6 @@
 #include "tir/codegen.h"
 #include "tir/aot.h"
 #include "tir/driver.h"
+#include "tir/memplan.h"
 #define TIR_VERSION "0.1.0"
 #endif

@@ -1,0 +1,121 @@
+/* test_memplan.c - the interval packer: the lower bound, the validator,
+ * plans valid and between the bound and the sum of sizes on random
+ * instances, known optima, and the CSV reader's errors. */
+#include <stdio.h>
+
+#include "testutil.h"
+
+START_TEST(lower_bound_and_validator) {
+  tir_interval iv[3] = {{0, 4, 10, 0}, {2, 6, 20, 10}, {4, 8, 30, 30}};
+  ck_assert_int_eq(tir_plan_lower_bound(iv, 3), 50); /* [4, 6): 20 + 30; [0, 4) ends where [4, 8) starts */
+  ck_assert(tir_plan_valid(iv, 3, 1));
+  iv[2].offset = 0; /* 0 and 2 never meet, but 1 and 2 do, at [10, 30) */
+  ck_assert(!tir_plan_valid(iv, 3, 1));
+  iv[2].offset = 15;
+  ck_assert(!tir_plan_valid(iv, 3, 1));
+  iv[2].offset = 30;
+  ck_assert(tir_plan_valid(iv, 3, 1));
+  ck_assert(!tir_plan_valid(iv, 3, 64)); /* 10 and 30 are not 64-aligned */
+}
+END_TEST
+
+static uint32_t seed = 7;
+static uint32_t rnd(void) {
+  seed ^= seed << 13;
+  seed ^= seed >> 17;
+  seed ^= seed << 5;
+  return seed;
+}
+
+START_TEST(random_instances) {
+  tir_diag d;
+  tir_diag_init(&d);
+  for (int t = 0; t < 300; t++) {
+    int n = 1 + (int)(rnd() % 40);
+    tir_interval iv[40];
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+      int64_t lo = rnd() % 50, len = 1 + rnd() % 20;
+      iv[i] = (tir_interval){lo, lo + len, 1 + rnd() % 1000, -1};
+      sum += iv[i].size;
+    }
+    tir_plan_stats st;
+    int64_t align = t % 3 ? 1 : 64;
+    tir_plan_options o = {align};
+    ck_assert_int_eq(tir_plan_intervals(iv, n, &o, &st, &d), 0);
+    ck_assert(tir_plan_valid(iv, n, align));
+    ck_assert_int_le(st.lower_bound, st.arena);
+    if (align == 1) ck_assert_int_le(st.arena, sum);
+    ck_assert(st.proven_optimal == (st.arena == st.lower_bound));
+  }
+  ck_assert_int_eq(d.n, 0);
+  tir_diag_free(&d);
+}
+END_TEST
+
+/* a capacity x time rectangle cut into pieces: OPT = LB = capacity */
+START_TEST(known_optimum_small) {
+  tir_diag d;
+  tir_diag_init(&d);
+  /* two columns of time, each cut in two rows of different heights */
+  tir_interval iv[4] = {{0, 10, 300, 0}, {0, 10, 700, 0}, {10, 20, 500, 0}, {10, 20, 500, 0}};
+  tir_plan_stats st;
+  ck_assert_int_eq(tir_plan_intervals(iv, 4, NULL, &st, &d), 0);
+  ck_assert_int_eq(st.lower_bound, 1000);
+  ck_assert_int_eq(st.arena, 1000);
+  ck_assert(st.proven_optimal);
+  tir_diag_free(&d);
+}
+END_TEST
+
+static void csv_error(const char *text, const char *msg, int line, int col) {
+  tir_diag d;
+  tir_diag_init(&d);
+  int n;
+  char **ids;
+  ck_assert_ptr_null(tir_plan_read_csv(text, strlen(text), &n, &ids, &d));
+  ck_assert_int_ge(d.n, 1);
+  ck_assert_msg(strstr(d.items[0].msg, msg), "got '%s'", d.items[0].msg);
+  ck_assert_int_eq(d.items[0].span.line, line);
+  ck_assert_int_eq(d.items[0].span.col, col);
+  tir_diag_free(&d);
+}
+
+START_TEST(csv) {
+  const char *ok = "id,lower,upper,size\na,0,4,16\nb,2,6,32\n";
+  tir_diag d;
+  tir_diag_init(&d);
+  int n;
+  char **ids;
+  tir_interval *iv = tir_plan_read_csv(ok, strlen(ok), &n, &ids, &d);
+  ck_assert_ptr_nonnull(iv);
+  ck_assert_int_eq(n, 2);
+  ck_assert_str_eq(ids[1], "b");
+  ck_assert_int_eq(iv[1].size, 32);
+  char *out = tir_plan_write_csv(iv, ids, n);
+  ck_assert_str_eq(out, "id,lower,upper,size,offset\na,0,4,16,0\nb,2,6,32,0\n");
+  free(out);
+  for (int i = 0; i < n; i++) free(ids[i]);
+  free(ids);
+  free(iv);
+  tir_diag_free(&d);
+  csv_error("id,low,upper,size\n", "expected the header", 1, 1);
+  csv_error("id,lower,upper,size\na,0,4,-16\n", "size must be positive", 2, 7);
+  csv_error("id,lower,upper,size\na,4,4,16\n", "empty live range", 2, 5);
+  csv_error("id,lower,upper,size\na,0,x4,16\n", "upper is not an integer", 2, 5);
+  csv_error("id,lower,upper,size\na,0,4\n", "missing column 'size'", 2, 6);
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("memplan");
+  TCase *t = tcase_create("memplan");
+  tcase_add_test(t, lower_bound_and_validator);
+  tcase_add_test(t, random_instances);
+  tcase_add_test(t, known_optimum_small);
+  tcase_add_test(t, csv);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) { return tir_test_run_suite(suite()); }
