@@ -23,7 +23,8 @@ typedef struct tir_interval {
 } tir_interval;
 
 typedef struct tir_plan_options {
-  int64_t alignment; /* every offset a multiple of it (0 or 1: none) */
+  int64_t alignment;   /* every offset a multiple of it (0 or 1: none) */
+  int64_t node_budget; /* the exact search's nodes (0: 2,000,000; < 0: no search) */
 } tir_plan_options;
 
 typedef struct tir_plan_stats {
@@ -31,14 +32,18 @@ typedef struct tir_plan_stats {
   int64_t arena;         /* the plan's end: max offset + size */
   double gap_percent;    /* (arena - lower_bound) / lower_bound * 100 */
   bool proven_optimal;   /* arena == lower_bound */
-  const char *winner;    /* the portfolio rule whose plan was kept */
+  const char *winner;    /* the rule whose plan was kept ("exact search" when the search improved on them) */
   int candidates;        /* rules tried */
+  int64_t nodes;         /* exact-search nodes */
 } tir_plan_stats;
 
 /* Plans iv[0..n): sets every offset, keeps the best plan of a portfolio of
  * rules (first-fit and best-fit under XLA's size and live-length orders,
- * area, start, and TVM USMP's greedy_by_size and greedy_by_conflicts), and
- * validates it.  0 on success; -1 (an internal error, with a message in d)
+ * area, start, and TVM USMP's greedy_by_size and greedy_by_conflicts); when
+ * that is above the lower bound, searches exactly (placing buffers in
+ * non-decreasing offset order, which is complete) for a smaller arena by
+ * bisection down to the bound, within a deterministic node budget (up to
+ * 2,000 buffers); and validates the plan.  0 on success; -1 (an internal error, with a message in d)
  * if a plan failed validation, never a silently wrong plan. */
 int tir_plan_intervals(tir_interval *iv, int n, const tir_plan_options *o, tir_plan_stats *st, tir_diag *d);
 /* MiniMalloc's CSV (header `id,lower,upper,size`): the intervals (malloc'd)

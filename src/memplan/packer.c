@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memplan/search.h"
 #include "tir/memplan.h"
+
+#define TIR_PLAN_SEARCH_MAX 2000 /* buffers: the search keeps n * n candidate slots */
 
 typedef struct ctx {
   const tir_interval *iv;
@@ -190,9 +193,36 @@ int tir_plan_intervals(tir_interval *iv, int n, const tir_plan_options *o, tir_p
                        : rules[r];
       }
     }
+  /* the exact search, by bisection on the capacity between the bound and
+   * the best rule's arena */
+  int64_t budget = o && o->node_budget ? o->node_budget : 2000000;
+  bool proven = n == 0 || best == s.lower_bound;
+  if (!proven && budget > 0 && n <= TIR_PLAN_SEARCH_MAX) {
+    int64_t lo = s.lower_bound, hi = best - 1, used = 0;
+    while (lo <= hi && used < budget) {
+      int64_t mid = lo + (hi - lo) / 2, nodes = 0;
+      int r = tir_plan_search(iv, n, c.adj, c.deg, mid, align, budget - used, off, &nodes);
+      used += nodes;
+      if (r == 1) {
+        int64_t arena = 0;
+        for (int i = 0; i < n; i++)
+          if (off[i] + iv[i].size > arena) arena = off[i] + iv[i].size;
+        best = arena;
+        memcpy(best_off, off, sizeof *off * (size_t)n);
+        s.winner = "exact search";
+        hi = arena - 1;
+      } else if (r == 0) {
+        lo = mid + 1; /* nothing fits in mid bytes */
+      } else {
+        break;
+      }
+    }
+    s.nodes = used;
+    proven = lo > hi;
+  }
   for (int i = 0; i < n; i++) iv[i].offset = best_off[i];
   s.arena = n ? best : 0;
-  s.proven_optimal = s.arena == s.lower_bound;
+  s.proven_optimal = proven;
   s.gap_percent = s.lower_bound ? 100.0 * (double)(s.arena - s.lower_bound) / (double)s.lower_bound : 0;
   for (int i = 0; i < n; i++) free(c.adj[i]);
   free(c.adj);
