@@ -65,7 +65,9 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
     switch (pre[i].c) {
     case TIR_TC_BFLOAT: ok = bits == 16; break;
     case TIR_TC_FLOAT: ok = bits == 16 || bits == 32 || bits == 64; break;
-    default: ok = bits == 8 || bits == 16 || bits == 32 || bits == 64; break;
+    default: /* and TVM's sub-byte int4 / uint4 / int1 (uint1 is bool) */
+      ok = bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4 || (bits == 1 && pre[i].c == TIR_TC_INT);
+      break;
     }
     if (!ok) return false;
     out->code = (uint8_t)pre[i].c;
