@@ -22,6 +22,7 @@ typedef struct options {
   const char *symbol;
   const char *color;
   const char *plan_intervals; /* a CSV of live ranges to pack */
+  long long plan_budget;      /* the packer's exact-search nodes (0: its default) */
   int error_limit;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
@@ -57,6 +58,7 @@ static const opt OPTS[] = {
     {"--no-verify-each", FLAG, NULL, NULL, "do not verify the IR after each pass"},
     {"--color", VALUE, COLORS, "WHEN", "colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset; default), always, never"},
     {"--error-limit", VALUE, NULL, "N", "show at most N errors (0: all)"},
+    {"--plan-budget", VALUE, NULL, "N", "nodes of the packer's exact search (default 2000000; 0: none)"},
     {"--plan-intervals", VALUE, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
     {"--help", FLAG, NULL, NULL, "show this help"},
     {"--version", FLAG, NULL, NULL, "show the version"},
@@ -125,6 +127,12 @@ static int set_value(options *o, const opt *op, const char *v) {
     o->print_after = v;
   } else if (!strcmp(n, "--color")) o->color = v;
   else if (!strcmp(n, "--plan-intervals")) o->plan_intervals = v;
+  else if (!strcmp(n, "--plan-budget")) {
+    char *end;
+    long long l = strtoll(v, &end, 10);
+    if (!*v || *end || l < 0) return usage_error("%s value '%s' is not a count", n, v, NULL);
+    o->plan_budget = l == 0 ? -1 : l;
+  }
   else if (!strcmp(n, "--error-limit")) {
     char *end;
     long l = strtol(v, &end, 10);
@@ -260,7 +268,8 @@ static int plan_intervals(const options *o) {
   char **ids = NULL;
   tir_interval *iv = tir_plan_read_csv(src, len, &n, &ids, &d);
   tir_plan_stats st;
-  if (iv && tir_plan_intervals(iv, n, NULL, &st, &d) == 0) {
+  tir_plan_options po = {.node_budget = o->plan_budget};
+  if (iv && tir_plan_intervals(iv, n, &po, &st, &d) == 0) {
     char *out = tir_plan_write_csv(iv, ids, n);
     rc = write_output(o, out);
     free(out);

@@ -74,6 +74,7 @@ check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA ker
 check plan-ok 0 "plan: 184 buffers, lower bound 100352, arena 100352, gap 0.00%, proven optimal" "$tirc" --plan-intervals="$root/../shared/data/memplan/usmp_deep_speech.csv" -o "$tmp/plan.csv"
 printf 'id,lower,upper,size\na,0,4,16\nb,7,3,8\n' >"$tmp/bad.csv"
 check plan-bad-csv 1 "bad.csv:3:5: error: empty live range: upper 3 <= lower 7" "$tirc" --plan-intervals="$tmp/bad.csv"
+check plan-budget-bad 2 "--plan-budget value 'abc' is not a count" "$tirc" --plan-budget=abc --plan-intervals="$tmp/bad.csv"
 # --help and the man page list the same options
 "$tirc" --help | grep -o -E '^  (-o|--[a-z-]+)' | sed 's/^ *//' | sort -u >"$tmp/help-opts"
 grep -E '^\.BI? ' "$root/docs/tirc.1" | sed 's/\\-/-/g' | grep -o -E '(^\.BI -o|--[a-z-]+)' | sed 's/^\.BI //' | sort -u >"$tmp/man-opts"
