@@ -63,6 +63,55 @@ static bool is_zero(const tir_expr *e) {
   return tir_is_const_int(e, &v) && v == 0;
 }
 
+static bool find_alloc(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_ALLOCATE || s->kind == TIR_ALLOC_BUFFER) *(bool *)v->user = true;
+  return true;
+}
+
+/* what a loop's kind means to the C compiler, as pragmas each compiler
+ * knows (and no other sees): T.parallel as an OpenMP loop (when built with
+ * OpenMP, and only when the body allocates nothing: a large temporary is a
+ * static array, which threads would share), T.vectorized as independent
+ * iterations, T.unroll as unrolling */
+static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
+  if (!loop || loop->kind != TIR_FOR) return;
+  int64_t n = 0;
+  bool konst = tir_is_const_int(extent, &n);
+  switch (loop->u.loop.kind) {
+  case TIR_FOR_UNROLLED:
+    if (g->target->is_cuda) {
+      cg_linef(g, "#pragma unroll");
+    } else if (konst && n > 0 && n <= 1024) {
+      cg_linef(g, "#if defined(__clang__)");
+      cg_linef(g, "#pragma clang loop unroll_count(%lld)", (long long)n);
+      cg_linef(g, "#elif defined(__GNUC__)");
+      cg_linef(g, "#pragma GCC unroll %lld", (long long)n);
+      cg_linef(g, "#endif");
+    }
+    break;
+  case TIR_FOR_VECTORIZED:
+    if (g->target->is_cuda) break;
+    cg_linef(g, "#if defined(__clang__)");
+    cg_linef(g, "#pragma clang loop vectorize(enable)");
+    cg_linef(g, "#elif defined(__GNUC__)");
+    cg_linef(g, "#pragma GCC ivdep");
+    cg_linef(g, "#endif");
+    break;
+  case TIR_FOR_PARALLEL: {
+    if (g->target->is_cuda) break;
+    bool allocs = false;
+    tir_visitor v = {.stmt = find_alloc, .user = &allocs};
+    tir_visit_stmt(&v, loop->u.loop.body);
+    if (allocs) break;
+    cg_linef(g, "#ifdef _OPENMP");
+    cg_linef(g, "#pragma omp parallel for");
+    cg_linef(g, "#endif");
+    break;
+  }
+  default: break;
+  }
+}
+
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop) {
   char ty[32];
@@ -71,6 +120,7 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
   char *ext = cg_expr_str(g, extent);
   cg_enter(g); /* the loop var's scope */
   const char *v = cg_define(g, var, var->u.var.name);
+  loop_pragmas(g, loop, extent);
   cg_line_start(g);
   if (is_zero(min))
     cg_text_printf(g->out, "for (%s %s = 0; %s < %s; ++%s)", ty, v, v, ext, v);

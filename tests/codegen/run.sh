@@ -6,6 +6,8 @@
 #   c-gcc    tirc --emit=c, compiled with gcc -std=c11 -Wall -Wextra -Werror
 #            together with the harness, run;
 #   c-clang  the same with clang;
+#   c-openmp where a T.parallel loop became an OpenMP loop: gcc -fopenmp, run
+#            on two threads;
 #   cuda     tirc --emit=cuda, nvcc -arch=sm_80 and sm_90 -Werror all-warnings -c
 #            (compile only; skipped with a message when nvcc is absent).
 # A kernel whose header holds `# EMIT-C: error: TEXT` (a dtype C11 cannot
@@ -53,6 +55,16 @@ for k in "${kernels[@]}"; do
         ok "$name: c-$cc"
       fi
     done
+    # T.parallel loops are OpenMP loops when built with OpenMP: run them on two threads
+    if grep -q 'pragma omp parallel' "$tmp/$name.c"; then
+      if ! gcc $CFLAGS -fopenmp -I"$here" "$tmp/$name.c" "$ref" -o "$tmp/$name.omp" -lm >"$tmp/$name.omp.log" 2>&1; then
+        bad "$name: c-openmp: compile" "$tmp/$name.omp.log"
+      elif ! OMP_NUM_THREADS=2 "$tmp/$name.omp" >"$tmp/$name.omp.out" 2>&1; then
+        bad "$name: c-openmp: run" "$tmp/$name.omp.out"
+      else
+        ok "$name: c-openmp"
+      fi
+    fi
   fi
   have nvcc || continue
   if ! "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu" 2>"$tmp/$name.cuerr"; then
