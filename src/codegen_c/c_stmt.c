@@ -112,8 +112,51 @@ static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
   }
 }
 
+/* `if (v == min) S` first in a loop body (LowerInitBlock's reduction init)
+ * runs in the first iteration only, before the rest of it: S (with v as
+ * min) is peeled before the loop, which keeps the rest.  The rest of the
+ * body, or NULL when there is nothing to peel. */
+static const tir_stmt *peel_first(const tir_stmt *body, const tir_expr *var, const tir_expr *min,
+                                  const tir_stmt **first) {
+  if (!body || body->kind != TIR_SEQ || body->u.seq.n < 2) return NULL;
+  const tir_stmt *s = body->u.seq.stmts[0];
+  if (s->kind != TIR_IF || s->u.ifs.else_s) return NULL;
+  const tir_expr *c = s->u.ifs.cond;
+  if (c->kind != TIR_EQ) return NULL;
+  bool hit = (c->u.bin.a == var && tir_struct_equal_expr(c->u.bin.b, min)) ||
+             (c->u.bin.b == var && tir_struct_equal_expr(c->u.bin.a, min));
+  if (!hit) return NULL;
+  *first = s->u.ifs.then_s;
+  return body;
+}
+
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop) {
+  const tir_stmt *first = NULL;
+  /* C only: CUDA places barriers between the statements of the body */
+  if (!g->target->is_cuda && loop && loop->kind == TIR_FOR && loop->u.loop.kind != TIR_FOR_PARALLEL &&
+      peel_first(body, var, min, &first)) {
+    tir_var_map m = {0};
+    tir_var_map_set(&m, var, (tir_expr *)min);
+    tir_stmt *init = tir_substitute_stmt(g->ctx, (tir_stmt *)first, &m);
+    tir_var_map_free(&m);
+    int64_t ext;
+    bool some = tir_is_const_int(extent, &ext) && ext > 0;
+    if (!some) {
+      cg_line_start(g);
+      cg_text_puts(g->out, "if (0 < ");
+      cg_expr(g, extent);
+      cg_text_puts(g->out, ")");
+      cg_open(g);
+      cg_stmt(g, init);
+      cg_close(g);
+    } else {
+      cg_stmt(g, init);
+    }
+    tir_stmt *rest = body->u.seq.n == 2 ? body->u.seq.stmts[1]
+                                         : tir_seq(g->ctx, body->u.seq.stmts + 1, body->u.seq.n - 1);
+    body = rest;
+  }
   char ty[32];
   cg_type(g, var->dtype, ty, var->span);
   char *lo = cg_expr_str(g, min);
