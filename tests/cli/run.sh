@@ -71,7 +71,9 @@ check emit-h 0 "^int32_t relu_packed\(const void \*args, void \*workspace\);" "$
 check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
 "$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
 # the interval packer alone
-check plan-ok 0 "plan: 184 buffers, lower bound 100352, arena 100352, gap 0.00%, proven optimal" "$tirc" --plan-intervals="$root/../shared/data/memplan/usmp_deep_speech.csv" -o "$tmp/plan.csv"
+printf 'id,lower,upper,size\na,0,10,300\nb,0,10,700\nc,10,20,500\nd,10,20,500\n' >"$tmp/rect.csv" # OPT = LB = 1000
+check plan-ok 0 "plan: 4 buffers, lower bound 1000, arena 1000, gap 0.00%, proven optimal" "$tirc" --plan-intervals="$tmp/rect.csv" -o "$tmp/plan.csv"
+grep -q '^d,10,20,500,[0-9]' "$tmp/plan.csv" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/plan-csv-out"; }
 printf 'id,lower,upper,size\na,0,4,16\nb,7,3,8\n' >"$tmp/bad.csv"
 check plan-bad-csv 1 "bad.csv:3:5: error: empty live range: upper 3 <= lower 7" "$tirc" --plan-intervals="$tmp/bad.csv"
 check plan-budget-bad 2 "--plan-budget value 'abc' is not a count" "$tirc" --plan-budget=abc --plan-intervals="$tmp/bad.csv"
