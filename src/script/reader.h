@@ -52,6 +52,7 @@ typedef struct rd_sym {
   const char *name;
   rval val;
   bool free_decl; /* `name = T.int32()`: a fresh free var */
+  bool from_shape; /* made by a shape string ("n"), as TVM prints a size var first used there */
 } rd_sym;
 
 /* a loop in scope (for T.axis.remap domains) */
@@ -131,6 +132,7 @@ const char *rd_t_name(rd *r, TSNode n);
 bool rd_is_i_name(rd *r, TSNode n, const char *name);
 void rd_push_sym(rd *r, const char *name, rval v);
 rd_sym *rd_lookup(rd *r, const char *name);
+tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape);
 /* "unknown name 'T.x'", with the dialect hint or a "did you mean" */
 void rd_unknown_t(rd *r, const char *name, tir_span sp);
 void rd_push_loop(rd *r, tir_expr *var, tir_expr *min, tir_expr *extent);

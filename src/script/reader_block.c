@@ -14,7 +14,21 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
     *ndim = v.n;
     *shape = tir_alloc(r->c, sizeof **shape * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) {
-      tir_expr *e = rd_as_expr(r, v.items[i]);
+      tir_expr *e;
+      if (v.items[i].k == RV_STR) { /* T.Buffer(("n",), ...): the size var n, made here if new */
+        rd_sym *sym = rd_lookup(r, v.items[i].s);
+        if (sym && sym->val.k == RV_EXPR && tir_dtype_is_int(sym->val.e->dtype)) {
+          e = sym->val.e;
+        } else {
+          e = tir_var(r->c, v.items[i].s, TIR_INT32);
+          e->span = v.items[i].sp;
+          rd_push_sym(r, v.items[i].s, rv_expr(e, v.items[i].sp));
+          r->syms[r->nsyms - 1].free_decl = true;
+          r->syms[r->nsyms - 1].from_shape = true;
+        }
+      } else {
+        e = rd_as_expr(r, v.items[i]);
+      }
       if (!e) return false;
       if (!tir_dtype_is_int(e->dtype)) {
         tir_error(r->d, v.items[i].sp, "buffer shape must be integers");
@@ -34,6 +48,21 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
   *shape = tir_alloc(r->c, sizeof **shape);
   (*shape)[0] = e;
   return true;
+}
+
+/* `A.view(shape)`: a flat (or reshaped) buffer over A's data */
+tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape) {
+  tir_buffer *b = tir_buffer_copy(r->c, src);
+  b->name = tir_strdup(r->c, name);
+  if (!shape_of(r, shape, &b->shape, &b->ndim)) return NULL;
+  b->strides = NULL;
+  b->nstrides = 0;
+  b->elem_offset = tir_int(r->c, b->ndim ? b->shape[0]->dtype : TIR_INT32, 0);
+  b->axis_separators = NULL;
+  b->naxis_sep = 0;
+  /* as FlattenBuffer's flat buffers: layout=None, which only a tirx function without s_tir spells */
+  b->layout_none = !(r->fn && (r->fn->explicit_s_tir || !r->tirx));
+  return b;
 }
 
 static tir_expr *stride_of(rd *r, rval v) {

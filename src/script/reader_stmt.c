@@ -121,6 +121,11 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   bool is_handle = !strcmp(tn, "handle");
   if (!is_handle && !tir_dtype_parse(tn, &t)) return false;
   if (is_handle) t = TIR_HANDLE;
+  rd_sym *made = rd_lookup(r, name);
+  if (made && made->from_shape && made->val.k == RV_EXPR && tir_dtype_eq(made->val.e->dtype, t)) {
+    made->from_shape = false; /* TVM prints the declaration of a var a shape string made: the same var */
+    return true;
+  }
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
   if (a.npos != 0 && !is_handle) return false;
@@ -441,6 +446,30 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     return NULL;
   }
   const char *name = rd_text(r, left);
+  if (rd_is(right, "call") && rd_is(rd_field(right, "function"), "attribute") &&
+      !strcmp(rd_text(r, rd_field(rd_field(right, "function"), "attribute")), "view")) {
+    /* TVM 0.27's `X = A.view(shape...)` (FlattenBuffer's flat buffers): a
+     * buffer declared over A's data with that shape and A's dtype */
+    rval src = rd_eval(r, rd_field(rd_field(right, "function"), "object"));
+    if (src.k == RV_ERR) return NULL;
+    if (src.k != RV_BUFFER) {
+      tir_error(r->d, rd_span(right), "'.view' applies to a buffer");
+      return NULL;
+    }
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+    a.sp = rd_span(right);
+    if (a.nkw || a.npos < 1) {
+      tir_error(r->d, a.sp, "%s.view expects the new shape", src.buf->name);
+      return NULL;
+    }
+    rval shape = a.npos == 1 ? a.pos[0] : (rval){.k = RV_TUPLE, .items = a.pos, .n = a.npos, .sp = a.sp};
+    tir_buffer *b = rd_view_buffer(r, name, src.buf, shape);
+    if (!b) return NULL;
+    rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
+    tir_stmt *body = rest_of(r, list, idx, rest_used);
+    return body ? tir_decl_buffer(r->c, b, body) : NULL;
+  }
   if (rd_is(right, "call")) {
     const char *tn = rd_t_name(r, rd_field(right, "function"));
     if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
