@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: install uninstall install-check python-test hostile all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -107,6 +107,9 @@ install-check: all
 hostile: $(TIRC)
 	@tests/hostile/run.sh $(TIRC)
 
+corpus: $(TIRC)
+	@python3 tests/corpus/run_corpus.py $(TIRC)
+
 python-test: all
 	@tests/python/run.sh
 
@@ -120,7 +123,7 @@ fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile install-check python-test oracle analyzer-diff fuzz
+	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6

@@ -1,0 +1,55 @@
+"""gen_corpus.py DIR - TIR written by the installed apache-tvm: tvm.topi
+operators through te.create_prim_func at static and symbolic shapes, and
+each stage of TVM's lowering after them, as mod.script() prints them."""
+import tvm, os, sys, traceback
+from tvm import te, topi
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+def P(*shape, dtype="float32", name="A"): return te.placeholder(shape, dtype=dtype, name=name)
+n = te.var("n")
+cases = {
+ "relu": lambda: [(A := P(16, 32)), topi.nn.relu(A)],
+ "softmax": lambda: [(A := P(8, 64)), topi.nn.softmax(A)],
+ "matmul": lambda: [(A := P(32, 64)), (B := P(64, 16, name="B")), topi.matmul(A, B)],
+ "conv2d": lambda: [(A := P(1, 3, 16, 16)), (W := P(8, 3, 3, 3, name="W")), topi.nn.conv2d_nchw(A, W, 1, 1, 1)],
+ "pool": lambda: [(A := P(1, 4, 16, 16)), topi.nn.pool2d(A, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "max")],
+ "layer_norm": lambda: [(A := P(4, 32)), (G := P(32, name="G")), (B := P(32, name="B")), topi.nn.layer_norm(A, G, B, [1])],
+ "transpose": lambda: [(A := P(8, 16)), topi.transpose(A)],
+ "reshape": lambda: [(A := P(8, 16)), topi.reshape(A, (16, 8))],
+ "concat": lambda: [(A := P(4, 8)), (B := P(4, 8, name="B")), topi.concatenate([A, B], 1)],
+ "sum": lambda: [(A := P(8, 16)), topi.sum(A, axis=1)],
+ "argmax": lambda: [(A := P(8, 16)), topi.argmax(A, axis=1)],
+ "exp_sym": lambda: [(A := te.placeholder((n, 16), name="A")), topi.exp(A)],
+ "add_sym": lambda: [(A := te.placeholder((n,), name="A")), (B := te.placeholder((n,), name="B")), topi.add(A, B)],
+ "pad": lambda: [(A := P(4, 4)), topi.nn.pad(A, (1, 1), (1, 1))],
+ "cast_i8": lambda: [(A := P(16)), topi.cast(A, "int8")],
+ "where": lambda: [(A := P(16)), (B := P(16, name="B")), topi.where(A > B, A, B)],
+ "take": lambda: [(A := P(16)), (I := P(4, dtype="int32", name="I")), topi.take(A, I)],
+ "dense": lambda: [(A := P(4, 32)), (W := P(8, 32, name="W")), topi.nn.dense(A, W)],
+ "batch_matmul": lambda: [(A := P(2, 4, 8)), (B := P(2, 8, 4, name="B")), topi.nn.batch_matmul(A, B, transpose_b=False)],
+ "upsample": lambda: [(A := P(1, 2, 4, 4)), topi.image.resize2d(A, (0, 0, 4, 4), (8, 8), method="nearest_neighbor")],
+ "strided_slice": lambda: [(A := P(16, 16)), topi.strided_slice(A, [0, 2], [16, 14], [2, 1])],
+ "topk_free": lambda: [(A := P(4, 4)), topi.nn.log_softmax(A)],
+ "fp16_add": lambda: [(A := P(16, dtype="float16")), (B := P(16, dtype="float16", name="B")), topi.add(A, B)],
+ "bitwise": lambda: [(A := P(16, dtype="int32")), (B := P(16, dtype="int32", name="B")), topi.bitwise_and(A, B)],
+ "mean": lambda: [(A := P(8, 16)), topi.mean(A, axis=1)],
+}
+ok = 0
+for name, f in cases.items():
+    try:
+        ts = f()
+        fn = te.create_prim_func(ts)
+        mod = tvm.IRModule({"main": fn})
+        open(os.path.join(out, name + ".tir"), "w").write(mod.script())
+        # TVM's lowering pipeline, printed after selected passes
+        seq = [tvm.s_tir.transform.LowerInitBlock(), tvm.s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
+               tvm.s_tir.transform.ConvertBlocksToOpaque(), tvm.s_tir.transform.CompactBufferAllocation(),
+               tvm.s_tir.transform.LowerMatchBuffer(), tvm.s_tir.transform.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer()]
+        m = mod
+        for i, p in enumerate(seq):
+            m = p(m)
+            open(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), "w").write(m.script())
+        ok += 1
+    except Exception as e:
+        print("skip", name, str(e).splitlines()[-1][:100])
+print("generated", ok)

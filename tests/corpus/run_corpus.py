@@ -1,0 +1,89 @@
+"""run_corpus.py TIRC - TIR that TVM itself writes, checked against TVM.
+
+gen_corpus.py builds programs from tvm.topi operators with
+te.create_prim_func (static and symbolic shapes) and prints each, then each
+stage of TVM's own lowering (LowerInitBlock, PlanAndUpdateBufferAllocation
+Location, ConvertBlocksToOpaque, CompactBufferAllocation, LowerMatchBuffer,
+LowerOpaqueBlock, FlattenBuffer) as mod.script() prints it.  Then:
+  - round trip: tirc reads every printed program, and TVM's reading of
+    tirc's output is structurally equal to TVM's reading of the program;
+  - stage by stage: tirc's pass on TVM's input of a stage is structurally
+    equal to TVM's output of that stage, or listed in known_differences.txt
+    (program and pass, with the reason).
+Fails on any refusal, crash, round-trip difference, or unlisted stage
+difference; prints the counts per pass."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import tvm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ALIAS = {"LowerInitBlock": "lower_init", "PlanAndUpdateBufferAllocationLocation": "plan_alloc",
+         "ConvertBlocksToOpaque": "to_opaque", "CompactBufferAllocation": "compact", "LowerMatchBuffer": "lower_match",
+         "LowerOpaqueBlock": "lower_opaque", "FlattenBuffer": "flatten"}
+
+
+def equal(a_text, b_text):
+    try:
+        tvm.ir.assert_structural_equal(tvm.script.from_source(a_text), tvm.script.from_source(b_text))
+        return None
+    except Exception as e:  # noqa: BLE001
+        return [l for l in str(e).splitlines() if l.strip()][0][:160]
+
+
+def main():
+    tirc = os.path.abspath(sys.argv[1])
+    known = {}
+    for line in open(os.path.join(HERE, "known_differences.txt")):
+        if line.strip() and not line.startswith("#"):
+            key, why = line.split(":", 1)
+            known[key.strip()] = why.strip()
+    fail = 0
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_corpus.py"), d], check=True, capture_output=True)
+        files = sorted(glob.glob(os.path.join(d, "*.tir")))
+        rt = 0
+        for f in files:
+            r = subprocess.run([tirc, f], capture_output=True, text=True, timeout=60)
+            why = f"exit {r.returncode}: {r.stderr.strip()[:160]}" if r.returncode else equal(r.stdout, open(f).read())
+            if why:
+                fail += 1
+                print(f"FAIL round trip {os.path.basename(f)}: {why}")
+            else:
+                rt += 1
+        print(f"corpus: {rt} of {len(files)} programs TVM printed round-trip through tirc")
+        stats = {}
+        for base in files:
+            name = os.path.basename(base)[:-4]
+            if "." in name:
+                continue
+            prev = base
+            for k in range(1, 8):
+                cur = glob.glob(os.path.join(d, f"{name}.{k}.*.tir"))
+                if not cur:
+                    break
+                cur = cur[0]
+                pname = cur.split(".")[-2]
+                st = stats.setdefault(pname, [0, 0])
+                r = subprocess.run([tirc, f"--passes={ALIAS[pname]}", prev], capture_output=True, text=True, timeout=60)
+                why = f"exit {r.returncode}" if r.returncode else equal(r.stdout, open(cur).read())
+                key = f"{name} {pname}"
+                if why is None:
+                    st[0] += 1
+                elif key in known:
+                    st[1] += 1
+                else:
+                    fail += 1
+                    print(f"FAIL {key}: {why}")
+                prev = cur
+        for p, (eq, kn) in stats.items():
+            print(f"corpus: {p}: {eq} equal to TVM's, {kn} known differences")
+    print(f"corpus: {'ok' if not fail else f'{fail} failures'}")
+    return 1 if fail else 0
+
+
+sys.exit(main())
