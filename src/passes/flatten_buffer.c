@@ -14,6 +14,7 @@
  * Run after LowerOpaqueBlock: blocks left are an error. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tir/analysis.h"
 #include "tir/passes.h"
@@ -258,9 +259,19 @@ static tir_stmt *declare_params(tir_ctx *c, flattener *fl, const tir_func *f, ti
   return body;
 }
 
+/* loop ranges (and thread extents) known to the analyzer, as TVM's
+ * FlattenBuffer simplifies the flat indices within them */
+static tir_stmt *bind_ranges(tir_mutator *m, tir_stmt *s) {
+  flattener *fl = m->user;
+  if (s->kind == TIR_FOR) tir_analyzer_bind_range(fl->an, s->u.loop.var, s->u.loop.min, s->u.loop.extent);
+  else if (s->kind == TIR_ATTR && s->u.attr.key && !strcmp(s->u.attr.key, "thread_extent") && tir_is_var(s->u.attr.node))
+    tir_analyzer_bind_range(fl->an, s->u.attr.node, tir_int(m->ctx, s->u.attr.node->dtype, 0), s->u.attr.value);
+  return NULL;
+}
+
 tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d) {
   flattener fl = {.an = tir_analyzer_new(c, d), .layouts = !f->s_tir, .d = d};
-  tir_mutator m = {.expr = flatten_load, .stmt = flatten_stmt, .ctx = c, .user = &fl};
+  tir_mutator m = {.expr = flatten_load, .stmt = flatten_stmt, .pre_stmt = bind_ranges, .ctx = c, .user = &fl};
   for (int i = 0; i < f->nparams; i++)
     if (f->buffer_map && f->buffer_map[i]) flat_buffer(c, &fl, f->buffer_map[i], true);
   tir_stmt *body = declare_params(c, &fl, f, tir_mutate_stmt(&m, f->body));
