@@ -162,6 +162,17 @@ static bool opaque_iter_stmt(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
+/* a buffer a reduction block writes carries its value across the reduction
+ * iterations: it lives above the loops the reduction iter vars are bound
+ * to, whatever its indices (an accumulator indexed by spatial vars only was
+ * moved into the block, re-allocated every iteration) */
+static void touch_writes(opaque_iter_ctx *o, const tir_block *b) {
+  for (int i = 0; i < b->n_writes; i++) {
+    buf_info *bi = find_buf(o->p, b->writes[i].buf);
+    for (int k = 0; bi && k < o->n; k++) touch(o->p, bi, o->doms[k]);
+  }
+}
+
 static scope *loop_scope_of(plan *p, const tir_expr *var) {
   long i = tir_ptrmap_get(&p->by_loop, var, 0);
   return i ? p->loops[i - 1].sc : NULL;
@@ -198,6 +209,7 @@ static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
     opaque_iter_ctx o = {p, vars, doms, k};
     tir_visitor v = {.expr = opaque_iter_expr, .stmt = opaque_iter_stmt, .user = &o};
     tir_visit_stmt(&v, b->body);
+    touch_writes(&o, b);
   }
   free(vars);
   free(doms);
