@@ -9,6 +9,7 @@
 
 #include "codegen_c/c_printer.h"
 #include "tir/script.h"
+#include "tir/visit.h"
 
 static void *xcalloc(size_t n, size_t sz) {
   void *p = calloc(n ? n : 1, sz);
@@ -412,4 +413,121 @@ const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d) {
       }
     }
   return syms;
+}
+
+typedef struct {
+  tir_ctx *c;
+  const char **names;
+  int n, cap;
+} extern_names;
+
+static bool extern_cb(tir_visitor *v, const tir_expr *e) {
+  extern_names *x = v->user;
+  if (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "call_extern") || !strcmp(e->u.call.op, "call_pure_extern")) &&
+      e->u.call.nargs >= 1 && e->u.call.args[0]->kind == TIR_STRING_IMM) {
+    if (x->n == x->cap) {
+      x->cap = x->cap ? 2 * x->cap : 16;
+      const char **grown = tir_alloc(x->c, sizeof *grown * (size_t)x->cap);
+      if (x->n) memcpy(grown, x->names, sizeof *grown * (size_t)x->n);
+      x->names = grown;
+    }
+    x->names[x->n++] = e->u.call.args[0]->u.str;
+  }
+  return true;
+}
+
+const char **cg_module_globals(tir_ctx *c, const tir_module *m, const char **syms, int *n) {
+  extern_names x = {.c = c};
+  for (int i = 0; i < m->nfuncs; i++) {
+    if (x.n == x.cap) {
+      x.cap = x.cap ? 2 * x.cap : 16;
+      const char **grown = tir_alloc(c, sizeof *grown * (size_t)x.cap);
+      if (x.n) memcpy(grown, x.names, sizeof *grown * (size_t)x.n);
+      x.names = grown;
+    }
+    x.names[x.n++] = syms[i];
+  }
+  tir_visitor v = {.expr = extern_cb, .user = &x};
+  for (int i = 0; i < m->nfuncs; i++) tir_visit_stmt(&v, m->funcs[i]->body);
+  *n = x.n;
+  return x.names;
+}
+
+/* ---- prototypes of the functions call_extern calls ----
+ * C99 has no implicit declarations: each callee the headers do not declare
+ * gets one, from the dtypes of its first call (CUDA: a __device__ one).  A
+ * name that is no C identifier, or a callee called with two signatures,
+ * is an error at the call. */
+typedef struct {
+  cg *g;
+  const tir_expr **first; /* the first call of each callee */
+  int n, cap;
+  cg_text *out;
+} extern_decls;
+
+static bool same_signature(const tir_expr *a, const tir_expr *b) {
+  if (!tir_dtype_eq(a->dtype, b->dtype) || a->u.call.nargs != b->u.call.nargs) return false;
+  for (int i = 1; i < a->u.call.nargs; i++)
+    if (!tir_dtype_eq(a->u.call.args[i]->dtype, b->u.call.args[i]->dtype)) return false;
+  return true;
+}
+
+static bool c_identifier(const char *n) {
+  if (!*n || (*n >= '0' && *n <= '9')) return false;
+  for (const char *p = n; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+  return true;
+}
+
+static void proto_type(cg *g, tir_dtype t, tir_span sp, cg_text *out) {
+  char ty[32];
+  if (t.code == TIR_TC_HANDLE) cg_text_puts(out, t.bits == 0 ? "void " : "void *");
+  else if (cg_type(g, t, ty, sp)) cg_text_printf(out, "%s ", ty);
+}
+
+static bool decl_cb(tir_visitor *v, const tir_expr *e) {
+  extern_decls *x = v->user;
+  if (e->kind != TIR_CALL || (strcmp(e->u.call.op, "call_extern") && strcmp(e->u.call.op, "call_pure_extern")) ||
+      e->u.call.nargs < 1 || e->u.call.args[0]->kind != TIR_STRING_IMM)
+    return true;
+  const char *name = e->u.call.args[0]->u.str;
+  if (!c_identifier(name)) {
+    cg_error(x->g, e->span, "T.%s: '%s' is not a C identifier", e->u.call.op, name);
+    return true;
+  }
+  if (cg_reserved_name(name)) return true; /* declared by the headers (or refused by the compiler) */
+  for (int i = 0; i < x->n; i++)
+    if (!strcmp(x->first[i]->u.call.args[0]->u.str, name)) {
+      if (!same_signature(x->first[i], e))
+        cg_error(x->g, e->span, "T.%s: '%s' is called with other argument or result types at line %d", e->u.call.op,
+                 name, x->first[i]->span.line);
+      return true;
+    }
+  if (x->n == x->cap) {
+    x->cap = x->cap ? 2 * x->cap : 16;
+    x->first = realloc(x->first, sizeof *x->first * (size_t)x->cap);
+    if (!x->first) abort();
+  }
+  x->first[x->n++] = e;
+  if (x->g->target->is_cuda) cg_text_puts(x->out, "extern \"C\" __device__ ");
+  proto_type(x->g, e->dtype, e->span, x->out);
+  cg_text_printf(x->out, "%s(", name);
+  for (int i = 1; i < e->u.call.nargs; i++) {
+    if (i > 1) cg_text_puts(x->out, ", ");
+    cg_text out = {0};
+    proto_type(x->g, e->u.call.args[i]->dtype, e->u.call.args[i]->span, &out);
+    if (out.len && out.s[out.len - 1] == ' ') out.s[--out.len] = 0;
+    cg_text_puts(x->out, out.s ? out.s : "");
+    cg_text_free(&out);
+  }
+  cg_text_puts(x->out, e->u.call.nargs > 1 ? ");\n" : "void);\n");
+  return true;
+}
+
+void cg_extern_decls(cg *g, const tir_module *m, cg_text *out) {
+  extern_decls x = {.g = g, .out = out};
+  tir_visitor v = {.expr = decl_cb, .user = &x};
+  for (int i = 0; i < m->nfuncs; i++) tir_visit_stmt(&v, m->funcs[i]->body);
+  if (x.n) cg_text_puts(out, "\n");
+  free(x.first);
 }

@@ -74,37 +74,24 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
 
 /* ---- names ---- */
 
-static const char *const reserved[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "class", "new", "delete", "this", "template",
-    "namespace", "private", "public", "operator", "memcpy", "main", "err", "stream", "threadIdx",
-    "blockIdx", "blockDim", "gridDim", "dim3", "int2", "int4", "float4", "NULL", "exp", "log", "sqrt",
-    "floor", "ceil", "pow", "fabs", "max", "min", "abs", "half", "half2", "float2", "int2", "char2", "char4",
-    "short2", "short4", "uchar2", "uchar4", "ushort2", "ushort4", "uint2", "uint4", "double2", "longlong2",
-    "ulonglong2",
-    /* what <math.h>, <string.h> and <stdint.h> declare that the code could meet */
-    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp2", "expm1", "log2",
-    "log10", "log1p", "erf", "round", "trunc", "fmod", "fmin", "fmax", "fmaxf", "fminf", "hypot", "cbrt",
-    "isnan", "isinf", "isfinite", "nearbyint", "rint", "lround", "sqrtf", "expf", "logf", "powf", "fabsf",
-    "floorf", "ceilf", "tanhf", "memset", "memmove", "memcmp", "strlen", "strcmp", "signbit", "NAN", "INFINITY",
-    "HUGE_VAL", "INT8_MIN", "INT8_MAX", "INT16_MIN", "INT16_MAX", "INT32_MIN", "INT32_MAX", "INT64_MIN",
-    "INT64_MAX", "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT64_C", "UINT64_C", "int8_t",
-    "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "__syncthreads",
-    "warpSize", "printf", "malloc", "free", "assert", NULL};
-
 /* a function symbol the emitted code cannot define as it is */
-bool cg_reserved_symbol(const char *n) {
-  for (int i = 0; reserved[i]; i++)
-    if (!strcmp(reserved[i], n)) return true;
-  return !strncmp(n, "tir_", 4) || !strncmp(n, "__", 2);
+bool cg_reserved_symbol(const char *n) { return cg_reserved_name(n); }
+
+/* n is global SYM itself, SYM_packed or SYM_kernelN */
+static bool is_global(const char *n, const char *sym) {
+  size_t k = strlen(sym);
+  if (strncmp(n, sym, k)) return false;
+  if (!n[k] || !strcmp(n + k, "_packed")) return true;
+  if (strncmp(n + k, "_kernel", 7) || !n[k + 7]) return false;
+  for (const char *p = n + k + 7; *p; p++)
+    if (!isdigit((unsigned char)*p)) return false;
+  return true;
 }
 
 static bool name_taken(const cg *g, const char *n) {
-  for (int i = 0; reserved[i]; i++)
-    if (!strcmp(reserved[i], n)) return true;
-  if (!strncmp(n, "tir_", 4) || !strncmp(n, "__", 2)) return true;
+  if (cg_reserved_name(n)) return true;
+  for (int i = 0; i < g->nglobals; i++)
+    if (is_global(n, g->globals[i])) return true;
   for (int i = 0; i < g->nnames; i++)
     if (!strcmp(g->names[i].name, n)) return true;
   return false;
@@ -118,7 +105,8 @@ const char *cg_define(cg *g, const void *key, const char *hint) {
   base[k] = 0;
   /* names the generator reserves for itself get a prefix, or no suffix
    * would ever free them */
-  if (isdigit((unsigned char)base[0]) || !strncmp(base, "tir_", 4) || !strncmp(base, "__", 2)) {
+  if (isdigit((unsigned char)base[0]) || !strncmp(base, "tir_", 4) || !strncmp(base, "__", 2) ||
+      !strncmp(base, "cuda", 4) || (base[0] == '_' && isupper((unsigned char)base[1]))) {
     memmove(base + 1, base, k + 1);
     base[0] = isdigit((unsigned char)base[1]) ? '_' : 'v';
   }

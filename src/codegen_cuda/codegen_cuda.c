@@ -49,6 +49,8 @@ typedef struct unit {
   tir_ctx *ctx;
   tir_diag *d;
   bool failed;
+  const char **globals; /* cg_module_globals */
+  int nglobals;
   cg_text kernels; /* __global__ functions */
   bool helpers[CG_HELPER_COUNT][CG_NTYPES];
   const char *symbol;
@@ -357,6 +359,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   /* the kernel */
   cg g;
   cg_init(&g, &kernel_target, u->ctx, u->d);
+  g.globals = u->globals, g.nglobals = u->nglobals;
   g.user = &k;
   cg_meta krec = {0};
   g.meta = &krec;
@@ -597,6 +600,7 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
 static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg h;
   cg_init(&h, &host_target, u->ctx, u->d);
+  h.globals = u->globals, h.nglobals = u->nglobals;
   cg_meta rec = {.fn = u->fn};
   h.meta = &rec;
   cg_enter(&h);
@@ -657,6 +661,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
   tir_aot_module *desc = cg_aot_module_new(TIR_AOT_TARGET_CUDA, m->nfuncs);
   const char **syms = cg_module_symbols(u.ctx, m, d);
   if (!syms) u.failed = true;
+  else u.globals = cg_module_globals(u.ctx, m, syms, &u.nglobals);
   for (int i = 0; i < m->nfuncs && !u.failed; i++) {
     const tir_func *f = m->funcs[i];
     u.symbol = syms[i];
@@ -688,6 +693,11 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
     cg helpers_cg;
     cg_init(&helpers_cg, &kernel_target, u.ctx, d);
     memcpy(helpers_cg.helpers, u.helpers, sizeof u.helpers);
+    cg_text protos = {0};
+    cg_extern_decls(&helpers_cg, m, &protos);
+    if (protos.len) cg_text_puts(&out, protos.s);
+    cg_text_free(&protos);
+    if (helpers_cg.failed) u.failed = true;
     cg_text helpers = {0};
     cg_emit_helpers(&helpers_cg, &helpers);
     if (helpers.len) {
@@ -699,6 +709,10 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
     cg_text_free(&helpers);
     cg_free(&helpers_cg);
     result = out.s;
+    if (u.failed) {
+      free(result);
+      result = NULL;
+    }
   }
   cg_text_free(&u.kernels);
   cg_text_free(&hosts);

@@ -9,7 +9,8 @@
 #                                   --emit=cuda compiles with nvcc -Werror
 #                                   (with FLAGS --emit=cuda: only that)
 # `# FLAGS: ...` replaces the tirc flags (default --emit=c).  Each
-# `# EXPECT-C: TEXT` line (with ok) must appear verbatim in the output.  Each run is
+# `# EXPECT-C: TEXT` line (with ok) must appear verbatim in the output;
+# `# NVCC: FLAGS` adds nvcc flags (-rdc=true where a kernel calls an extern).  Each run is
 # limited to 20 s: a hang is a failure.
 set -u
 tirc=$(realpath "$1")
@@ -22,6 +23,7 @@ for f in "$here"/*.tir; do
   name=$(basename "$f" .tir)
   expect=$(grep -m1 -E '^# EXPECT: ' "$f" | sed -E 's/^# EXPECT: //')
   flags=$(grep -m1 -E '^# FLAGS: ' "$f" | sed -E 's/^# FLAGS: //'); [ -n "$flags" ] || flags="--emit=c"
+  nvflags=$(grep -m1 -E '^# NVCC: ' "$f" | sed -E 's/^# NVCC: //')
   # shellcheck disable=SC2086
   (cd "$here" && timeout 20 "$tirc" $flags "$name.tir" -o "$tmp/$name.c" 2>"$tmp/$name.err"); rc=$?
   case "$expect" in
@@ -41,7 +43,7 @@ for f in "$here"/*.tir; do
       if [[ "$flags" == *--emit=cuda* ]]; then
         if [ $have_nvcc = 0 ]; then pass=$((pass+1)); continue; fi
         cp "$tmp/$name.c" "$tmp/$name.cu"
-        if nvcc -arch=sm_90 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1; then pass=$((pass+1))
+        if nvcc -arch=sm_90 $nvflags -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1; then pass=$((pass+1))
         else bad "$name: CUDA does not compile" "$tmp/$name.nv"; fi
         continue
       fi
@@ -53,7 +55,7 @@ for f in "$here"/*.tir; do
       elif ! gcc -std=c11 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
       else pass=$((pass+1)); fi
       if [ $have_nvcc = 1 ] && (cd "$here" && timeout 20 "$tirc" --emit=cuda "$name.tir" -o "$tmp/$name.cu" 2>/dev/null); then
-        nvcc -arch=sm_80 -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1 || bad "$name: CUDA does not compile" "$tmp/$name.nv"
+        nvcc -arch=sm_80 $nvflags -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1 || bad "$name: CUDA does not compile" "$tmp/$name.nv"
       fi ;;
     *) bad "$name: no '# EXPECT:' line" ;;
   esac
