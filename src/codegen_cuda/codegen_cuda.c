@@ -275,6 +275,42 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
+/* one thread tag bound inside a binding of the same tag: the inner loop
+ * would reuse the outer one's thread index (threadIdx.x twice is tx == tx2,
+ * not the tx * tx2 iterations the nest means): an error at the inner one */
+typedef struct {
+  cg *host;
+  const tir_stmt *active[6];
+  bool ok;
+} nest_check;
+
+static bool nest_cb(tir_visitor *v, const tir_stmt *s) {
+  nest_check *nc = v->user;
+  if (!nc->ok) return false;
+  if (!is_thread_attr(s)) return true;
+  int ti = cuda_tag_index(attr_tag(s));
+  if (ti < 0) return true;
+  if (nc->active[ti]) {
+    const tir_stmt *o = nc->active[ti];
+    tir_span at = s->span.line ? s->span : s->u.attr.value->span;
+    cg_error(nc->host, at, "%s is bound again inside its binding at line %d: one thread index cannot run two "
+             "nested loops", tags[ti], o->span.line ? o->span.line : o->u.attr.value->span.line);
+    nc->ok = false;
+    return false;
+  }
+  nc->active[ti] = s;
+  tir_visit_stmt(v, s->u.attr.body);
+  nc->active[ti] = NULL;
+  return false;
+}
+
+static bool tags_not_nested(cg *host, const tir_stmt *body) {
+  nest_check nc = {.host = host, .ok = true};
+  tir_visitor v = {.stmt = nest_cb, .user = &nc};
+  tir_visit_stmt(&v, body);
+  return nc.ok;
+}
+
 /* ---- CUDA's limits (sm_80 / sm_90) ---- */
 
 #define CUDA_STATIC_SMEM 49152   /* static __shared__ per block */
@@ -347,7 +383,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   launch_ctx lc = {host, &k};
   tir_visitor lv = {.stmt = collect_launch, .user = &lc};
   tir_visit_stmt(&lv, body);
-  if (!launch_in_limits(host, &k, body)) {
+  if (!tags_not_nested(host, body) || !launch_in_limits(host, &k, body)) {
     free(k.shared.vars);
     return;
   }
@@ -449,10 +485,18 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   free(kvars);
   cg_meta_free(&krec);
   cg_text_puts(&u->kernels, text.s);
-  /* the launch */
-  cg_linef(host, "if (err == cudaSuccess)");
-  host->out->len--; /* join the brace onto the line */
-  host->out->s[host->out->len] = 0;
+  /* the launch; a symbolic extent of 0 or less is a loop that does not run:
+   * no launch (CUDA would refuse the configuration) */
+  cg_line_start(host);
+  cg_text_puts(host->out, "if (err == cudaSuccess");
+  for (int i = 0; i < 6; i++) {
+    int64_t v;
+    if (!k.launch[i] || tir_is_const_int(k.launch[i], &v)) continue;
+    cg_text_puts(host->out, " && ");
+    cg_expr_prec(host, k.launch[i], 10);
+    cg_text_puts(host->out, " > 0");
+  }
+  cg_text_puts(host->out, ")");
   cg_open(host);
   if (k.dynamic) /* more than the static 48 KiB: the launch must ask for it */
     cg_linef(host, "err = cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %lld);", name,
