@@ -417,6 +417,11 @@ bool cg_c_slice_tensor(cg *g, const tir_stmt *s) {
     cg_linef(g, "}");
   } else {
     cg_line_start(g);
+    if (!tir_is_const_int(sl.ext[sl.n - 1], &run)) { /* a negative run copies nothing, as a loop would */
+      cg_text_puts(g->out, "if (");
+      cg_expr_prec(g, sl.ext[sl.n - 1], 11); /* PREC_REL + 1 */
+      cg_text_puts(g->out, " > 0) ");
+    }
     cg_text_printf(g->out, "memcpy(%s + ", dst);
     outer_offset(g, idx, sl.dst_stride, sl.n - 1);
     cg_text_printf(g->out, ", %s + ", src);

@@ -493,7 +493,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     int64_t v;
     if (!k.launch[i] || tir_is_const_int(k.launch[i], &v)) continue;
     cg_text_puts(host->out, " && ");
-    cg_expr_prec(host, k.launch[i], 10);
+    cg_expr_prec(host, k.launch[i], 11); /* PREC_REL + 1 */
     cg_text_puts(host->out, " > 0");
   }
   cg_text_puts(host->out, ")");

@@ -171,6 +171,38 @@ static bool check_slice_tensor(const tir_intrin *in, tir_expr **args, int nargs,
       ok = false;
     }
   }
+  /* a constant box that reaches past a constant access_ptr extent (the
+   * elements from the pointer to the buffer's end) writes or reads outside
+   * the buffer: an error at the pointer.  The box spans
+   * sum_k (e_k - 1) * stride_k + e_{n-1} elements (innermost stride 1). */
+  int64_t ext[5];
+  bool konst = ok;
+  for (int i = 0; i < n && konst; i++) konst = tir_is_const_int(args[i], &ext[i]);
+  for (int i = 0; i < n && konst; i++)
+    if (ext[i] == 0) konst = false; /* a copy of nothing */
+  for (int w = 0; w < 2 && konst && ok; w++) {
+    const tir_expr *p = args[w ? 2 * n : n];
+    int64_t avail, span = ext[n - 1], st, term;
+    if (p->kind != TIR_CALL || strcmp(p->u.call.op, "tvm_access_ptr") || p->u.call.nargs != 5 ||
+        !tir_is_const_int(p->u.call.args[3], &avail))
+      continue;
+    bool over = false;
+    for (int k = 0; k + 1 < n && !over; k++) {
+      if (!tir_is_const_int(args[(w ? 2 * n : n) + 1 + k], &st)) {
+        span = -1;
+        break;
+      }
+      over = __builtin_mul_overflow(ext[k] - 1, st < 0 ? -st : st, &term) || __builtin_add_overflow(span, term, &span);
+    }
+    if (span < 0 && !over) continue;
+    if (over || span > avail) {
+      tir_error(d, p->span.line ? p->span : sp,
+                "T.slice_tensor's box spans %s%lld elements from its %s pointer, which has %lld left in its buffer",
+                over ? "more than " : "", over ? (long long)INT64_MAX : (long long)span,
+                w ? "source" : "destination", (long long)avail);
+      ok = false;
+    }
+  }
   return ok;
 }
 
