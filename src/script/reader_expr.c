@@ -219,6 +219,26 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
   return NULL;
 }
 
+/* a float value stored into an integer or bool buffer without a cast
+ * (issue 11, class 9): TVM casts it with a warning that it may lose
+ * precision; tirc refuses it at the value, so the loss is written out */
+bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf) {
+  if (tir_dtype_is_float(t) || tir_dtype_is_handle(t)) return true;
+  tir_dtype s = {0};
+  if (v.k == RV_FLOAT) s = TIR_FLOAT32;
+  else if (v.k == RV_EXPR && v.e) s = v.e->dtype;
+  else return true;
+  if (!tir_dtype_is_float(s)) return true;
+  char a[32], b[32];
+  if (v.k == RV_FLOAT)
+    tir_error(r->d, v.sp, "storing the float %g into %s buffer '%s' needs an explicit T.Cast", v.f,
+              tir_dtype_str(t, b), buf);
+  else
+    tir_error(r->d, v.sp, "storing a %s value into %s buffer '%s' needs an explicit T.Cast",
+              tir_dtype_str(s, a), tir_dtype_str(t, b), buf);
+  return false;
+}
+
 bool rd_as_int(rd *r, rval v, int64_t *out, const char *what) {
   if (v.k == RV_ERR) return false;
   if (v.k == RV_INT) { *out = v.i; return true; }

@@ -35,6 +35,7 @@ tir_expr *rd_scalar_load(rd *r, tir_buffer *b, tir_span sp) {
 }
 
 tir_stmt *rd_scalar_store(rd *r, tir_buffer *b, rval v, tir_span sp) {
+  if (!rd_store_kind_ok(r, v, b->dtype, b->name)) return NULL;
   tir_expr *e = rd_convert(r, v, b->dtype);
   if (!e) return NULL;
   tir_expr *zero = tir_int(r->c, b->shape[0]->dtype, 0);

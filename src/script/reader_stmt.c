@@ -106,6 +106,7 @@ static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span 
     tir_error(r->d, rd_span(lhs), "only buffer elements can be assigned to");
     return NULL;
   }
+  if (!rd_store_kind_ok(r, value, load->dtype, load->u.load.buf->name)) return NULL;
   tir_expr *v = rd_convert(r, value, load->dtype);
   if (!v) return NULL;
   tir_stmt *s = tir_store(r->c, load->u.load.buf, v, load->u.load.idx, load->u.load.nidx);
@@ -371,6 +372,15 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
   } else if (!ts_node_is_null(tnode)) {
     rval tv = rd_eval(r, tnode);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
+    if (is_let && v.k == RV_EXPR && v.e && !tir_dtype_eq(v.e->dtype, t)) {
+      /* T.let[t]: the var's type is t, its value must be one (TVM's check:
+       * value->ty == var->ty); no silent conversion */
+      char a[32], b[32];
+      tir_error(r->d, v.sp, "let '%s' is declared %s but its value is %s (use T.Cast)", name, tir_dtype_str(t, a),
+                tir_dtype_str(v.e->dtype, b));
+      rd_push_sym(r, name, (rval){.k = RV_ERR});
+      return NULL;
+    }
     e = rd_convert(r, v, t);
   } else {
     if (v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || python_only(v)) {
