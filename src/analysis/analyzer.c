@@ -111,6 +111,10 @@ void tir_analyzer_bind(tir_analyzer *a, const tir_expr *var, tir_expr *value) {
 
 void tir_analyzer_bind_range(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent) {
   if (!a || !tir_is_var(var) || !min || !extent) return;
+  int64_t kv;
+  if ((tir_is_const_int(min, &kv) && !ana_fits(min->dtype, kv)) ||
+      (tir_is_const_int(extent, &kv) && !ana_fits(extent->dtype, kv)))
+    return; /* a constant its dtype cannot hold is no range (issue 11) */
   tir_expr *mn = tir_simplify(a, min);
   tir_expr *ext = tir_simplify(a, extent);
   int64_t k;

@@ -334,10 +334,28 @@ tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *
   tir_ctx *c = a->c;
   if (x->kind == TIR_INT_IMM && y->kind == TIR_INT_IMM && x->dtype.lanes == 1 &&
       tir_dtype_eq(x->dtype, y->dtype)) {
-    int64_t r;
-    if (fold_int(k, x->u.int_val, y->u.int_val, &r)) {
+    int64_t r, p = x->u.int_val, q = y->u.int_val;
+    bool wrap = false;
+    if (fold_int(k, p, q, &r)) {
       if (TIR_IS_CMP(k) || k == TIR_AND || k == TIR_OR) return tir_bool(c, r != 0);
       if (ana_fits(x->dtype, r)) return tir_int(c, x->dtype, r);
+      wrap = tir_dtype_is_int(x->dtype);
+    } else if (tir_dtype_is_int(x->dtype) && (k == TIR_ADD || k == TIR_SUB || k == TIR_MUL)) {
+      r = (int64_t)(k == TIR_ADD ? (uint64_t)p + (uint64_t)q
+                                 : k == TIR_SUB ? (uint64_t)p - (uint64_t)q : (uint64_t)p * (uint64_t)q);
+      wrap = true;
+    } else if (tir_dtype_is_int(x->dtype) && p == INT64_MIN && q == -1 && k != TIR_MIN && k != TIR_MAX) {
+      r = k == TIR_MOD || k == TIR_FLOORMOD ? 0 : INT64_MIN; /* the quotient 2^63 wraps */
+      wrap = true;
+    }
+    if (wrap) { /* out of the dtype's range: two's complement in its width, as TVM folds (and the reader) */
+      int bits = x->dtype.bits;
+      if (bits < 64) {
+        uint64_t m = (1ull << bits) - 1, u = (uint64_t)r & m;
+        if (x->dtype.code == TIR_TC_INT && (u >> (bits - 1))) u |= ~m;
+        r = (int64_t)u;
+      }
+      return tir_int(c, x->dtype, r);
     }
   }
   if (x->kind == TIR_FLOAT_IMM && y->kind == TIR_FLOAT_IMM && tir_dtype_eq(x->dtype, y->dtype)) {

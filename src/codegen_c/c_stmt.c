@@ -203,9 +203,12 @@ static void print_let(cg *g, const tir_stmt *s) {
   cg_type(g, var->dtype, ty, var->span);
   char *val = cg_expr_str(g, s->u.let.value);
   const char *n = cg_define(g, var, var->u.var.name);
-  if (var->dtype.code == TIR_TC_HANDLE) cg_linef(g, "void *%s = %s;", n, val);
-  else cg_linef(g, "%s %s = %s;", ty, n, val);
-  if (!cg_uses_var(s->u.let.body, var)) cg_linef(g, "(void)%s;", n);
+  bool unused = !cg_uses_var(s->u.let.body, var);
+  /* nvcc's front end counts no (void)x as a use (#550-D: set but never used) */
+  const char *attr = unused && g->target->is_cuda ? "[[maybe_unused]] " : "";
+  if (var->dtype.code == TIR_TC_HANDLE) cg_linef(g, "%svoid *%s = %s;", attr, n, val);
+  else cg_linef(g, "%s%s %s = %s;", attr, ty, n, val);
+  if (unused && !g->target->is_cuda) cg_linef(g, "(void)%s;", n);
   cg_stmt(g, s->u.let.body);
 }
 

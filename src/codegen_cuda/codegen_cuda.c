@@ -596,7 +596,8 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
     char ty[32];
     cg_type(h, s->u.let.var->dtype, ty, s->span);
     char *val = cg_expr_str(h, s->u.let.value);
-    cg_linef(h, "%s %s = %s;", ty, cg_define(h, s->u.let.var, s->u.let.var->u.var.name), val);
+    cg_linef(h, "%s%s %s = %s;", cg_uses_var(s->u.let.body, s->u.let.var) ? "" : "[[maybe_unused]] ", ty,
+             cg_define(h, s->u.let.var, s->u.let.var->u.var.name), val);
     host_stmt(u, h, s->u.let.body);
     return;
   }

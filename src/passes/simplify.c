@@ -129,7 +129,12 @@ static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
     if (v->dtype.code != TIR_TC_INT || v->dtype.lanes != 1) return NULL;
     int64_t lo, hi;
     tir_const_bound(a, s->u.let.value, &lo, &hi);
-    if (lo != INT64_MIN && hi != INT64_MAX && hi >= lo && hi - lo < INT64_MAX)
+    /* only a range the var's dtype holds: a bound past it (x * 2 for an
+     * unbounded int32 x is [-2^32, 2^32 - 2]) is no bound, and its constants
+     * would not be int32s (max(y, 0) was folded to 0) */
+    int bits = v->dtype.bits < 64 ? v->dtype.bits : 64;
+    int64_t top = bits == 64 ? INT64_MAX : (int64_t)((1ull << (bits - 1)) - 1), bot = -top - 1;
+    if (lo != INT64_MIN && hi != INT64_MAX && hi >= lo && lo >= bot && hi <= top && hi - lo < top)
       tir_analyzer_bind_range(a, v, tir_int(m->ctx, v->dtype, lo), tir_int(m->ctx, v->dtype, hi - lo + 1));
     return NULL;
   }
