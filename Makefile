@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -122,8 +122,18 @@ analyzer-diff: all
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
+# big and deep programs, their C compiled with -Werror and run (issue 11);
+# the long run: make bigdeep-long BIGDEEP_TIME=3600 (CUDA through nvcc too)
+BIGDEEP_N ?= 60
+BIGDEEP_TIME ?= 3600
+bigdeep: $(TIRC)
+	@python3 tests/fuzz/bigdeep.py $(TIRC) $(BIGDEEP_N)
+
+bigdeep-long: $(TIRC)
+	@python3 tests/fuzz/bigdeep.py $(TIRC) --time $(BIGDEEP_TIME) --seed $$(date +%s) --cuda
+
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz
+	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
