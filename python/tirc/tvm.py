@@ -4,12 +4,21 @@ tvm.transform.Pass that runs tirc's passes on every PrimFunc of an IRModule
 reads the result back), usable in tvm.transform.Sequential beside TVM's own
 passes."""
 import tvm
+import tvm_ffi
 
+from . import Error
+from . import check_passes as _check_passes
 from . import transform as _transform
+
+# a tirc.Error raised inside a pass comes out of TVM's pipeline as a tirc.Error
+tvm_ffi.register_error("tirc.Error", Error)
 
 
 def Pass(passes, opt_level=0, name=None):  # noqa: N802 (TVM's spelling)
-    """A module pass that applies tirc's `passes` to each PrimFunc."""
+    """A module pass that applies tirc's `passes` to each PrimFunc.  The
+    pass list is checked here (tirc.Error on an unknown name); an input tirc
+    refuses raises tirc.Error when the pipeline runs."""
+    _check_passes(passes)
 
     def run(mod, _ctx):
         updates = {}
