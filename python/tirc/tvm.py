@@ -4,14 +4,19 @@ tvm.transform.Pass that runs tirc's passes on every PrimFunc of an IRModule
 reads the result back), usable in tvm.transform.Sequential beside TVM's own
 passes."""
 import tvm
-import tvm_ffi
 
 from . import Error
 from . import check_passes as _check_passes
 from . import transform as _transform
 
 # a tirc.Error raised inside a pass comes out of TVM's pipeline as a tirc.Error
-tvm_ffi.register_error("tirc.Error", Error)
+# (TVM's FFI rebuilds a registered Python exception from its message)
+try:
+    import tvm_ffi
+
+    tvm_ffi.register_error("tirc.Error", Error)
+except (ImportError, AttributeError):  # an older TVM: the error arrives as TVM's own
+    pass
 
 
 def Pass(passes, opt_level=0, name=None):  # noqa: N802 (TVM's spelling)

@@ -82,5 +82,6 @@ check plan-budget-bad 2 "--plan-budget value 'abc' is not a count" "$tirc" --pla
 grep -E '^\.BI? ' "$root/docs/tirc.1" | sed 's/\\-/-/g' | grep -o -E '(^\.BI -o|--[a-z-]+)' | sed 's/^\.BI //' | sort -u >"$tmp/man-opts"
 if diff "$tmp/help-opts" "$tmp/man-opts" >"$tmp/optdiff"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/man-vs-help"; cat "$tmp/optdiff"; fi
 python3 "$root/tests/cli/doc_links.py" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-links"; }
+python3 "$root/tests/cli/doc_passes.py" "$tirc" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-passes"; }
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
