@@ -133,3 +133,20 @@ def test_tvm_pass_errors_are_tirc_errors():
     d = e.value.diagnostics[0]
     assert d.file == "g" and d.severity == "error" and d.line > 0
     assert d.message == "block 'x' still has match_buffers: run LowerMatchBuffer (lower_match) before LowerOpaqueBlock"
+
+
+def test_docs_python_md_examples_run():
+    """The TVM pipeline and round-trip examples of docs/python.md run as shown."""
+    pytest.importorskip("tvm")
+    import re
+
+    doc = open(os.path.join(ROOT, "docs", "python.md")).read()
+    blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
+    pipeline = [b for b in blocks if "tirc.tvm.Pass(" in b]
+    assert len(pipeline) == 1
+    env = {}
+    exec(compile(pipeline[0], "docs/python.md", "exec"), env)  # noqa: S102 (our own doc)
+    assert "T.sblock_alloc_buffer((1, 64))" in env["mod"].script()
+    both = [b for b in blocks if "assert_structural_equal" in b]
+    assert len(both) == 1
+    exec(compile(both[0], "docs/python.md", "exec"), env)  # noqa: S102
