@@ -139,7 +139,7 @@ static const opt OPTS[] = {
 #define NOPTS ((int)(sizeof OPTS / sizeof OPTS[0]))
 
 static void usage(FILE *f) {
-  fputs("usage: tirc [options] FILE      (FILE '-' reads stdin)\n"
+  fputs("usage: tirc [options] [--] FILE      (FILE '-' reads stdin; after '--' no option is read)\n"
         "\n"
         "Reads a TVMScript TIR program, runs passes on it, and prints it as\n"
         "TVMScript, C, a C header, CUDA, or the AOT metadata of the C or CUDA.\n"
@@ -178,9 +178,14 @@ static int parse_args(int argc, char **argv, options *o) {
   o->dialect = TIR_DIALECT_TIRX;
   o->color = "auto";
   o->plan_budget = -1;
+  bool only_files = false; /* after "--" every argument is a file */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (a[0] != '-' || !strcmp(a, "-")) {
+    if (!only_files && !strcmp(a, "--")) {
+      only_files = true;
+      continue;
+    }
+    if (only_files || a[0] != '-' || !strcmp(a, "-")) {
       if (o->input) return usage_error("more than one input file ('%s' and '%s')", o->input, a, NULL);
       o->input = a;
       continue;
