@@ -71,7 +71,15 @@ check emit-h 0 "^int32_t relu_packed\(const void \*args, void \*workspace\);" "$
   printf '#include "kern.h"\n#include "kern.c"\n' >"$tmp/both.c" &&
   gcc -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes -c "$tmp/both.c" -o "$tmp/both.o" -I"$tmp" 2>"$tmp/hc" &&
   pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/emit-h-compiles"; head "$tmp/hc"; }
-check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
+check cuda-one-thread 0 "chain.tir:37:5: warning: function 'chain' binds no thread here: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) has no dependence between iterations and could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
+# the loop named is one that can be bound safely, or none
+"$tirc" --emit=cuda "$root/tests/cli/bind_hint.tir" 2>"$tmp/bh" >/dev/null
+for want in "scan:" "diag:" "tiled:io" "overlap:" "inner_ok:i" "twostage:" "twoview:"; do
+  fn=${want%%:*}; loop=${want#*:}
+  if [ -n "$loop" ]; then pat="function '$fn' binds no thread here: .*; loop '$loop' \(extent 8\) has no dependence"
+  else pat="function '$fn' binds no thread here: its CUDA kernel runs on a single thread \(and no loop of it is provably free"; fi
+  grep -q -E "$pat" "$tmp/bh" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/bind-hint $fn"; grep "'$fn'" "$tmp/bh"; }
+done
 "$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
 # the interval packer alone
 printf 'id,lower,upper,size\na,0,10,300\nb,0,10,700\nc,10,20,500\nd,10,20,500\n' >"$tmp/rect.csv" # OPT = LB = 1000
