@@ -417,6 +417,13 @@ static tir_expr *bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir
     tir_error(r->d, sp, "bitwise operators need integer operands");
     return NULL;
   }
+  int64_t v;
+  if (!strncmp(name, "shift_", 6) && tir_is_const_int(b, &v) && (v < 0 || v >= a->dtype.bits)) {
+    char t[32];
+    tir_error(r->d, b->span.line ? b->span : sp, "'%s' by %lld: a %s shifts by 0 to %d",
+              name[6] == 'l' ? "<<" : ">>", (long long)v, tir_dtype_str(a->dtype, t), a->dtype.bits - 1);
+    return NULL;
+  }
   tir_expr *args[2] = {a, b};
   return tir_call(r->c, a->dtype, name, args, 2);
 }
