@@ -39,6 +39,9 @@ check emit-cuda 0 "__global__" "$tirc" --emit=cuda "$relu"
 # habits: --opt value, -o -, did-you-mean, colour, error limit, --symbol, --emit=h
 check opt-space 0 "relu_a_shared = T.sblock_alloc_buffer\(\(2, 2, 64, 64\)" "$tirc" --passes compact "$relu"
 check dash-o-stdout 0 "def relu" "$tirc" "$relu" -o -
+cp "$relu" "$tmp/-r.tir"
+check double-dash 0 "def relu" sh -c "cd '$tmp' && '$tirc' --emit=tir -- -r.tir"
+check dash-file-without-double-dash 2 "unknown option '-r.tir'" sh -c "cd '$tmp' && '$tirc' -r.tir"
 [ ! -e ./- ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/dash-o-stdout made a file '-'"; rm -f ./-; }
 check did-you-mean-opt 2 "unknown option '--pases'; did you mean '--passes'\?" "$tirc" --pases=compact "$relu"
 check did-you-mean-emit 2 "unknown --emit value 'cuad'; did you mean 'cuda'\?" "$tirc" --emit cuad "$relu"
@@ -82,5 +85,6 @@ check plan-budget-bad 2 "--plan-budget value 'abc' is not a count" "$tirc" --pla
 grep -E '^\.BI? ' "$root/docs/tirc.1" | sed 's/\\-/-/g' | grep -o -E '(^\.BI -o|--[a-z-]+)' | sed 's/^\.BI //' | sort -u >"$tmp/man-opts"
 if diff "$tmp/help-opts" "$tmp/man-opts" >"$tmp/optdiff"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/man-vs-help"; cat "$tmp/optdiff"; fi
 python3 "$root/tests/cli/doc_links.py" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-links"; }
+python3 "$root/tests/cli/doc_passes.py" "$tirc" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-passes"; }
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
