@@ -557,6 +557,14 @@ static rval comparison(rd *r, TSNode n) {
       tir_error(r->d, rd_span(ts_node_child(n, i)), "operator '%s' is not supported", op);
       return rv_err();
     }
+    /* a < b < c is (a < b) and (b < c): each comparison after the first
+     * nests the conjunction one level deeper (counted as a binary chain) */
+    if (i > 1 && r->depth + (int)(i / 2) > 200) {
+      if (!r->deep_reported)
+        tir_error(r->d, rd_span(ts_node_child(n, i)), "expression nested too deeply (more than 200 levels)");
+      r->deep_reported = true;
+      return rv_err();
+    }
     rval right = rd_eval(r, ts_node_child(n, i + 1));
     rval c = rd_binop(r, op, left, right, sp);
     if (c.k == RV_ERR) return c;
