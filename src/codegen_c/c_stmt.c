@@ -79,9 +79,12 @@ static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
   bool konst = tir_is_const_int(extent, &n);
   switch (loop->u.loop.kind) {
   case TIR_FOR_UNROLLED:
-    if (g->target->is_cuda) {
+    if (konst && n > 1024) {
+      /* a T.unroll(10^6) is a request no compiler should take literally:
+       * a plain loop (issue 11: handled in time linear in its size) */
+    } else if (g->target->is_cuda) {
       cg_linef(g, "#pragma unroll");
-    } else if (konst && n > 0 && n <= 1024) {
+    } else if (konst && n > 0) {
       cg_linef(g, "#if defined(__clang__)");
       cg_linef(g, "#pragma clang loop unroll_count(%lld)", (long long)n);
       cg_linef(g, "#elif defined(__GNUC__)");

@@ -10,6 +10,8 @@
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
+#include "ir/ptrmap.h"
+#include "passes/ptr_set.h"
 
 typedef struct {
   tir_expr *var, *min, *extent;
@@ -96,6 +98,7 @@ typedef struct {
   buf_map by_buf;       /* buffer -> its latest info, while collecting */
   buf_map by_rewritten; /* old and new buffer -> info, when rewriting */
   const tir_func *func;
+  ptr_set opaque_lets; /* let vars left unsubstituted: their accesses keep the full shape */
 } compact_state;
 
 #define GROW(arr, n, cap)                                         \
@@ -141,11 +144,93 @@ static void track(compact_state *st, tir_buffer *b) {
   bm_put(&st->by_buf, b, st->ninfos - 1);
 }
 
+/* ---- let values (issue 11, class 4) ----
+ * A let value is substituted into the regions after it is simplified, so
+ * a chain x1 = x0 + x0 - x0, x2 = x1 + x1 - x1 ... stays one small value.
+ * One that stays large as a tree (each let using the previous one twice
+ * and not simplifying: 2^n nodes as a tree, n as a DAG) is not
+ * substituted: the accesses that use it keep their buffer's full shape
+ * (correct, not compacted), so the analyzer never walks an exponential
+ * tree. */
+#define LET_TREE_CAP 4096
+
+static long tree_size(const tir_expr *e, tir_ptrmap *memo) {
+  if (!e) return 0;
+  long m = tir_ptrmap_get(memo, e, -1);
+  if (m >= 0) return m;
+  long n = 1;
+#define ADD(x) (n += tree_size((x), memo), n = n > LET_TREE_CAP ? LET_TREE_CAP + 1 : n)
+  if (TIR_IS_BINARY(e->kind)) {
+    ADD(e->u.bin.a);
+    ADD(e->u.bin.b);
+  } else {
+    switch (e->kind) {
+    case TIR_NOT:
+    case TIR_CAST: ADD(e->u.un.a); break;
+    case TIR_SELECT: ADD(e->u.select.cond); ADD(e->u.select.t); ADD(e->u.select.f); break;
+    case TIR_CALL:
+      for (int i = 0; i < e->u.call.nargs; i++) ADD(e->u.call.args[i]);
+      break;
+    case TIR_BUFFER_LOAD:
+      for (int i = 0; i < e->u.load.nidx; i++) ADD(e->u.load.idx[i]);
+      break;
+    case TIR_RAMP: ADD(e->u.ramp.base); ADD(e->u.ramp.stride); break;
+    case TIR_BROADCAST: ADD(e->u.bcast.value); break;
+    case TIR_LET: ADD(e->u.let.value); ADD(e->u.let.body); break;
+    default: break;
+    }
+  }
+#undef ADD
+  tir_ptrmap_put(memo, e, n);
+  return n;
+}
+
+typedef struct {
+  const ptr_set *set;
+  bool found;
+} opaque_scan;
+
+static bool opaque_cb(tir_visitor *v, const tir_expr *e) {
+  opaque_scan *o = v->user;
+  if (o->found) return false;
+  if (e->kind == TIR_VAR && ptr_set_has(o->set, e)) o->found = true;
+  return !o->found;
+}
+
+/* e uses a let var left unsubstituted (e a tree of bounded size) */
+static bool uses_opaque(const compact_state *st, const tir_expr *e) {
+  if (!st->opaque_lets.n || !e) return false;
+  opaque_scan o = {&st->opaque_lets, false};
+  tir_visitor v = {.expr = opaque_cb, .user = &o};
+  tir_visit_expr(&v, e);
+  return o.found;
+}
+
+/* binds a let var for the regions below it: its value substituted and
+ * simplified, or left opaque when that value is too large a tree */
+static void bind_let(compact_state *st, tir_expr *var, tir_expr *value) {
+  tir_expr *v = tir_substitute_expr(st->c, value, &st->subst);
+  tir_ptrmap memo = {0};
+  long size = tree_size(v, &memo);
+  tir_ptrmap_free(&memo);
+  if (size > LET_TREE_CAP || uses_opaque(st, v)) {
+    ptr_set_add(&st->opaque_lets, var);
+    return;
+  }
+  v = tir_simplify(st->a, v);
+  tir_var_map_set(&st->subst, var, v);
+}
+
 static void add_access(compact_state *st, buf_info *bi, const tir_range *region, int n) {
   if (n != bi->buf->ndim) {
     bi->full = true;
     return;
   }
+  for (int i = 0; i < n && st->opaque_lets.n; i++)
+    if (uses_opaque(st, region[i].min) || uses_opaque(st, region[i].extent)) {
+      bi->full = true;
+      return;
+    }
   tir_range *r = tir_alloc(st->c, sizeof *r * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     r[i].min = tir_substitute_expr(st->c, region[i].min, &st->subst);
@@ -161,7 +246,8 @@ static void add_access(compact_state *st, buf_info *bi, const tir_range *region,
   tir_expr **cs = NULL;
   if (st->nconds) {
     cs = tir_alloc(st->c, sizeof *cs * (size_t)st->nconds);
-    for (int i = 0; i < st->nconds; i++) cs[i] = tir_substitute_expr(st->c, st->conds[i], &st->subst);
+    for (int i = 0; i < st->nconds; i++)
+      cs[i] = uses_opaque(st, st->conds[i]) ? tir_bool(st->c, true) : tir_substitute_expr(st->c, st->conds[i], &st->subst);
   }
   GROW(bi->acc, bi->nacc, bi->capacc);
   bi->acc[bi->nacc++] = (tir_access_region){r, n, rv, nr, cs, st->nconds};
@@ -325,7 +411,7 @@ static void collect_stmt(compact_state *st, const tir_stmt *s) {
   case TIR_LET_STMT: {
     collect_expr(st, s->u.let.value);
     int nsubst = st->subst.n; /* bound only in the body */
-    tir_var_map_set(&st->subst, s->u.let.var, tir_substitute_expr(st->c, s->u.let.value, &st->subst));
+    bind_let(st, s->u.let.var, s->u.let.value);
     collect_stmt(st, s->u.let.body);
     st->subst.n = nsubst;
     return;
@@ -696,6 +782,7 @@ static void free_state(compact_state *st) {
   free(st->conds);
   free(st->blocks);
   tir_var_map_free(&st->subst);
+  ptr_set_free(&st->opaque_lets);
   bm_free(&st->by_buf);
   bm_free(&st->by_rewritten);
   tir_analyzer_free(st->a);

@@ -76,7 +76,7 @@ static tir_expr *as_index_type(tir_ctx *c, tir_expr *e, tir_dtype t) {
   return tir_dtype_eq(e->dtype, t) ? e : tir_cast(c, t, e);
 }
 
-static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n);
+static tir_dtype index_type(tir_analyzer *an, const tir_buffer *b, tir_expr *const *idx, int n);
 
 /* b itself when flattening leaves it as it is */
 static bool unchanged(const flattener *fl, const tir_buffer *b) {
@@ -98,7 +98,7 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
   }
   if (!already_flat(b)) {
     tir_expr *size;
-    tir_dtype t = b->ndim > 0 ? index_type(b, b->shape, b->ndim) : TIR_INT32; /* wide enough for the product */
+    tir_dtype t = b->ndim > 0 ? index_type(fl->an, b, b->shape, b->ndim) : TIR_INT32; /* wide enough for the product */
     if (b->nstrides > 0 && b->ndim > 0) {
       size = mul(c, as_index_type(c, b->strides[0], t), as_index_type(c, b->shape[0], t));
     } else {
@@ -126,10 +126,28 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
 
 static tir_buffer *flat_of(tir_ctx *c, flattener *fl, tir_buffer *b) { return flat_buffer(c, fl, b, false); }
 
+/* the largest value e can take: a constant, or the analyzer's constant
+ * upper bound of its magnitude (a shape CompactBufferAllocation made,
+ * min(65536, max(n + 1, 1)), is at most 65536); false when unbounded */
+static bool max_of(tir_analyzer *an, tir_expr *e, int64_t *out) {
+  if (tir_is_const_int(e, out)) return true;
+  if (!an) return false;
+  int64_t lo, hi;
+  tir_const_bound(an, e, &lo, &hi);
+  int bits = e->dtype.bits < 64 ? e->dtype.bits : 64;
+  int64_t top = bits == 64 ? INT64_MAX : (int64_t)((1ULL << (bits - 1)) - 1);
+  if (lo <= -top || hi >= top) return false; /* only the dtype's own range: unbounded */
+  *out = hi > -lo ? hi : -lo;
+  return true;
+}
+
 /* the dtype the flat index of b is computed in, as wide as it must be: the
  * widest of the indices' and of b's shape, strides and elem_offset, and
- * int64 when b's constant extent (its last element's offset) passes int32 */
-static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n) {
+ * int64 when b's extent (its last element's offset) can pass int32, from
+ * its constant shape or the constant bounds of a symbolic one.  A shape
+ * that is unbounded (a parameter n) keeps its declared dtype, as TVM's:
+ * the declaration says its offsets fit that dtype. */
+static tir_dtype index_type(tir_analyzer *an, const tir_buffer *b, tir_expr *const *idx, int n) {
   tir_dtype t = scalar_of(idx[0]->dtype);
   int bits = t.bits;
   for (int d = 0; d < n; d++)
@@ -141,11 +159,11 @@ static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n) {
   if (b->elem_offset->dtype.bits > bits) bits = b->elem_offset->dtype.bits;
   /* the largest offset: elem_offset + sum (shape_d - 1) * stride_d */
   int64_t last = 0, v, st = 1;
-  bool konst = tir_is_const_int(b->elem_offset, &last);
+  bool konst = max_of(an, b->elem_offset, &last);
   for (int d = b->ndim - 1; d >= 0 && konst; d--) {
     int64_t stride = st;
-    if (b->nstrides == b->ndim && !tir_is_const_int(b->strides[d], &stride)) konst = false;
-    if (!konst || !tir_is_const_int(b->shape[d], &v)) {
+    if (b->nstrides == b->ndim && !max_of(an, b->strides[d], &stride)) konst = false;
+    if (!konst || !max_of(an, b->shape[d], &v)) {
       konst = false;
       break;
     }
@@ -163,7 +181,7 @@ static tir_dtype index_type(const tir_buffer *b, tir_expr *const *idx, int n) {
 /* the flat index of idx in b */
 static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_expr *const *idx, int n) {
   if (n == 0) return tir_i32(c, 0);
-  tir_dtype t = index_type(b, idx, n);
+  tir_dtype t = index_type(fl->an, b, idx, n);
   tir_expr **wide = tir_alloc(c, sizeof *wide * (size_t)n);
   for (int d = 0; d < n; d++)
     wide[d] = idx[d]->dtype.bits < t.bits && idx[d]->dtype.lanes == 1 ? tir_cast(c, t, idx[d]) : idx[d];

@@ -180,6 +180,7 @@ bool rd_is_known_t_name(rd *r, const char *name);
 
 /* ---- reader_block.c ---- */
 tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool param);
+bool rd_check_shape(rd *r, rval v, tir_expr *const *shape, int ndim, tir_dtype dt, const char *name);
 /* handles a T.* statement that configures the enclosing block (reads,
  * writes, where, attrs, allocs, match_buffer, axis); true when n was one */
 bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed);

@@ -50,11 +50,43 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
   return true;
 }
 
+/* a declaration's shape, refused where it cannot be a buffer (issue 11,
+ * class 1): a negative constant extent, a constant element count past
+ * int64, or a byte size past int64; each at the extent (or the shape) */
+bool rd_check_shape(rd *r, rval v, tir_expr *const *shape, int ndim, tir_dtype dt, const char *name) {
+  int64_t count = 1, x;
+  bool konst = true;
+  for (int i = 0; i < ndim; i++) {
+    tir_span sp = v.k == RV_TUPLE && i < v.n ? v.items[i].sp : v.sp;
+    if (!tir_is_const_int(shape[i], &x)) {
+      konst = false;
+      continue;
+    }
+    if (x < 0) {
+      tir_error(r->d, sp, "buffer '%s': extent %lld is negative", name, (long long)x);
+      return false;
+    }
+    if (konst && __builtin_mul_overflow(count, x, &count)) {
+      tir_error(r->d, sp, "buffer '%s': its element count overflows int64 at this extent", name);
+      return false;
+    }
+  }
+  int64_t bytes, width = ((int64_t)dt.bits * (dt.lanes > 0 ? dt.lanes : 1) + 7) / 8;
+  if (konst && __builtin_mul_overflow(count, width, &bytes)) {
+    char b[32];
+    tir_error(r->d, v.sp, "buffer '%s': %lld elements of %s are more bytes than int64 counts", name,
+              (long long)count, tir_dtype_str(dt, b));
+    return false;
+  }
+  return true;
+}
+
 /* `A.view(shape)`: a flat (or reshaped) buffer over A's data */
 tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape) {
   tir_buffer *b = tir_buffer_copy(r->c, src);
   b->name = tir_strdup(r->c, name);
-  if (!shape_of(r, shape, &b->shape, &b->ndim)) return NULL;
+  if (!shape_of(r, shape, &b->shape, &b->ndim) || !rd_check_shape(r, shape, b->shape, b->ndim, b->dtype, name))
+    return NULL;
   b->strides = NULL;
   b->nstrides = 0;
   b->elem_offset = tir_int(r->c, b->ndim ? b->shape[0]->dtype : TIR_INT32, 0);
@@ -119,6 +151,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   tir_dtype dt = TIR_FLOAT32;
   rval *dv = rd_arg(a, shape_pos + 1, "dtype");
   if (dv && dv->k != RV_NONE && !rd_parse_dtype(r, *dv, &dt)) return NULL;
+  if (!rd_check_shape(r, *sv, shape, ndim, dt, name)) return NULL;
   tir_expr *data = NULL;
   rval *da = rd_arg(a, shape_pos + 2, "data");
   if (da && da->k != RV_NONE) {

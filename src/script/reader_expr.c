@@ -421,6 +421,13 @@ static tir_expr *bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir
     tir_error(r->d, sp, "bitwise operators need integer operands");
     return NULL;
   }
+  int64_t v;
+  if (!strncmp(name, "shift_", 6) && tir_is_const_int(b, &v) && (v < 0 || v >= a->dtype.bits)) {
+    char t[32];
+    tir_error(r->d, b->span.line ? b->span : sp, "'%s' by %lld: a %s shifts by 0 to %d",
+              name[6] == 'l' ? "<<" : ">>", (long long)v, tir_dtype_str(a->dtype, t), a->dtype.bits - 1);
+    return NULL;
+  }
   tir_expr *args[2] = {a, b};
   return tir_call(r->c, a->dtype, name, args, 2);
 }
@@ -548,6 +555,14 @@ static rval comparison(rd *r, TSNode n) {
     const char *op = ts_node_type(ts_node_child(n, i));
     if (!strcmp(op, "in") || !strcmp(op, "not in") || !strcmp(op, "is") || !strcmp(op, "is not")) {
       tir_error(r->d, rd_span(ts_node_child(n, i)), "operator '%s' is not supported", op);
+      return rv_err();
+    }
+    /* a < b < c is (a < b) and (b < c): each comparison after the first
+     * nests the conjunction one level deeper (counted as a binary chain) */
+    if (i > 1 && r->depth + (int)(i / 2) > 200) {
+      if (!r->deep_reported)
+        tir_error(r->d, rd_span(ts_node_child(n, i)), "expression nested too deeply (more than 200 levels)");
+      r->deep_reported = true;
       return rv_err();
     }
     rval right = rd_eval(r, ts_node_child(n, i + 1));

@@ -190,10 +190,17 @@ static bool take_annotations(rd *r, rd_args *a, tir_attr_val **out) {
   return true;
 }
 
+/* a declaration that failed: its name is known but quiet (no cascade of
+ * "undefined buffer" at each later use) */
+static tir_stmt *alloc_failed(rd *r, const char *name) {
+  rd_push_sym(r, name, (rval){.k = RV_ERR});
+  return NULL;
+}
+
 static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call, TSNode list, uint32_t idx,
                             bool *rest_used) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return alloc_failed(r, name);
   a.sp = rd_span(call);
   if (!strcmp(tn, "allocate")) {
     rval *ex = rd_arg(&a, 0, "extents");
@@ -202,13 +209,19 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
     tir_dtype t;
     if (!ex || !dt || ex->k != RV_TUPLE || !rd_parse_dtype(r, *dt, &t)) {
       if (!ex || !dt || (ex && ex->k != RV_TUPLE)) tir_error(r->d, a.sp, "T.allocate expects ([extents], dtype, scope)");
-      return NULL;
+      return alloc_failed(r, name);
     }
     const char *scope = sc ? rd_as_str(r, *sc, "scope") : "global";
-    if (!scope) return NULL;
+    if (!scope) return alloc_failed(r, name);
     tir_expr **ext = tir_alloc(r->c, sizeof *ext * (size_t)(ex->n + 1));
-    for (int i = 0; i < ex->n; i++)
-      if (!(ext[i] = rd_as_expr(r, ex->items[i]))) return NULL;
+    for (int i = 0; i < ex->n; i++) {
+      if (!(ext[i] = rd_as_expr(r, ex->items[i]))) return alloc_failed(r, name);
+      if (!tir_dtype_is_int(ext[i]->dtype)) {
+        tir_error(r->d, ex->items[i].sp, "T.allocate extents must be integers");
+        return alloc_failed(r, name);
+      }
+    }
+    if (!rd_check_shape(r, *ex, ext, ex->n, t, name)) return alloc_failed(r, name);
     tir_expr *v = tir_var(r->c, name, TIR_HANDLE);
     v->u.var.ptr_scope = tir_strdup(r->c, scope);
     v->u.var.ptr_elem = t;
@@ -217,7 +230,7 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
     return body ? tir_allocate(r->c, v, t, ext, ex->n, scope, body) : NULL;
   }
   tir_attr_val *annots = NULL;
-  if (!take_annotations(r, &a, &annots)) return NULL;
+  if (!take_annotations(r, &a, &annots)) return alloc_failed(r, name);
   /* TVM 0.27 prints a statement-level local / shared AllocBuffer as
    * T.alloc_local / T.alloc_shared(shape, dtype): an alloc_buffer in that scope */
   bool scoped = !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared");
@@ -236,7 +249,7 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
     a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
   }
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
-  if (!b) return NULL;
+  if (!b) return alloc_failed(r, name);
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
   rval *data = rd_arg(&a, 2, "data");
   bool decl = !strcmp(tn, "decl_buffer") && data && data->k != RV_NONE;

@@ -8,7 +8,8 @@
 #                                   runs to exit 0 (it checks the answer);
 #                                   --emit=cuda compiles with nvcc -Werror
 #                                   (with FLAGS --emit=cuda: only that)
-# `# FLAGS: ...` replaces the tirc flags (default --emit=c).  Each run is
+# `# FLAGS: ...` replaces the tirc flags (default --emit=c).  Each
+# `# EXPECT-C: TEXT` line (with ok) must appear verbatim in the output.  Each run is
 # limited to 20 s: a hang is a failure.
 set -u
 tirc=$(realpath "$1")
@@ -34,6 +35,9 @@ for f in "$here"/*.tir; do
       else pass=$((pass+1)); fi ;;
     ok)
       if [ $rc -ne 0 ]; then bad "$name: exit $rc, expected 0" "$tmp/$name.err"; continue; fi
+      missing=$(grep -E '^# EXPECT-C: ' "$f" | sed -E 's/^# EXPECT-C: //' | while IFS= read -r want; do
+        grep -q -F -- "$want" "$tmp/$name.c" || echo "$want"; done)
+      if [ -n "$missing" ]; then bad "$name: output lacks: $missing" "$tmp/$name.c"; continue; fi
       if [[ "$flags" == *--emit=cuda* ]]; then
         if [ $have_nvcc = 0 ]; then pass=$((pass+1)); continue; fi
         cp "$tmp/$name.c" "$tmp/$name.cu"
