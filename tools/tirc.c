@@ -3,6 +3,10 @@
  *   tirc [--passes=a,b,c] [--emit=tir|c|h|cuda|metadata|metadata-text] [-o FILE] FILE
  *
  * Every option is one entry of OPTS (its value check and help line with it).
+ * To add one: a field in `options`, an entry in OPTS naming that field and a
+ * setter (set_str, set_true, set_false, set_int, set_ll, set_ident, set_pass,
+ * or a new one for a new kind of value), and its paragraph in docs/tirc.1
+ * (make cli checks that --help and the man page list the same options).
  * Exit status: 0 success, 1 an error in the input, 2 bad usage. */
 #include <errno.h>
 #include <limits.h>
