@@ -3,7 +3,14 @@
  *   tirc [--passes=a,b,c] [--emit=tir|c|h|cuda|metadata|metadata-text] [-o FILE] FILE
  *
  * Every option is one entry of OPTS (its value check and help line with it).
+ * To add one: a field in `options`, an entry in OPTS naming that field and a
+ * setter (set_str, set_true, set_false, set_int, set_ll, set_ident, set_pass,
+ * or a new one for a new kind of value), and its paragraph in docs/tirc.1
+ * (make cli checks that --help and the man page list the same options).
  * Exit status: 0 success, 1 an error in the input, 2 bad usage. */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,51 +29,121 @@ typedef struct options {
   const char *symbol;
   const char *color;
   const char *plan_intervals; /* a CSV of live ranges to pack */
-  long long plan_budget;      /* the packer's exact-search nodes (0: its default) */
+  long long plan_budget;      /* the packer's exact-search nodes (-1: unset, its default; 0: no search) */
   int error_limit;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
 } options;
 
-/* every option: one entry.  VALUE options take --opt=V or --opt V; `values`
- * lists the accepted ones (NULL: any), checked with a "did you mean". */
+/* every option: one entry of OPTS.  An entry names the option, whether it
+ * takes a value (--opt=V or --opt V), the field of `options` it sets and the
+ * setter that checks and stores the value; `values` lists the accepted values
+ * (NULL: any), checked with a "did you mean".  --help and the man page are
+ * written from (and tested against) this table.  A setter returns -1 to go
+ * on, or an exit status (2 for a usage error, 0 for --help and --version). */
 typedef enum { FLAG, VALUE } opt_kind;
-typedef struct opt {
+typedef struct opt opt;
+typedef int (*opt_setter)(options *o, const opt *op, const char *v);
+struct opt {
   const char *name;
   opt_kind kind;
+  size_t field; /* offsetof(options, ...) */
+  opt_setter set;
   const char *const *values;
   const char *help_arg, *help;
-} opt;
+};
+
+static int usage_error(const char *fmt, const char *a, const char *b, const char *near) {
+  fprintf(stderr, "tirc: error: ");
+  fprintf(stderr, fmt, a, b);
+  if (near) fprintf(stderr, "; did you mean '%s'?", near);
+  fprintf(stderr, " (see tirc --help)\n");
+  return 2;
+}
+
+#define FIELD(o, op, T) ((T *)((char *)(o) + (op)->field))
+/* the setters an entry may name */
+static int set_str(options *o, const opt *op, const char *v) { return *FIELD(o, op, const char *) = v, -1; }
+static int set_true(options *o, const opt *op, const char *v) { return (void)v, *FIELD(o, op, bool) = true, -1; }
+static int set_false(options *o, const opt *op, const char *v) { return (void)v, *FIELD(o, op, bool) = false, -1; }
+static int parse_count(const opt *op, const char *v, long long max, long long *out) {
+  char *end;
+  errno = 0;
+  long long l = strtoll(v, &end, 10);
+  if (!*v || *end || l < 0 || l > max || errno) return usage_error("%s value '%s' is not a count", op->name, v, NULL);
+  *out = l;
+  return -1;
+}
+static int set_int(options *o, const opt *op, const char *v) { /* a count up to 1000000 */
+  long long l;
+  int rc = parse_count(op, v, 1000000, &l);
+  if (rc < 0) *FIELD(o, op, int) = (int)l;
+  return rc;
+}
+static int set_ll(options *o, const opt *op, const char *v) { /* a count */
+  long long l;
+  int rc = parse_count(op, v, LLONG_MAX, &l);
+  if (rc < 0) *FIELD(o, op, long long) = l;
+  return rc;
+}
+static int set_ident(options *o, const opt *op, const char *v) { /* a C identifier */
+  bool ident = *v && !(*v >= '0' && *v <= '9');
+  for (const char *c = v; *c; c++)
+    ident &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+  if (!ident) return usage_error("%s value '%s' is not a C identifier", op->name, v, NULL);
+  return set_str(o, op, v);
+}
+static int set_pass(options *o, const opt *op, const char *v) { /* a pass name or alias */
+  if (!tir_pass_lookup(v)) {
+    int np = 0;
+    const tir_pass_info *reg = tir_pass_registry(&np);
+    const char *cands[64];
+    int nc = 0;
+    for (int i = 0; i < np && nc < 62; i++) cands[nc++] = reg[i].alias, cands[nc++] = reg[i].name;
+    return usage_error("%s: unknown pass '%s'", op->name, v, tir_suggest(v, cands, nc));
+  }
+  return set_str(o, op, v);
+}
+static int set_dialect(options *o, const opt *op, const char *v) {
+  return *FIELD(o, op, tir_dialect) = strcmp(v, "tir") ? TIR_DIALECT_TIRX : TIR_DIALECT_TIR, -1;
+}
+static void usage(FILE *f);
+static int do_help(options *o, const opt *op, const char *v) { return (void)o, (void)op, (void)v, usage(stdout), 0; }
+static int do_version(options *o, const opt *op, const char *v) {
+  return (void)o, (void)op, (void)v, printf("tirc %s\n", TIR_VERSION), 0;
+}
 
 static const char *const EMITS[] = {"tir", "c", "h", "cuda", "metadata", "metadata-text", NULL};
 static const char *const DIALECTS[] = {"tirx", "tir", NULL};
 static const char *const TARGETS[] = {"c", "cuda", NULL};
 static const char *const COLORS[] = {"auto", "always", "never", NULL};
 
+#define F(x) offsetof(options, x)
 static const opt OPTS[] = {
-    {"--passes", VALUE, NULL, "a,b,c", "run these passes in order (names or aliases, or a named pipeline such as 'default'); see --list-passes"},
-    {"--emit", VALUE, EMITS, "KIND", "output: tir (default), c, h (the header declaring what c defines), cuda, metadata (JSON) or metadata-text (docs/aot-metadata.md); all but tir run the 'default' pipeline unless --passes is given"},
-    {"--target", VALUE, TARGETS, "c|cuda", "the code --emit=metadata describes (default c)"},
-    {"--dialect", VALUE, DIALECTS, "tirx|tir", "TVMScript spelling to print (default tirx)"},
-    {"--symbol", VALUE, NULL, "NAME", "the C/CUDA symbol of the emitted function (a module of one function)"},
-    {"-o", VALUE, NULL, "FILE", "write the output to FILE ('-': stdout)"},
-    {"--list-passes", FLAG, NULL, NULL, "list the known passes and pipelines"},
-    {"--print-after-all", FLAG, NULL, NULL, "print the IR to stderr after every pass"},
-    {"--print-after", VALUE, NULL, "NAME", "print the IR to stderr after pass NAME"},
-    {"--time-passes", FLAG, NULL, NULL, "print a table of time spent per pass to stderr"},
-    {"--verify-each", FLAG, NULL, NULL, "verify the IR after each pass (default)"},
-    {"--no-verify-each", FLAG, NULL, NULL, "do not verify the IR after each pass"},
-    {"--color", VALUE, COLORS, "WHEN", "colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset; default), always, never"},
-    {"--error-limit", VALUE, NULL, "N", "show at most N errors (0: all)"},
-    {"--plan-budget", VALUE, NULL, "N", "nodes of the packer's exact search (default 2000000; 0: none)"},
-    {"--plan-intervals", VALUE, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
-    {"--help", FLAG, NULL, NULL, "show this help"},
-    {"--version", FLAG, NULL, NULL, "show the version"},
+    {"--passes", VALUE, F(passes), set_str, NULL, "a,b,c", "run these passes in order (names or aliases, or a named pipeline such as 'default'); see --list-passes"},
+    {"--emit", VALUE, F(emit), set_str, EMITS, "KIND", "output: tir (default), c, h (the header declaring what c defines), cuda, metadata (JSON) or metadata-text (docs/aot-metadata.md); all but tir run the 'default' pipeline unless --passes is given"},
+    {"--target", VALUE, F(target), set_str, TARGETS, "c|cuda", "the code --emit=metadata describes (default c)"},
+    {"--dialect", VALUE, F(dialect), set_dialect, DIALECTS, "tirx|tir", "TVMScript spelling to print (default tirx)"},
+    {"--symbol", VALUE, F(symbol), set_ident, NULL, "NAME", "the C/CUDA symbol of the emitted function (a module of one function)"},
+    {"-o", VALUE, F(output), set_str, NULL, "FILE", "write the output to FILE ('-': stdout)"},
+    {"--list-passes", FLAG, F(list_passes), set_true, NULL, NULL, "list the known passes and pipelines"},
+    {"--print-after-all", FLAG, F(print_after_all), set_true, NULL, NULL, "print the IR to stderr after every pass"},
+    {"--print-after", VALUE, F(print_after), set_pass, NULL, "NAME", "print the IR to stderr after pass NAME"},
+    {"--time-passes", FLAG, F(time_passes), set_true, NULL, NULL, "print a table of time spent per pass to stderr"},
+    {"--verify-each", FLAG, F(verify_each), set_true, NULL, NULL, "verify the IR after each pass (default)"},
+    {"--no-verify-each", FLAG, F(verify_each), set_false, NULL, NULL, "do not verify the IR after each pass"},
+    {"--color", VALUE, F(color), set_str, COLORS, "WHEN", "colour diagnostics: auto (when stderr is a terminal and NO_COLOR is unset; default), always, never"},
+    {"--error-limit", VALUE, F(error_limit), set_int, NULL, "N", "show at most N errors (0: all)"},
+    {"--plan-budget", VALUE, F(plan_budget), set_ll, NULL, "N", "nodes of the packer's exact search (default 2000000; 0: none)"},
+    {"--plan-intervals", VALUE, F(plan_intervals), set_str, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
+    {"--help", FLAG, 0, do_help, NULL, NULL, "show this help"},
+    {"--version", FLAG, 0, do_version, NULL, NULL, "show the version"},
 };
+#undef F
 #define NOPTS ((int)(sizeof OPTS / sizeof OPTS[0]))
 
 static void usage(FILE *f) {
-  fputs("usage: tirc [options] FILE      (FILE '-' reads stdin)\n"
+  fputs("usage: tirc [options] [--] FILE      (FILE '-' reads stdin; after '--' no option is read)\n"
         "\n"
         "Reads a TVMScript TIR program, runs passes on it, and prints it as\n"
         "TVMScript, C, a C header, CUDA, or the AOT metadata of the C or CUDA.\n"
@@ -83,14 +160,6 @@ static void usage(FILE *f) {
   fputs("\nExit status: 0 success, 1 an error in the input, 2 bad usage.\n", f);
 }
 
-static int usage_error(const char *fmt, const char *a, const char *b, const char *near) {
-  fprintf(stderr, "tirc: error: ");
-  fprintf(stderr, fmt, a, b);
-  if (near) fprintf(stderr, "; did you mean '%s'?", near);
-  fprintf(stderr, " (see tirc --help)\n");
-  return 2;
-}
-
 static const opt *find_opt(const char *name, size_t len) {
   for (int i = 0; i < NOPTS; i++)
     if (strlen(OPTS[i].name) == len && !strncmp(OPTS[i].name, name, len)) return &OPTS[i];
@@ -103,43 +172,7 @@ static int set_value(options *o, const opt *op, const char *v) {
     for (int i = 0; op->values[i]; i++) ok |= !strcmp(op->values[i], v);
     if (!ok) return usage_error("unknown %s value '%s'", op->name, v, tir_suggest(v, op->values, -1));
   }
-  const char *n = op->name;
-  if (!strcmp(n, "--passes")) o->passes = v;
-  else if (!strcmp(n, "--emit")) o->emit = v;
-  else if (!strcmp(n, "--target")) o->target = v;
-  else if (!strcmp(n, "--dialect")) o->dialect = strcmp(v, "tir") ? TIR_DIALECT_TIRX : TIR_DIALECT_TIR;
-  else if (!strcmp(n, "--symbol")) {
-    bool ident = *v && !(*v >= '0' && *v <= '9');
-    for (const char *c = v; *c; c++)
-      ident &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
-    if (!ident) return usage_error("%s value '%s' is not a C identifier", n, v, NULL);
-    o->symbol = v;
-  } else if (!strcmp(n, "-o")) o->output = v;
-  else if (!strcmp(n, "--print-after")) {
-    if (!tir_pass_lookup(v)) {
-      int np = 0;
-      const tir_pass_info *reg = tir_pass_registry(&np);
-      const char *cands[64];
-      int nc = 0;
-      for (int i = 0; i < np && nc < 62; i++) cands[nc++] = reg[i].alias, cands[nc++] = reg[i].name;
-      return usage_error("%s: unknown pass '%s'", n, v, tir_suggest(v, cands, nc));
-    }
-    o->print_after = v;
-  } else if (!strcmp(n, "--color")) o->color = v;
-  else if (!strcmp(n, "--plan-intervals")) o->plan_intervals = v;
-  else if (!strcmp(n, "--plan-budget")) {
-    char *end;
-    long long l = strtoll(v, &end, 10);
-    if (!*v || *end || l < 0) return usage_error("%s value '%s' is not a count", n, v, NULL);
-    o->plan_budget = l == 0 ? -1 : l;
-  }
-  else if (!strcmp(n, "--error-limit")) {
-    char *end;
-    long l = strtol(v, &end, 10);
-    if (!*v || *end || l < 0 || l > 1000000) return usage_error("%s value '%s' is not a count", n, v, NULL);
-    o->error_limit = (int)l;
-  }
-  return -1;
+  return op->set(o, op, v);
 }
 
 /* returns -1 to continue, or an exit status */
@@ -148,9 +181,15 @@ static int parse_args(int argc, char **argv, options *o) {
   o->emit = "tir";
   o->dialect = TIR_DIALECT_TIRX;
   o->color = "auto";
+  o->plan_budget = -1;
+  bool only_files = false; /* after "--" every argument is a file */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (a[0] != '-' || !strcmp(a, "-")) {
+    if (!only_files && !strcmp(a, "--")) {
+      only_files = true;
+      continue;
+    }
+    if (only_files || a[0] != '-' || !strcmp(a, "-")) {
       if (o->input) return usage_error("more than one input file ('%s' and '%s')", o->input, a, NULL);
       o->input = a;
       continue;
@@ -168,25 +207,9 @@ static int parse_args(int argc, char **argv, options *o) {
       free(word);
       return rc;
     }
-    if (op->kind == FLAG) {
-      if (eq) return usage_error("option '%s' takes no value%s", op->name, "", NULL);
-      if (!strcmp(op->name, "--help")) {
-        usage(stdout);
-        return 0;
-      }
-      if (!strcmp(op->name, "--version")) {
-        printf("tirc %s\n", TIR_VERSION);
-        return 0;
-      }
-      if (!strcmp(op->name, "--list-passes")) o->list_passes = true;
-      else if (!strcmp(op->name, "--print-after-all")) o->print_after_all = true;
-      else if (!strcmp(op->name, "--time-passes")) o->time_passes = true;
-      else if (!strcmp(op->name, "--verify-each")) o->verify_each = true;
-      else if (!strcmp(op->name, "--no-verify-each")) o->verify_each = false;
-      continue;
-    }
     const char *v = eq ? eq + 1 : NULL;
-    if (!v) {
+    if (op->kind == FLAG && eq) return usage_error("option '%s' takes no value%s", op->name, "", NULL);
+    if (op->kind == VALUE && !v) {
       if (i + 1 >= argc) return usage_error("option '%s' needs a value (%s)", op->name, op->help_arg, NULL);
       v = argv[++i];
     }
@@ -251,9 +274,6 @@ static int write_output(const options *o, const char *text) {
   return 0;
 }
 
-static int write_output(const options *o, const char *text);
-static char *read_all(const char *path, size_t *len);
-
 /* --plan-intervals: the packer alone, on MiniMalloc's CSV */
 static int plan_intervals(const options *o) {
   size_t len = 0;
@@ -268,7 +288,7 @@ static int plan_intervals(const options *o) {
   char **ids = NULL;
   tir_interval *iv = tir_plan_read_csv(src, len, &n, &ids, &d);
   tir_plan_stats st;
-  tir_plan_options po = {.node_budget = o->plan_budget};
+  tir_plan_options po = {.node_budget = o->plan_budget < 0 ? 0 : o->plan_budget == 0 ? -1 : o->plan_budget};
   if (iv && tir_plan_intervals(iv, n, &po, &st, &d) == 0) {
     char *out = tir_plan_write_csv(iv, ids, n);
     rc = write_output(o, out);

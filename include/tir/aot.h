@@ -20,7 +20,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* the public API: exported from libtir.so, which hides everything else */
+/* the public API: exported from libtir.so, which hides everything else (a new
+ * public header puts its declarations between the same two pragmas: docs/embedding.md) */
 #pragma GCC visibility push(default)
 
 #define TIR_AOT_FORMAT "tirc-aot"

@@ -9,7 +9,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* the public API: exported from libtir.so, which hides everything else */
+/* the public API: exported from libtir.so, which hides everything else (a new
+ * public header puts its declarations between the same two pragmas: docs/embedding.md) */
 #pragma GCC visibility push(default)
 
 typedef enum { TIR_SEV_ERROR, TIR_SEV_WARNING, TIR_SEV_NOTE } tir_severity;

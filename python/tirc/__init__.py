@@ -1,15 +1,18 @@
 """tirc: TVMScript TIR passes and C/CUDA code generation, from Python.
 
 A thin ctypes layer over libtir's text-in, text-out entry point
-(`tir_transform_text`, include/tir/driver.h).  The library is looked up
-next to this package, then at $TIRC_LIB, then on the library path.
+(`tir_transform_text`, include/tir/driver.h).  The library is $TIRC_LIB
+when that is set, else the one next to this package (tirc/libtir.so*),
+else the one on the library path (libtir.so.0, as `make install` puts it).
 """
 import ctypes
 import ctypes.util
 import glob
 import os
+import re
+import warnings
 
-__all__ = ["transform", "compile", "Error", "Diagnostic", "library_path"]
+__all__ = ["transform", "compile", "check_passes", "Error", "Diagnostic", "Warning", "library_path"]
 __version__ = "0.1.0"
 
 
@@ -40,22 +43,42 @@ class Diagnostic:
     __repr__ = __str__
 
 
+_HEAD = re.compile(r"^(.*?):(?:(\d+):(\d+):)? (error|warning|note): (.*)$")
+
+
+def _parse_diagnostics(text):
+    """The diagnostics of tirc's rendering: each `file:line:col: severity:
+    message` line (the source lines and carets under them skipped)."""
+    out = []
+    for line in text.splitlines():
+        m = _HEAD.match(line)
+        if m:
+            out.append(Diagnostic(m.group(1), int(m.group(2) or 0), int(m.group(3) or 0), m.group(4), m.group(5)))
+    return out
+
+
 class Error(Exception):
     """tirc refused the input; .diagnostics holds every Diagnostic, and
-    str(error) is tirc's own rendering (with source lines and carets)."""
+    str(error) is tirc's own rendering (with source lines and carets).
+    Raised inside a TVM pipeline (tirc.tvm.Pass), it comes out of TVM as a
+    tirc.Error too, its diagnostics read back from the rendering."""
 
-    def __init__(self, text, diagnostics):
+    def __init__(self, text, diagnostics=None):
         super().__init__(text)
-        self.diagnostics = diagnostics
+        self.diagnostics = _parse_diagnostics(text) if diagnostics is None else diagnostics
+
+
+class Warning(UserWarning):  # noqa: A001 (tirc.Warning, as tirc.Error)
+    """A warning tirc gave on input it accepted (issued with warnings.warn)."""
 
 
 def _find_library():
-    here = os.path.dirname(os.path.abspath(__file__))
-    for path in sorted(glob.glob(os.path.join(here, "libtir.so*"))):
-        return path
     env = os.environ.get("TIRC_LIB")
     if env:
         return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "libtir.so*"))):
+        return path
     return ctypes.util.find_library("tir") or "libtir.so.0"
 
 
@@ -75,6 +98,9 @@ def _load():
         lib.tir_diag_format.argtypes = [ctypes.POINTER(_Diag), ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
         lib.tir_diag_free.argtypes = [ctypes.POINTER(_Diag)]
         lib.tir_free.argtypes = [ctypes.c_void_p]
+        lib.tir_pipeline_parse.restype = ctypes.c_void_p
+        lib.tir_pipeline_parse.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Diag)]
+        lib.tir_pipeline_free.argtypes = [ctypes.c_void_p]
         _lib = lib
     return _lib
 
@@ -100,7 +126,25 @@ def _run(text, passes, emit, symbol, filename):
         if not out:
             msg = _take(lib, lib.tir_diag_format(ctypes.byref(d), filename.encode(), src, len(src)))
             raise Error(msg.rstrip("\n"), diags)
+        for w in diags:
+            warnings.warn(str(w), Warning, stacklevel=3)
         return _take(lib, out)
+    finally:
+        lib.tir_diag_free(ctypes.byref(d))
+
+
+def check_passes(passes):
+    """Raises tirc.Error unless `passes` is a pipeline tirc knows (names,
+    aliases, named pipelines), with a "did you mean" for a misspelt name."""
+    lib = _load()
+    d = _Diag()
+    try:
+        p = lib.tir_pipeline_parse(passes.encode(), ctypes.byref(d))
+        if not p:
+            msgs = [d.items[i].msg.decode("utf-8", "replace") for i in range(d.n)]
+            raise Error("\n".join("error: " + m for m in msgs),
+                        [Diagnostic("<passes>", 0, 0, "error", m) for m in msgs])
+        lib.tir_pipeline_free(p)
     finally:
         lib.tir_diag_free(ctypes.byref(d))
 

@@ -535,33 +535,26 @@ static bool has_launch(const tir_stmt *s) {
 
 static void host_stmt(unit *u, cg *h, const tir_stmt *s);
 
-typedef struct { const tir_stmt *loop; } loop_find;
-static bool find_outer_loop(tir_visitor *v, const tir_stmt *s) {
-  loop_find *lf = v->user;
-  if (lf->loop) return false;
-  if (s->kind == TIR_FOR) {
-    lf->loop = s;
-    return false;
-  }
-  return true;
-}
-
-/* a function that binds no thread runs as one thread of a 1x1 kernel: say
- * so, and name the outermost loop, which could be bound instead */
-static void warn_single_thread(unit *u, const tir_func *f) {
-  loop_find lf = {NULL};
-  tir_visitor v = {.stmt = find_outer_loop, .user = &lf};
-  tir_visit_stmt(&v, f->body);
-  if (!lf.loop) {
-    tir_diag_add(u->d, TIR_SEV_WARNING, f->span,
-                 "function '%s' binds no thread: its CUDA kernel runs on a single thread", f->name);
+/* a kernel with loops that binds no thread runs as one thread of a 1x1
+ * launch: say so, and name a loop that could be bound instead when one
+ * provably can (cuda_bind_hint.c) */
+static void warn_single_thread(unit *u, const tir_stmt *kernel) {
+  if (!cuda_has_loop(kernel)) return;
+  const tir_stmt *loop = cuda_bindable_loop(kernel);
+  const char *fn = u->fn && u->fn->name ? u->fn->name : "?";
+  if (!loop) {
+    tir_diag_add(u->d, TIR_SEV_WARNING, kernel->span,
+                 "function '%s' binds no thread here: its CUDA kernel runs on a single thread (and no loop of it "
+                 "is provably free of dependences between iterations, to bind to a thread axis)",
+                 fn);
     return;
   }
-  char *ext = tir_print_expr(lf.loop->u.loop.extent);
-  tir_diag_add(u->d, TIR_SEV_WARNING, lf.loop->span,
-               "function '%s' binds no thread: its CUDA kernel runs on a single thread; loop '%s' (extent %s) "
-               "could be bound to a thread axis, e.g. T.thread_binding(%s, thread=\"blockIdx.x\")",
-               f->name, lf.loop->u.loop.var->u.var.name, ext ? ext : "?", ext ? ext : "?");
+  char *ext = tir_print_expr(loop->u.loop.extent);
+  tir_diag_add(u->d, TIR_SEV_WARNING, loop->span,
+               "function '%s' binds no thread here: its CUDA kernel runs on a single thread; loop '%s' (extent %s) "
+               "has no dependence between iterations and could be bound to a thread axis, e.g. "
+               "T.thread_binding(%s, thread=\"blockIdx.x\")",
+               fn, loop->u.loop.var->u.var.name, ext ? ext : "?", ext ? ext : "?");
   free(ext);
 }
 
@@ -604,6 +597,7 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
   default: break;
   }
   if (!has_launch(s) || is_thread_attr(s)) {
+    if (!has_launch(s)) warn_single_thread(u, s);
     emit_kernel(u, h, s);
     return;
   }
@@ -724,7 +718,6 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
       break;
     }
     if (i) cg_text_puts(&hosts, "\n");
-    if (!has_launch(f->body)) warn_single_thread(&u, f);
     print_host(&u, f, &hosts);
   }
   char *result = NULL;

@@ -29,4 +29,9 @@ bool cuda_slice_tensor(cg *g, const tir_stmt *s);
 /* stores of several lanes, as CUDA vector types where aligned (cuda_vector.c) */
 bool cuda_vector_store(cg *g, const tir_stmt *s);
 
+/* the loop of a kernel that binds no thread which could be bound to a
+ * thread axis, provably safely, or NULL (cuda_bind_hint.c) */
+const tir_stmt *cuda_bindable_loop(const tir_stmt *s);
+bool cuda_has_loop(const tir_stmt *s);
+
 #endif

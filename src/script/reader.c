@@ -283,7 +283,10 @@ static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
     if (!strcmp(k, "private") || !strcmp(k, "is_private")) fn->f->private_ = v.i;
     else if (!strcmp(k, "s_tir")) fn->explicit_s_tir = v.i;
     else if (strcmp(k, "check_well_formed") && strcmp(k, "persistent")) {
-      tir_error(r->d, a.kwsp[i], "unknown @T.prim_func argument '%s'", k);
+      static const char *const kws[] = {"private", "is_private", "s_tir", "check_well_formed", "persistent", NULL};
+      const char *near = tir_suggest(k, kws, -1);
+      if (near) tir_error(r->d, a.kwsp[i], "unknown @T.prim_func argument '%s'; did you mean '%s'?", k, near);
+      else tir_error(r->d, a.kwsp[i], "unknown @T.prim_func argument '%s'", k);
       return false;
     }
   }
@@ -493,7 +496,10 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
         continue;
       }
       const char *tn = rd_t_name(r, rd_is(de, "call") ? rd_field(de, "function") : de);
-      if (tn) tir_error(r->d, rd_span(de), "unknown name 'T.%s'", tn);
+      static const char *const decos[] = {"prim_func", NULL};
+      const char *near = tn ? tir_suggest(tn, decos, -1) : NULL;
+      if (near) tir_error(r->d, rd_span(de), "unknown name 'T.%s'; did you mean 'T.%s'?", tn, near);
+      else if (tn) tir_error(r->d, rd_span(de), "unknown name 'T.%s'", tn);
       else tir_error(r->d, rd_span(dec), "unknown decorator: expected @T.prim_func or @I.ir_module");
       continue;
     }

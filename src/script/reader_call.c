@@ -71,15 +71,21 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
   else if (in_list(TVM_UNSUPPORTED, name))
     tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
   else {
-    const char *near = tir_suggest(name, STMT_NAMES, -1);
-    if (!near) near = tir_suggest(name, EXPR_NAMES, -1);
-    if (!near) near = tir_suggest(name, r->tirx ? TIRX_ONLY : TIR_ONLY, -1);
-    if (!near) {
-      int n = 0;
-      const tir_intrin *t = tir_intrin_table(&n);
-      for (int i = 0; i < n && !near; i++)
-        if (tir_suggest(name, &t[i].name, 1)) near = t[i].name;
-    }
+    /* the nearest of every name T.* knows: statements, expressions, the
+     * dialect's own, the intrinsics and the common dtypes */
+    static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                         "uint64", "float16", "float32", "float64", "bfloat16", NULL};
+    const char *const *lists[] = {STMT_NAMES, EXPR_NAMES, r->tirx ? TIRX_ONLY : TIR_ONLY, DTYPES};
+    int n = 0, nc = 0;
+    const tir_intrin *t = tir_intrin_table(&n);
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+      for (int i = 0; lists[l][i]; i++) nc++;
+    const char **cands = tir_alloc(r->c, sizeof *cands * (size_t)(nc + n));
+    nc = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+      for (int i = 0; lists[l][i]; i++) cands[nc++] = lists[l][i];
+    for (int i = 0; i < n; i++) cands[nc++] = t[i].name;
+    const char *near = tir_suggest(name, cands, nc);
     if (near) tir_error(r->d, sp, "unknown name 'T.%s'; did you mean 'T.%s'?", name, near);
     else tir_error(r->d, sp, "unknown name 'T.%s'", name);
   }

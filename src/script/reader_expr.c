@@ -261,7 +261,11 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   const char *s = rd_as_str(r, v, "a dtype");
   if (!s) return false;
   if (!tir_dtype_parse(s, out)) {
-    tir_error(r->d, v.sp, "unknown dtype '%s'", s);
+    static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                         "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
+    const char *near = tir_suggest(s, DTYPES, -1);
+    if (near) tir_error(r->d, v.sp, "unknown dtype '%s'; did you mean '%s'?", s, near);
+    else tir_error(r->d, v.sp, "unknown dtype '%s'", s);
     return false;
   }
   return true;

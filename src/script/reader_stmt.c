@@ -49,6 +49,29 @@ static bool enter_stmt(rd *r, TSNode at) {
   return true;
 }
 
+/* The names a statement binds (`x = ...`, `a, b = ...`, `x: T.int32 = ...`)
+ * when reading it failed: each is bound to an error value, so that its
+ * later uses stay quiet and one root cause gives one error, whatever the
+ * statement was (a misspelt T.alloc_buffer, a let whose value is wrong, a
+ * failed T.axis.*). */
+static void poison_names(rd *r, TSNode left) {
+  if (rd_is(left, "identifier")) {
+    rd_push_sym(r, rd_text(r, left), rv_err());
+    return;
+  }
+  if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern") && !rd_is(left, "list_pattern") &&
+      !rd_is(left, "parenthesized_expression"))
+    return;
+  uint32_t cnt = ts_node_named_child_count(left);
+  for (uint32_t i = 0; i < cnt; i++) poison_names(r, ts_node_named_child(left, i));
+}
+
+static void poison_targets(rd *r, TSNode s) {
+  if (!rd_is(s, "expression_statement")) return;
+  TSNode e = ts_node_named_child(s, 0);
+  if (rd_is(e, "assignment")) poison_names(r, rd_field(e, "left"));
+}
+
 tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
   bool level = !r->in_rest;
   r->in_rest = false;
@@ -65,11 +88,16 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
     TSNode s = ts_node_named_child(list, i);
     if (rd_is(s, "comment")) continue;
     bool failed = false;
-    if (rd_block_frame_stmt(r, s, &failed)) continue;
+    int errs = r->d ? r->d->nerrors : 0;
+    if (rd_block_frame_stmt(r, s, &failed)) {
+      if (failed || (r->d && r->d->nerrors > errs)) poison_targets(r, s);
+      continue;
+    }
     if (r->blk && !r->blk->is_root) r->blk->body_started = true;
     bool rest = false;
     add(r, &l, stmt_at(r, s, list, i, &rest));
     if (rest) break;
+    if (r->d && r->d->nerrors > errs) poison_targets(r, s);
   }
   r->stmt_depth--;
   r->nest -= level;

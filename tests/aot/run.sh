@@ -73,6 +73,8 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["version"][0]+=1;
 if ! "$tmp/aot_loader" check "$tmp/v2.json" 2>"$tmp/v2.err" && grep -q "metadata version 2.0: this loader reads version 1.x" "$tmp/v2.err"; then ok "version"; else bad "version: expected a refusal naming both versions" "$tmp/v2.err"; fi
 head -c 300 "$k" >"$tmp/trunc.json"
 if ! "$tmp/aot_loader" check "$tmp/trunc.json" 2>"$tmp/tr.err" && grep -q -E "trunc.json:[0-9]+:[0-9]+: error: " "$tmp/tr.err"; then ok "truncated"; else bad "truncated: expected FILE:LINE:COL: error:" "$tmp/tr.err"; fi
+sed '0,/"tirc"/s/"tirc"/"tirc" "x"/' "$k" >"$tmp/malformed.json" # a stray token
+if ! "$tmp/aot_loader" check "$tmp/malformed.json" 2>"$tmp/mf.err" && grep -q -E "malformed.json:[0-9]+:[0-9]+: error: " "$tmp/mf.err"; then ok "malformed"; else bad "malformed: expected FILE:LINE:COL: error:" "$tmp/mf.err"; fi
 # determinism: the same input gives the same bytes
 "$tirc" --emit=metadata "$root/examples/relu.tir" >"$tmp/a.json"; "$tirc" --emit=metadata "$root/examples/relu.tir" >"$tmp/b.json"
 if cmp -s "$tmp/a.json" "$tmp/b.json" && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["input_sha256"])' "$tmp/a.json")" = "$(sha256sum "$root/examples/relu.tir" | cut -d' ' -f1)" ]; then ok "deterministic, sha256"; else bad "deterministic, sha256"; fi

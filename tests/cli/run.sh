@@ -39,6 +39,9 @@ check emit-cuda 0 "__global__" "$tirc" --emit=cuda "$relu"
 # habits: --opt value, -o -, did-you-mean, colour, error limit, --symbol, --emit=h
 check opt-space 0 "relu_a_shared = T.sblock_alloc_buffer\(\(2, 2, 64, 64\)" "$tirc" --passes compact "$relu"
 check dash-o-stdout 0 "def relu" "$tirc" "$relu" -o -
+cp "$relu" "$tmp/-r.tir"
+check double-dash 0 "def relu" sh -c "cd '$tmp' && '$tirc' --emit=tir -- -r.tir"
+check dash-file-without-double-dash 2 "unknown option '-r.tir'" sh -c "cd '$tmp' && '$tirc' -r.tir"
 [ ! -e ./- ] && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/dash-o-stdout made a file '-'"; rm -f ./-; }
 check did-you-mean-opt 2 "unknown option '--pases'; did you mean '--passes'\?" "$tirc" --pases=compact "$relu"
 check did-you-mean-emit 2 "unknown --emit value 'cuad'; did you mean 'cuda'\?" "$tirc" --emit cuad "$relu"
@@ -68,7 +71,15 @@ check emit-h 0 "^int32_t relu_packed\(const void \*args, void \*workspace\);" "$
   printf '#include "kern.h"\n#include "kern.c"\n' >"$tmp/both.c" &&
   gcc -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes -c "$tmp/both.c" -o "$tmp/both.o" -I"$tmp" 2>"$tmp/hc" &&
   pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/emit-h-compiles"; head "$tmp/hc"; }
-check cuda-one-thread 0 "warning: function 'chain' binds no thread: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
+check cuda-one-thread 0 "chain.tir:37:5: warning: function 'chain' binds no thread here: its CUDA kernel runs on a single thread; loop 'i' \(extent 1024\) has no dependence between iterations and could be bound" "$tirc" --emit=cuda "$root/examples/chain.tir"
+# the loop named is one that can be bound safely, or none
+"$tirc" --emit=cuda "$root/tests/cli/bind_hint.tir" 2>"$tmp/bh" >/dev/null
+for want in "scan:" "diag:" "tiled:io" "overlap:" "inner_ok:i" "twostage:" "twoview:"; do
+  fn=${want%%:*}; loop=${want#*:}
+  if [ -n "$loop" ]; then pat="function '$fn' binds no thread here: .*; loop '$loop' \(extent 8\) has no dependence"
+  else pat="function '$fn' binds no thread here: its CUDA kernel runs on a single thread \(and no loop of it is provably free"; fi
+  grep -q -E "$pat" "$tmp/bh" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/bind-hint $fn"; grep "'$fn'" "$tmp/bh"; }
+done
 "$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
 # the interval packer alone
 printf 'id,lower,upper,size\na,0,10,300\nb,0,10,700\nc,10,20,500\nd,10,20,500\n' >"$tmp/rect.csv" # OPT = LB = 1000
@@ -82,5 +93,6 @@ check plan-budget-bad 2 "--plan-budget value 'abc' is not a count" "$tirc" --pla
 grep -E '^\.BI? ' "$root/docs/tirc.1" | sed 's/\\-/-/g' | grep -o -E '(^\.BI -o|--[a-z-]+)' | sed 's/^\.BI //' | sort -u >"$tmp/man-opts"
 if diff "$tmp/help-opts" "$tmp/man-opts" >"$tmp/optdiff"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/man-vs-help"; cat "$tmp/optdiff"; fi
 python3 "$root/tests/cli/doc_links.py" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-links"; }
+python3 "$root/tests/cli/doc_passes.py" "$tirc" "$root" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/doc-passes"; }
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

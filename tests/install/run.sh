@@ -35,6 +35,17 @@ for h in glob.glob(sys.argv[1] + "/*.h"):
 print("\n".join(sorted(names)))
 PY
 if comm -23 "$tmp/declared" "$tmp/exported" >"$tmp/missing" && [ -s "$tmp/missing" ]; then bad "public functions not exported" "$tmp/missing"; else ok; fi
+# each installed header stands alone (C, and C++ when there is a compiler),
+# and tir/tir.h includes every one
+for h in "$p"/include/tir/*.h; do
+  n=$(basename "$h")
+  printf '#include <tir/%s>\n' "$n" >"$tmp/h.c"
+  cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$p/include" "$tmp/h.c" 2>"$tmp/h.log" && ok || bad "<tir/$n> does not compile alone" "$tmp/h.log"
+  if command -v c++ >/dev/null 2>&1; then
+    c++ -x c++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I"$p/include" "$tmp/h.c" 2>"$tmp/h.log" && ok || bad "<tir/$n> does not compile as C++" "$tmp/h.log"
+  fi
+  [ "$n" = tir.h ] || grep -q "^#include \"tir/$n\"" "$p/include/tir/tir.h" && ok || bad "tir/tir.h does not include tir/$n"
+done
 # the embedding example, through pkg-config
 awk '/^```c$/{on=1; next} /^```$/{if(on) exit} on' "$root/docs/embedding.md" >"$tmp/app.c"
 flags=$(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --define-variable=prefix="$p" --cflags --libs tir) || bad "pkg-config tir"
