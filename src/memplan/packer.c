@@ -95,9 +95,10 @@ static int64_t arena_of(const tir_interval *iv, const int64_t *off, int n) {
 }
 
 /* places the intervals in order, each in a gap among its placed conflicts:
- * the lowest that fits (first fit), the tightest (best fit), or as TVM
- * USMP's PostSortAllocation does (`usmp`: the conflicts by offset, the
- * candidate raised past each it would overlap) */
+ * the lowest that fits (first fit, fit 0) or the tightest (best fit, 1); or
+ * (2) as TVM USMP's greedy PostSortAllocation does: at the largest end of a
+ * placed conflict, aligned ("we need to make sure we pick the largest
+ * offset of them all"), gaps below left unused */
 static int64_t place(const ctx *c, const int *order, int fit, int64_t align, int64_t *off, span *buf, char *placed) {
   int n = c->n;
   memset(placed, 0, (size_t)n);
@@ -112,12 +113,10 @@ static int64_t place(const ctx *c, const int *order, int fit, int64_t align, int
     }
     qsort(buf, (size_t)m, sizeof *buf, by_lo);
     int64_t at = -1, bestgap = -1, cur = 0;
-    if (fit == 2) { /* USMP */
+    if (fit == 2) { /* USMP: past the highest placed conflict */
       at = 0;
-      for (int e = 0; e < m; e++) {
-        int64_t nxt = align_up(buf[e].hi, align);
-        if (nxt > at && at + size > buf[e].lo) at = nxt;
-      }
+      for (int e = 0; e < m; e++)
+        if (align_up(buf[e].hi, align) > at) at = align_up(buf[e].hi, align);
     } else {
       for (int e = 0; e <= m; e++) {
         int64_t start = align_up(cur, align);
