@@ -74,6 +74,7 @@ struct tir_search {
   size_t tn;
   int *reach;       /* scratch of the decomposition */
   int *live_off, *live; /* the buffers live in each section */
+  int *wit;         /* the last buffer of each section's list that showed it fits */
   unsigned *stamp;  /* sections counted in the current epoch */
   unsigned epoch;
   uint64_t *mark;   /* sections to check, a bitset */
@@ -204,6 +205,8 @@ tir_search *tir_search_new(const tir_interval *iv, int n, int **adj, const int *
     for (int k = s->sl[i]; k < s->sh[i]; k++) s->live_off[k + 1]++;
   for (int k = 0; k < s->nsec; k++) s->live_off[k + 1] += s->live_off[k];
   s->live = xmalloc(sizeof *s->live * (size_t)(s->live_off[s->nsec] + 1));
+  s->wit = xmalloc(sizeof *s->wit * ns);
+  for (int k = 0; k < s->nsec; k++) s->wit[k] = s->live_off[k];
   {
     int *fill = calloc(ns, sizeof *fill);
     if (!fill) abort();
@@ -250,6 +253,7 @@ void tir_search_free(tir_search *s) {
   free(s->mark);
   free(s->live_off);
   free(s->live);
+  free(s->wit);
   free(s->ws);
   free(s->stack);
   free(s->estack);
@@ -469,11 +473,16 @@ static bool sections_ok(tir_search *s) {
   FOR_MARKED(s, k) {
     if (!s->rest[k]) continue;
     int64_t limit = s->cap - s->rest[k];
+    int a = s->live_off[k], z = s->live_off[k + 1], w = s->wit[k], i = w;
     bool ok = false;
-    for (int i = s->live_off[k]; i < s->live_off[k + 1] && !ok; i++) {
+    do { /* from the buffer that showed it last time: often still does */
       int b = s->live[i];
-      ok = !s->placed[b] && lowest(s, b) <= limit;
-    }
+      if (!s->placed[b] && lowest(s, b) <= limit) {
+        ok = true;
+        s->wit[k] = i;
+      }
+      if (++i == z) i = a;
+    } while (!ok && i != w);
     if (!ok) return false;
   }
   return true;
