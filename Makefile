@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -146,6 +146,9 @@ valgrind: all $(UNIT_BINS)
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/bench_vs_tvm.py"; python3 bench/bench_vs_tvm.py
+
+bench-memplan: $(BUILD)/bench/bench_memplan
+	@$(BUILD)/bench/bench_memplan
 
 run: $(TIRC)
 	@echo "== before: examples/relu.tir as tirc reads it (tirc examples/relu.tir)"

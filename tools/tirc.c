@@ -296,7 +296,7 @@ static int plan_intervals(const options *o) {
     fprintf(stderr, "plan: %d buffers, lower bound %lld, arena %lld, gap %.2f%%, %s, best rule %s (%d rules)\n", n,
             (long long)st.lower_bound, (long long)st.arena, st.gap_percent,
             st.proven_optimal ? "proven optimal" : "not proven optimal", st.winner ? st.winner : "-", st.candidates);
-    fprintf(stderr, "plan: exact search: %lld nodes\n", (long long)st.nodes);
+    fprintf(stderr, "plan: search: %lld nodes in %d runs\n", (long long)st.nodes, st.runs);
   }
   if (d.n) {
     char *msg = tir_diag_format(&d, o->plan_intervals, src, len);

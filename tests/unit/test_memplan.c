@@ -3,7 +3,9 @@
  * instances, known optima, and the CSV reader's errors. */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "memplan_gen.h"
 #include "testutil.h"
 
 START_TEST(lower_bound_and_validator) {
@@ -45,8 +47,17 @@ START_TEST(random_instances) {
     tir_plan_options o = {.alignment = align, .node_budget = 5000};
     ck_assert_int_eq(tir_plan_intervals(iv, n, &o, &st, &d), 0);
     ck_assert(tir_plan_valid(iv, n, align));
+    int64_t arena = 0;
+    for (int i = 0; i < n; i++)
+      if (iv[i].offset + iv[i].size > arena) arena = iv[i].offset + iv[i].size;
+    ck_assert_int_eq(arena, st.arena);
+    /* LB <= tirc <= each rule <= the sum of sizes */
     ck_assert_int_le(st.lower_bound, st.arena);
-    if (align == 1) ck_assert_int_le(st.arena, sum);
+    ck_assert_int_eq(st.candidates, TIR_PLAN_RULES);
+    for (int r = 0; r < st.candidates; r++) {
+      ck_assert_int_le(st.arena, st.rule_arena[r]);
+      if (align == 1) ck_assert_int_le(st.rule_arena[r], sum);
+    }
     if (st.arena == st.lower_bound) ck_assert(st.proven_optimal); /* and the search may prove more */
   }
   ck_assert_int_eq(d.n, 0);
@@ -69,9 +80,10 @@ START_TEST(known_optimum_small) {
 }
 END_TEST
 
-/* first fit in every order of up to 7 buffers: the optimum */
+/* first fit in every order of up to 8 buffers: the optimum (first fit in
+ * the order of an optimal plan's offsets places each buffer no higher) */
 static int64_t first_fit_order(const tir_interval *iv, const int *perm, int n) {
-  int64_t off[8], arena = 0;
+  int64_t off[9], arena = 0;
   for (int k = 0; k < n; k++) {
     int i = perm[k];
     int64_t x = 0;
@@ -108,12 +120,14 @@ static int64_t brute(const tir_interval *iv, int *perm, int k, int n) {
 START_TEST(exact_equals_brute_force) {
   tir_diag d;
   tir_diag_init(&d);
-  for (int t = 0; t < 150; t++) {
-    int n = 2 + (int)(rnd() % 6);
+  for (int t = 0; t < 160; t++) {
+    int n = t < 40 ? 8 : 2 + (int)(rnd() % 7);
     tir_interval iv[8];
     for (int i = 0; i < n; i++) {
       int64_t lo = rnd() % 9;
       iv[i] = (tir_interval){lo, lo + 1 + rnd() % 6, 1 + rnd() % 9, 0};
+      if (i && t % 4 == 1 && rnd() % 3 == 0) iv[i] = iv[i - 1]; /* twins */
+      if (i && t % 4 == 2 && rnd() % 3 == 0) iv[i].lower = iv[i - 1].lower, iv[i].upper = iv[i - 1].upper;
     }
     int perm[8];
     for (int i = 0; i < n; i++) perm[i] = i;
@@ -122,8 +136,63 @@ START_TEST(exact_equals_brute_force) {
     ck_assert_int_eq(tir_plan_intervals(iv, n, NULL, &st, &d), 0);
     ck_assert_int_eq(st.arena, want);
     ck_assert(st.proven_optimal);
+    for (int r = 0; r < st.candidates; r++) ck_assert_int_ge(st.rule_arena[r], want); /* no rule beats it */
   }
   tir_diag_free(&d);
+}
+END_TEST
+
+/* the known-optimum generator: OPT = LB = the capacity; the packer reaches
+ * it on every instance of up to 60 buffers */
+START_TEST(known_optimum_generated) {
+  tir_diag d;
+  tir_diag_init(&d);
+  uint64_t seed = 42;
+  for (int t = 0; t < 40; t++) {
+    tir_interval iv[60];
+    int n = memplan_gen_known(iv, 10 + t, 4096, 50, 64, &seed);
+    ck_assert_int_eq(n, 10 + t);
+    ck_assert_int_eq(tir_plan_lower_bound(iv, n), 4096);
+    tir_plan_stats st;
+    tir_plan_options o = {.alignment = 64};
+    ck_assert_int_eq(tir_plan_intervals(iv, n, &o, &st, &d), 0);
+    ck_assert_int_eq(st.arena, 4096);
+    ck_assert(st.proven_optimal);
+  }
+  ck_assert_int_eq(d.n, 0);
+  tir_diag_free(&d);
+}
+END_TEST
+
+/* USMP's greedy rules: greedy_by_size orders by size, then conflicts,
+ * then the name (greater first); greedy_by_conflicts by conflicts, then
+ * size, then the name; each buffer goes right past the highest placed
+ * conflict.  The names alone change the arena on this one (figures worked
+ * by hand from TVM's greedy.cc) */
+static int64_t usmp_arena(const tir_interval *in, int n, const char *const *names, int rule) {
+  tir_interval iv[8];
+  memcpy(iv, in, sizeof *iv * (size_t)n);
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_plan_options o = {.names = names, .node_budget = -1};
+  tir_plan_stats st;
+  ck_assert_int_eq(tir_plan_intervals(iv, n, &o, &st, &d), 0);
+  ck_assert_str_eq(st.rule[rule], rule == 10 ? "usmp_greedy_by_size" : "usmp_greedy_by_conflicts");
+  tir_diag_free(&d);
+  return st.rule_arena[rule];
+}
+
+START_TEST(usmp_rules) {
+  const char *up[5] = {"a", "b", "c", "d", "e"}, *down[5] = {"e", "d", "c", "b", "a"};
+  tir_interval iv[5] = {{0, 3, 32, 0}, {3, 4, 16, 0}, {2, 4, 32, 0}, {1, 4, 16, 0}, {0, 1, 48, 0}};
+  /* by size: e (48 bytes), then a and c (32 bytes, 3 conflicts each: the
+   * greater name first), then d (16, 3 conflicts), b (16, 2).  Names a..e:
+   * e 0, c 0, a past e at 48, d past a at 80, b past d at 96: 112.  Names
+   * reversed (a is "e"): e 0, a 48, c past a at 80, d 112, b 128: 144 */
+  ck_assert_int_eq(usmp_arena(iv, 5, up, 10), 112);
+  ck_assert_int_eq(usmp_arena(iv, 5, down, 10), 144);
+  ck_assert_int_eq(usmp_arena(iv, 5, up, 11), 112);
+  ck_assert_int_eq(usmp_arena(iv, 5, down, 11), 96);
 }
 END_TEST
 
@@ -173,6 +242,8 @@ static Suite *suite(void) {
   tcase_add_test(t, random_instances);
   tcase_add_test(t, known_optimum_small);
   tcase_add_test(t, exact_equals_brute_force);
+  tcase_add_test(t, known_optimum_generated);
+  tcase_add_test(t, usmp_rules);
   tcase_add_test(t, csv);
   suite_add_tcase(s, t);
   return s;
