@@ -218,13 +218,13 @@ static inline int64_t *eval_idx(const xacc *a, xframe *fr, int64_t *out) {
 static int64_t i_load(const xe *e, xframe *fr) {
   int64_t idx[32];
   xstore *st;
-  const uint8_t *p = x_addr(e->acc, fr, eval_idx(e->acc, fr, idx), false, &st);
+  const uint8_t *p = x_addr_fast(e->acc, fr, eval_idx(e->acc, fr, idx), false, &st);
   return p ? x_read_int(p, e->acc->ek) : 0;
 }
 static double f_load(const xe *e, xframe *fr) {
   int64_t idx[32];
   xstore *st;
-  const uint8_t *p = x_addr(e->acc, fr, eval_idx(e->acc, fr, idx), false, &st);
+  const uint8_t *p = x_addr_fast(e->acc, fr, eval_idx(e->acc, fr, idx), false, &st);
   return p ? x_read_float(p, e->acc->ek) : 0;
 }
 /* one index, int32 elements: the hot case */
@@ -446,6 +446,75 @@ static xval h_slice_tensor(const xe *e, xframe *fr) {
     }
   }
   return dst;
+}
+
+/* An extern function the interpreter does not know runs as an opaque but
+ * deterministic one: a hash of its name, its scalar arguments and the bytes
+ * it may read (the regions of its tvm_access_ptr arguments with the read
+ * bit) fills the regions it may write (the write bit) and gives its result.
+ * Two stages of a program agree on it exactly when they hand the extern
+ * the same things, which is what a pass must keep.  args[i] of the call;
+ * aux: per argument 0 (scalar), 1 (an access_ptr region), 2 (another pointer). */
+typedef struct xextern {
+  const char *name;
+  const xe **args;   /* compiled args (access_ptr: the pointer) */
+  const xe **exts;   /* access_ptr: its extent */
+  int *kind, *mask, *esize;
+  xek *ek;
+  int n;
+} xextern;
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static uint64_t run_extern(const xe *e, xframe *fr) {
+  const xextern *x = e->aux;
+  uint64_t h = 1469598103934665603ull;
+  for (const char *c = x->name; *c; c++) h = mix(h, (uint8_t)*c);
+  xval ptr[16];
+  int64_t ext[16];
+  for (int i = 0; i < x->n && i < 16; i++) {
+    const xe *a = x->args[i];
+    if (x->kind[i] == 0) {
+      if (a->vc == XV_FLOAT) {
+        double v = EVF(a);
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        h = mix(h, u);
+      } else {
+        h = mix(h, (uint64_t)EVI(a));
+      }
+      continue;
+    }
+    ptr[i] = EVH(a);
+    if (x->kind[i] != 1) continue;
+    ext[i] = EVI(x->exts[i]);
+    if (fr->run->stop || !ptr[i].h.st) return 0;
+    if (x->mask[i] & 1) h = mix(h, tir_exec_hash(ptr[i].h.st->data + ptr[i].h.off, (size_t)(ext[i] * x->esize[i])));
+  }
+  if (fr->run->stop) return 0;
+  for (int i = 0; i < x->n && i < 16; i++) {
+    if (x->kind[i] != 1 || !(x->mask[i] & 2)) continue;
+    xstore *st = ptr[i].h.st;
+    for (int64_t k = 0; k < ext[i]; k++) {
+      uint8_t *p = st->data + ptr[i].h.off + k * x->esize[i];
+      uint64_t r = mix(mix(h, (uint64_t)i), (uint64_t)k);
+      if (x_ek_is_float(x->ek[i])) x_write_float(p, x->ek[i], (double)(int64_t)(r >> 11) / 4503599627370496.0 - 1.0);
+      else x_write_int(p, x->ek[i], (int64_t)(r % 128) - 64);
+    }
+    if (st->init) memset(st->init + ptr[i].h.off, 1, (size_t)(ext[i] * x->esize[i]));
+  }
+  return mix(h, 0x5bd1e995);
+}
+static int64_t i_extern(const xe *e, xframe *fr) { return x_wrapk(e, (int64_t)(run_extern(e, fr) % 128) - 64); }
+static double f_extern(const xe *e, xframe *fr) {
+  return x_round_to(e->ek, (double)(int64_t)(run_extern(e, fr) >> 11) / 4503599627370496.0 - 1.0);
+}
+static xval h_extern(const xe *e, xframe *fr) {
+  (void)run_extern(e, fr);
+  return (xval){.h = {NULL, 0}};
 }
 
 static xval h_storage_sync(const xe *e, xframe *fr) {
@@ -715,6 +784,52 @@ static const xe *compile_math(xc *c, const tir_expr *e, const mathfn *m, tir_exp
   return r;
 }
 
+static const xe *compile_extern(xc *c, const tir_expr *e, xe *r, tir_expr *const *args, int n) {
+  if (n > 16) {
+    xc_error(c, e->span, "cannot run T.call_extern(\"%s\") with more than 16 arguments", args[-1]->u.str);
+    return bad(c, e);
+  }
+  xextern *x = x_alloc(c->p, sizeof *x);
+  x->name = args[-1]->u.str;
+  x->n = n;
+  x->args = x_alloc(c->p, sizeof *x->args * (size_t)(n + 1));
+  x->exts = x_alloc(c->p, sizeof *x->exts * (size_t)(n + 1));
+  x->kind = x_alloc(c->p, sizeof(int) * (size_t)(n + 1));
+  x->mask = x_alloc(c->p, sizeof(int) * (size_t)(n + 1));
+  x->esize = x_alloc(c->p, sizeof(int) * (size_t)(n + 1));
+  x->ek = x_alloc(c->p, sizeof(xek) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    const tir_expr *a = args[i];
+    if (a->dtype.lanes > 1) {
+      xc_error(c, a->span.line ? a->span : e->span, "cannot run T.call_extern(\"%s\") of a vector", x->name);
+      return bad(c, e);
+    }
+    if (a->kind == TIR_STRING_IMM) { /* a string: part of the name */
+      x->args[i] = xc_const_int(c, TIR_INT64, (int64_t)tir_exec_hash(a->u.str, strlen(a->u.str)));
+      continue;
+    }
+    x->args[i] = xc_expr(c, a, 0);
+    if (x->args[i]->vc == XV_HANDLE || x->args[i]->vc == XV_VOID) {
+      ((xe *)x->args[i])->vc = XV_HANDLE;
+      x->kind[i] = 2;
+      int64_t m;
+      if (a->kind == TIR_CALL && !strcmp(a->u.call.op, "tvm_access_ptr") && a->u.call.nargs == 5 &&
+          tir_is_const_int(a->u.call.args[4], &m)) {
+        x->kind[i] = 1;
+        x->mask[i] = (int)m;
+        x->exts[i] = xc_expr(c, a->u.call.args[3], 0);
+        x->ek[i] = x_elem_kind(tir_dtype_with_lanes(a->u.call.args[0]->dtype, 1));
+        x->esize[i] = tir_dtype_bytes(a->u.call.args[0]->dtype);
+      }
+    }
+  }
+  r->aux = x;
+  if (r->vc == XV_INT) r->fn.i = i_extern;
+  else if (r->vc == XV_FLOAT) r->fn.f = f_extern;
+  else r->fn.h = h_extern, r->vc = XV_HANDLE;
+  return r;
+}
+
 static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
   const char *op = e->u.call.op;
   tir_expr *const *args = e->u.call.args;
@@ -725,12 +840,8 @@ static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
   if ((!strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern")) && n >= 1 && args[0]->kind == TIR_STRING_IMM) {
     int bits = 0;
     const mathfn *m = find_math(args[0]->u.str, true, &bits);
-    if (!m || r->vc != XV_FLOAT || r->dt.bits != bits) {
-      xc_error(c, e->span, "cannot run T.%s(\"%s\"): the interpreter knows only the C math functions", op,
-               args[0]->u.str);
-      return bad(c, e);
-    }
-    return compile_math(c, e, m, args + 1, n - 1, lane);
+    if (m && r->vc == XV_FLOAT && r->dt.bits == bits) return compile_math(c, e, m, args + 1, n - 1, lane);
+    return compile_extern(c, e, r, args + 1, n - 1);
   }
   const mathfn *m = find_math(op, false, NULL);
   if (m) return compile_math(c, e, m, args, n, lane);

@@ -256,6 +256,37 @@ void x_thread_loop(const xs *s, xframe *fr, int64_t lo, int64_t n);
 void x_barrier(xframe *fr);
 void x_run_sched_free(xrun *r);
 
+/* x_addr's common case inline: a declared buffer, not a view, in bounds */
+static inline uint8_t *x_addr_fast(const xacc *a, xframe *fr, const int64_t *idx, bool write, xstore **sto) {
+  const xbuf *b = &fr->bufs[a->buf];
+  xstore *st = b->st;
+  if (st && b->view_src < 0 && !a->derive) {
+    const int64_t *sh = fr->dims + a->dimoff, *str = sh + a->ndim;
+    int64_t flat = 0;
+    int d = 0;
+    for (; d < a->ndim; d++) {
+      if ((uint64_t)idx[d] >= (uint64_t)sh[d]) break;
+      flat += idx[d] * str[d];
+    }
+    if (d == a->ndim) {
+      int64_t off = b->base + flat * a->esize + a->lane_off;
+      if (off >= 0 && off + a->lbytes <= st->size) {
+        const uint8_t *in = st->init;
+        bool ok = write || !in || !fr->run->check_uninit;
+        if (!ok) {
+          ok = true;
+          for (int k = 0; k < a->lbytes; k++) ok &= in[off + k] != 0;
+        }
+        if (ok) {
+          *sto = st;
+          return st->data + off;
+        }
+      }
+    }
+  }
+  return x_addr(a, fr, idx, write, sto);
+}
+
 /* the statement runner, for exec_thread.c */
 static inline void x_exec(const xs *s, xframe *fr) { s->fn(s, fr); }
 

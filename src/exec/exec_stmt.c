@@ -21,7 +21,7 @@ static void s_seq(const xs *s, xframe *fr) {
 
 static void store_value(const xacc *a, xframe *fr, const int64_t *idx, const xe *v, xval val) {
   xstore *st;
-  uint8_t *p = x_addr(a, fr, idx, true, &st);
+  uint8_t *p = x_addr_fast(a, fr, idx, true, &st);
   if (!p) return;
   if (v->vc == XV_FLOAT) x_write_float(p, a->ek, val.f);
   else x_write_int(p, a->ek, val.i);
@@ -374,6 +374,11 @@ static void s_block(const xs *s, xframe *fr) {
     }
     fr->slots[s->islots[i]].i = v;
     if (s->ireduce[i] && v != lo) first = false;
+  }
+  if (!s->nmatch && !s->nalloc) {
+    if (first) x_exec(s->init, fr);
+    if (!stopped(fr)) x_exec(s->body, fr);
+    return;
   }
   /* views and allocations live for the block's body */
   int nsave = s->nmatch + s->nalloc;
