@@ -86,6 +86,13 @@ typedef struct tir_exec_opts {
  * true, or false with an error in d at the faulting access. */
 bool tir_exec(const tir_func *f, tir_exec_args *args, const tir_exec_opts *o, tir_diag *d);
 
+/* True when f hands a pointer other than a T.tvm_access_ptr (which says
+ * how many elements it covers) to an extern function the interpreter does
+ * not know: such an extern runs as an opaque function of what it can see
+ * (docs/exec.md), and a raw pointer shows it nothing, so runs of f before
+ * and after LowerIntrin (access_ptr -> address_of) cannot be compared. */
+bool tir_exec_has_opaque_pointers(const tir_func *f);
+
 /* compiled once, run many times (the benchmark; --verify-exec) */
 typedef struct tir_exec_prog tir_exec_prog;
 tir_exec_prog *tir_exec_compile(const tir_func *f, tir_diag *d);

@@ -754,6 +754,11 @@ static const mathfn *find_math(const char *name, bool by_c, int *bits) {
   return NULL;
 }
 
+bool x_known_extern(const char *name) {
+  int bits;
+  return find_math(name, true, &bits) != NULL;
+}
+
 static const xe *compile_math(xc *c, const tir_expr *e, const mathfn *m, tir_expr *const *args, int nargs, int lane) {
   if (nargs != m->nargs) {
     xc_error(c, e->span, "cannot run %s with %d arguments", m->name, nargs);
