@@ -36,6 +36,32 @@ static int64_t i_mul_vc(const xe *e, xframe *fr) {
 static int64_t i_add_xc(const xe *e, xframe *fr) { return x_wrapk(e, (int64_t)((uint64_t)EVI(e->a) + (uint64_t)e->k)); }
 static int64_t i_mul_xc(const xe *e, xframe *fr) { return x_wrapk(e, (int64_t)((uint64_t)EVI(e->a) * (uint64_t)e->k)); }
 
+/* a sum of constant multiples of vars and other terms, plus a constant:
+ * index arithmetic in one node.  Wrapping once at the end is exact: the
+ * ints of a width are a ring, and + - * commute with the reduction. */
+typedef struct xlin {
+  int nv, nx;
+  const int *vslot;
+  const uint64_t *vcoef;
+  const xe **x;
+  const uint64_t *xcoef;
+  uint64_t c0;
+} xlin;
+
+static int64_t i_lin(const xe *e, xframe *fr) {
+  const xlin *l = e->aux;
+  uint64_t acc = l->c0;
+  for (int k = 0; k < l->nv; k++) acc += l->vcoef[k] * (uint64_t)fr->slots[l->vslot[k]].i;
+  for (int k = 0; k < l->nx; k++) acc += l->xcoef[k] * (uint64_t)EVI(l->x[k]);
+  return x_wrapk(e, (int64_t)acc);
+}
+static int64_t i_lin_v(const xe *e, xframe *fr) { /* vars only */
+  const xlin *l = e->aux;
+  uint64_t acc = l->c0;
+  for (int k = 0; k < l->nv; k++) acc += l->vcoef[k] * (uint64_t)fr->slots[l->vslot[k]].i;
+  return x_wrapk(e, (int64_t)acc);
+}
+
 static bool div_zero(const xe *e, xframe *fr, int64_t b) {
   if (b != 0) return false;
   x_fail(fr, e->span, "integer division by zero");
@@ -373,10 +399,14 @@ static xval h_access_ptr(const xe *e, xframe *fr) {
     x_fail(fr, e->span, "T.tvm_access_ptr of a null pointer");
     return d;
   }
-  int64_t lo = d.h.off + off * e->k, hi = lo + ext * e->k;
-  if (ext < 0 || lo < 0 || hi > d.h.st->size) {
-    x_fail(fr, e->span, "T.tvm_access_ptr: elements [%lld, %lld) of %s are outside its %lld elements",
-           (long long)(lo / e->k), (long long)(hi / e->k), d.h.st->name, (long long)(d.h.st->size / e->k));
+  /* the start must lie in the storage; the extent is a promise about what
+   * the callee touches (TVM's default, shape[0] * strides[0], may reach
+   * past the end of a strided view), checked where it is used */
+  int64_t lo = d.h.off + off * e->k;
+  (void)ext;
+  if (lo < 0 || lo > d.h.st->size) {
+    x_fail(fr, e->span, "T.tvm_access_ptr: element %lld of %s is outside its %lld elements", (long long)(lo / e->k),
+           d.h.st->name, (long long)(d.h.st->size / e->k));
     return (xval){.h = {NULL, 0}};
   }
   d.h.off = lo;
@@ -492,6 +522,9 @@ static uint64_t run_extern(const xe *e, xframe *fr) {
     if (x->kind[i] != 1) continue;
     ext[i] = EVI(x->exts[i]);
     if (fr->run->stop || !ptr[i].h.st) return 0;
+    int64_t room = (ptr[i].h.st->size - ptr[i].h.off) / x->esize[i];
+    if (ext[i] > room) ext[i] = room; /* the promise may overshoot the end (TVM's default extent) */
+    if (ext[i] < 0) ext[i] = 0;
     if (x->mask[i] & 1) h = mix(h, tir_exec_hash(ptr[i].h.st->data + ptr[i].h.off, (size_t)(ext[i] * x->esize[i])));
   }
   if (fr->run->stop) return 0;
@@ -594,7 +627,101 @@ static const xe *compile_var(xc *c, const tir_expr *v, int lane) {
   return e;
 }
 
+typedef struct lin_acc {
+  int *vslot;
+  uint64_t *vcoef;
+  const xe **x;
+  uint64_t *xcoef;
+  int nv, nx, cap;
+  uint64_t c0;
+  int ops;
+} lin_acc;
+
+static void lin_term(lin_acc *L, int slot, const xe *x, uint64_t coef) {
+  if (x == NULL)
+    for (int k = 0; k < L->nv; k++)
+      if (L->vslot[k] == slot) {
+        L->vcoef[k] += coef;
+        return;
+      }
+  if ((x ? L->nx : L->nv) == L->cap) return; /* caller checks room */
+  if (x) L->x[L->nx] = x, L->xcoef[L->nx++] = coef;
+  else L->vslot[L->nv] = slot, L->vcoef[L->nv++] = coef;
+}
+
+static bool lin_collect(xc *c, const tir_expr *e, int lane, uint64_t coef, tir_dtype t, lin_acc *L) {
+  if (L->nv >= L->cap - 1 || L->nx >= L->cap - 1) return false;
+  if (!tir_dtype_eq(tir_dtype_with_lanes(e->dtype, 1), tir_dtype_with_lanes(t, 1))) {
+    lin_term(L, 0, xc_expr(c, e, e->dtype.lanes > 1 ? lane : 0), coef);
+    return true;
+  }
+  int64_t k;
+  switch (e->kind) {
+  case TIR_ADD:
+  case TIR_SUB:
+    L->ops++;
+    return lin_collect(c, e->u.bin.a, lane, coef, t, L) &&
+           lin_collect(c, e->u.bin.b, lane, e->kind == TIR_SUB ? 0 - coef : coef, t, L);
+  case TIR_MUL:
+    if (tir_is_const_int(e->u.bin.b, &k)) {
+      L->ops++;
+      return lin_collect(c, e->u.bin.a, lane, coef * (uint64_t)k, t, L);
+    }
+    if (tir_is_const_int(e->u.bin.a, &k)) {
+      L->ops++;
+      return lin_collect(c, e->u.bin.b, lane, coef * (uint64_t)k, t, L);
+    }
+    break;
+  case TIR_INT_IMM: L->c0 += coef * (uint64_t)e->u.int_val; return true;
+  case TIR_VAR: {
+    long sl = tir_ptrmap_get(&c->vars, e, 0);
+    if (sl && c->defd[sl - 1]) {
+      lin_term(L, (int)sl - 1 + (e->dtype.lanes > 1 ? lane : 0), NULL, coef);
+      return true;
+    }
+    break;
+  }
+  case TIR_BROADCAST: return lin_collect(c, e->u.bcast.value, 0, coef, t, L);
+  case TIR_RAMP:
+    L->ops++;
+    return lin_collect(c, e->u.ramp.base, 0, coef, t, L) &&
+           lin_collect(c, e->u.ramp.stride, 0, coef * (uint64_t)lane, t, L);
+  default: break;
+  }
+  lin_term(L, 0, xc_expr(c, e, e->dtype.lanes > 1 ? lane : 0), coef);
+  return true;
+}
+
+/* an ADD/SUB/MUL tree of ints as one linear node, or NULL */
+static const xe *compile_linear(xc *c, const tir_expr *e, int lane) {
+  enum { CAP = 32 };
+  int vslot[CAP];
+  uint64_t vcoef[CAP], xcoef[CAP];
+  const xe *x[CAP];
+  lin_acc L = {vslot, vcoef, x, xcoef, 0, 0, CAP, 0, 0};
+  if (!lin_collect(c, e, lane, 1, e->dtype, &L) || L.ops < 2) return NULL;
+  xlin *l = x_alloc(c->p, sizeof *l);
+  int *vs = x_alloc(c->p, sizeof *vs * (size_t)(L.nv + 1));
+  uint64_t *vc = x_alloc(c->p, sizeof *vc * (size_t)(L.nv + 1)), *xc_ = x_alloc(c->p, sizeof *xc_ * (size_t)(L.nx + 1));
+  const xe **xs_ = x_alloc(c->p, sizeof *xs_ * (size_t)(L.nx + 1));
+  int nv = 0;
+  for (int k = 0; k < L.nv; k++)
+    if (vcoef[k]) vs[nv] = vslot[k], vc[nv++] = vcoef[k];
+  memcpy(xs_, x, sizeof *xs_ * (size_t)L.nx);
+  memcpy(xc_, xcoef, sizeof *xc_ * (size_t)L.nx);
+  l->nv = nv, l->nx = L.nx, l->vslot = vs, l->vcoef = vc, l->x = xs_, l->xcoef = xc_, l->c0 = L.c0;
+  xe *r = node(c, e, e->dtype);
+  r->aux = l;
+  r->fn.i = L.nx ? i_lin : i_lin_v;
+  return r;
+}
+
 static const xe *compile_binary(xc *c, const tir_expr *e, int lane) {
+  if ((e->kind == TIR_ADD || e->kind == TIR_SUB || e->kind == TIR_MUL) && xc_class(e->dtype) == XV_INT &&
+      e->dtype.bits > 1) {
+    const xe *l = compile_linear(c, e, lane);
+    if (l) return l;
+  }
   const xe *a = xc_expr(c, e->u.bin.a, lane), *b = xc_expr(c, e->u.bin.b, lane);
   tir_expr_kind k = e->kind;
   xe *r = node(c, e, e->dtype);
