@@ -491,7 +491,7 @@ typedef struct xextern {
   const xe **exts;   /* access_ptr: its extent */
   int *kind, *mask, *esize;
   xek *ek;
-  int n;
+  int n, lane;
 } xextern;
 
 static uint64_t mix(uint64_t h, uint64_t v) {
@@ -503,6 +503,7 @@ static uint64_t run_extern(const xe *e, xframe *fr) {
   const xextern *x = e->aux;
   uint64_t h = 1469598103934665603ull;
   for (const char *c = x->name; *c; c++) h = mix(h, (uint8_t)*c);
+  uint64_t hl = mix(h, (uint64_t)x->lane); /* the result's lane */
   xval ptr[16];
   int64_t ext[16];
   for (int i = 0; i < x->n && i < 16; i++) {
@@ -519,7 +520,7 @@ static uint64_t run_extern(const xe *e, xframe *fr) {
       continue;
     }
     ptr[i] = EVH(a);
-    if (x->kind[i] != 1) continue;
+    if (x->kind[i] != 1) continue; /* a raw pointer: the interpreter cannot see what the callee does with it */
     ext[i] = EVI(x->exts[i]);
     if (fr->run->stop || !ptr[i].h.st) return 0;
     int64_t room = (ptr[i].h.st->size - ptr[i].h.off) / x->esize[i];
@@ -539,7 +540,8 @@ static uint64_t run_extern(const xe *e, xframe *fr) {
     }
     if (st->init) memset(st->init + ptr[i].h.off, 1, (size_t)(ext[i] * x->esize[i]));
   }
-  return mix(h, 0x5bd1e995);
+  (void)hl;
+  return mix(mix(h, (uint64_t)x->lane), 0x5bd1e995);
 }
 static int64_t i_extern(const xe *e, xframe *fr) { return x_wrapk(e, (int64_t)(run_extern(e, fr) % 128) - 64); }
 static double f_extern(const xe *e, xframe *fr) {
@@ -649,6 +651,8 @@ static void lin_term(lin_acc *L, int slot, const xe *x, uint64_t coef) {
   else L->vslot[L->nv] = slot, L->vcoef[L->nv++] = coef;
 }
 
+static const xe *compile_binary_basic(xc *c, const tir_expr *e, int lane);
+
 static bool lin_collect(xc *c, const tir_expr *e, int lane, uint64_t coef, tir_dtype t, lin_acc *L) {
   if (L->nv >= L->cap - 1 || L->nx >= L->cap - 1) return false;
   if (!tir_dtype_eq(tir_dtype_with_lanes(e->dtype, 1), tir_dtype_with_lanes(t, 1))) {
@@ -688,7 +692,10 @@ static bool lin_collect(xc *c, const tir_expr *e, int lane, uint64_t coef, tir_d
            lin_collect(c, e->u.ramp.stride, 0, coef * (uint64_t)lane, t, L);
   default: break;
   }
-  lin_term(L, 0, xc_expr(c, e, e->dtype.lanes > 1 ? lane : 0), coef);
+  /* a term: an ADD/SUB/MUL node itself is not linear here (its operands may be) */
+  const xe *x = TIR_IS_BINARY(e->kind) ? compile_binary_basic(c, e, e->dtype.lanes > 1 ? lane : 0)
+                                       : xc_expr(c, e, e->dtype.lanes > 1 ? lane : 0);
+  lin_term(L, 0, x, coef);
   return true;
 }
 
@@ -716,12 +723,18 @@ static const xe *compile_linear(xc *c, const tir_expr *e, int lane) {
   return r;
 }
 
+static const xe *compile_binary_basic(xc *c, const tir_expr *e, int lane);
+
 static const xe *compile_binary(xc *c, const tir_expr *e, int lane) {
   if ((e->kind == TIR_ADD || e->kind == TIR_SUB || e->kind == TIR_MUL) && xc_class(e->dtype) == XV_INT &&
       e->dtype.bits > 1) {
     const xe *l = compile_linear(c, e, lane);
     if (l) return l;
   }
+  return compile_binary_basic(c, e, lane);
+}
+
+static const xe *compile_binary_basic(xc *c, const tir_expr *e, int lane) {
   const xe *a = xc_expr(c, e->u.bin.a, lane), *b = xc_expr(c, e->u.bin.b, lane);
   tir_expr_kind k = e->kind;
   xe *r = node(c, e, e->dtype);
@@ -916,13 +929,14 @@ static const xe *compile_math(xc *c, const tir_expr *e, const mathfn *m, tir_exp
   return r;
 }
 
-static const xe *compile_extern(xc *c, const tir_expr *e, xe *r, tir_expr *const *args, int n) {
+static const xe *compile_extern(xc *c, const tir_expr *e, xe *r, tir_expr *const *args, int n, int lane) {
   if (n > 16) {
     xc_error(c, e->span, "cannot run T.call_extern(\"%s\") with more than 16 arguments", args[-1]->u.str);
     return bad(c, e);
   }
   xextern *x = x_alloc(c->p, sizeof *x);
   x->name = args[-1]->u.str;
+  x->lane = lane;
   x->n = n;
   x->args = x_alloc(c->p, sizeof *x->args * (size_t)(n + 1));
   x->exts = x_alloc(c->p, sizeof *x->exts * (size_t)(n + 1));
@@ -932,9 +946,13 @@ static const xe *compile_extern(xc *c, const tir_expr *e, xe *r, tir_expr *const
   x->ek = x_alloc(c->p, sizeof(xek) * (size_t)(n + 1));
   for (int i = 0; i < n; i++) {
     const tir_expr *a = args[i];
-    if (a->dtype.lanes > 1) {
-      xc_error(c, a->span.line ? a->span : e->span, "cannot run T.call_extern(\"%s\") of a vector", x->name);
+    if (a->dtype.lanes > 1 && xc_class(a->dtype) == XV_HANDLE) {
+      xc_error(c, a->span.line ? a->span : e->span, "cannot run T.call_extern(\"%s\") of a vector of pointers", x->name);
       return bad(c, e);
+    }
+    if (a->dtype.lanes > 1) { /* lane by lane */
+      x->args[i] = xc_expr(c, a, lane);
+      continue;
     }
     if (a->kind == TIR_STRING_IMM) { /* a string: part of the name */
       x->args[i] = xc_const_int(c, TIR_INT64, (int64_t)tir_exec_hash(a->u.str, strlen(a->u.str)));
@@ -944,6 +962,14 @@ static const xe *compile_extern(xc *c, const tir_expr *e, xe *r, tir_expr *const
     if (x->args[i]->vc == XV_HANDLE || x->args[i]->vc == XV_VOID) {
       ((xe *)x->args[i])->vc = XV_HANDLE;
       x->kind[i] = 2;
+      x->mask[i] = 3;
+      tir_dtype et = TIR_UINT8;
+      if (tir_is_var(a) && a->u.var.ptr_elem.bits) et = a->u.var.ptr_elem;
+      if (a->kind == TIR_CALL && !strcmp(a->u.call.op, "address_of") && a->u.call.nargs == 1)
+        et = a->u.call.args[0]->dtype;
+      if (x_elem_kind(tir_dtype_with_lanes(et, 1)) == EK_BAD) et = TIR_UINT8;
+      x->ek[i] = x_elem_kind(tir_dtype_with_lanes(et, 1));
+      x->esize[i] = x_ek_bytes(x->ek[i]);
       int64_t m;
       if (a->kind == TIR_CALL && !strcmp(a->u.call.op, "tvm_access_ptr") && a->u.call.nargs == 5 &&
           tir_is_const_int(a->u.call.args[4], &m)) {
@@ -973,7 +999,7 @@ static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
     int bits = 0;
     const mathfn *m = find_math(args[0]->u.str, true, &bits);
     if (m && r->vc == XV_FLOAT && r->dt.bits == bits) return compile_math(c, e, m, args + 1, n - 1, lane);
-    return compile_extern(c, e, r, args + 1, n - 1);
+    return compile_extern(c, e, r, args + 1, n - 1, e->dtype.lanes > 1 ? lane : 0);
   }
   const mathfn *m = find_math(op, false, NULL);
   if (m) return compile_math(c, e, m, args, n, lane);

@@ -314,7 +314,7 @@ static bool do_match(const xmatch *m, xframe *fr) {
   const tir_exec_prog *p = fr->run->p;
   xbuf *src = &fr->bufs[m->src];
   const xbinfo *si = &p->binfo[m->src], *vi = &p->binfo[m->view];
-  if (!src->st || si->derive) {
+  if (!src->st || !si->declared) {
     if (!si->derive || !x_declare(si->derive, fr, NULL, 0)) {
       if (!stopped(fr)) x_fail(fr, m->span, "the source of %s is not in scope", m->vname);
       return false;
