@@ -134,6 +134,17 @@ static int set_value(options *o, const opt *op, const char *v) {
     }
     o->print_after = v;
   } else if (!strcmp(n, "--color")) o->color = v;
+  else if (!strcmp(n, "--seed")) {
+    char *end;
+    unsigned long long l = strtoull(v, &end, 0);
+    if (!*v || *end || *v == '-') return usage_error("%s value '%s' is not a count", n, v, NULL);
+    o->seed = l;
+  } else if (!strcmp(n, "--arg")) {
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1]) return usage_error("%s value '%s' is not NAME=VALUE", n, v, NULL);
+    if (o->nassign == 64) return usage_error("%s: more than 64 values%s", n, "", NULL);
+    o->assign[o->nassign++] = v;
+  }
   else if (!strcmp(n, "--plan-intervals")) o->plan_intervals = v;
   else if (!strcmp(n, "--plan-budget")) {
     char *end;
