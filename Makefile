@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: exec exec-full install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: exec exec-full fuzz-exec fuzz-exec-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -126,6 +126,21 @@ exec: all
 
 exec-full: all
 	@FULL=1 TIMEOUT=600 tests/exec/run.sh $(TIRC)
+
+# the differential fuzzer (tests/fuzz/fuzz_exec.c): a short run in make test,
+# FUZZ_EXEC_N programs from FUZZ_EXEC_SEED for the long one
+FUZZ_EXEC := $(BUILD)/tests/fuzz_exec
+$(FUZZ_EXEC): tests/fuzz/fuzz_exec.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL)
+
+fuzz-exec: $(FUZZ_EXEC)
+	@$(FUZZ_EXEC) --seed=1 --count=300 --c-every=5 --out=$(BUILD)/fuzz_exec
+
+FUZZ_EXEC_N ?= 1000000
+FUZZ_EXEC_SEED ?= 1000000
+fuzz-exec-long: $(FUZZ_EXEC)
+	@$(FUZZ_EXEC) --seed=$(FUZZ_EXEC_SEED) --count=$(FUZZ_EXEC_N) --c-every=50 --out=$(BUILD)/fuzz_exec
 
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)

@@ -389,10 +389,8 @@ static void s_block(const xs *s, xframe *fr) {
   if (!sv || !st) abort();
   int nm = 0, na = 0;
   bool ok = true;
-  for (; nm < s->nmatch && ok; nm++) {
-    x_save_buf(s->matches[nm].view, fr, &sv[nm]);
-    ok = do_match(&s->matches[nm], fr);
-  }
+  /* the block's allocations first: a view may be of one (the lowering
+   * rewrites views onto their sources, allocated around the body) */
   for (; na < s->nalloc && ok; na++) {
     x_save_buf(s->allocs[na]->buf, fr, &sv[s->nmatch + na]);
     st[na] = alloc_buffer(s->allocs[na], fr);
@@ -402,16 +400,18 @@ static void s_block(const xs *s, xframe *fr) {
       break;
     }
   }
+  for (; nm < s->nmatch && ok; nm++) {
+    x_save_buf(s->matches[nm].view, fr, &sv[nm]);
+    ok = do_match(&s->matches[nm], fr);
+  }
   if (ok) {
     if (first) x_exec(s->init, fr);
     if (!stopped(fr)) x_exec(s->body, fr);
   }
+  for (int i = nm - 1; i >= 0; i--) x_restore_buf(s->matches[i].view, fr, &sv[i]);
   for (int i = na - 1; i >= 0; i--) {
     release_storage(s->allocs[i], fr, st[i]);
     x_restore_buf(s->allocs[i]->buf, fr, &sv[s->nmatch + i]);
-  }
-  for (int i = nm - 1; i >= 0; i--) {
-    x_restore_buf(s->matches[i].view, fr, &sv[i]);
   }
   if (sv != svs) free(sv);
   if (st != sts) free(st);
