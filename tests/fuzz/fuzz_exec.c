@@ -451,6 +451,147 @@ static void stage_gpu(gen *g, int d) {
   else sb_printf(b, "] = %s[%s] * 2\n", S, T_);
 }
 
+/* a reduction into an intermediate allocated in a block, then copied out:
+ * T.init, compaction and allocation planning together */
+static void stage_reduce_tmp(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int e1 = o->shape[0], er = 1 + R(5);
+  const char *ty = g->is_float ? "float32" : "int32";
+  gvar vs[16];
+  int nv = 0;
+  int sh1[1] = {e1};
+  d = open_loops(g, d, vs, &nv, sh1, 1, NULL);
+  ind(b, d);
+  sb_printf(b, "with T.block(\"t%d\"):\n", g->uid++);
+  d++;
+  char S[16];
+  snprintf(S, sizeof S, "S%d", g->uid++);
+  int rows = coin(50) ? e1 : e1 + R(3);
+  ind(b, d);
+  sb_printf(b, "%s = T.alloc_buffer((%d, %d), \"%s\", scope=\"%s\")\n", S, rows, er, ty, coin(50) ? "local" : "global");
+  int sh2[2] = {er, er};
+  int d2 = open_loops(g, d, vs, &nv, sh2, 2, NULL);
+  ind(b, d2);
+  sb_printf(b, "with T.block(\"q%d\"):\n", g->uid++);
+  char a[16], r[16];
+  snprintf(a, sizeof a, "v%d", g->uid++);
+  snprintf(r, sizeof r, "v%d", g->uid++);
+  ind(b, d2 + 1);
+  sb_printf(b, "%s = T.axis.spatial(%d, %s)\n", a, er, vs[nv - 2].name);
+  ind(b, d2 + 1);
+  sb_printf(b, "%s = T.axis.reduce(%d, %s)\n", r, er, vs[nv - 1].name);
+  ind(b, d2 + 1);
+  sb_printf(b, "with T.init():\n");
+  ind(b, d2 + 2);
+  sb_printf(b, "%s[%s, %s] = %s\n", S, vs[0].name, a, g->is_float ? "T.float32(0)" : "0");
+  ind(b, d2 + 1);
+  sb_printf(b, "%s[%s, %s] = %s[%s, %s] + ", S, vs[0].name, a, S, vs[0].name, a);
+  gvar all[4] = {vs[0], {"", er}, {"", er}};
+  strcpy(all[1].name, a);
+  strcpy(all[2].name, r);
+  value_expr(g, all, 3, 1);
+  sb_printf(b, "\n");
+  nv -= 2;
+  int rest[3];
+  for (int k = 1; k < o->ndim; k++) rest[k - 1] = o->shape[k];
+  int nv0 = nv;
+  int d3 = open_loops(g, d, vs, &nv, rest, o->ndim - 1, NULL);
+  ind(b, d3);
+  sb_printf(b, "with T.block(\"c%d\"):\n", g->uid++);
+  ind(b, d3 + 1);
+  sb_printf(b, "%s[%s", o->name, vs[0].name);
+  for (int k = nv0; k < nv; k++) sb_printf(b, ", %s", vs[k].name);
+  sb_printf(b, "] = %s[%s, ", S, vs[0].name);
+  index_expr(g, vs, nv, er);
+  sb_printf(b, "]\n");
+}
+
+/* a strided 2-D view with stride and elem_offset vars, written, then read */
+static void stage_strided_view(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int e1 = o->shape[0], r = 1 + R(3), c = 1 + R(4), cols = c + R(4);
+  const char *ty = g->is_float ? "float32" : "int32";
+  gvar vs[16];
+  int nv = 0;
+  int sh1[1] = {e1};
+  d = open_loops(g, d, vs, &nv, sh1, 1, NULL);
+  ind(b, d);
+  sb_printf(b, "with T.block(\"x%d\"):\n", g->uid++);
+  d++;
+  char S[16];
+  snprintf(S, sizeof S, "S%d", g->uid++);
+  ind(b, d);
+  sb_printf(b, "%s = T.alloc_buffer((%d, %d), \"%s\")\n", S, e1 * r, cols, ty);
+  int u = g->uid++;
+  ind(b, d);
+  sb_printf(b, "with T.block(\"y%d\"):\n", u);
+  int dd = d + 1;
+  ind(b, dd);
+  sb_printf(b, "s0_%d = T.int32()\n", u);
+  ind(b, dd);
+  sb_printf(b, "eo_%d = T.int32()\n", u);
+  int c0 = R(cols - c + 1);
+  ind(b, dd);
+  sb_printf(b, "W%d = T.match_buffer(%s[%s * %d:%s * %d + %d, %d:%d], (%d, %d), \"%s\", strides=[s0_%d, 1], elem_offset=eo_%d, offset_factor=1)\n",
+            u, S, vs[0].name, r, vs[0].name, r, r, c0, c0 + c, r, c, ty, u, u);
+  /* every element of the view, and the rest of the rows' columns directly */
+  int sh2[2] = {r, c};
+  int d2 = open_loops(g, dd, vs, &nv, sh2, 2, NULL);
+  ind(b, d2);
+  sb_printf(b, "W%d[%s, %s] = ", u, vs[nv - 2].name, vs[nv - 1].name);
+  value_expr(g, vs, nv, 1); /* (not s0 or eo: the layout is the passes' to change) */
+  sb_printf(b, "\n");
+  nv -= 2;
+  int rest[3];
+  for (int k = 1; k < o->ndim; k++) rest[k - 1] = o->shape[k];
+  int nv0 = nv;
+  int d3 = open_loops(g, d, vs, &nv, rest, o->ndim - 1, NULL);
+  ind(b, d3);
+  sb_printf(b, "with T.block(\"z%d\"):\n", g->uid++);
+  ind(b, d3 + 1);
+  sb_printf(b, "%s[%s", o->name, vs[0].name);
+  for (int k = nv0; k < nv; k++) sb_printf(b, ", %s", vs[k].name);
+  sb_printf(b, "] = %s[%s * %d + ", S, vs[0].name, r);
+  index_expr(g, vs, nv, r);
+  sb_printf(b, ", %d + ", c0);
+  index_expr(g, vs, nv, c);
+  sb_printf(b, "]\n");
+}
+
+/* an outer loop around stages that use its var; loops with a min; lets; if/else */
+static void stage_nested(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int lo = R(3), n = 1 + R(3);
+  char v[16];
+  snprintf(v, sizeof v, "n%d", g->uid++);
+  ind(b, d);
+  sb_printf(b, "for %s in range(%d, %d):\n", v, lo, lo + n);
+  gvar outer[2] = {{"", lo + n}};
+  strcpy(outer[0].name, v);
+  int nouter = 1;
+  if (!g->is_float && coin(50)) {
+    snprintf(outer[1].name, sizeof outer[1].name, "l%d", g->uid++);
+    outer[1].ext = 1000000;
+    ind(b, d + 1);
+    sb_printf(b, "%s: T.int32 = %s * %d + %d\n", outer[1].name, v, 1 + R(3), R(5));
+    nouter = 2;
+  }
+  if (coin(50)) {
+    ind(b, d + 1);
+    sb_printf(b, "if %s %% 2 == 0:\n", v);
+    stage_elementwise(g, d + 2, outer, nouter);
+    ind(b, d + 1);
+    sb_printf(b, "else:\n");
+    stage_reduce(g, d + 2, outer, nouter);
+  } else {
+    stage_elementwise(g, d + 1, outer, nouter);
+  }
+  (void)o;
+}
+
 static char *generate(uint64_t seed) {
   rng_state = seed;
   gen g = {0};
@@ -476,12 +617,15 @@ static char *generate(uint64_t seed) {
   sb_printf(b, "):\n");
   int nst = 1 + R(3);
   for (int s = 0; s < nst; s++) {
-    int k = R(10);
-    if (k < 3) stage_elementwise(&g, 1, NULL, 0);
-    else if (k < 5) stage_reduce(&g, 1, NULL, 0);
-    else if (k < 7) stage_staged(&g, 1, true);
-    else if (k < 8) stage_view(&g, 1);
-    else stage_gpu(&g, 1);
+    int k = R(14);
+    if (k < 2) stage_elementwise(&g, 1, NULL, 0);
+    else if (k < 4) stage_reduce(&g, 1, NULL, 0);
+    else if (k < 6) stage_staged(&g, 1, true);
+    else if (k < 7) stage_view(&g, 1);
+    else if (k < 9) stage_gpu(&g, 1);
+    else if (k < 11) stage_reduce_tmp(&g, 1);
+    else if (k < 12) stage_strided_view(&g, 1);
+    else stage_nested(&g, 1);
   }
   return g.b.s;
 }
