@@ -592,6 +592,85 @@ static void stage_nested(gen *g, int d) {
   (void)o;
 }
 
+/* shared memory allocated per thread block outside the thread loops,
+ * filled by one thread loop and read across threads by the next */
+static void stage_gpu2(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int n = 1;
+  for (int k = 0; k < o->ndim; k++) n *= o->shape[k];
+  int tx = 1 + R(8), bx = (n + tx - 1) / tx;
+  const char *ty = g->is_float ? "float32" : "int32";
+  int u = g->uid++;
+  ind(b, d);
+  sb_printf(b, "for bx%d in T.thread_binding(%d, thread=\"blockIdx.x\"):\n", u, bx);
+  ind(b, d + 1);
+  sb_printf(b, "with T.block(\"gb%d\"):\n", u);
+  ind(b, d + 2);
+  sb_printf(b, "S%d = T.alloc_buffer((%d,), \"%s\", scope=\"%s\")\n", u, tx, ty, coin(80) ? "shared" : "global");
+  char B[16], T1[16], T2[16];
+  snprintf(B, sizeof B, "bx%d", u);
+  snprintf(T1, sizeof T1, "tx%d", g->uid++);
+  snprintf(T2, sizeof T2, "tx%d", g->uid++);
+  ind(b, d + 2);
+  sb_printf(b, "for %s in T.thread_binding(%d, thread=\"threadIdx.x\"):\n", T1, tx);
+  ind(b, d + 3);
+  sb_printf(b, "with T.block(\"ld%d\"):\n", g->uid++);
+  ind(b, d + 4);
+  sb_printf(b, "S%d[%s] = ", u, T1);
+  gvar vs[2] = {{"", bx}, {"", tx}};
+  strcpy(vs[0].name, B);
+  strcpy(vs[1].name, T1);
+  value_expr(g, vs, 2, 1);
+  sb_printf(b, "\n");
+  ind(b, d + 2);
+  sb_printf(b, "for %s in T.thread_binding(%d, thread=\"threadIdx.x\"):\n", T2, tx);
+  ind(b, d + 3);
+  sb_printf(b, "with T.block(\"st%d\"):\n", g->uid++);
+  ind(b, d + 4);
+  sb_printf(b, "T.where(%s * %d + %s < %d)\n", B, tx, T2, n);
+  ind(b, d + 4);
+  sb_printf(b, "%s[", o->name);
+  int stride = n;
+  for (int k = 0; k < o->ndim; k++) {
+    stride /= o->shape[k];
+    sb_printf(b, "%s(%s * %d + %s) // %d %% %d", k ? ", " : "", B, tx, T2, stride, o->shape[k]);
+  }
+  strcpy(vs[1].name, T2);
+  sb_printf(b, "] = S%d[", u);
+  index_expr(g, vs, 2, tx);
+  sb_printf(b, "] + S%d[%s]\n", u, T2);
+}
+
+/* a split loop with a tail: blocks bound to io * f + ii under T.where */
+static void stage_tail(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int n = o->shape[0], f = 1 + R(4), outer = (n + f - 1) / f;
+  int u = g->uid++;
+  ind(b, d);
+  sb_printf(b, "for io%d, ii%d in T.grid(%d, %d):\n", u, u, outer, f);
+  ind(b, d + 1);
+  sb_printf(b, "with T.block(\"tl%d\"):\n", u);
+  ind(b, d + 2);
+  sb_printf(b, "vi%d = T.axis.spatial(%d, io%d * %d + ii%d)\n", u, n, u, f, u);
+  ind(b, d + 2);
+  sb_printf(b, "T.where(io%d * %d + ii%d < %d)\n", u, f, u, n);
+  gvar vs[4];
+  snprintf(vs[0].name, sizeof vs[0].name, "vi%d", u);
+  vs[0].ext = n;
+  int nv = 1;
+  int rest[3];
+  for (int k = 1; k < o->ndim; k++) rest[k - 1] = o->shape[k];
+  int d3 = open_loops(g, d + 2, vs, &nv, rest, o->ndim - 1, NULL);
+  ind(b, d3);
+  sb_printf(b, "%s[vi%d", o->name, u);
+  for (int k = 1; k < nv; k++) sb_printf(b, ", %s", vs[k].name);
+  sb_printf(b, "] = ");
+  value_expr(g, vs, nv, 0);
+  sb_printf(b, "\n");
+}
+
 static char *generate(uint64_t seed) {
   rng_state = seed;
   gen g = {0};
@@ -617,7 +696,7 @@ static char *generate(uint64_t seed) {
   sb_printf(b, "):\n");
   int nst = 1 + R(3);
   for (int s = 0; s < nst; s++) {
-    int k = R(14);
+    int k = R(17);
     if (k < 2) stage_elementwise(&g, 1, NULL, 0);
     else if (k < 4) stage_reduce(&g, 1, NULL, 0);
     else if (k < 6) stage_staged(&g, 1, true);
@@ -625,7 +704,9 @@ static char *generate(uint64_t seed) {
     else if (k < 9) stage_gpu(&g, 1);
     else if (k < 11) stage_reduce_tmp(&g, 1);
     else if (k < 12) stage_strided_view(&g, 1);
-    else stage_nested(&g, 1);
+    else if (k < 14) stage_nested(&g, 1);
+    else if (k < 16) stage_gpu2(&g, 1);
+    else stage_tail(&g, 1);
   }
   return g.b.s;
 }
