@@ -6,7 +6,11 @@
 #   same-as F     tirc --run prints the same lines for NAME.tir and F (the
 #                 same values in every buffer);
 #   error [FLAGS] tirc FLAGS --run exits 1 with NAME.err on stderr;
-#   numpy         checked by check_numpy.py against numpy.
+#   numpy         checked by check_numpy.py against numpy;
+#   verify        only the --verify-exec below (programs whose C is refused,
+#                 e.g. with barriers).
+# regress/*.tir are programs the fuzzer found (tests/fuzz/fuzz_exec.c): each
+# runs through the default pipeline with --verify-exec, with its seed.
 # Every one that runs is also put through the default pipeline with
 # --verify-exec.  Then every golden input of tests/passes/ through its own
 # pipeline with --verify-exec (run_passes.sh).
@@ -38,9 +42,14 @@ for f in *.tir; do
          diff -u "$tmp/b" "$tmp/a" >>"$tmp/log"; then ok; else bad "$f: --run differs from $other" "$tmp/log"; fi ;;
     numpy)
       if python3 "$here/check_numpy.py" "$tirc" >"$tmp/log" 2>&1; then ok; else bad "$f: numpy" "$tmp/log"; fi ;;
+    verify) ;;
     *) bad "$f: no '# EXEC:' line" /dev/null; continue ;;
   esac
   if "$tirc" --passes=default --verify-exec "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
+done
+for f in regress/*.tir; do
+  seed=$(basename "$f" .tir | sed -E 's/^fuzz_//')
+  if "$tirc" --passes=default --verify-exec --seed="$seed" "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
 done
 echo "exec: $pass passed, $fail failed"
 "$here/run_passes.sh" "$tirc" || fail=$((fail+1))
