@@ -140,7 +140,7 @@ fuzz-exec: $(FUZZ_EXEC)
 FUZZ_EXEC_N ?= 1000000
 FUZZ_EXEC_SEED ?= 1000000
 fuzz-exec-long: $(FUZZ_EXEC)
-	@$(FUZZ_EXEC) --seed=$(FUZZ_EXEC_SEED) --count=$(FUZZ_EXEC_N) --c-every=50 --out=$(BUILD)/fuzz_exec
+	@$(FUZZ_EXEC) --seed=$(FUZZ_EXEC_SEED) --count=$(FUZZ_EXEC_N) --c-every=100 --progress=10000 --out=$(BUILD)/fuzz_exec
 
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)

@@ -2,7 +2,7 @@
  * before and after every pass of the default pipeline (--verify-exec), and
  * their generated C against the interpreter.
  *
- *   fuzz_exec [--seed=S] [--count=N] [--c-every=K] [--out=DIR] [--time=SEC] [--print]
+ *   fuzz_exec [--seed=S] [--count=N] [--c-every=K] [--out=DIR] [--time=SEC] [--progress=N] [--print]
  *
  * Each program (TVMScript text, the old `tir` spelling) is built from
  * stages over parameter buffers: elementwise blocks with affine and
@@ -847,6 +847,7 @@ int main(int argc, char **argv) {
   long count = 1000, c_every = 10;
   double max_time = 0;
   bool print = false;
+  long progress = 0;
   for (int i = 1; i < argc; i++) {
     if (!strncmp(argv[i], "--seed=", 7)) seed = strtoull(argv[i] + 7, NULL, 0);
     else if (!strncmp(argv[i], "--count=", 8)) count = strtol(argv[i] + 8, NULL, 0);
@@ -854,8 +855,9 @@ int main(int argc, char **argv) {
     else if (!strncmp(argv[i], "--out=", 6)) outdir = argv[i] + 6;
     else if (!strncmp(argv[i], "--time=", 7)) max_time = strtod(argv[i] + 7, NULL);
     else if (!strcmp(argv[i], "--print")) print = true;
+    else if (!strncmp(argv[i], "--progress=", 11)) progress = strtol(argv[i] + 11, NULL, 0);
     else {
-      fprintf(stderr, "usage: fuzz_exec [--seed=S] [--count=N] [--c-every=K] [--out=DIR] [--time=SEC] [--print]\n");
+      fprintf(stderr, "usage: fuzz_exec [--seed=S] [--count=N] [--c-every=K] [--out=DIR] [--time=SEC] [--progress=N] [--print]\n");
       return 2;
     }
   }
@@ -956,6 +958,12 @@ int main(int argc, char **argv) {
     free(src);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (progress && st.programs % progress == 0) {
+      printf("fuzz_exec: progress: %ld programs, %ld verified, %ld C checked, %ld pass bugs, %ld C bugs, %ld rejected, "
+             "%ld invalid; %.0f s\n",
+             st.programs, st.verified, st.c_checked, st.pass_bugs, st.c_bugs, st.rejected, st.invalid, el);
+      fflush(stdout);
+    }
     if (max_time > 0 && el > max_time) break;
   }
   if (nb) {
