@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: exec exec-full fuzz-exec fuzz-exec-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: exec exec-tvm exec-full fuzz-exec fuzz-exec-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -126,6 +126,10 @@ exec: all
 
 exec-full: all
 	@FULL=1 TIMEOUT=600 tests/exec/run.sh $(TIRC)
+
+# tirc's and TVM's pass outputs run against their inputs (needs apache-tvm)
+exec-tvm: all
+	@python3 tests/exec/tvm_diff.py $(TIRC) $$(find tests/passes -name '*.tir' | sort) tests/exec/tvm_let_binding.tir tests/exec/tvm_let_scalar.tir tests/exec/tvm_spatial_pool.tir
 
 # the differential fuzzer (tests/fuzz/fuzz_exec.c): a short run in make test,
 # FUZZ_EXEC_N programs from FUZZ_EXEC_SEED for the long one

@@ -10,7 +10,12 @@
  *     runs the interpreter on FILE as written (before any pass) on the same
  *     inputs and compares DIR/out.bin with its buffers: ints bit-exact,
  *     floats within TIR_EXEC_RTOL / TIR_EXEC_ATOL.  Exit 0 when equal, 1
- *     with the first difference (or an error), 2 on bad usage. */
+ *     with the first difference (or an error), 2 on bad usage;
+ *   exec_harness same  FILE OTHER [same options]
+ *     runs each function of FILE and the function at the same place in
+ *     OTHER (e.g. TVM's output of a pass on FILE) on the same inputs and
+ *     compares them as check does: exit 0 when they agree, 1 with the first
+ *     difference or when either cannot run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +148,44 @@ static int gen(const opts *o, tir_module *m, tir_module *low, tir_diag *d) {
   return rc;
 }
 
+static int same(const opts *o, tir_module *m, tir_module *m2, tir_diag *d) {
+  if (m->nfuncs != m2->nfuncs) {
+    fprintf(stderr, "exec_harness: %d functions against %d\n", m->nfuncs, m2->nfuncs);
+    return 1;
+  }
+  int rc = 0;
+  for (int f = 0; f < m->nfuncs && !rc; f++) {
+    tir_exec_args *a = inputs(m->funcs[f], o, d);
+    if (!a) return 1;
+    tir_exec_args *b = tir_exec_args_copy(a);
+    b->func = m2->funcs[f];
+    tir_diag d2;
+    tir_diag_init(&d2);
+    bool ok1 = tir_exec(m->funcs[f], a, NULL, d), ok2 = tir_exec(m2->funcs[f], b, NULL, &d2);
+    if (!ok1) {
+      fprintf(stderr, "exec_harness: the first program cannot run\n");
+      rc = 1;
+    } else if (!ok2) {
+      char *msg = tir_diag_format(&d2, o->dir, NULL, 0);
+      fprintf(stderr, "exec_harness: the second program fails where the first runs: %s", msg);
+      free(msg);
+      rc = 1;
+    } else {
+      char msg[512];
+      int64_t flat;
+      int bad = tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg);
+      if (bad >= 0) {
+        fprintf(stderr, "exec_harness: they differ: %s (the first program's value after 'was')\n", msg);
+        rc = 1;
+      }
+    }
+    tir_diag_free(&d2);
+    tir_exec_args_free(a);
+    tir_exec_args_free(b);
+  }
+  return rc;
+}
+
 static int check(const opts *o, tir_module *m, tir_diag *d) {
   char path[4096];
   snprintf(path, sizeof path, "%s/out.bin", o->dir);
@@ -194,8 +237,8 @@ int main(int argc, char **argv) {
     else if (pos == 2) o.dir = a, pos++;
     else pos = 99;
   }
-  if (pos != 3 || (strcmp(o.mode, "gen") && strcmp(o.mode, "check"))) {
-    fprintf(stderr, "usage: exec_harness gen|check FILE DIR [--passes=P] [--seed=N] [--arg NAME=V]...\n");
+  if (pos != 3 || (strcmp(o.mode, "gen") && strcmp(o.mode, "check") && strcmp(o.mode, "same"))) {
+    fprintf(stderr, "usage: exec_harness gen|check|same FILE DIR|OTHER [--passes=P] [--seed=N] [--arg NAME=V]...\n");
     return 2;
   }
   size_t len;
@@ -214,6 +257,19 @@ int main(int argc, char **argv) {
     tir_module *low = pl ? tir_pipeline_run(pl, ctx, m, NULL, &d) : NULL;
     if (low) rc = gen(&o, m, low, &d);
     tir_pipeline_free(pl);
+  } else if (m && !strcmp(o.mode, "same")) {
+    size_t len2;
+    char *src2 = read_file(o.dir, &len2);
+    tir_module *m2 = src2 ? tir_parse(ctx, src2, len2, &d) : NULL;
+    if (!src2) fprintf(stderr, "exec_harness: cannot read %s\n", o.dir);
+    if (m2) rc = same(&o, m, m2, &d);
+    if (d.n && src2) {
+      char *msg = tir_diag_format(&d, o.dir, src2, len2);
+      fputs(msg, stderr);
+      free(msg);
+      tir_diag_clear(&d);
+    }
+    free(src2);
   } else if (m) {
     rc = check(&o, m, &d);
   }
