@@ -213,7 +213,7 @@ static void stage_elementwise(gen *g, int d, const gvar *outer, int nouter) {
   const gbuf *o = &g->out[R(g->nout)];
   gvar vs[16];
   int nv = 0;
-  memcpy(vs, outer, sizeof *vs * (size_t)nouter);
+  if (nouter) memcpy(vs, outer, sizeof *vs * (size_t)nouter);
   nv = nouter;
   int base = nv;
   const char *kind = coin(20) ? (coin(50) ? "vectorized" : "unroll") : NULL;
@@ -244,7 +244,7 @@ static void stage_elementwise(gen *g, int d, const gvar *outer, int nouter) {
   for (int k = 0; k < o->ndim; k++) sb_printf(b, "%s%s", k ? ", " : "", iv[k].name);
   sb_printf(b, "] = ");
   gvar all[24];
-  memcpy(all, outer, sizeof *all * (size_t)nouter);
+  if (nouter) memcpy(all, outer, sizeof *all * (size_t)nouter);
   memcpy(all + nouter, iv, sizeof *iv * (size_t)o->ndim);
   value_expr(g, all, nouter + o->ndim, 0);
   sb_printf(b, "\n");
@@ -255,7 +255,7 @@ static void stage_reduce(gen *g, int d, const gvar *outer, int nouter) {
   const gbuf *o = &g->out[R(g->nout)];
   gvar vs[16];
   int nv = nouter;
-  memcpy(vs, outer, sizeof *vs * (size_t)nouter);
+  if (nouter) memcpy(vs, outer, sizeof *vs * (size_t)nouter);
   int base = nv;
   int shape[4];
   memcpy(shape, o->shape, sizeof(int) * (size_t)o->ndim);
@@ -284,7 +284,7 @@ static void stage_reduce(gen *g, int d, const gvar *outer, int nouter) {
   ind(b, d);
   sb_printf(b, "%s = %s %s ", lhs, lhs, coin(70) ? "+" : (g->is_float ? "+" : "*"));
   gvar all[24];
-  memcpy(all, outer, sizeof *all * (size_t)nouter);
+  if (nouter) memcpy(all, outer, sizeof *all * (size_t)nouter);
   memcpy(all + nouter, iv, sizeof *iv * (size_t)(o->ndim + 1));
   value_expr(g, all, nouter + o->ndim + 1, 1);
   sb_printf(b, "\n");
