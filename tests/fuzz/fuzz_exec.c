@@ -90,6 +90,7 @@ typedef struct gen {
   int nin, nout;
   int uid;
   bool is_float;
+  bool has_extern; /* calls an opaque extern: no C to link */
 } gen;
 
 /* an int expression of vars in [0, bound): affine, wrapped by floormod, or
@@ -671,6 +672,140 @@ static void stage_tail(gen *g, int d) {
   sb_printf(b, "\n");
 }
 
+/* lets inside loops inside a block: index values bound by lets (block
+ * access inference must see through them) */
+static void stage_lets(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int e1 = o->shape[0], e2 = 1 + R(5);
+  const char *ty = g->is_float ? "float32" : "int32";
+  int u = g->uid++;
+  ind(b, d);
+  sb_printf(b, "with T.block(\"lb%d\"):\n", u);
+  ind(b, d + 1);
+  sb_printf(b, "S%d = T.alloc_buffer((%d, %d), \"%s\")\n", u, e1, e2, ty);
+  ind(b, d + 1);
+  sb_printf(b, "for ij%d in range(%d):\n", u, e1 * e2);
+  ind(b, d + 2);
+  sb_printf(b, "a%d: T.int32 = ij%d // %d\n", u, u, e2);
+  ind(b, d + 2);
+  sb_printf(b, "c%d: T.int32 = ij%d %% %d\n", u, u, e2);
+  gvar vs[3];
+  snprintf(vs[0].name, sizeof vs[0].name, "a%d", u);
+  vs[0].ext = e1;
+  snprintf(vs[1].name, sizeof vs[1].name, "c%d", u);
+  vs[1].ext = e2;
+  ind(b, d + 2);
+  sb_printf(b, "S%d[a%d, c%d] = ", u, u, u);
+  value_expr(g, vs, 2, 1);
+  sb_printf(b, "\n");
+  int nv = 0;
+  gvar lv[8];
+  d = open_loops(g, d + 1, lv, &nv, o->shape, o->ndim, NULL);
+  ind(b, d);
+  sb_printf(b, "%s[", o->name);
+  for (int k = 0; k < o->ndim; k++) sb_printf(b, "%s%s", k ? ", " : "", lv[k].name);
+  sb_printf(b, "] = S%d[%s, ", u, lv[0].name);
+  index_expr(g, lv, nv, e2);
+  sb_printf(b, "]\n");
+}
+
+/* an opaque extern writing a row of an intermediate through
+ * tvm_access_ptr (compaction must move the pointer) */
+static void stage_extern(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int e1 = o->shape[0], e2 = 1 + R(6);
+  const char *ty = g->is_float ? "float32" : "int32";
+  int u = g->uid++;
+  g->has_extern = true;
+  ind(b, d);
+  sb_printf(b, "for i%d in range(%d):\n", u, e1);
+  ind(b, d + 1);
+  sb_printf(b, "with T.block(\"xb%d\"):\n", u);
+  ind(b, d + 2);
+  sb_printf(b, "S%d = T.alloc_buffer((%d,), \"%s\")\n", u, e1 * e2, ty);
+  ind(b, d + 2);
+  sb_printf(b, "with T.block(\"xf%d\"):\n", u);
+  ind(b, d + 3);
+  sb_printf(b, "T.reads()\n");
+  ind(b, d + 3);
+  sb_printf(b, "T.writes(S%d[i%d * %d:i%d * %d + %d])\n", u, u, e2, u, e2, e2);
+  ind(b, d + 3);
+  sb_printf(b, "T.evaluate(T.call_extern(\"int32\", \"fill%d\", S%d.access_ptr(\"w\", offset=i%d * %d, extent=%d), i%d))\n",
+            R(3), u, u, e2, e2, u);
+  gvar vs[4];
+  snprintf(vs[0].name, sizeof vs[0].name, "i%d", u);
+  vs[0].ext = e1;
+  int nv = 1;
+  int rest[3];
+  for (int k = 1; k < o->ndim; k++) rest[k - 1] = o->shape[k];
+  int d3 = open_loops(g, d + 2, vs, &nv, rest, o->ndim - 1, NULL);
+  ind(b, d3);
+  sb_printf(b, "with T.block(\"xr%d\"):\n", g->uid++);
+  ind(b, d3 + 1);
+  sb_printf(b, "%s[i%d", o->name, u);
+  for (int k = 1; k < nv; k++) sb_printf(b, ", %s", vs[k].name);
+  sb_printf(b, "] = S%d[i%d * %d + ", u, u, e2);
+  index_expr(g, vs, nv, e2);
+  sb_printf(b, "]\n");
+}
+
+/* threadIdx.y x threadIdx.x with a per-thread local accumulator and a
+ * shared tile read across both dims after a barrier */
+static void stage_gpu3(gen *g, int d) {
+  sb *b = &g->b;
+  const gbuf *o = &g->out[R(g->nout)];
+  int n = 1;
+  for (int k = 0; k < o->ndim; k++) n *= o->shape[k];
+  int ty_ = 1 + R(3), tx = 1 + R(4), bx = (n + tx * ty_ - 1) / (tx * ty_);
+  const char *dt = g->is_float ? "float32" : "int32";
+  int u = g->uid++;
+  ind(b, d);
+  sb_printf(b, "for bx%d in T.thread_binding(%d, thread=\"blockIdx.x\"):\n", u, bx);
+  ind(b, d + 1);
+  sb_printf(b, "for ty%d in T.thread_binding(%d, thread=\"threadIdx.y\"):\n", u, ty_);
+  ind(b, d + 2);
+  sb_printf(b, "for tx%d in T.thread_binding(%d, thread=\"threadIdx.x\"):\n", u, tx);
+  ind(b, d + 3);
+  sb_printf(b, "with T.block(\"g3_%d\"):\n", u);
+  int e = d + 4;
+  ind(b, e);
+  sb_printf(b, "S%d = T.alloc_buffer((%d, %d), \"%s\", scope=\"shared\")\n", u, ty_, tx, dt);
+  ind(b, e);
+  sb_printf(b, "L%d = T.alloc_buffer((1,), \"%s\", scope=\"local\")\n", u, dt);
+  ind(b, e);
+  sb_printf(b, "L%d[0] = %s\n", u, g->is_float ? "T.float32(0)" : "0");
+  int kk = 1 + R(3);
+  ind(b, e);
+  sb_printf(b, "for k%d in range(%d):\n", u, kk);
+  gvar vs[4] = {{"", bx}, {"", ty_}, {"", tx}, {"", kk}};
+  snprintf(vs[0].name, sizeof vs[0].name, "bx%d", u);
+  snprintf(vs[1].name, sizeof vs[1].name, "ty%d", u);
+  snprintf(vs[2].name, sizeof vs[2].name, "tx%d", u);
+  snprintf(vs[3].name, sizeof vs[3].name, "k%d", u);
+  ind(b, e + 1);
+  sb_printf(b, "S%d[ty%d, tx%d] = ", u, u, u);
+  value_expr(g, vs, 4, 1);
+  sb_printf(b, "\n");
+  ind(b, e + 1);
+  sb_printf(b, "T.evaluate(T.tvm_storage_sync(\"shared\"))\n");
+  ind(b, e + 1);
+  sb_printf(b, "L%d[0] = L%d[0] + S%d[(ty%d + %d) %% %d, (tx%d + k%d) %% %d]\n", u, u, u, u, R(3), ty_, u, u, tx);
+  ind(b, e + 1);
+  sb_printf(b, "T.evaluate(T.tvm_storage_sync(\"shared\"))\n");
+  ind(b, e);
+  sb_printf(b, "if (bx%d * %d + ty%d) * %d + tx%d < %d:\n", u, ty_, u, tx, u, n);
+  ind(b, e + 1);
+  sb_printf(b, "%s[", o->name);
+  int stride = n;
+  for (int k = 0; k < o->ndim; k++) {
+    stride /= o->shape[k];
+    sb_printf(b, "%s((bx%d * %d + ty%d) * %d + tx%d) // %d %% %d", k ? ", " : "", u, ty_, u, tx, u, stride, o->shape[k]);
+  }
+  sb_printf(b, "] = L%d[0]\n", u);
+}
+
 static char *generate(uint64_t seed) {
   rng_state = seed;
   gen g = {0};
@@ -696,7 +831,7 @@ static char *generate(uint64_t seed) {
   sb_printf(b, "):\n");
   int nst = 1 + R(3);
   for (int s = 0; s < nst; s++) {
-    int k = R(17);
+    int k = R(21);
     if (k < 2) stage_elementwise(&g, 1, NULL, 0);
     else if (k < 4) stage_reduce(&g, 1, NULL, 0);
     else if (k < 6) stage_staged(&g, 1, true);
@@ -706,7 +841,10 @@ static char *generate(uint64_t seed) {
     else if (k < 12) stage_strided_view(&g, 1);
     else if (k < 14) stage_nested(&g, 1);
     else if (k < 16) stage_gpu2(&g, 1);
-    else stage_tail(&g, 1);
+    else if (k < 17) stage_tail(&g, 1);
+    else if (k < 18) stage_lets(&g, 1);
+    else if (k < 19) stage_extern(&g, 1);
+    else stage_gpu3(&g, 1);
   }
   return g.b.s;
 }
@@ -909,7 +1047,9 @@ int main(int argc, char **argv) {
         }
       } else {
         st.verified++;
-        if (c_every > 0 && k % c_every == 0) {
+        if (c_every > 0 && k % c_every == 0 && strstr(src, "T.call_extern")) {
+          st.c_refused++; /* an opaque extern: nothing to link the C with */
+        } else if (c_every > 0 && k % c_every == 0) {
           tir_module *ren = tir_module_new(ctx, NULL);
           char sym[32];
           snprintf(sym, sizeof sym, "f%d", nb);
@@ -975,7 +1115,7 @@ int main(int argc, char **argv) {
   double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
   if (!print)
     printf("fuzz_exec: %ld programs (seeds %llu..), %ld verified pass by pass, %ld C runs checked; "
-           "%ld C refused (barriers); %ld pass bugs, %ld C bugs, %ld rejected by a pass, %ld invalid (generator); %.1f s\n",
+           "%ld C not built (barriers, externs); %ld pass bugs, %ld C bugs, %ld rejected by a pass, %ld invalid (generator); %.1f s\n",
            st.programs, (unsigned long long)seed, st.verified, st.c_checked, st.c_refused, st.pass_bugs, st.c_bugs, st.rejected,
            st.invalid, el);
   return (st.pass_bugs || st.c_bugs || st.invalid || st.rejected) ? 1 : 0;
