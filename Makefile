@@ -139,7 +139,7 @@ $(FUZZ_EXEC): tests/fuzz/fuzz_exec.c $(LIB_A)
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL)
 
 fuzz-exec: $(FUZZ_EXEC)
-	@$(FUZZ_EXEC) --seed=1 --count=300 --c-every=5 --out=$(BUILD)/fuzz_exec
+	@$(FUZZ_EXEC) --seed=1 --count=150 --c-every=5 --out=$(BUILD)/fuzz_exec
 
 FUZZ_EXEC_N ?= 1000000
 FUZZ_EXEC_SEED ?= 1000000
@@ -150,7 +150,7 @@ fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz exec
+	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz exec fuzz-exec
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
