@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -119,6 +119,33 @@ aot-full: $(TIRC)
 analyzer-diff: all
 	@python3 tests/oracle/diff_analyzer.py
 
+# the interpreter (docs/exec.md): its own tests, the C against it, every
+# golden input of tests/passes/ with --verify-exec; exec-full adds the slow ones
+exec: all
+	@tests/exec/run.sh $(TIRC)
+
+exec-full: all
+	@FULL=1 TIMEOUT=600 tests/exec/run.sh $(TIRC)
+
+# tirc's and TVM's pass outputs run against their inputs (needs apache-tvm)
+exec-tvm: all
+	@python3 tests/exec/tvm_diff.py $(TIRC) $$(find tests/passes -name '*.tir' | sort) tests/exec/tvm_let_binding.tir tests/exec/tvm_let_scalar.tir tests/exec/tvm_spatial_pool.tir
+
+# the differential fuzzer (tests/fuzz/fuzz_exec.c): a short run in make test,
+# FUZZ_EXEC_N programs from FUZZ_EXEC_SEED for the long one
+FUZZ_EXEC := $(BUILD)/tests/fuzz_exec
+$(FUZZ_EXEC): tests/fuzz/fuzz_exec.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL)
+
+fuzz-exec: $(FUZZ_EXEC)
+	@$(FUZZ_EXEC) --seed=1 --count=150 --c-every=5 --out=$(BUILD)/fuzz_exec
+
+FUZZ_EXEC_N ?= 1000000
+FUZZ_EXEC_SEED ?= 1000000
+fuzz-exec-long: $(FUZZ_EXEC)
+	@$(FUZZ_EXEC) --seed=$(FUZZ_EXEC_SEED) --count=$(FUZZ_EXEC_N) --c-every=100 --progress=10000 --out=$(BUILD)/fuzz_exec
+
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
@@ -133,7 +160,7 @@ bigdeep-long: $(TIRC)
 	@python3 tests/fuzz/bigdeep.py $(TIRC) --time $(BIGDEEP_TIME) --seed $$(date +%s) --cuda
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep
+	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep exec fuzz-exec
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6

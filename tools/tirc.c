@@ -33,6 +33,10 @@ typedef struct options {
   int error_limit;
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
+  bool run, verify_exec;       /* --run, --verify-exec */
+  unsigned long long seed;     /* their inputs' seed */
+  const char *assign[64];      /* --arg NAME=VALUE */
+  int nassign;
 } options;
 
 /* every option: one entry of OPTS.  An entry names the option, whether it
@@ -107,6 +111,21 @@ static int set_pass(options *o, const opt *op, const char *v) { /* a pass name o
 static int set_dialect(options *o, const opt *op, const char *v) {
   return *FIELD(o, op, tir_dialect) = strcmp(v, "tir") ? TIR_DIALECT_TIRX : TIR_DIALECT_TIR, -1;
 }
+static int set_seed(options *o, const opt *op, const char *v) {
+  char *end;
+  errno = 0;
+  unsigned long long l = strtoull(v, &end, 0);
+  if (!*v || *end || *v == '-' || errno) return usage_error("%s value '%s' is not a count", op->name, v, NULL);
+  *FIELD(o, op, unsigned long long) = l;
+  return -1;
+}
+static int set_arg(options *o, const opt *op, const char *v) { /* NAME=VALUE, repeatable */
+  const char *eq = strchr(v, '=');
+  if (!eq || eq == v || !eq[1]) return usage_error("%s value '%s' is not NAME=VALUE", op->name, v, NULL);
+  if (o->nassign == 64) return usage_error("%s: more than 64 values%s", op->name, "", NULL);
+  o->assign[o->nassign++] = v;
+  return -1;
+}
 static void usage(FILE *f);
 static int do_help(options *o, const opt *op, const char *v) { return (void)o, (void)op, (void)v, usage(stdout), 0; }
 static int do_version(options *o, const opt *op, const char *v) {
@@ -136,6 +155,10 @@ static const opt OPTS[] = {
     {"--error-limit", VALUE, F(error_limit), set_int, NULL, "N", "show at most N errors (0: all)"},
     {"--plan-budget", VALUE, F(plan_budget), set_ll, NULL, "N", "nodes of the packer's exact search (default 2000000; 0: none)"},
     {"--plan-intervals", VALUE, F(plan_intervals), set_str, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
+    {"--run", FLAG, F(run), set_true, NULL, NULL, "run each function (after --passes) on seeded random inputs and print one line per buffer argument: NAME DTYPE SHAPE HASH (docs/exec.md)"},
+    {"--verify-exec", FLAG, F(verify_exec), set_true, NULL, NULL, "run each function before the passes and after each pass on the same inputs; a pass that changes a result, or makes the run fail, is an error"},
+    {"--seed", VALUE, F(seed), set_seed, NULL, "N", "the seed of the inputs of --run and --verify-exec (default 1)"},
+    {"--arg", VALUE, 0, set_arg, NULL, "NAME=V", "the value of scalar input NAME (a scalar parameter or a shape var such as n) for --run and --verify-exec; repeatable"},
     {"--help", FLAG, 0, do_help, NULL, NULL, "show this help"},
     {"--version", FLAG, 0, do_version, NULL, NULL, "show the version"},
 };
@@ -182,6 +205,7 @@ static int parse_args(int argc, char **argv, options *o) {
   o->dialect = TIR_DIALECT_TIRX;
   o->color = "auto";
   o->plan_budget = -1;
+  o->seed = 1;
   bool only_files = false; /* after "--" every argument is a file */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -274,6 +298,64 @@ static int write_output(const options *o, const char *text) {
   return 0;
 }
 
+
+/* --run: every function on seeded inputs; the lines of its buffers */
+static int run_module(const options *o, const tir_module *m, tir_diag *d) {
+  bool used[64] = {false};
+  size_t cap = 4096, len = 0;
+  char *text = malloc(cap);
+  if (!text) return 1;
+  text[0] = 0;
+  int rc = 0;
+  for (int i = 0; i < m->nfuncs && rc == 0; i++) {
+    const tir_func *f = m->funcs[i];
+    tir_exec_args *a = tir_exec_args_new(f, d);
+    if (!a) { rc = 1; break; }
+    for (int k = 0; k < o->nassign && rc == 0; k++) {
+      const char *eq = strchr(o->assign[k], '=');
+      char name[128];
+      size_t nl = (size_t)(eq - o->assign[k]) < sizeof name - 1 ? (size_t)(eq - o->assign[k]) : sizeof name - 1;
+      memcpy(name, o->assign[k], nl);
+      name[nl] = 0;
+      for (int j = 0; j < a->n; j++)
+        if (!a->a[j].is_buffer && !strcmp(a->a[j].name, name)) {
+          used[k] = true;
+          if (!tir_exec_args_set(a, name, eq + 1, d)) rc = 1;
+        }
+    }
+    if (rc == 0 && (!tir_exec_args_randomize(a, o->seed, d) || !tir_exec(f, a, NULL, d))) rc = 1;
+    if (rc == 0) {
+      char *buf = NULL;
+      size_t blen = 0;
+      FILE *mf = open_memstream(&buf, &blen);
+      if (!mf) { rc = 1; }
+      else {
+        if (m->nfuncs > 1) fprintf(mf, "# %s\n", f->name);
+        tir_exec_args_print(a, mf);
+        fclose(mf);
+        if (len + blen + 1 > cap) {
+          while (len + blen + 1 > cap) cap *= 2;
+          char *nt = realloc(text, cap);
+          if (!nt) { free(buf); rc = 1; tir_exec_args_free(a); break; }
+          text = nt;
+        }
+        memcpy(text + len, buf, blen + 1);
+        len += blen;
+        free(buf);
+      }
+    }
+    tir_exec_args_free(a);
+  }
+  for (int k = 0; k < o->nassign && rc == 0; k++)
+    if (!used[k]) {
+      fprintf(stderr, "tirc: error: --arg %s: no function has a scalar input of that name\n", o->assign[k]);
+      rc = 2;
+    }
+  if (rc == 0) rc = write_output(o, text);
+  free(text);
+  return rc;
+}
+
 /* --plan-intervals: the packer alone, on MiniMalloc's CSV */
 static int plan_intervals(const options *o) {
   size_t len = 0;
@@ -359,7 +441,11 @@ int main(int argc, char **argv) {
                             .print_after_all = o.print_after_all,
                             .print_after = o.print_after,
                             .time_passes = o.time_passes,
-                            .print_stream = stderr};
+                            .print_stream = stderr,
+                            .verify_exec = o.verify_exec,
+                            .exec_seed = o.seed,
+                            .exec_assign = o.assign,
+                            .exec_nassign = o.nassign};
     m = tir_pipeline_run(pl, ctx, m, &po, &d);
     if (!m) goto done;
   }
@@ -372,6 +458,11 @@ int main(int argc, char **argv) {
     tir_module *renamed = tir_module_new(ctx, m->name);
     tir_module_add(ctx, renamed, tir_func_with_symbol(ctx, m->funcs[0], o.symbol));
     m = renamed;
+  }
+
+  if (o.run) {
+    rc = run_module(&o, m, &d);
+    goto done;
   }
 
   t0 = now_ms();

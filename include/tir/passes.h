@@ -51,6 +51,15 @@ typedef struct tir_pipeline_opts {
   const char *print_after;     /* a pass name or alias, or NULL */
   bool time_passes;
   FILE *print_stream;          /* where IR dumps go (stderr in tirc) */
+  /* run every function before the pipeline and after each pass on the same
+   * seeded random inputs (tir_exec_args_randomize) and compare every buffer
+   * argument: ints bit-exact, floats within TIR_EXEC_RTOL/ATOL; a
+   * difference, or a checked-execution error the input did not have, fails
+   * the pass that made it (tir/exec.h) */
+  bool verify_exec;
+  uint64_t exec_seed;
+  const char *const *exec_assign; /* "NAME=VALUE" scalar inputs, or NULL */
+  int exec_nassign;
 } tir_pipeline_opts;
 
 /* "compact,lower_match" or a named pipeline ("default"); NULL with an error

@@ -36,6 +36,7 @@ typedef struct detector {
   const tir_buffer **local; /* allocated inside the block */
   int nlocal, caplocal;
   access_list reads, writes;
+  tir_var_map lets; /* let-bound vars in scope -> their values (as TVM, regions see through lets) */
 } detector;
 
 static void *grow_arr(void *p, int *cap, int need, size_t elem) {
@@ -104,7 +105,25 @@ static bool relax_range(detector *d, tir_expr *min, tir_expr *extent, tir_expr *
 }
 
 /* an access of buf over ranges (min, extent) per dim */
+static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n);
+
 static void record(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
+  if (!d->lets.n) {
+    record_ranges(d, l, buf, rg, n);
+    return;
+  }
+  /* a region in let-bound vars is one in their values (found by tests/exec:
+   * plan_alloc's new block named let vars outside their scope) */
+  tir_range *sub = xmalloc_n(n, sizeof *sub);
+  for (int i = 0; i < n; i++) {
+    sub[i].min = tir_substitute_expr(d->c, rg[i].min, &d->lets);
+    sub[i].extent = tir_substitute_expr(d->c, rg[i].extent, &d->lets);
+  }
+  record_ranges(d, l, buf, sub, n);
+  free(sub);
+}
+
+static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
   if (is_local(d, buf)) return;
   const tir_match_buffer *mb = match_of(d, buf);
   tir_range *conv = NULL;
@@ -179,6 +198,8 @@ static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data) {
 }
 
 static void walk_expr(detector *d, tir_expr *e);
+static int push_let(detector *d, const tir_expr *var, tir_expr *value, tir_expr **prev);
+static void pop_let(detector *d, const tir_expr *var, int n, tir_expr *prev);
 
 /* tvm_access_ptr(type, data, offset, extent, mask): the full region of the
  * buffer named by its data var, as TVM 0.27 (offset and extent are not
@@ -228,10 +249,14 @@ static void walk_expr(detector *d, tir_expr *e) {
     walk_expr(d, e->u.ramp.stride);
     return;
   case TIR_BROADCAST: walk_expr(d, e->u.bcast.value); return;
-  case TIR_LET:
+  case TIR_LET: {
     walk_expr(d, e->u.let.value);
+    tir_expr *prev;
+    int n = push_let(d, e->u.let.var, e->u.let.value, &prev);
     walk_expr(d, e->u.let.body);
+    pop_let(d, e->u.let.var, n, prev);
     return;
+  }
   default:
     if (TIR_IS_BINARY(e->kind)) {
       walk_expr(d, e->u.bin.a);
@@ -242,6 +267,19 @@ static void walk_expr(detector *d, tir_expr *e) {
 }
 
 static void walk_stmt(detector *d, tir_stmt *s);
+
+/* var = value while its body is walked */
+static int push_let(detector *d, const tir_expr *var, tir_expr *value, tir_expr **prev) {
+  int n = d->lets.n;
+  *prev = tir_var_map_get(&d->lets, var);
+  tir_var_map_set(&d->lets, var, d->lets.n ? tir_substitute_expr(d->c, value, &d->lets) : value);
+  return n;
+}
+
+static void pop_let(detector *d, const tir_expr *var, int n, tir_expr *prev) {
+  if (prev) tir_var_map_set(&d->lets, var, prev);
+  else d->lets.n = n;
+}
 
 static void nested_regions(detector *d, const tir_buffer_region *rs, int n, access_list *l,
                            const tir_var_map *vmap) {
@@ -297,10 +335,14 @@ static void walk_stmt(detector *d, tir_stmt *s) {
     walk_expr(d, s->u.store.value);
     for (int i = 0; i < s->u.store.nidx; i++) walk_expr(d, s->u.store.idx[i]);
     return;
-  case TIR_LET_STMT:
+  case TIR_LET_STMT: {
     walk_expr(d, s->u.let.value);
+    tir_expr *prev;
+    int n = push_let(d, s->u.let.var, s->u.let.value, &prev);
     walk_stmt(d, s->u.let.body);
+    pop_let(d, s->u.let.var, n, prev);
     return;
+  }
   case TIR_FOR:
     walk_expr(d, s->u.loop.min);
     walk_expr(d, s->u.loop.extent);
@@ -419,6 +461,7 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   free_list(&d.writes);
   free(d.relax);
   free(d.local);
+  tir_var_map_free(&d.lets);
   tir_analyzer_free(d.a);
 }
 

@@ -687,7 +687,7 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
         lin o;
         lin_copy(&o, &r);
         lin_decompose(&o, inner, g);
-        o.base = r.base - g * t; /* in [0, g) */
+        o.base -= g * t; /* r.base - g*t is in [0, g); inner may carry a constant too */
         inner = lin_expr(a, &o);
         lin_free(&o);
       }

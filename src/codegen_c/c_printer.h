@@ -199,4 +199,7 @@ tir_aot_module *cg_aot_module_new(tir_aot_target t, int nfuncs);
 char *cg_strdup(const char *s);
 void *cg_calloc(size_t n, size_t sz);
 
+/* false, with an error, when f keeps a barrier between threads (c_barrier.c) */
+bool cg_c_check_barriers(const tir_func *f, tir_diag *d);
+
 #endif

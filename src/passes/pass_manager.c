@@ -9,6 +9,7 @@
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/script.h"
+#include "passes/verify_exec.h"
 
 /* ---- named pipelines (extend the table; a spec may name other pipelines) ---- */
 static const tir_named_pipeline named[] = {
@@ -246,7 +247,7 @@ static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module
 
 tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
                              const tir_pipeline_opts *o, tir_diag *d) {
-  static const tir_pipeline_opts defaults = {true, false, NULL, false, NULL};
+  static const tir_pipeline_opts defaults = {.verify_each = true};
   if (!p || !c || !m) return NULL;
   if (!o) o = &defaults;
   if (o->print_after && !tir_pass_lookup(o->print_after)) {
@@ -257,14 +258,27 @@ tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
   p->verify_ms = 0;
   p->ran = true;
   if (o->verify_each && !verify_module(p, m, NULL, d)) return NULL;
+  tir_verify_exec *vx = NULL;
+  if (o->verify_exec && !(vx = tir_verify_exec_begin(m, o, d))) return NULL;
   const tir_module *cur = m;
   for (int k = 0; k < p->n; k++) {
     tir_module *next = run_pass(p, k, c, cur, d);
-    if (!next) return NULL;
+    if (!next) {
+      tir_verify_exec_free(vx);
+      return NULL;
+    }
     cur = next;
-    if (o->verify_each && !verify_module(p, cur, p->passes[k], d)) return NULL;
+    if (o->verify_each && !verify_module(p, cur, p->passes[k], d)) {
+      tir_verify_exec_free(vx);
+      return NULL;
+    }
     if (should_print(o, p->passes[k])) print_ir(cur, p->passes[k], o->print_stream);
+    if (vx && !tir_verify_exec_step(vx, cur, p->passes[k]->name, d)) {
+      tir_verify_exec_free(vx);
+      return NULL;
+    }
   }
+  tir_verify_exec_free(vx);
   if (cur == m) { /* no passes: still a new module, as promised */
     tir_module *copy = tir_module_new(c, m->name);
     for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, copy, m->funcs[i]);

@@ -8,6 +8,8 @@
 #   c-clang  the same with clang;
 #   c-openmp where a T.parallel loop became an OpenMP loop: gcc -fopenmp, run
 #            on two threads;
+#   exec     the generated C against tirc's interpreter on the kernel as
+#            written, on the same seeded inputs (tests/exec/c_vs_exec.sh);
 #   cuda     tirc --emit=cuda, nvcc -arch=sm_80 and sm_90 -Werror all-warnings -c
 #            (compile only; skipped with a message when nvcc is absent).
 # A kernel whose header holds `# EMIT-C: error: TEXT` (a dtype C11 cannot
@@ -19,6 +21,7 @@ tirc=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+harness=$(dirname "$tirc")/../tests/tools/exec_harness
 pass=0; fail=0
 CFLAGS="-std=c11 -Wall -Wextra -Werror -O2"
 ok() { pass=$((pass+1)); echo "PASS $1"; }
@@ -55,6 +58,11 @@ for k in "${kernels[@]}"; do
         ok "$name: c-$cc"
       fi
     done
+    # the C against the interpreter: both run the kernel on the same inputs
+    # (relu at its real size, 268M elements a tensor, takes ~40 s to interpret: its scaled copy)
+    ek=$k; [ "$name" = relu ] && ek="$here/../exec/relu_small.tir"
+    if "$here/../exec/c_vs_exec.sh" "$harness" "$ek" gcc >"$tmp/$name.exec" 2>&1; then ok "$name: exec"
+    else bad "$name: exec" "$tmp/$name.exec"; fi
     # T.parallel loops are OpenMP loops when built with OpenMP: run them on two threads
     if grep -q 'pragma omp parallel' "$tmp/$name.c"; then
       if ! gcc $CFLAGS -fopenmp -I"$here" "$tmp/$name.c" "$ref" -o "$tmp/$name.omp" -lm >"$tmp/$name.omp.log" 2>&1; then

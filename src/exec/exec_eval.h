@@ -1,0 +1,44 @@
+/* exec_eval.h - the compiler's state and the evaluators shared by
+ * exec_expr.c and exec_stmt.c (internal). */
+#ifndef TIR_EXEC_EVAL_H
+#define TIR_EXEC_EVAL_H
+
+#include "exec/exec_internal.h"
+
+struct xc {
+  tir_exec_prog *p;
+  tir_diag *d;
+  bool failed;
+  tir_ptrmap vars;  /* var -> slot + 1 */
+  tir_ptrmap bufs;  /* buffer -> descriptor + 1 */
+  uint8_t *defd;    /* per slot: bound in the scope being compiled */
+  int capslots, capbufs;
+  int thread_depth; /* inside thread loops */
+};
+
+/* compile-time errors (the program cannot be run as written) */
+void xc_error(xc *c, tir_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int xc_slot(xc *c, const tir_expr *var);          /* the var's first slot (lanes slots) */
+int xc_buf(xc *c, const tir_buffer *b, int extra_dims); /* descriptor index */
+const xe *xc_expr(xc *c, const tir_expr *e, int lane);
+const xe *xc_const_int(xc *c, tir_dtype t, int64_t v);
+const xs *xc_stmt(xc *c, const tir_stmt *s);
+xvc xc_class(tir_dtype t);
+const xacc *xc_access(xc *c, const tir_buffer *b, tir_expr *const *idx, int nidx, int lane, tir_span sp,
+                      tir_dtype elem);
+/* the declaration of b (shape, strides, elem_offset from its fields) */
+xs *xc_decl(xc *c, const tir_buffer *b, const xe *data);
+/* run the declaration part of a decl node: fill b's descriptor */
+bool x_declare(const xs *s, xframe *fr, xstore *st, int64_t off);
+
+static inline int64_t x_wrapk(const xe *e, int64_t v) {
+  if (!e->sh) return v;
+  uint64_t u = (uint64_t)v << e->sh;
+  return e->uns ? (int64_t)(u >> e->sh) : (int64_t)u >> e->sh;
+}
+
+#define EVI(x) ((x)->fn.i((x), fr))
+#define EVF(x) ((x)->fn.f((x), fr))
+#define EVH(x) ((x)->fn.h((x), fr))
+
+#endif
