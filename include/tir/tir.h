@@ -11,5 +11,6 @@
 #include "tir/aot.h"
 #include "tir/driver.h"
 #include "tir/memplan.h"
+#include "tir/plan_memory.h"
 #define TIR_VERSION "0.1.0"
 #endif
