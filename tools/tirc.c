@@ -24,6 +24,8 @@ typedef struct options {
   const char *output;
   const char *passes;
   const char *emit;
+  const char *plan_memory; /* "on" / "off" */
+  const char *workspace;   /* malloc, param, static */
   const char *target; /* for --emit=metadata*: c or cuda */
   const char *print_after;
   const char *symbol;
@@ -132,7 +134,9 @@ static int do_version(options *o, const opt *op, const char *v) {
   return (void)o, (void)op, (void)v, printf("tirc %s\n", TIR_VERSION), 0;
 }
 
-static const char *const EMITS[] = {"tir", "c", "h", "cuda", "metadata", "metadata-text", NULL};
+static const char *const EMITS[] = {"tir", "c", "h", "cuda", "metadata", "metadata-text", "buffer-assignment", NULL};
+static const char *const WORKSPACES[] = {"malloc", "param", "static", NULL};
+static const char *const ONOFF[] = {"on", "off", NULL};
 static const char *const DIALECTS[] = {"tirx", "tir", NULL};
 static const char *const TARGETS[] = {"c", "cuda", NULL};
 static const char *const COLORS[] = {"auto", "always", "never", NULL};
@@ -140,7 +144,9 @@ static const char *const COLORS[] = {"auto", "always", "never", NULL};
 #define F(x) offsetof(options, x)
 static const opt OPTS[] = {
     {"--passes", VALUE, F(passes), set_str, NULL, "a,b,c", "run these passes in order (names or aliases, or a named pipeline such as 'default'); see --list-passes"},
-    {"--emit", VALUE, F(emit), set_str, EMITS, "KIND", "output: tir (default), c, h (the header declaring what c defines), cuda, metadata (JSON) or metadata-text (docs/aot-metadata.md); all but tir run the 'default' pipeline unless --passes is given"},
+    {"--emit", VALUE, F(emit), set_str, EMITS, "KIND", "output: tir (default), c, h (the header declaring what c defines), cuda, metadata (JSON), metadata-text (docs/aot-metadata.md) or buffer-assignment (the memory plan in XLA's grammar); all but tir run the 'default' pipeline unless --passes is given, then (unless --plan-memory=off) PlanMemory"},
+    {"--plan-memory", VALUE, F(plan_memory), set_str, ONOFF, "on|off", "plan the temporaries (PlanMemory) before emitting c, h, cuda, metadata or buffer-assignment (default on)"},
+    {"--workspace", VALUE, F(workspace), set_str, WORKSPACES, "malloc|param|static", "how the generated C holds its planned workspace: malloc'd and freed (default), passed by the caller as the last parameter, or a static array"},
     {"--target", VALUE, F(target), set_str, TARGETS, "c|cuda", "the code --emit=metadata describes (default c)"},
     {"--dialect", VALUE, F(dialect), set_dialect, DIALECTS, "tirx|tir", "TVMScript spelling to print (default tirx)"},
     {"--symbol", VALUE, F(symbol), set_ident, NULL, "NAME", "the C/CUDA symbol of the emitted function (a module of one function)"},
@@ -202,6 +208,7 @@ static int set_value(options *o, const opt *op, const char *v) {
 static int parse_args(int argc, char **argv, options *o) {
   o->verify_each = true;
   o->emit = "tir";
+  o->plan_memory = "on";
   o->dialect = TIR_DIALECT_TIRX;
   o->color = "auto";
   o->plan_budget = -1;
@@ -356,6 +363,21 @@ static int run_module(const options *o, const tir_module *m, tir_diag *d) {
   return rc;
 }
 
+/* every function lowered (no blocks left) */
+static bool no_blocks_cb(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BLOCK_REALIZE) *(bool *)v->user = false;
+  return *(bool *)v->user;
+}
+
+static bool lowered_module(const tir_module *m) {
+  bool ok = true;
+  for (int i = 0; i < m->nfuncs && ok; i++) {
+    tir_visitor v = {.stmt = no_blocks_cb, .user = &ok};
+    tir_visit_stmt(&v, m->funcs[i]->body);
+  }
+  return ok;
+}
+
 /* --plan-intervals: the packer alone, on MiniMalloc's CSV */
 static int plan_intervals(const options *o) {
   size_t len = 0;
@@ -415,6 +437,8 @@ int main(int argc, char **argv) {
   tir_ctx *ctx = tir_ctx_new();
   tir_pipeline *pl = NULL;
   char *text = NULL;
+  tir_memplan_report *reports = NULL;
+  int nreports = 0;
   rc = 1;
 
   /* the pipeline is checked before reading: a bad --passes is a usage error */
@@ -449,6 +473,35 @@ int main(int argc, char **argv) {
     m = tir_pipeline_run(pl, ctx, m, &po, &d);
     if (!m) goto done;
   }
+  /* memory planning before code (and for the buffer assignment) */
+  bool codegen = strcmp(o.emit, "tir") != 0;
+  if (codegen && strcmp(o.plan_memory, "off") && !lowered_module(m)) {
+    if (!strcmp(o.emit, "buffer-assignment")) {
+      fprintf(stderr, "%s: error: the buffer assignment needs lowered IR: run the lowering passes (--passes=default)\n", fname);
+      goto done;
+    }
+  } else if (codegen && strcmp(o.plan_memory, "off")) {
+    bool cuda = !strcmp(o.emit, "cuda") || (!strncmp(o.emit, "metadata", 8) && o.target && !strcmp(o.target, "cuda"));
+    tir_memplan_opts mo = {.target = !strcmp(o.emit, "buffer-assignment") ? TIR_MEMPLAN_AUTO
+                                     : cuda                            ? TIR_MEMPLAN_CUDA
+                                                                       : TIR_MEMPLAN_C,
+                           .node_budget = o.plan_budget < 0 ? 0 : o.plan_budget == 0 ? -1 : o.plan_budget,
+                           .workspace = o.workspace};
+    tir_module *planned = tir_module_new(ctx, m->name);
+    reports = calloc((size_t)(m->nfuncs ? m->nfuncs : 1), sizeof *reports);
+    if (!reports) abort();
+    for (int i = 0; i < m->nfuncs; i++) {
+      tir_func *pf = tir_plan_memory(ctx, m->funcs[i], &mo, &reports[i], &d);
+      nreports = i + 1;
+      if (!pf) goto done;
+      tir_module_add(ctx, planned, pf);
+    }
+    m = planned;
+  } else if (!strcmp(o.emit, "buffer-assignment")) {
+    fprintf(stderr, "tirc: error: --emit=buffer-assignment prints the memory plan: it needs --plan-memory=on\n");
+    rc = 2;
+    goto done;
+  }
   if (o.symbol) {
     if (m->nfuncs != 1) {
       fprintf(stderr, "tirc: error: --symbol names one function, and %s has %d (see tirc --help)\n", fname, m->nfuncs);
@@ -472,6 +525,20 @@ int main(int argc, char **argv) {
     text = tir_codegen_h(m, &d);
   } else if (!strcmp(o.emit, "cuda")) {
     text = tir_codegen_cuda(m, &d);
+  } else if (!strcmp(o.emit, "buffer-assignment")) {
+    size_t cap = 1, len2 = 0;
+    text = calloc(1, 1);
+    for (int i = 0; i < nreports && text; i++) {
+      char *t = tir_memplan_report_text(&reports[i]);
+      size_t k = strlen(t);
+      text = realloc(text, cap += k + 2);
+      if (text) {
+        if (i) text[len2++] = '\n';
+        memcpy(text + len2, t, k + 1);
+        len2 += k;
+      }
+      free(t);
+    }
   } else if (!strncmp(o.emit, "metadata", 8)) {
     bool cuda = o.target && !strcmp(o.target, "cuda");
     tir_aot_module *meta = tir_aot_build(m, cuda ? TIR_AOT_TARGET_CUDA : TIR_AOT_TARGET_C, src, len, &d);
@@ -498,6 +565,8 @@ done:
   }
   if (rc == 0 && tir_diag_has_errors(&d)) rc = 1;
   free(text);
+  for (int i = 0; i < nreports; i++) tir_memplan_report_free(&reports[i]);
+  free(reports);
   tir_pipeline_free(pl);
   tir_ctx_free(ctx);
   tir_diag_free(&d);

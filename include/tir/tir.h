@@ -12,5 +12,6 @@
 #include "tir/driver.h"
 #include "tir/memplan.h"
 #include "tir/exec.h"
+#include "tir/plan_memory.h"
 #define TIR_VERSION "0.1.0"
 #endif

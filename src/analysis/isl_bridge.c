@@ -401,7 +401,7 @@ bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
     for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
     sb_puts(&text, "] : ");
     if (t.exist.n) sb_printf(&text, "exists (%s : ", t.exist.s);
-    sb_printf(&text, "not %s%s%s", claim.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
+    sb_printf(&text, "not (%s)%s%s", claim.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
     if (t.exist.n) sb_puts(&text, ")");
     sb_puts(&text, " }");
     isl_set *s = read_set(a, text.s);

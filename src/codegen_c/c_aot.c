@@ -308,6 +308,7 @@ void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl
     cg_text_printf(&call, "%s%s", i ? ", " : "", a->name);
   }
   if (extra_arg) cg_text_printf(&call, "%s%s", fn->nargs ? ", " : "", extra_arg);
+  if (g->ws_param) cg_text_printf(&call, "%s(uint8_t *)%s", fn->nargs || extra_arg ? ", " : "", ws);
   cg_text_printf(out, "  return %s(%s);\n}\n", fn->symbol, call.s ? call.s : "");
   cg_text_free(&call);
 }

@@ -137,9 +137,9 @@ const char *cg_var(cg *g, const tir_expr *var) {
 }
 
 const char *cg_buffer_ptr(cg *g, const tir_buffer *b) {
-  const char *n = cg_lookup(g, b->data);
+  const char *n = cg_lookup(g, b); /* a view at an offset of its data (decl_buffer) */
   if (n) return n;
-  n = cg_lookup(g, b);
+  n = cg_lookup(g, b->data);
   if (n) return n;
   cg_error(g, b->span, "buffer '%s' is used where it is not allocated or declared", b->name);
   return "tir_undefined";

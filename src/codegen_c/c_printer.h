@@ -89,6 +89,11 @@ struct cg {
   cg_text *decls;     /* NULL, or where each function's prototypes go (the header) */
   const char **globals; /* the module's function symbols and extern callees: no local takes */
   int nglobals;         /* one, nor SYM_packed / SYM_kernelN (cg_module_globals) */
+  /* memory planning (issue 13): the line that releases the workspace before
+   * an early return (NULL: none), whether the unit calls malloc, and whether
+   * the function takes its workspace as its last parameter */
+  const char *cleanup;
+  bool used_malloc, ws_param;
 };
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
@@ -145,6 +150,11 @@ void cg_emit_helpers(const cg *g, cg_text *out);
 
 /* statements */
 void cg_stmt(cg *g, const tir_stmt *s);
+/* memory planning: the workspace PlanMemory put around a function body
+ * (an alloc_buffer annotated "tir.memory_pool": "workspace"), or NULL; its
+ * mode ("malloc", "param" or "static") */
+const tir_stmt *cg_workspace(const tir_func *f, const char **mode);
+bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b); /* loads, stores or addresses of b */
 bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
 /* for (T var = min; var < min + extent; ++var) { body }; loop is passed to
  * the loop_end hook (may be NULL) */

@@ -265,8 +265,85 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   cg_stmt(g, body);
 }
 
+static const char *annotation_str(const tir_attr_val *annots, const char *key) {
+  const tir_attr_val *v = annots ? tir_av_get(annots, key) : NULL;
+  return v && v->kind == TIR_AV_EXPR && v->expr && v->expr->kind == TIR_STRING_IMM ? v->expr->u.str : NULL;
+}
+
+const tir_stmt *cg_workspace(const tir_func *f, const char **mode) {
+  const tir_stmt *s = f->body;
+  while (s && s->kind == TIR_DECL_BUFFER) s = s->u.decl.body;
+  if (!s || s->kind != TIR_ALLOC_BUFFER) return NULL;
+  const char *pool = annotation_str(s->u.decl.annotations, "tir.memory_pool");
+  if (!pool || strcmp(pool, "workspace")) return NULL;
+  const char *m = annotation_str(s->u.decl.annotations, "tir.workspace");
+  if (mode) *mode = m ? m : "malloc";
+  return s;
+}
+
+typedef struct buf_use {
+  const tir_buffer *b;
+  bool found;
+} buf_use;
+
+static bool buf_use_expr(tir_visitor *v, const tir_expr *e) {
+  buf_use *u = v->user;
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf == u->b) u->found = true;
+  return !u->found;
+}
+
+static bool buf_use_stmt(tir_visitor *v, const tir_stmt *s) {
+  buf_use *u = v->user;
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf == u->b) u->found = true;
+  return !u->found;
+}
+
+bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b) {
+  buf_use u = {b, false};
+  tir_visitor v = {.expr = buf_use_expr, .stmt = buf_use_stmt, .user = &u};
+  tir_visit_stmt(&v, s);
+  return u.found;
+}
+
+/* the workspace of a planned function: malloc'd (freed after the body and
+ * before every early return), a static array, or the caller's (param) */
+static void print_workspace(cg *g, const tir_stmt *s, const char *mode) {
+  const tir_buffer *b = s->u.decl.buf;
+  int64_t n = 0;
+  tir_is_const_int(b->shape[0], &n);
+  int align = b->data_alignment > 0 ? b->data_alignment : 64;
+  int64_t rounded = (n + align - 1) / align * align;
+  if (!strcmp(mode, "param")) { /* defined as the function's last parameter */
+    cg_stmt(g, s->u.decl.body);
+    return;
+  }
+  const char *name = cg_define(g, b->data, b->name);
+  if (!strcmp(mode, "static")) {
+    cg_linef(g, "static _Alignas(%d) uint8_t %s[%lld];", align, name, (long long)(rounded ? rounded : align));
+    cg_stmt(g, s->u.decl.body);
+    return;
+  }
+  g->used_malloc = true;
+  cg_linef(g, "uint8_t *%s = (uint8_t *)aligned_alloc(%d, %lld);", name, align, (long long)(rounded ? rounded : align));
+  cg_linef(g, "if (!%s) return -1;", name);
+  const char *saved = g->cleanup;
+  size_t k = strlen(name) + 16;
+  char *line = tir_alloc(g->ctx, k);
+  snprintf(line, k, "free(%s);", name);
+  g->cleanup = line;
+  cg_stmt(g, s->u.decl.body);
+  g->cleanup = saved;
+  cg_linef(g, "free(%s);", name);
+}
+
 static void print_alloc_buffer(cg *g, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
+  const char *pool = annotation_str(s->u.decl.annotations, "tir.memory_pool");
+  if (pool && !strcmp(pool, "workspace") && !g->target->is_cuda) {
+    const char *mode = annotation_str(s->u.decl.annotations, "tir.workspace");
+    print_workspace(g, s, mode ? mode : "malloc");
+    return;
+  }
   if (b->ndim != 1 || b->nstrides) {
     cg_error(g, s->span, "buffer '%s' is not flat: run FlattenBuffer (flatten) before code generation", b->name);
     return;
@@ -277,14 +354,29 @@ static void print_alloc_buffer(cg *g, const tir_stmt *s) {
 static void print_decl_buffer(cg *g, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   int64_t off;
-  if (!cg_lookup(g, b->data)) {
+  const char *data = cg_lookup(g, b->data);
+  if (!data) {
     cg_error(g, s->span, "buffer '%s' declares data '%s' that is not allocated", b->name, b->data->u.var.name);
     return;
   }
-  if (!tir_is_const_int(b->elem_offset, &off) || off != 0 || b->nstrides) {
+  if (b->ndim != 1 || b->nstrides) {
     cg_error(g, s->span, "buffer '%s' is not flat: run FlattenBuffer (flatten) before code generation", b->name);
     return;
   }
+  tir_dtype pe = b->data->u.var.ptr_elem;
+  bool same_type = pe.bits == 0 || tir_dtype_eq(pe, b->dtype);
+  if (tir_is_const_int(b->elem_offset, &off) && off == 0 && same_type) {
+    cg_stmt(g, s->u.decl.body); /* another name for the same elements */
+    return;
+  }
+  /* a view at an offset of its data (PlanMemory's temporaries) */
+  char ty[32];
+  cg_type(g, b->dtype, ty, s->span);
+  char *offset = cg_expr_str(g, b->elem_offset);
+  const char *name = cg_define(g, b, b->name);
+  if (tir_is_const_int(b->elem_offset, &off) && off == 0) cg_linef(g, "%s *%s = (%s *)%s;", ty, name, ty, data);
+  else cg_linef(g, "%s *%s = (%s *)%s + %s;", ty, name, ty, data, offset);
+  if (!cg_buffer_used(s->u.decl.body, b)) cg_linef(g, "(void)%s;", name);
   cg_stmt(g, s->u.decl.body);
 }
 
@@ -351,6 +443,7 @@ void cg_stmt(cg *g, const tir_stmt *s) {
     cg_expr(g, s->u.assrt.cond);
     cg_text_puts(g->out, "))");
     cg_open(g);
+    if (g->cleanup) cg_linef(g, "%s", g->cleanup);
     cg_linef(g, "return -1;");
     cg_close(g);
     cg_stmt(g, s->u.assrt.body);

@@ -190,10 +190,17 @@ typedef struct kfree {
   const tir_buffer **bufs;
 } kfree;
 
+/* a view at an offset of its data, or of another type (PlanMemory's temporaries) */
+static bool is_view(const tir_buffer *b) {
+  int64_t off;
+  tir_dtype pe = b->data->u.var.ptr_elem;
+  return !tir_is_const_int(b->elem_offset, &off) || off != 0 || (pe.bits && !tir_dtype_eq(pe, b->dtype));
+}
+
 static void note_buffer(kfree *kf, const tir_buffer *b) {
   var_list_add(&kf->used, b->data);
-  for (int i = 0; i < kf->nbuf; i++)
-    if (kf->bufs[i]->data == b->data) return;
+  for (int i = 0; i < kf->nbuf; i++) /* one buffer per data var, but every view of a workspace */
+    if (kf->bufs[i] == b || (kf->bufs[i]->data == b->data && !is_view(b) && !is_view(kf->bufs[i]))) return;
   if (kf->nbuf == kf->bufcap) {
     kf->bufcap = kf->bufcap ? 2 * kf->bufcap : 16;
     kf->bufs = realloc(kf->bufs, sizeof *kf->bufs * (size_t)kf->bufcap);
@@ -238,6 +245,8 @@ static bool in_list(const var_list *l, const tir_expr *v) {
 }
 
 static const tir_buffer *buffer_over(const kfree *kf, const tir_expr *data) {
+  for (int i = 0; i < kf->nbuf; i++) /* a workspace the kernel sees through views: its bytes */
+    if (kf->bufs[i]->data == data && is_view(kf->bufs[i])) return NULL;
   for (int i = 0; i < kf->nbuf; i++)
     if (kf->bufs[i]->data == data) return kf->bufs[i];
   return NULL;
@@ -433,6 +442,9 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     if (b) {
       cg_type(&g, b->dtype, ty, b->span);
       cg_text_printf(&sig, "%s *__restrict__ %s", ty, kname);
+    } else if (v->dtype.code == TIR_TC_HANDLE && v->u.var.ptr_elem.bits) {
+      cg_type(&g, v->u.var.ptr_elem, ty, v->span); /* a planned workspace, seen through views */
+      cg_text_printf(&sig, "%s *%s", ty, kname);
     } else if (v->dtype.code == TIR_TC_HANDLE) {
       cg_text_printf(&sig, "void *%s", kname);
     } else {
@@ -450,6 +462,16 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   g.indent = 1;
   if (k.dynamic) cg_linef(&g, "extern __shared__ __align__(16) unsigned char tir_dyn_smem[];");
   cg_enter(&g);
+  for (int i = 0; i < kf.nbuf; i++) { /* the views of a workspace parameter */
+    const tir_buffer *b = kf.bufs[i];
+    if (!is_view(b) || in_list(&kf.defined, b->data) || !cg_lookup(&g, b->data) || cg_lookup(&g, b)) continue;
+    char ty[32];
+    cg_type(&g, b->dtype, ty, b->span);
+    char *off = cg_expr_str(&g, b->elem_offset);
+    const char *data = cg_lookup(&g, b->data), *vn = cg_define(&g, b, b->name);
+    cg_linef(&g, "%s *%s = (%s *)%s + %s;", ty, vn, ty, data, off);
+    if (!cg_buffer_used(body, b)) cg_linef(&g, "(void)%s;", vn);
+  }
   cg_stmt(&g, body);
   cg_leave(&g);
   cg_text_puts(&text, "}\n\n");

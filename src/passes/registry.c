@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tir/passes.h"
+#include "tir/plan_memory.h"
 
 /* ---- the passes, in pipeline order (keep this one array) ---- */
 static const tir_pass_info passes[] = {
@@ -22,6 +23,7 @@ static const tir_pass_info passes[] = {
     {"FlattenBuffer", "flatten", "make every buffer 1-D, with strides and elem_offset in the index", tir_pass_flatten_buffer},
     {"RemoveNoOp", "remove_noop", "remove statements that do nothing", tir_pass_remove_no_op},
     {"LowerIntrin", "lower_intrin", "lower tvm_access_ptr to address_of, dropping type_annotation", tir_pass_lower_intrin},
+    {"PlanMemory", "plan_memory", "plan the temporaries of lowered IR: one workspace and one shared array per kernel, each temporary a view at its offset (in place where isl proves it safe)", tir_pass_plan_memory},
 };
 /* ---- end of the pass table ---- */
 
