@@ -374,9 +374,11 @@ static void print_decl_buffer(cg *g, const tir_stmt *s) {
   cg_type(g, b->dtype, ty, s->span);
   char *offset = cg_expr_str(g, b->elem_offset);
   const char *name = cg_define(g, b, b->name);
-  if (tir_is_const_int(b->elem_offset, &off) && off == 0) cg_linef(g, "%s *%s = (%s *)%s;", ty, name, ty, data);
-  else cg_linef(g, "%s *%s = (%s *)%s + %s;", ty, name, ty, data, offset);
-  if (!cg_buffer_used(s->u.decl.body, b)) cg_linef(g, "(void)%s;", name);
+  bool used = cg_buffer_used(s->u.decl.body, b);
+  const char *attr = !used && g->target->is_cuda ? "[[maybe_unused]] " : ""; /* nvcc counts no (void)x */
+  if (tir_is_const_int(b->elem_offset, &off) && off == 0) cg_linef(g, "%s%s *%s = (%s *)%s;", attr, ty, name, ty, data);
+  else cg_linef(g, "%s%s *%s = (%s *)%s + %s;", attr, ty, name, ty, data, offset);
+  if (!used && !g->target->is_cuda) cg_linef(g, "(void)%s;", name);
   cg_stmt(g, s->u.decl.body);
 }
 

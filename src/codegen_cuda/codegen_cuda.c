@@ -197,6 +197,25 @@ static bool is_view(const tir_buffer *b) {
   return !tir_is_const_int(b->elem_offset, &off) || off != 0 || (pe.bits && !tir_dtype_eq(pe, b->dtype));
 }
 
+typedef struct decl_find {
+  const tir_buffer *b;
+  bool found;
+} decl_find;
+
+static bool decl_find_stmt(tir_visitor *v, const tir_stmt *s) {
+  decl_find *df = v->user;
+  if ((s->kind == TIR_DECL_BUFFER || s->kind == TIR_ALLOC_BUFFER) && s->u.decl.buf == df->b) df->found = true;
+  return !df->found;
+}
+
+/* whether b is declared inside s (then the kernel declares it where it is) */
+static bool declared_in(const tir_stmt *s, const tir_buffer *b) {
+  decl_find df = {b, false};
+  tir_visitor v = {.stmt = decl_find_stmt, .user = &df};
+  tir_visit_stmt(&v, s);
+  return df.found;
+}
+
 static void note_buffer(kfree *kf, const tir_buffer *b) {
   var_list_add(&kf->used, b->data);
   for (int i = 0; i < kf->nbuf; i++) /* one buffer per data var, but every view of a workspace */
@@ -464,13 +483,16 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg_enter(&g);
   for (int i = 0; i < kf.nbuf; i++) { /* the views of a workspace parameter */
     const tir_buffer *b = kf.bufs[i];
-    if (!is_view(b) || in_list(&kf.defined, b->data) || !cg_lookup(&g, b->data) || cg_lookup(&g, b)) continue;
+    if (!is_view(b) || in_list(&kf.defined, b->data) || !cg_lookup(&g, b->data) || cg_lookup(&g, b) ||
+        declared_in(body, b))
+      continue;
     char ty[32];
     cg_type(&g, b->dtype, ty, b->span);
     char *off = cg_expr_str(&g, b->elem_offset);
     const char *data = cg_lookup(&g, b->data), *vn = cg_define(&g, b, b->name);
-    cg_linef(&g, "%s *%s = (%s *)%s + %s;", ty, vn, ty, data, off);
-    if (!cg_buffer_used(body, b)) cg_linef(&g, "(void)%s;", vn);
+    /* nvcc counts no (void)x as a use */
+    cg_linef(&g, "%s%s *%s = (%s *)%s + %s;", cg_buffer_used(body, b) ? "" : "[[maybe_unused]] ", ty, vn, ty, data,
+             off);
   }
   cg_stmt(&g, body);
   cg_leave(&g);

@@ -926,6 +926,7 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
       for (int i = 0; i < p.na; i++) {
         pm_alloc *a = &p.a[i];
         if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel) continue;
+        if (!pool->backing->span.line) pool->backing->span = a->stmt->span.line ? a->stmt->span : a->buf->span;
         tir_buffer *v = tir_buffer_copy(c, a->buf);
         v->data = pool->backing->data;
         tir_dtype odt = a->buf->elem_offset ? a->buf->elem_offset->dtype : TIR_INT32;
