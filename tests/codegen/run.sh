@@ -63,6 +63,11 @@ for k in "${kernels[@]}"; do
     ek=$k; [ "$name" = relu ] && ek="$here/../exec/relu_small.tir"
     if "$here/../exec/c_vs_exec.sh" "$harness" "$ek" gcc >"$tmp/$name.exec" 2>&1; then ok "$name: exec"
     else bad "$name: exec" "$tmp/$name.exec"; fi
+    # the same with the memory plan (PlanMemory: one workspace, views at offsets, in-place reuse)
+    # against the interpreter on the program as written: planning keeps the results bit for bit
+    if "$here/../exec/c_vs_exec.sh" "$harness" "$ek" gcc --passes=default,plan_memory >"$tmp/$name.pexec" 2>&1; then
+      ok "$name: exec-planned"
+    else bad "$name: exec-planned" "$tmp/$name.pexec"; fi
     # T.parallel loops are OpenMP loops when built with OpenMP: run them on two threads
     if grep -q 'pragma omp parallel' "$tmp/$name.c"; then
       if ! gcc $CFLAGS -fopenmp -I"$here" "$tmp/$name.c" "$ref" -o "$tmp/$name.omp" -lm >"$tmp/$name.omp.log" 2>&1; then
