@@ -142,6 +142,7 @@ typedef struct {
   plan *p;
   const tir_expr **vars;
   scope **doms;
+  const bool *reduce; /* a reduction iter var: it lifts what the block writes, not what it reads */
   int n;
 } opaque_iter_ctx;
 
@@ -149,7 +150,7 @@ static void touch_if_indexed(opaque_iter_ctx *o, const tir_buffer *b, tir_expr *
   buf_info *bi = find_buf(o->p, b);
   if (!bi) return;
   for (int k = 0; k < o->n; k++)
-    for (int j = 0; j < nidx; j++)
+    for (int j = 0; j < nidx && !o->reduce[k]; j++)
       if (mentions(idx[j], o->vars[k])) touch(o->p, bi, o->doms[k]);
 }
 
@@ -187,14 +188,19 @@ static bool on_binding_var(tir_visitor *v, const tir_expr *e) {
   return true;
 }
 
-/* TVM's UpdateDominateScopeOfOpaqueIter: accesses indexed by a
- * non-spatial iter var count above the loops that var is bound to */
+/* TVM's UpdateDominateScopeOfOpaqueIter: accesses indexed by an opaque or
+ * ordered iter var count above the loops that var is bound to (as TVM,
+ * which skips spatial and reduction vars); what a reduction block writes
+ * also counts above the loops of its reduction vars (touch_writes).  A
+ * buffer only read through a reduction var (a shared tile read at k0 * 16 +
+ * k1) stays inside the outer reduction loop, as in TVM. */
 static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
   int n = b->n_iter < s->u.realize.n ? b->n_iter : s->u.realize.n;
   if (n == 0) return;
   const tir_expr **vars = malloc(sizeof *vars * (size_t)n);
   scope **doms = malloc(sizeof *doms * (size_t)n);
+  bool *reduce = malloc(sizeof *reduce * (size_t)n);
   int k = 0;
   for (int i = 0; i < n; i++) {
     if (b->iter_vars[i].type == TIR_ITER_SPATIAL) continue;
@@ -203,16 +209,18 @@ static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
     tir_visit_expr(&v, s->u.realize.iter_values[i]);
     if (!dc.best) continue;
     vars[k] = b->iter_vars[i].var;
+    reduce[k] = b->iter_vars[i].type == TIR_ITER_REDUCE;
     doms[k++] = dc.best;
   }
   if (k) {
-    opaque_iter_ctx o = {p, vars, doms, k};
+    opaque_iter_ctx o = {p, vars, doms, reduce, k};
     tir_visitor v = {.expr = opaque_iter_expr, .stmt = opaque_iter_stmt, .user = &o};
     tir_visit_stmt(&v, b->body);
     touch_writes(&o, b);
   }
   free(vars);
   free(doms);
+  free(reduce);
 }
 
 static void walk_realize(plan *p, const tir_stmt *s) {
