@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -160,7 +160,7 @@ bigdeep-long: $(TIRC)
 	@python3 tests/fuzz/bigdeep.py $(TIRC) --time $(BIGDEEP_TIME) --seed $$(date +%s) --cuda
 
 test: all
-	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep exec fuzz-exec
+	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep exec fuzz-exec memplan-tvm
 
 asan:
 	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
@@ -173,6 +173,10 @@ valgrind: all $(UNIT_BINS)
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/bench_vs_tvm.py"; python3 bench/bench_vs_tvm.py
+
+# tirc's memory plan against TVM's StorageRewrite + MergeSharedMemoryAllocations (issue 13)
+memplan-tvm: $(TIRC)
+	@python3 tests/memplan/tvm_storage.py -q $(TIRC) examples/*.tir tests/codegen/*.tir tests/exec/*.tir $$(find tests/passes -name '*.tir' | sort)
 
 bench-memplan: $(BUILD)/bench/bench_memplan
 	@$(BUILD)/bench/bench_memplan
