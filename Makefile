@@ -163,7 +163,7 @@ test: all
 	@$(MAKE) --no-print-directory unit cli golden codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep exec fuzz-exec memplan-tvm
 
 asan:
-	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz FUZZ_N=6
+	ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1 $(MAKE) BUILD=build-asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all unit cli golden fuzz exec fuzz-exec FUZZ_N=6
 	@echo "asan: suite clean"
 
 valgrind: all $(UNIT_BINS)

@@ -261,7 +261,7 @@ static void add_alloc(pm *p, const tir_stmt *s) {
   if (a->pool != TIR_MEMPLAN_LOCAL && a->bytes == 0) a->pool = TIR_MEMPLAN_LOCAL, a->why = "empty";
   a->npath = p->nanc;
   a->path = xrealloc(NULL, sizeof *a->path * (size_t)(p->nanc + 1));
-  memcpy(a->path, p->anc, sizeof *a->path * (size_t)p->nanc);
+  if (p->nanc) memcpy(a->path, p->anc, sizeof *a->path * (size_t)p->nanc);
   tir_ptrmap_put(&p->by_data, b->data, p->na + 1);
   p->na++;
 }
@@ -388,7 +388,7 @@ static void note_site(pm *p, const tir_stmt *s, int64_t leaf) {
   t->leaf = leaf;
   t->depth = p->depth;
   t->stack = xrealloc(NULL, sizeof *t->stack * (size_t)(p->depth + 1));
-  memcpy(t->stack, p->stack, sizeof *t->stack * (size_t)p->depth);
+  if (p->depth) memcpy(t->stack, p->stack, sizeof *t->stack * (size_t)p->depth);
 }
 
 typedef struct load_list {

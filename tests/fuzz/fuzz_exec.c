@@ -13,7 +13,7 @@
  * intermediate element is written before it is read, so the program runs
  * clean; a checked-execution error is the generator's bug.
  *
- * For each program: parse, run the default pipeline with verify_exec (a
+ * For each program: parse, run the default pipeline and PlanMemory with verify_exec (a
  * pass that changes a result, or makes the run fail, is reported); every
  * K-th program's C (tir_codegen_c) is compiled with gcc in batches and run
  * against the interpreter's result.  A failing program is written to DIR
@@ -1009,7 +1009,7 @@ int main(int argc, char **argv) {
   {
     tir_diag d;
     tir_diag_init(&d);
-    pl = tir_pipeline_parse("default", &d);
+    pl = tir_pipeline_parse("default,plan_memory", &d);
     tir_diag_free(&d);
   }
   for (long k = 0; k < count; k++) {
