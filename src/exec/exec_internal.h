@@ -172,6 +172,7 @@ typedef struct xbinfo {
   int lanes;
   bool declared;          /* some statement declares it (else derived at each access) */
   const xs *derive;       /* for undeclared buffers: how to derive the descriptor */
+  uint8_t tag;            /* a PlanMemory view: what its writes leave in the init bytes (2..255); 0: none */
 } xbinfo;
 
 typedef struct xchunk {
@@ -193,7 +194,16 @@ struct tir_exec_prog {
   int *arg_dslot;         /* buffer param: its data var's slot */
   const xs **arg_decl;    /* the parameter buffer's declaration (shape checks), or NULL */
   int64_t steps;
+  /* PlanMemory's views (decl_buffers on a backing annotated tir.memory_pool):
+   * a byte written through one carries its tag in the init bytes, and a read
+   * through another view of a byte tagged by a third is a liveness error of
+   * the plan (the bytes were given to a buffer that overwrote them) */
+  int ntags;
+  const char *tag_name[256];
 };
+
+/* the byte a write through buffer descriptor bi leaves in the init bytes */
+#define X_INIT_TAG(p, bi) ((p)->binfo[(bi)].tag ? (p)->binfo[(bi)].tag : 1)
 
 /* ---- the run ---- */
 struct xrun {
@@ -275,7 +285,7 @@ static inline uint8_t *x_addr_fast(const xacc *a, xframe *fr, const int64_t *idx
         bool ok = write || !in || !fr->run->check_uninit;
         if (!ok) {
           ok = true;
-          for (int k = 0; k < a->lbytes; k++) ok &= in[off + k] != 0;
+          for (int k = 0; k < a->lbytes; k++) ok &= in[off + k] == 1; /* a PlanMemory tag: checked in x_addr */
         }
         if (ok) {
           *sto = st;

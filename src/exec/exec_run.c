@@ -209,6 +209,13 @@ static uint8_t *addr_buf(int bi, const int64_t *idx, xframe *fr, bool write, con
         fmt_access(acc, sizeof acc, inf->b->name, idx, nd);
         x_fail(fr, a->span, "read of %s%s%s, which was never written", via ? via : "", via ? " -> " : "", acc);
         return NULL;
+      } else if (in[k] != 1 && in[k] != inf->tag) { /* bytes last written through another planned view */
+        fmt_access(acc, sizeof acc, inf->b->name, idx, nd);
+        x_fail(fr, a->span,
+               "read of %s%s%s, whose bytes the memory plan also gave to %s, which overwrote them (a live range "
+               "of the plan is wrong)",
+               via ? via : "", via ? " -> " : "", acc, p->tag_name[in[k]] ? p->tag_name[in[k]] : "another buffer");
+        return NULL;
       }
   }
   *sto = st;
@@ -360,6 +367,7 @@ tir_exec_prog *tir_exec_compile(const tir_func *f, tir_diag *d) {
     }
   tir_ptrmap_free(&c.vars);
   tir_ptrmap_free(&c.bufs);
+  tir_ptrmap_free(&c.pools);
   free(c.defd);
   if (c.failed) {
     tir_exec_prog_free(p);

@@ -25,7 +25,7 @@ static void store_value(const xacc *a, xframe *fr, const int64_t *idx, const xe 
   if (!p) return;
   if (v->vc == XV_FLOAT) x_write_float(p, a->ek, val.f);
   else x_write_int(p, a->ek, val.i);
-  if (st->init) memset(st->init + (p - st->data), 1, (size_t)a->lbytes);
+  if (st->init) memset(st->init + (p - st->data), X_INIT_TAG(fr->run->p, a->buf), (size_t)a->lbytes);
 }
 
 static inline xval eval_val(const xe *v, xframe *fr) {
@@ -55,7 +55,7 @@ static void s_store1_i32(const xs *s, xframe *fr) {
     if (i >= 0 && i < sh[0] && off >= 0 && off + 4 <= b->st->size) {
       int32_t w = (int32_t)v;
       memcpy(b->st->data + off, &w, 4);
-      if (b->st->init) memset(b->st->init + off, 1, 4);
+      if (b->st->init) memset(b->st->init + off, X_INIT_TAG(fr->run->p, a->buf), 4);
       return;
     }
   }
@@ -735,6 +735,11 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
     s->fn = s_decl;
     s->span = st->span;
     if (s->buf >= 0) c->p->binfo[s->buf].declared = true;
+    if (s->buf >= 0 && tir_ptrmap_get(&c->pools, b->data, 0) && !c->p->binfo[s->buf].tag) {
+      int t = 2 + c->p->ntags++ % 254; /* past 254 views tags repeat: the check only weakens */
+      c->p->binfo[s->buf].tag = (uint8_t)t;
+      c->p->tag_name[t] = b->name;
+    }
     s->body = cstmt(c, st->u.decl.body);
     return s;
   }
@@ -742,6 +747,8 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
     const tir_buffer *b = st->u.decl.buf;
     int slot = xc_slot(c, b->data);
     uint8_t old = c->defd[slot];
+    if (st->u.decl.annotations && tir_av_get(st->u.decl.annotations, "tir.memory_pool"))
+      tir_ptrmap_put(&c->pools, b->data, 1); /* PlanMemory's backing: its views are tagged */
     xs *s = alloc_decl(c, b, st);
     s->fn = s_alloc_buffer;
     s->body = cstmt(c, st->u.decl.body);

@@ -11,7 +11,7 @@
 #                 e.g. with barriers).
 # regress/*.tir are programs the fuzzer found (tests/fuzz/fuzz_exec.c): each
 # runs through the default pipeline with --verify-exec, with its seed.
-# Every one that runs is also put through the default pipeline with
+# Every one that runs is also put through the default pipeline and PlanMemory with
 # --verify-exec.  Then every golden input of tests/passes/ through its own
 # pipeline with --verify-exec (run_passes.sh).
 set -u
@@ -45,11 +45,11 @@ for f in *.tir; do
     verify) ;;
     *) bad "$f: no '# EXEC:' line" /dev/null; continue ;;
   esac
-  if "$tirc" --passes=default --verify-exec "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
+  if "$tirc" --passes=default,plan_memory --verify-exec "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
 done
 for f in regress/*.tir; do
   seed=$(basename "$f" .tir | sed -E 's/^fuzz_//')
-  if "$tirc" --passes=default --verify-exec --seed="$seed" "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
+  if "$tirc" --passes=default,plan_memory --verify-exec --seed="$seed" "$f" -o /dev/null 2>"$tmp/log"; then ok; else bad "$f: --verify-exec" "$tmp/log"; fi
 done
 echo "exec: $pass passed, $fail failed"
 "$here/run_passes.sh" "$tirc" || fail=$((fail+1))
