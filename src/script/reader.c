@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tir/analysis.h"
 #include "tir/script.h"
 #include "script/reader.h"
 
@@ -530,6 +531,8 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
     top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
     tir_error(d, FIRST, "no @T.prim_func in the input");
+  /* accesses that certainly run out of bounds are errors of the input */
+  for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   free(r.syms);
   free(r.loops);
   ts_tree_delete(tree);

@@ -2,6 +2,9 @@
 # Hostile inputs (issue 11): each NAME.tir states its outcome in its header:
 #   # EXPECT: error LINE:COL TEXT   tirc exits 1 with exactly one error, at
 #                                   NAME.tir:LINE:COL, whose message holds TEXT
+#   # EXPECT: warning LINE:COL TEXT tirc exits 0 with exactly one warning (and
+#                                   no error) at NAME.tir:LINE:COL holding
+#                                   TEXT, and its C compiles
 #   # EXPECT: ok                    tirc --emit=c exits 0, the C compiles with
 #                                   gcc -Wall -Wextra -Werror, and, where
 #                                   NAME_main.c is beside it, links with it and
@@ -34,6 +37,15 @@ for f in "$here"/*.tir; do
       elif [ "$n" -ne 1 ]; then bad "$name: $n errors, expected one" "$tmp/$name.err"
       elif ! grep -q -F -- "$name.tir:$at: error: " "$tmp/$name.err" || ! grep -q -F -- "$text" "$tmp/$name.err"; then
         bad "$name: expected $name.tir:$at: error: ...$text..." "$tmp/$name.err"
+      else pass=$((pass+1)); fi ;;
+    warning*)
+      at=$(echo "$expect" | awk '{print $2}'); text=$(echo "$expect" | cut -d' ' -f3-)
+      n=$(grep -c ': warning: ' "$tmp/$name.err"); ne=$(grep -c ': error: ' "$tmp/$name.err")
+      if [ $rc -ne 0 ]; then bad "$name: exit $rc, expected 0" "$tmp/$name.err"
+      elif [ "$n" -ne 1 ] || [ "$ne" -ne 0 ]; then bad "$name: $n warnings and $ne errors, expected one warning" "$tmp/$name.err"
+      elif ! grep -q -F -- "$name.tir:$at: warning: " "$tmp/$name.err" || ! grep -q -F -- "$text" "$tmp/$name.err"; then
+        bad "$name: expected $name.tir:$at: warning: ...$text..." "$tmp/$name.err"
+      elif ! gcc -std=c11 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
       else pass=$((pass+1)); fi ;;
     ok)
       if [ $rc -ne 0 ]; then bad "$name: exit $rc, expected 0" "$tmp/$name.err"; continue; fi

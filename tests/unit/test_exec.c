@@ -100,13 +100,16 @@ START_TEST(test_oob_position) {
                        "@T.prim_func\n"
                        "def f(A: T.Buffer((4,), \"int32\")):\n"
                        "    for i in range(4):\n"
-                       "        A[i] = A[i + 1]\n");
+                       "        if A[0] == A[0]:\n"
+                       "            A[i] = A[i + 1]\n");
+  /* (under a guard that reads A: the reader's compile-time check cannot
+   * prove the access runs, the run finds it) */
   tir_exec_args *a = tir_exec_args_new(f, &d);
   ck_assert(tir_exec_args_randomize(a, 1, &d));
   ck_assert(!tir_exec(f, a, NULL, &d));
   ck_assert_int_eq(d.nerrors, 1);
-  ck_assert_int_eq(d.items[0].span.line, 5);
-  ck_assert_int_eq(d.items[0].span.col, 16);
+  ck_assert_int_eq(d.items[0].span.line, 6);
+  ck_assert_int_eq(d.items[0].span.col, 20);
   ck_assert_ptr_nonnull(strstr(d.items[0].msg, "A[4]"));
   tir_exec_args_free(a);
 }
