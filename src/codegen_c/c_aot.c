@@ -290,6 +290,7 @@ void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *
  * an additional trailing parameter and argument (CUDA's stream), or NULL. */
 void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl, const char *extra_param,
                    const char *extra_arg) {
+  if (g->failed) return; /* the error is reported where it arose: no second one without a position */
   const char *args = cg_tmp(g, "args"), *ws = cg_tmp(g, "workspace"), *base = cg_tmp(g, "packed");
   cg_text_printf(out, "\n/* %s: the arguments read from a packed block at the offsets of the AOT metadata */\n",
                  fn->packed_symbol);
@@ -302,7 +303,10 @@ void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl
     const tir_aot_arg *a = &fn->args[i];
     char ty[32];
     if (a->dtype.code == TIR_TC_HANDLE && !a->is_buffer) strcpy(ty, "void *");
-    else if (!cg_type(g, a->dtype, ty, (tir_span){0, 0})) return;
+    else if (!cg_type(g, a->dtype, ty, (tir_span){0, 0})) {
+      cg_text_free(&call);
+      return;
+    }
     cg_text_printf(out, "  %s%s%s;\n", ty, a->is_buffer ? " *" : (ty[strlen(ty) - 1] == '*' ? "" : " "), a->name);
     cg_text_printf(out, "  memcpy(&%s, %s + %zu, sizeof %s);\n", a->name, base, a->offset, a->name);
     cg_text_printf(&call, "%s%s", i ? ", " : "", a->name);

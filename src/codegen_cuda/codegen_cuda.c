@@ -606,7 +606,8 @@ static void host_alloc(unit *u, cg *h, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   const char *scope = b->scope ? b->scope : "global";
   if (strcmp(scope, "global")) {
-    cg_error(h, s->span, "%s buffer '%s' is allocated outside any thread launch", scope, b->name);
+    cg_error(h, s->span.line ? s->span : b->span, "%s buffer '%s' is allocated outside any thread launch", scope,
+             b->name);
     return;
   }
   char ty[32];

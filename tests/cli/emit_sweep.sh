@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every .tir the tests hold (goldens, hostile, exec, corpus seeds, examples)
+# through --emit=c and --emit=cuda: tirc exits 0, or 1 with every error at
+# a FILE:LINE:COL position; never a crash, a sanitizer report (make asan
+# runs this with ASan+UBSan, leaks included) or an error without a place.
+set -u
+tirc=$(realpath "$1"); root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0; n=0
+while IFS= read -r f; do
+  for emit in c cuda; do
+    n=$((n+1))
+    timeout 60 "$tirc" --emit=$emit "$f" -o "$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then fail=$((fail+1)); echo "FAIL emit-sweep: --emit=$emit $f: exit $rc"; head -n 20 "$tmp/err"; continue; fi
+    if grep -E ': error: ' "$tmp/err" | grep -v -q -E '^[^ ]+:[0-9]+:[0-9]+: error: '; then
+      fail=$((fail+1)); echo "FAIL emit-sweep: --emit=$emit $f: an error without a position"; grep ': error: ' "$tmp/err" | head -n 5; continue
+    fi
+    pass=$((pass+1))
+  done
+done < <(cd "$root" && find tests examples -name '*.tir' | sort | sed "s|^|$root/|")
+echo "emit-sweep: $pass passed, $fail failed ($n runs)"
+[ $fail = 0 ]
