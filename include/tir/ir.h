@@ -188,7 +188,9 @@ bool tir_is_one_of(const tir_expr *e, tir_expr_kind k);
 /* annotations and attribute values                                    */
 
 typedef struct tir_attr_val tir_attr_val;
-typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT } tir_av_kind;
+/* TIR_AV_TARGET: T.target(spec[, host=host]): items[0] the spec (a string
+ * EXPR or a DICT), items[1] the host when n == 2; kept as written */
+typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */
@@ -198,6 +200,8 @@ struct tir_attr_val {
 };
 tir_attr_val *tir_av_expr(tir_ctx *c, tir_expr *e);
 tir_attr_val *tir_av_list(tir_ctx *c, tir_attr_val *const *items, int n);
+/* T.target(spec[, host=host]); host may be NULL */
+tir_attr_val *tir_av_target(tir_ctx *c, tir_attr_val *spec, tir_attr_val *host);
 tir_attr_val *tir_av_dict(tir_ctx *c, const char *const *keys, tir_attr_val *const *items, int n);
 /* value of key in a DICT, or NULL */
 tir_attr_val *tir_av_get(const tir_attr_val *dict, const char *key);

@@ -155,6 +155,13 @@ tir_attr_val *tir_av_list(tir_ctx *c, tir_attr_val *const *items, int n) {
   return v;
 }
 
+tir_attr_val *tir_av_target(tir_ctx *c, tir_attr_val *spec, tir_attr_val *host) {
+  tir_attr_val *items[2] = {spec, host};
+  tir_attr_val *v = tir_av_list(c, items, host ? 2 : 1);
+  v->kind = TIR_AV_TARGET;
+  return v;
+}
+
 tir_attr_val *tir_av_dict(tir_ctx *c, const char *const *keys, tir_attr_val *const *items, int n) {
   tir_attr_val *v = tir_alloc(c, sizeof *v);
   v->kind = TIR_AV_DICT;

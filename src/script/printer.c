@@ -100,6 +100,15 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_DICT:
     pr_attr_dict(p, a, NULL, NULL);
     break;
+  case TIR_AV_TARGET: /* as written: TVM builds the same Target from it */
+    pr_puts(&p->out, "T.target(");
+    pr_attr_val(p, a->items[0]);
+    if (a->n > 1) {
+      pr_puts(&p->out, ", host=");
+      pr_attr_val(p, a->items[1]);
+    }
+    pr_puts(&p->out, ")");
+    break;
   }
 }
 

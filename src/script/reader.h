@@ -29,6 +29,7 @@ typedef enum rv_kind {
   RV_DTYPE,  /* T.int32 used as a value */
   RV_REGION, /* A[a:b, c] */
   RV_HANDLE_T, /* T.handle as an annotation */
+  RV_ATTR,   /* an attribute value only (T.target(...)): av */
 } rv_kind;
 
 typedef struct rval {
@@ -45,6 +46,7 @@ typedef struct rval {
   bool is_list;
   tir_dtype dt;
   tir_buffer_region region;
+  tir_attr_val *av;
 } rval;
 
 /* a name in scope */

@@ -17,7 +17,7 @@ static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_b
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "type_annotation", "min_value", "max_value", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
+    "call_intrin", "type_annotation", "min_value", "max_value", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
@@ -451,6 +451,40 @@ static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
+/* T.target(spec, host=None): spec and host a target string or a dict of
+ * its fields (TVM prints the dict), kept as written for T.func_attr */
+static bool target_part(rd *r, rval *v, const char *what) {
+  if (v->k == RV_STR && strpbrk(v->s, " \t")) { /* as TVM 0.27 */
+    tir_error(r->d, v->sp,
+              "T.target: the command-line string form (\"%s\") is no longer supported (TVM 0.27); write the dict "
+              "form, e.g. {\"kind\": \"llvm\", \"mcpu\": \"skylake\"}",
+              v->s);
+    return false;
+  }
+  if (v->k == RV_STR || v->k == RV_DICT) return true;
+  tir_error(r->d, v->sp, "T.target's %s must be a target string (\"cuda\") or a dict of its fields", what);
+  return false;
+}
+
+static rval target_call(rd *r, rd_args *a) {
+  for (int i = 0; i < a->nkw; i++)
+    if (strcmp(a->kw[i], "host")) {
+      tir_error(r->d, a->kwsp[i], "T.target takes no keyword argument '%s' (only host=)", a->kw[i]);
+      return rv_err();
+    }
+  if (a->npos < 1 || a->npos > 2 || (a->npos == 2 && rd_kwarg(a, "host"))) {
+    tir_error(r->d, a->sp, "T.target expects a target and an optional host, got %d arguments", a->npos + a->nkw);
+    return rv_err();
+  }
+  rval *spec = &a->pos[0], *host = rd_arg(a, 1, "host");
+  if (!target_part(r, spec, "target") || (host && host->k != RV_NONE && !target_part(r, host, "host")))
+    return rv_err();
+  tir_attr_val *s = rd_as_attr(r, *spec), *h = host && host->k != RV_NONE ? rd_as_attr(r, *host) : NULL;
+  if (!s || (host && host->k != RV_NONE && !h)) return rv_err();
+  rval v = {.k = RV_ATTR, .sp = a->sp, .av = tir_av_target(r->c, s, h)};
+  return v;
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
@@ -472,6 +506,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
   if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');
   if (!strcmp(name, "reinterpret")) return reinterpret(r, a);
+  if (!strcmp(name, "target")) return target_call(r, a);
   if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin"))
     return extern_call(r, name, a);
   if (tir_intrin_lookup(name)) return table_call(r, name, a);

@@ -293,6 +293,7 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
     return tir_av_dict(r->c, keys, items, v.n);
   }
   if (v.k == RV_BUFFER) return tir_av_expr(r->c, v.buf->data);
+  if (v.k == RV_ATTR) return v.av;
   tir_expr *e = rd_as_expr(r, v);
   return e ? tir_av_expr(r->c, e) : NULL;
 }
