@@ -338,6 +338,11 @@ struct tir_stmt {
       const char *thread_tag; /* TIR_FOR_THREAD_BINDING: "blockIdx.x", ... */
       tir_attr_val *annotations; /* DICT or NULL */
       tir_stmt *body;
+      /* NULL: no step (TVM's None, unit); else the step as written (an
+       * explicit 1 too, as TVM keeps it): the var takes min, min + step,
+       * ... while below min + extent; a step not provably positive is
+       * refused where the loop is lowered or run (as TVM's) */
+      tir_expr *step;
     } loop;
     struct { tir_expr *cond; tir_stmt *body; } whl;
     struct { tir_expr *cond; tir_stmt *then_s, *else_s; /* else may be NULL */ } ifs;

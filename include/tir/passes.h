@@ -31,6 +31,8 @@ const tir_pass_info *tir_pass_lookup(const char *name);
 
 /* the passes */
 tir_func *tir_pass_simplify(tir_ctx *c, const tir_func *f, tir_diag *d);
+/* every loop from 0 by 1: min and step into the body, as TVM's CanonicalizeLoop */
+tir_func *tir_pass_canonicalize_loop(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
 /* lowering to flat loops (src/passes/, one file each; see docs) */

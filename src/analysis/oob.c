@@ -415,6 +415,12 @@ static void walk_stmt(ob *o, const tir_stmt *s, bool sure) {
     walk_expr(o, s->u.loop.min, sure);
     walk_expr(o, s->u.loop.extent, sure);
     bool known = tir_is_const_int(s->u.loop.extent, &ext) && ext > 0;
+    /* a step: the values are min, min + step, ..., the last below
+     * min + extent; both ends are taken, so an affine index's interval
+     * stays exact.  A step that is not a positive constant: unknown. */
+    int64_t step = 1;
+    if (s->u.loop.step && !(tir_is_const_int(s->u.loop.step, &step) && step > 0)) known = false;
+    if (known) ext = (ext - 1) / step * step + 1;
     int mark = o->ninfos;
     long old;
     if (known && tir_is_const_int(s->u.loop.min, &mn) && !__builtin_add_overflow(mn, ext - 1, &ext))

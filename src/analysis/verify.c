@@ -343,12 +343,14 @@ static void check_for(vstate *st, const tir_stmt *s) {
   const tir_expr *v = s->u.loop.var;
   check_expr(st, s->u.loop.min);
   check_expr(st, s->u.loop.extent);
+  if (s->u.loop.step) check_expr(st, s->u.loop.step);
   if (!tir_is_var(v)) {
     verr(st, s->span, "%s", "loop variable is not a Var");
     return;
   }
   if ((s->u.loop.min && !tir_dtype_eq(s->u.loop.min->dtype, v->dtype)) ||
-      (s->u.loop.extent && !tir_dtype_eq(s->u.loop.extent->dtype, v->dtype)))
+      (s->u.loop.extent && !tir_dtype_eq(s->u.loop.extent->dtype, v->dtype)) ||
+      (s->u.loop.step && !tir_dtype_eq(s->u.loop.step->dtype, v->dtype)))
     verr(st, s->span, "loop '%s': bounds and variable have different dtypes", vname(v));
   int mark = st->vars.n;
   define(st, v, true, s->span);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codegen_c/c_printer.h"
+#include "tir/visit.h"
 
 static const tir_expr *sync_in(const tir_expr *e) {
   if (!e || e->kind != TIR_CALL) return NULL;
@@ -64,5 +65,31 @@ bool cg_c_check_barriers(const tir_func *f, tir_diag *d) {
             "T.tvm_storage_sync inside a threadIdx loop: the C code runs the threads of a block one after another, "
             "so it cannot keep this barrier (threads would read shared memory before others write it); "
             "--emit=cuda keeps it");
+  return false;
+}
+
+/* ---- loop steps: C and CUDA loops here step by 1; a loop with another
+ * step is lowered by canonicalize_loop (first in the default pipeline) ---- */
+typedef struct step_find {
+  const tir_stmt *loop;
+} step_find;
+
+static bool step_cb(tir_visitor *v, const tir_stmt *s) {
+  step_find *f = v->user;
+  int64_t st;
+  if (f->loop) return false;
+  if (s->kind == TIR_FOR && s->u.loop.step && !(tir_is_const_int(s->u.loop.step, &st) && st == 1)) f->loop = s;
+  return !f->loop;
+}
+
+bool cg_check_steps(const tir_func *f, tir_diag *d) {
+  step_find sf = {0};
+  tir_visitor v = {.stmt = step_cb, .user = &sf};
+  tir_visit_stmt(&v, f->body);
+  if (!sf.loop) return true;
+  tir_error(d, sf.loop->span,
+            "loop '%s' has a step: the code generators take loops of step 1; run canonicalize_loop first (the "
+            "default pipeline does)",
+            sf.loop->u.loop.var->u.var.name ? sf.loop->u.loop.var->u.var.name : "?");
   return false;
 }

@@ -211,5 +211,7 @@ void *cg_calloc(size_t n, size_t sz);
 
 /* false, with an error, when f keeps a barrier between threads (c_barrier.c) */
 bool cg_c_check_barriers(const tir_func *f, tir_diag *d);
+/* false, with an error at the loop, when f keeps a loop whose step is not 1 */
+bool cg_check_steps(const tir_func *f, tir_diag *d);
 
 #endif

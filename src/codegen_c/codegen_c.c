@@ -242,7 +242,7 @@ static char *codegen_c(const tir_module *m, tir_aot_module **meta, cg_text *decl
   cg_text funcs = {0};
   tir_aot_module *desc = cg_aot_module_new(TIR_AOT_TARGET_C, m->nfuncs);
   for (int i = 0; i < m->nfuncs && !g.failed; i++)
-    if (!cg_c_check_barriers(m->funcs[i], d)) g.failed = true;
+    if (!cg_check_steps(m->funcs[i], d) || !cg_c_check_barriers(m->funcs[i], d)) g.failed = true;
   for (int i = 0; i < m->nfuncs && !g.failed; i++) {
     if (i) cg_text_puts(&funcs, "\n");
     desc->nfuncs = i + 1;

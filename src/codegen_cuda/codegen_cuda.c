@@ -746,6 +746,8 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
   const char **syms = cg_module_symbols(u.ctx, m, d);
   if (!syms) u.failed = true;
   else u.globals = cg_module_globals(u.ctx, m, syms, &u.nglobals);
+  for (int i = 0; i < m->nfuncs && !u.failed; i++)
+    if (!cg_check_steps(m->funcs[i], d)) u.failed = true;
   for (int i = 0; i < m->nfuncs && !u.failed; i++) {
     const tir_func *f = m->funcs[i];
     u.symbol = syms[i];

@@ -132,6 +132,7 @@ struct xs {
   const xs **seq;
   int n;
   const xe *a, *b;        /* loop min/extent, cond, value ... */
+  const xe *step;         /* a loop's step (s_for_step) */
   int slot;               /* loop var / let var (first lane) */
   int lanes;
   const xe **la, **lb;    /* per-lane exprs (vector store value, let lanes) */

@@ -120,6 +120,27 @@ static void s_for(const xs *s, xframe *fr) {
   }
 }
 
+/* a loop with a step: min, min + step, ... below min + extent; the step
+ * must be positive (TVM lowers no other) */
+static void s_for_step(const xs *s, xframe *fr) {
+  int64_t lo = EVI(s->a), n = EVI(s->b), st = EVI(s->step);
+  if (stopped(fr)) return;
+  if (st <= 0) {
+    x_fail(fr, s->span, "loop step %lld is not positive (TVM lowers only positive steps)", (long long)st);
+    return;
+  }
+  if (n <= 0) return;
+  int64_t trips = n / st + (n % st != 0);
+  if (!spend(fr, trips, s->span)) return;
+  xval *v = &fr->slots[s->slot];
+  const xs *body = s->body;
+  for (int64_t k = 0; k < trips; k++) {
+    v->i = lo + k * st;
+    body->fn(body, fr);
+    if (stopped(fr)) return;
+  }
+}
+
 static void s_thread_for(const xs *s, xframe *fr) {
   int64_t lo = EVI(s->a), n = EVI(s->b);
   if (stopped(fr) || n <= 0 || !spend(fr, n, s->span)) return;
@@ -533,6 +554,16 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   }
   s->a = min ? xc_expr(c, min, 0) : xc_const_int(c, var->dtype, 0);
   s->b = xc_expr(c, ext, 0);
+  const tir_expr *step = st->kind == TIR_FOR ? st->u.loop.step : NULL;
+  int64_t sv;
+  if (step && !(tir_is_const_int(step, &sv) && sv == 1)) {
+    if (thread) {
+      xc_error(c, st->span, "cannot run thread-bound loop %s with a step", var->u.var.name);
+      return snode(c, st, s_nop);
+    }
+    s->fn = s_for_step;
+    s->step = xc_expr(c, step, 0);
+  }
   s->slot = xc_slot(c, var);
   s->is_thread = thread;
   s->name = tag;

@@ -287,6 +287,8 @@ static void c_stmt(canon *c, const tir_stmt *s) {
     c_var(c, s->u.loop.var);
     c_expr(c, s->u.loop.min);
     c_expr(c, s->u.loop.extent);
+    if (s->u.loop.step) c_expr(c, s->u.loop.step);
+    else put(c, T_NULL);
     put(c, (uint64_t)s->u.loop.kind);
     put_str(c, s->u.loop.thread_tag);
     c_annots(c, s->u.loop.annotations);

@@ -106,6 +106,7 @@ void tir_visit_stmt(tir_visitor *v, const tir_stmt *s) {
   case TIR_FOR:
     tir_visit_expr(v, s->u.loop.min);
     tir_visit_expr(v, s->u.loop.extent);
+    if (s->u.loop.step) tir_visit_expr(v, s->u.loop.step);
     tir_visit_stmt(v, s->u.loop.body);
     break;
   case TIR_WHILE:
@@ -382,11 +383,13 @@ static tir_stmt *mut_stmt_children(tir_mutator *m, tir_stmt *s) {
   case TIR_FOR: {
     tir_expr *mn = tir_mutate_expr(m, s->u.loop.min);
     tir_expr *ex = tir_mutate_expr(m, s->u.loop.extent);
+    tir_expr *st = s->u.loop.step ? tir_mutate_expr(m, s->u.loop.step) : NULL;
     tir_stmt *b = tir_mutate_stmt(m, s->u.loop.body);
-    if (mn == s->u.loop.min && ex == s->u.loop.extent && b == s->u.loop.body) return s;
+    if (mn == s->u.loop.min && ex == s->u.loop.extent && st == s->u.loop.step && b == s->u.loop.body) return s;
     n = tir_stmt_copy(m->ctx, s);
     n->u.loop.min = mn;
     n->u.loop.extent = ex;
+    n->u.loop.step = st;
     n->u.loop.body = b;
     return n;
   }

@@ -66,7 +66,15 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
   tir_ctx *c = m->ctx;
   tir_expr *min = tir_mutate_expr(m, s->u.loop.min);
   tir_expr *extent = tir_mutate_expr(m, s->u.loop.extent);
-  int64_t ext;
+  tir_expr *step = s->u.loop.step ? tir_mutate_expr(m, s->u.loop.step) : NULL;
+  int64_t ext, sv;
+  if (s->u.loop.kind == TIR_FOR_THREAD_BINDING && step && !(tir_is_const_int(step, &sv) && sv == 1)) {
+    tir_error(st->d, s->span,
+              "thread-bound loop '%s' has a step: run canonicalize_loop first (the default pipeline does)",
+              s->u.loop.var->u.var.name);
+    st->failed = true;
+    return s;
+  }
   bool unit = tir_is_const_int(extent, &ext) && ext == 1 && !has_annotations(s->u.loop.annotations);
   if (unit) {
     tir_expr *v = min;
@@ -85,6 +93,7 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
     body = tir_for(c, s->u.loop.var, min, extent, s->u.loop.kind, s->u.loop.thread_tag,
                    non_pragma(c, s->u.loop.annotations), body);
     body->span = s->span;
+    body->u.loop.step = step;
   }
   return wrap_pragmas(c, s->u.loop.annotations, s->u.loop.var, body);
 }

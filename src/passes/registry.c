@@ -8,6 +8,8 @@
 
 /* ---- the passes, in pipeline order (keep this one array) ---- */
 static const tir_pass_info passes[] = {
+    {"CanonicalizeLoop", "canonicalize_loop", "make every loop start at 0 with step 1 (min and step move into the body)",
+     tir_pass_canonicalize_loop},
     {"Simplify", "simplify", "simplify every expression with the arithmetic analyzer",
      tir_pass_simplify},
     {"LowerInitBlock", "lower_init", "turn a block's init into an if on the first reduction iteration", tir_pass_lower_init_block},

@@ -255,7 +255,7 @@ static void push_loop(printer *p, const tir_stmt *s) {
 
 static bool grid_foldable(const tir_stmt *s) {
   return s->kind == TIR_FOR && s->u.loop.kind == TIR_FOR_SERIAL && is_const(s->u.loop.min, 0) &&
-         av_empty(s->u.loop.annotations) && !s->u.loop.thread_tag;
+         av_empty(s->u.loop.annotations) && !s->u.loop.thread_tag && !s->u.loop.step;
 }
 
 typedef struct { const tir_expr *const *vars; int n; bool found; } uses_ctx;
@@ -273,10 +273,11 @@ static bool uses_any(const tir_expr *e, const tir_expr *const *vars, int n) {
   return u.found;
 }
 
-/* min and extent as T.serial-style arguments: `ext` or `min, min + ext` */
+/* min and extent as T.serial-style arguments: `ext` or `min, min + ext`
+ * (always the latter with a step, as TVM prints it) */
 static void pr_loop_range(printer *p, const tir_stmt *s) {
   tir_expr *mn = s->u.loop.min, *ex = s->u.loop.extent;
-  if (is_const(mn, 0)) {
+  if (is_const(mn, 0) && !s->u.loop.step) {
     pr_expr(p, ex);
     return;
   }
@@ -333,6 +334,10 @@ static void pr_for(printer *p, const tir_stmt *s) {
     bool plain = s->u.loop.kind == TIR_FOR_SERIAL && av_empty(s->u.loop.annotations);
     pr_printf(&p->out, plain ? "range(" : "T.%s(", kinds[s->u.loop.kind]);
     pr_loop_range(p, s);
+    if (plain && s->u.loop.step) {
+      pr_puts(&p->out, ", ");
+      pr_expr(p, s->u.loop.step);
+    }
     if (s->u.loop.kind == TIR_FOR_THREAD_BINDING) {
       pr_puts(&p->out, ", thread=");
       pr_string_lit(&p->out, s->u.loop.thread_tag ? s->u.loop.thread_tag : "");
@@ -340,6 +345,10 @@ static void pr_for(printer *p, const tir_stmt *s) {
     if (!av_empty(s->u.loop.annotations)) {
       pr_puts(&p->out, ", annotations=");
       pr_attr_val(p, s->u.loop.annotations);
+    }
+    if (!plain && s->u.loop.step) {
+      pr_puts(&p->out, ", step=");
+      pr_expr(p, s->u.loop.step);
     }
     pr_puts(&p->out, ")");
   }

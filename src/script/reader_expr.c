@@ -754,12 +754,15 @@ static tir_expr *index_expr(rd *r, rval v, tir_dtype like) {
   return e;
 }
 
+static bool same_expr(const tir_expr *a, const tir_expr *b);
+
 tir_expr *rd_region_extent(rd *r, tir_expr *lo, tir_expr *hi) {
   int64_t a, b;
   if (tir_is_const_int(lo, &a) && a == 0) return hi;
   if (tir_is_const_int(lo, &a) && tir_is_const_int(hi, &b)) return tir_int(r->c, hi->dtype, b - a);
-  /* (x + c1) - (x + c0) and x + c - x, the usual shape of `A[x:x + c]` */
-  if (hi->kind == TIR_ADD && hi->u.bin.a == lo) return hi->u.bin.b;
+  /* (x + c1) - (x + c0) and x + c - x, the usual shape of `A[x:x + c]`
+   * (and of a printed loop's `range(m, m + e)`) */
+  if (hi->kind == TIR_ADD && same_expr(hi->u.bin.a, lo)) return hi->u.bin.b;
   if (hi->kind == TIR_ADD && lo->kind == TIR_ADD && hi->u.bin.a == lo->u.bin.a &&
       tir_is_const_int(hi->u.bin.b, &b) && tir_is_const_int(lo->u.bin.b, &a))
     return tir_int(r->c, hi->dtype, b - a);

@@ -765,6 +765,7 @@ typedef struct loop_spec {
   const char *thread;
   tir_attr_val *annots;
   tir_expr *min[RD_MAX_GRID], *ext[RD_MAX_GRID];
+  rval step; /* RV_NONE: none */
   int n;
 } loop_spec;
 
@@ -794,6 +795,7 @@ static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext)
 
 static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   memset(ls, 0, sizeof *ls);
+  ls->step.k = RV_NONE;
   if (!rd_is(call, "call")) goto bad;
   TSNode fn = rd_field(call, "function");
   const char *tn = rd_t_name(r, fn);
@@ -808,13 +810,8 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   for (int i = 0; i < a.nkw; i++) {
     const char *k = a.kw[i];
     if (!strcmp(k, "annotations") || (!strcmp(k, "thread") && tn && !strcmp(tn, "thread_binding"))) continue;
-    if (!strcmp(k, "step")) {
-      int64_t st;
-      if (!rd_as_int(r, a.kwv[i], &st, "a loop step")) return false;
-      if (st != 1) {
-        tir_error(r->d, a.kwsp[i], "loop steps other than 1 are not supported (step=%lld)", (long long)st);
-        return false;
-      }
+    if (!strcmp(k, "step") && !(tn && (!strcmp(tn, "grid") || !strcmp(tn, "thread_binding")))) {
+      ls->step = a.kwv[i];
       continue;
     }
     tir_error(r->d, a.kwsp[i], "unexpected keyword argument '%s' for %s%s", k, tn ? "T." : "", tn ? tn : "range");
@@ -836,16 +833,15 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   ls->n = 1;
   if (is_range) {
     if (a.npos == 3) {
-      int64_t st;
-      if (!rd_as_int(r, a.pos[2], &st, "a range step")) return false;
-      if (st != 1) {
-        tir_error(r->d, a.pos[2].sp, "range steps other than 1 are not supported");
+      if (ls->step.k != RV_NONE) {
+        tir_error(r->d, a.pos[2].sp, "range has a step twice");
         return false;
       }
+      ls->step = a.pos[2];
       a.npos = 2;
     }
     if (a.npos < 1 || a.npos > 2) {
-      tir_error(r->d, a.sp, "range expects 1 or 2 arguments, got %d", a.npos);
+      tir_error(r->d, a.sp, "range expects 1 to 3 arguments, got %d", a.npos);
       return false;
     }
     return min_ext(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, &ls->min[0], &ls->ext[0]);
@@ -912,6 +908,19 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
       r->stmt_depth = saved_depth;
       return NULL;
     }
+  /* the step, in the loop var's dtype (it may use outer names only) */
+  tir_expr *step = NULL;
+  if (ls.step.k != RV_NONE) {
+    step = ls.step.k == RV_INT ? rd_convert(r, ls.step, ls.ext[0]->dtype) : rd_as_expr(r, ls.step);
+    if (!step) return NULL;
+    if (!tir_dtype_is_int(step->dtype) || step->dtype.lanes != 1) {
+      tir_error(r->d, ls.step.sp, "a loop step must be an integer");
+      return NULL;
+    }
+    /* any step is read, as TVM reads it (zero and negative ones too: they
+     * are refused where the loop is lowered or run) */
+    if (!tir_dtype_eq(step->dtype, ls.ext[0]->dtype)) step = tir_cast(r->c, ls.ext[0]->dtype, step);
+  }
   int mark = r->nsyms, lmark = r->nloops;
   tir_expr *vars[RD_MAX_GRID];
   for (int i = 0; i < n; i++) {
@@ -930,6 +939,7 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
   for (int i = n - 1; i >= 0; i--) {
     body = tir_for(r->c, vars[i], ls.min[i], ls.ext[i], ls.kind, ls.thread, i == n - 1 ? ls.annots : NULL, body);
     body->span = rd_span(s);
+    body->u.loop.step = step;
   }
   return body;
 badt:
