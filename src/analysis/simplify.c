@@ -1285,6 +1285,24 @@ static bool has_divmod(const tir_expr *e) {
   return false;
 }
 
+/* a term c * X with c = -2^j (j >= 1) is INT_MIN when X = 2^(bits-1-j),
+ * a value the program may hold without overflow; moved to the other side
+ * of a comparison it becomes 2^j * X, which overflows there (C's signed
+ * overflow, found by tests/fuzz/bigdeep.py).  True when X provably stays
+ * below that value, so the term may change sides. */
+static bool negation_safe(tir_analyzer *a, const term *t, tir_dtype dt) {
+  int64_t c = t->k;
+  if (c >= -1) return true;
+  if (c == INT64_MIN) return false;
+  uint64_t m = (uint64_t)-c;
+  if (m & (m - 1)) return true; /* not a power of two: c * X is never INT_MIN */
+  int j = __builtin_ctzll(m), bits = dt.bits;
+  if (j >= bits - 1) return false;
+  int64_t lo, hi;
+  ana_bound(a, t->atom, &lo, &hi);
+  return hi < ((int64_t)1 << (bits - 1 - j));
+}
+
 /* P OP K with P = x - y's terms, K = -constant; normalized by the gcd */
 static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
   int64_t g = 0;
@@ -1370,13 +1388,24 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
       return tir_bool(a->c, k == TIR_EQ || k == TIR_LE || k == TIR_GE);
     return plain;
   }
+  /* the normal form moves every term with a negative coefficient to the
+   * other side: each must survive the negation */
+  bool movable = true;
+  for (int side = 0; side < 2 && movable; side++) {
+    lin s1;
+    lin_init(&s1, x->dtype);
+    lin_decompose(&s1, side ? y : x, 1);
+    lin_normalize(&s1);
+    for (int i = 0; i < s1.n && movable && !s1.bad; i++) movable = negation_safe(a, &s1.t[i], x->dtype);
+    lin_free(&s1);
+  }
   lin d;
   lin_init(&d, x->dtype);
   lin_decompose(&d, x, 1);
   lin_decompose(&d, y, -1);
   lin_normalize(&d);
   tir_expr *r = NULL;
-  if (!d.bad) {
+  if (!d.bad && movable) {
     int64_t lo, hi;
     lin_bound(a, &d, &lo, &hi);
     int dec = decide_cmp(k, lo, hi);
