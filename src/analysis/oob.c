@@ -53,8 +53,41 @@ typedef struct ob {
   vinfo *infos;
   int ninfos, capinfos;
   tir_ptrmap sizes; /* data var -> 1 + constant element count of its allocation */
+  tir_ptrmap jumps; /* loop -> 1 when a break/continue of its own is in its body */
   int nerr;
 } ob;
+
+/* marks each loop that a break or continue leaves or skips (its body does
+ * not run unconditionally then); loops: the innermost loop, or NULL */
+static void mark_jumps(ob *o, const tir_stmt *s, const tir_stmt *loop) {
+  if (!s) return;
+  switch (s->kind) {
+  case TIR_BREAK:
+  case TIR_CONTINUE:
+    if (loop) tir_ptrmap_put(&o->jumps, loop, 1);
+    return;
+  case TIR_FOR: mark_jumps(o, s->u.loop.body, s); return;
+  case TIR_WHILE: mark_jumps(o, s->u.whl.body, s); return;
+  case TIR_LET_STMT: mark_jumps(o, s->u.let.body, loop); return;
+  case TIR_IF:
+    mark_jumps(o, s->u.ifs.then_s, loop);
+    mark_jumps(o, s->u.ifs.else_s, loop);
+    return;
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) mark_jumps(o, s->u.seq.stmts[i], loop);
+    return;
+  case TIR_ALLOCATE: mark_jumps(o, s->u.alloc.body, loop); return;
+  case TIR_DECL_BUFFER:
+  case TIR_ALLOC_BUFFER: mark_jumps(o, s->u.decl.body, loop); return;
+  case TIR_ATTR: mark_jumps(o, s->u.attr.body, loop); return;
+  case TIR_ASSERT: mark_jumps(o, s->u.assrt.body, loop); return;
+  case TIR_BLOCK_REALIZE:
+    mark_jumps(o, s->u.realize.block->init, NULL);
+    mark_jumps(o, s->u.realize.block->body, NULL);
+    return;
+  default: return;
+  }
+}
 
 static long new_info(ob *o) {
   if (o->ninfos == o->capinfos) {
@@ -421,13 +454,14 @@ static void walk_stmt(ob *o, const tir_stmt *s, bool sure) {
     int64_t step = 1;
     if (s->u.loop.step && !(tir_is_const_int(s->u.loop.step, &step) && step > 0)) known = false;
     if (known) ext = (ext - 1) / step * step + 1;
+    bool jumps = tir_ptrmap_get(&o->jumps, s, 0) != 0; /* a break may end it early */
     int mark = o->ninfos;
     long old;
     if (known && tir_is_const_int(s->u.loop.min, &mn) && !__builtin_add_overflow(mn, ext - 1, &ext))
       old = bind_range(o, s->u.loop.var, mn, ext);
     else
       old = bind_value(o, s->u.loop.var, NULL);
-    walk_stmt(o, s->u.loop.body, sure && known);
+    walk_stmt(o, s->u.loop.body, sure && known && !jumps);
     tir_ptrmap_put(&o->vars, s->u.loop.var, old);
     o->ninfos = mark;
     return;
@@ -480,7 +514,9 @@ bool tir_check_bounds(const tir_func *f, tir_diag *d) {
   ob o = {.d = d};
   for (int i = 0; i < f->nparams; i++)
     if (f->buffer_map && f->buffer_map[i]) note_buffer_size(&o, f->buffer_map[i]);
+  mark_jumps(&o, f->body, NULL);
   walk_stmt(&o, f->body, true);
+  tir_ptrmap_free(&o.jumps);
   tir_ptrmap_free(&o.vars);
   tir_ptrmap_free(&o.sizes);
   free(o.infos);

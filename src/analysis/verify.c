@@ -92,6 +92,8 @@ typedef struct {
   ptab flat_data;  /* data var -> live 1-D buffers over it (flattened views) */
   pstack bufstack;
   tir_span where;  /* span of the statement being checked */
+  int loops;       /* loops around it within its block (break/continue need one) */
+  bool threads;    /* ... since a thread-bound loop or a launch */
   int nerr;
   int first;       /* d's first entry from this run */
 } vstate;
@@ -354,7 +356,15 @@ static void check_for(vstate *st, const tir_stmt *s) {
     verr(st, s->span, "loop '%s': bounds and variable have different dtypes", vname(v));
   int mark = st->vars.n;
   define(st, v, true, s->span);
+  /* a thread-bound loop is no loop once lowered: break cannot leave it */
+  bool real = s->u.loop.kind != TIR_FOR_THREAD_BINDING;
+  int loops = st->loops;
+  bool threads = st->threads;
+  st->loops = real ? loops + 1 : 0;
+  if (!real) st->threads = true;
   check_stmt(st, s->u.loop.body);
+  st->loops = loops;
+  st->threads = threads;
   pop_vars(st, mark);
 }
 
@@ -401,7 +411,12 @@ static void check_attr(vstate *st, const tir_stmt *s) {
   } else if (node && node->kind != TIR_STRING_IMM) {
     check_expr(st, node);
   }
+  int loops = st->loops; /* a launch is no loop: break cannot leave it */
+  bool threads = st->threads;
+  if (launches) st->loops = 0, st->threads = true;
   check_stmt(st, s->u.attr.body);
+  st->loops = loops;
+  st->threads = threads;
   pop_vars(st, mark);
 }
 
@@ -436,7 +451,9 @@ static void check_stmt(vstate *st, const tir_stmt *s) {
   case TIR_FOR: check_for(st, s); break;
   case TIR_WHILE:
     check_cond(st, s->u.whl.cond, "while condition");
+    st->loops++;
     check_stmt(st, s->u.whl.body);
+    st->loops--;
     break;
   case TIR_IF:
     if (s->u.ifs.cond && tir_dtype_is_int(s->u.ifs.cond->dtype) && s->u.ifs.cond->dtype.lanes == 1)
@@ -464,7 +481,23 @@ static void check_stmt(vstate *st, const tir_stmt *s) {
     check_expr(st, s->u.assrt.msg);
     check_stmt(st, s->u.assrt.body);
     break;
-  case TIR_BLOCK_REALIZE: check_block(st, s); break;
+  case TIR_BLOCK_REALIZE: {
+    int loops = st->loops; /* break/continue do not cross a block */
+    bool threads = st->threads;
+    st->loops = 0, st->threads = false;
+    check_block(st, s);
+    st->loops = loops;
+    st->threads = threads;
+    break;
+  }
+  case TIR_BREAK:
+  case TIR_CONTINUE:
+    if (st->loops <= 0)
+      verr(st, s->span, "%s",
+           st->threads ? (s->kind == TIR_BREAK ? "'break' in a thread-bound loop, which is no loop once lowered"
+                                               : "'continue' in a thread-bound loop, which is no loop once lowered")
+                       : (s->kind == TIR_BREAK ? "'break' outside loop" : "'continue' outside loop"));
+    break;
   default: verr(st, s->span, "%s", "unknown statement kind"); break;
   }
   pop_vars(st, mark);

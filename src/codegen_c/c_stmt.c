@@ -68,6 +68,19 @@ static bool find_alloc(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
+static bool find_jump(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BREAK || s->kind == TIR_CONTINUE) *(bool *)v->user = true;
+  return true;
+}
+
+/* a break or continue anywhere in s */
+static bool has_jump(const tir_stmt *s) {
+  bool found = false;
+  tir_visitor v = {.stmt = find_jump, .user = &found};
+  tir_visit_stmt(&v, s);
+  return found;
+}
+
 /* what a loop's kind means to the C compiler, as pragmas each compiler
  * knows (and no other sees): T.parallel as an OpenMP loop (when built with
  * OpenMP, and only when the body allocates nothing: a large temporary is a
@@ -105,7 +118,7 @@ static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
     bool allocs = false;
     tir_visitor v = {.stmt = find_alloc, .user = &allocs};
     tir_visit_stmt(&v, loop->u.loop.body);
-    if (allocs) break;
+    if (allocs || has_jump(loop->u.loop.body)) break; /* OpenMP loops cannot be left by break */
     cg_linef(g, "#ifdef _OPENMP");
     cg_linef(g, "#pragma omp parallel for");
     cg_linef(g, "#endif");
@@ -128,7 +141,7 @@ static const tir_stmt *peel_first(const tir_stmt *body, const tir_expr *var, con
   if (c->kind != TIR_EQ) return NULL;
   bool hit = (c->u.bin.a == var && tir_struct_equal_expr(c->u.bin.b, min)) ||
              (c->u.bin.b == var && tir_struct_equal_expr(c->u.bin.a, min));
-  if (!hit) return NULL;
+  if (!hit || has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
   *first = s->u.ifs.then_s;
   return body;
 }
@@ -454,6 +467,8 @@ void cg_stmt(cg *g, const tir_stmt *s) {
     cg_error(g, s->span, "block '%s' is not lowered: run the lowering passes (--passes=default) before code generation",
              s->u.realize.block->name);
     break;
+  case TIR_BREAK: cg_linef(g, "break;"); break;
+  case TIR_CONTINUE: cg_linef(g, "continue;"); break;
   default: cg_error(g, s->span, "unknown statement kind %d", (int)s->kind); break;
   }
 }

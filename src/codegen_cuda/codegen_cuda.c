@@ -639,6 +639,8 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
     host_stmt(u, h, s->u.let.body);
     return;
   }
+  case TIR_BREAK: cg_linef(h, "break;"); return; /* of a host loop (the verifier checked) */
+  case TIR_CONTINUE: cg_linef(h, "continue;"); return;
   default: break;
   }
   if (!has_launch(s) || is_thread_attr(s)) {

@@ -14,6 +14,7 @@ struct xc {
   uint8_t *defd;    /* per slot: bound in the scope being compiled */
   int capslots, capbufs;
   int thread_depth; /* inside thread loops */
+  int loop_depth;   /* serial/while loops around, within the block or thread loop */
   tir_ptrmap pools; /* data var of a PlanMemory backing (tir.memory_pool) -> 1 */
 };
 

@@ -64,6 +64,7 @@ typedef struct xframe {
   xrun *run;
   xco *co;        /* the simulated thread running this frame, or NULL */
   xgroup *group;  /* the thread block under way, or NULL */
+  int jump;       /* 1: a break, 2: a continue under way to the innermost loop */
 } xframe;
 
 /* ---- compiled expressions ---- */

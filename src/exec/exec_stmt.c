@@ -11,7 +11,29 @@
 /* ------------------------------------------------------------------ */
 /* runtime                                                              */
 
-static inline bool stopped(xframe *fr) { return fr->run->stop != 0; }
+/* an error stops the run; a break or continue unwinds to its loop */
+static inline bool stopped(xframe *fr) { return fr->run->stop != 0 || fr->jump != 0; }
+
+/* after a loop body: true when the loop ends (a break, or an error); a
+ * continue is consumed */
+static inline bool loop_exit(xframe *fr) {
+  if (fr->jump) {
+    int j = fr->jump;
+    fr->jump = 0;
+    if (j == 1) return true;
+  }
+  return fr->run->stop != 0;
+}
+
+static void s_break(const xs *s, xframe *fr) {
+  (void)s;
+  fr->jump = 1;
+}
+
+static void s_continue(const xs *s, xframe *fr) {
+  (void)s;
+  fr->jump = 2;
+}
 
 static void s_nop(const xs *s, xframe *fr) { (void)s; (void)fr; }
 
@@ -116,7 +138,7 @@ static void s_for(const xs *s, xframe *fr) {
   for (int64_t i = 0; i < n; i++) {
     v->i = lo + i;
     fn(body, fr);
-    if (stopped(fr)) return;
+    if ((fr->jump || fr->run->stop) && loop_exit(fr)) return;
   }
 }
 
@@ -137,7 +159,7 @@ static void s_for_step(const xs *s, xframe *fr) {
   for (int64_t k = 0; k < trips; k++) {
     v->i = lo + k * st;
     body->fn(body, fr);
-    if (stopped(fr)) return;
+    if ((fr->jump || fr->run->stop) && loop_exit(fr)) return;
   }
 }
 
@@ -151,6 +173,7 @@ static void s_while(const xs *s, xframe *fr) {
   while (!stopped(fr) && EVI(s->a)) {
     if (!spend(fr, 1, s->span)) return;
     x_exec(s->body, fr);
+    if ((fr->jump || fr->run->stop) && loop_exit(fr)) return;
   }
 }
 
@@ -573,7 +596,12 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
     s->barrier = contains_barrier(body);
     c->thread_depth++;
   }
+  /* break/continue leave serial loops only (a thread index or a launch is
+   * no loop once lowered) */
+  int depth = c->loop_depth;
+  c->loop_depth = st->kind == TIR_FOR && !thread && st->u.loop.kind != TIR_FOR_THREAD_BINDING ? depth + 1 : 0;
   s->body = cstmt(c, body);
+  c->loop_depth = depth;
   if (thread) c->thread_depth--;
   c->defd[s->slot] = old;
   return s;
@@ -713,9 +741,19 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
   case TIR_WHILE: {
     xs *s = snode(c, st, s_while);
     s->a = xc_expr(c, st->u.whl.cond, 0);
+    c->loop_depth++;
     s->body = cstmt(c, st->u.whl.body);
+    c->loop_depth--;
     return s;
   }
+  case TIR_BREAK:
+  case TIR_CONTINUE:
+    if (c->loop_depth <= 0) {
+      xc_error(c, st->span, "cannot run '%s' outside a serial loop (in a thread-bound loop or a block)",
+               st->kind == TIR_BREAK ? "break" : "continue");
+      return snode(c, st, s_nop);
+    }
+    return snode(c, st, st->kind == TIR_BREAK ? s_break : s_continue);
   case TIR_IF: {
     xs *s = snode(c, st, s_if);
     s->a = xc_expr(c, st->u.ifs.cond, 0);
@@ -804,7 +842,13 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
     s->body = cstmt(c, st->u.assrt.body);
     return s;
   }
-  case TIR_BLOCK_REALIZE: return compile_block(c, st);
+  case TIR_BLOCK_REALIZE: {
+    int depth = c->loop_depth; /* break/continue do not cross a block */
+    c->loop_depth = 0;
+    const xs *b = compile_block(c, st);
+    c->loop_depth = depth;
+    return b;
+  }
   default: xc_error(c, st->span, "cannot run this statement"); return snode(c, st, s_nop);
   }
 }

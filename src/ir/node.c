@@ -271,6 +271,9 @@ tir_stmt *tir_evaluate(tir_ctx *c, tir_expr *value) {
   return s;
 }
 
+tir_stmt *tir_break(tir_ctx *c) { return new_stmt(c, TIR_BREAK); }
+tir_stmt *tir_continue(tir_ctx *c) { return new_stmt(c, TIR_CONTINUE); }
+
 tir_stmt *tir_seq(tir_ctx *c, tir_stmt *const *stmts, int n) {
   int total = 0;
   for (int i = 0; i < n; i++) {

@@ -828,6 +828,14 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
     if (s->u.assrt.body) pr_stmt(p, s->u.assrt.body);
     break;
   case TIR_BLOCK_REALIZE: pr_block_realize(p, s); break;
+  case TIR_BREAK: /* as TVM prints them */
+    line(p);
+    pr_puts(&p->out, "T.break_loop()\n");
+    break;
+  case TIR_CONTINUE:
+    line(p);
+    pr_puts(&p->out, "T.continue_loop()\n");
+    break;
   default:
     line(p);
     pr_puts(&p->out, "T.evaluate(0)\n");

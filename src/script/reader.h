@@ -107,6 +107,7 @@ typedef struct rd {
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
   rd_loop *loops; int nloops, caploops; /* malloc'd */
+  int loop_depth; /* for/while loops around the statement read, within its block */
   rd_func *fn;
   rd_block *blk;      /* innermost block, or NULL */
   int depth;          /* nesting depth, to refuse pathological inputs */

@@ -613,7 +613,10 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   r->fn->nblocks++;
   int mark = r->nsyms;
   r->blk = &b;
+  int saved_depth = r->loop_depth; /* break/continue do not cross a block */
+  r->loop_depth = 0;
   tir_stmt *body = rd_stmts(r, b.body, 0);
+  r->loop_depth = saved_depth;
   r->blk = b.parent;
   r->nsyms = mark;
   if (!body) return NULL;

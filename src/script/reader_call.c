@@ -10,7 +10,7 @@
 static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
-    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "alloc_local", "alloc_shared", "Assert",
+    "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "break_loop", "continue_loop", "alloc_local", "alloc_shared", "Assert",
     "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};

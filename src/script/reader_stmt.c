@@ -694,9 +694,27 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   return s;
 }
 
+/* `break` / `continue`, and TVM's printed T.break_loop() / T.continue_loop() */
+static tir_stmt *jump_stmt(rd *r, bool brk, tir_span sp) {
+  if (r->loop_depth <= 0) {
+    tir_error(r->d, sp, "'%s' outside loop", brk ? "break" : "continue");
+    return NULL;
+  }
+  tir_stmt *s = brk ? tir_break(r->c) : tir_continue(r->c);
+  s->span = sp;
+  return s;
+}
+
 static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   const char *tn = rd_t_name(r, rd_field(call, "function"));
   tir_span sp = rd_span(call);
+  if (tn && (!strcmp(tn, "break_loop") || !strcmp(tn, "continue_loop"))) {
+    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+      tir_error(r->d, sp, "T.%s() takes no arguments", tn);
+      return NULL;
+    }
+    return jump_stmt(r, tn[0] == 'b', sp);
+  }
   if (tn && !strcmp(tn, "device_entry")) { /* where the device region starts: the rest */
     if (ts_node_named_child_count(rd_field(call, "arguments"))) {
       tir_error(r->d, sp, "T.device_entry() takes no arguments");
@@ -931,7 +949,9 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
     rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
     rd_push_loop(r, vars[i], ls.min[i], ls.ext[i]);
   }
+  r->loop_depth++;
   tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
+  r->loop_depth--;
   r->nsyms = mark;
   r->nloops = lmark;
   r->stmt_depth = saved_depth;
@@ -1016,7 +1036,9 @@ static tir_stmt *while_stmt(rd *r, TSNode s) {
     tir_error(r->d, rd_span(s), "while-else is not supported");
     return NULL;
   }
+  r->loop_depth++;
   tir_stmt *body = rd_body(r, rd_field(s, "body"), 0);
+  r->loop_depth--;
   if (!body) return NULL;
   tir_stmt *w = tir_while(r->c, cond, body);
   w->span = rd_span(s);
@@ -1090,6 +1112,7 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   if (!strcmp(t, "while_statement")) return while_stmt(r, s);
   if (!strcmp(t, "with_statement")) return with_stmt(r, s);
   if (!strcmp(t, "pass_statement")) return NULL;
+  if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) return jump_stmt(r, t[0] == 'b', rd_span(s));
   if (!strcmp(t, "assert_statement")) {
     TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
     rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
