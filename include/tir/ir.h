@@ -272,6 +272,8 @@ typedef enum tir_stmt_kind {
   TIR_ATTR,         /* s->attr */
   TIR_ASSERT,       /* s->assrt */
   TIR_BLOCK_REALIZE,/* s->realize */
+  TIR_BREAK,        /* leaves the innermost loop (TVM 0.27's Break, `T.break_loop()`) */
+  TIR_CONTINUE,     /* to the innermost loop's next iteration (TVM's Continue) */
   TIR_STMT_KIND_COUNT
 } tir_stmt_kind;
 
@@ -389,6 +391,9 @@ tir_stmt *tir_for(tir_ctx *c, tir_expr *var, tir_expr *min, tir_expr *extent,
 tir_stmt *tir_while(tir_ctx *c, tir_expr *cond, tir_stmt *body);
 tir_stmt *tir_if(tir_ctx *c, tir_expr *cond, tir_stmt *then_s, tir_stmt *else_s);
 tir_stmt *tir_evaluate(tir_ctx *c, tir_expr *value);
+/* `break` / `continue` of the innermost loop */
+tir_stmt *tir_break(tir_ctx *c);
+tir_stmt *tir_continue(tir_ctx *c);
 /* flattens nested SeqStmts; n == 1 returns the stmt itself */
 tir_stmt *tir_seq(tir_ctx *c, tir_stmt *const *stmts, int n);
 tir_stmt *tir_allocate(tir_ctx *c, tir_expr *var, tir_dtype dtype, tir_expr *const *extents, int n,
