@@ -59,9 +59,33 @@ static const tir_intrin TABLE[] = {
     MATH1("acosh", "acoshf"), MATH1("atanh", "atanhf"),
     MATH2("pow", "powf"), MATH2("atan2", "atan2f"), MATH2("fmod", "fmodf"),
     MATH2("hypot", "hypotf"), MATH2("copysign", "copysignf"), MATH2("nextafter", "nextafterf"),
+    /* TVM's tensor-core, warp and hint intrinsics: read, checked and printed
+     * as TVM prints them; refused by name where code is generated or run */
+    {"tvm_fill_fragment", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_INT, A_INT, A_INT, A_INT, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_load_matrix_sync", TIR_ARITY_RANGE, 8, 8, {A_HDL, A_INT, A_INT, A_INT, A_INT, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_store_matrix_sync", TIR_ARITY_RANGE, 8, 8, {A_HDL, A_INT, A_INT, A_INT, A_INT, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_mma_sync", TIR_ARITY_RANGE, 8, 8, {A_HDL, A_INT, A_HDL, A_INT, A_HDL, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_bmma_sync", TIR_ARITY_RANGE, 8, 8, {A_HDL, A_INT, A_HDL, A_INT, A_HDL, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_warp_shuffle", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    {"tvm_warp_shuffle_up", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    {"tvm_warp_shuffle_down", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    {"tvm_warp_activemask", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_UINT32, false, false, NULL},
+    {"tvm_thread_invariant", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, true, false, NULL},
+    {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
 };
 
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
+
+/* the first of the read-only entries (TVM's GPU intrinsics), to the end */
+#define FIRST_READ_ONLY "tvm_fill_fragment"
+
+bool tir_intrin_read_only(const tir_intrin *in) {
+  static int first = -1;
+  if (first < 0)
+    for (int i = 0; i < NTABLE; i++)
+      if (!strcmp(TABLE[i].name, FIRST_READ_ONLY)) first = i;
+  return in && first >= 0 && in - TABLE >= first;
+}
 
 const tir_intrin *tir_intrin_table(int *n) {
   if (n) *n = NTABLE;
@@ -246,6 +270,7 @@ static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir
   case TIR_IR_ARG1: return nargs > 1 ? args[1]->dtype : TIR_VOID;
   case TIR_IR_HANDLE: return TIR_HANDLE;
   case TIR_IR_INT32: return TIR_INT32;
+  case TIR_IR_UINT32: return (tir_dtype){.code = TIR_TC_UINT, .bits = 32, .lanes = 1};
   case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_VOID: return TIR_VOID;
   default: return given;

@@ -27,6 +27,7 @@ typedef enum tir_intrin_result {
   TIR_IR_ARG1,     /* the dtype of the second argument (if_then_else) */
   TIR_IR_HANDLE,
   TIR_IR_INT32,
+  TIR_IR_UINT32,
   TIR_IR_BOOL,     /* bool with the lanes of the first argument */
   TIR_IR_VOID,
   TIR_IR_EXPLICIT, /* given by the caller (call_extern's dtype, type_annotation's dtype) */
@@ -51,6 +52,10 @@ typedef struct tir_intrin {
   bool same_dtype_args;    /* every argument must have the first one's dtype (pow, fmod, ...) */
   const char *c_name;      /* the C function for float32 math ("expf"), or NULL */
 } tir_intrin;
+
+/* read and printed (TVM's tensor-core, warp and hint intrinsics), but not
+ * emitted or run: the code generators and the interpreter refuse it by name */
+bool tir_intrin_read_only(const tir_intrin *in);
 
 /* the entry for name (with or without a "tir." prefix), or NULL */
 const tir_intrin *tir_intrin_lookup(const char *name);
