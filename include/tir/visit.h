@@ -75,6 +75,10 @@ tir_stmt *tir_substitute_stmt(tir_ctx *c, tir_stmt *s, const tir_var_map *m);
  * vars are equal when they are defined at corresponding places (params,
  * loop vars, let vars, iter vars, buffers) or are the same free var. */
 bool tir_struct_equal_expr(const tir_expr *a, const tir_expr *b);
+/* the same value in one scope: equal exprs whose free vars and buffers are
+ * the same ones (A[k] and A[j] differ; tir_struct_equal_expr maps k to j).
+ * What a pass must use to replace one expr by another in place. */
+bool tir_expr_identical(const tir_expr *a, const tir_expr *b);
 bool tir_struct_equal_stmt(const tir_stmt *a, const tir_stmt *b);
 bool tir_struct_equal_func(const tir_func *a, const tir_func *b);
 uint64_t tir_struct_hash_expr(const tir_expr *e);

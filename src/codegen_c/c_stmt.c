@@ -139,8 +139,8 @@ static const tir_stmt *peel_first(const tir_stmt *body, const tir_expr *var, con
   if (s->kind != TIR_IF || s->u.ifs.else_s) return NULL;
   const tir_expr *c = s->u.ifs.cond;
   if (c->kind != TIR_EQ) return NULL;
-  bool hit = (c->u.bin.a == var && tir_struct_equal_expr(c->u.bin.b, min)) ||
-             (c->u.bin.b == var && tir_struct_equal_expr(c->u.bin.a, min));
+  bool hit = (c->u.bin.a == var && tir_expr_identical(c->u.bin.b, min)) ||
+             (c->u.bin.b == var && tir_expr_identical(c->u.bin.a, min));
   if (!hit || has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
   *first = s->u.ifs.then_s;
   return body;

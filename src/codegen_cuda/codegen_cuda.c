@@ -77,7 +77,7 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   int64_t mine, launch;
   bool guard = !(tir_is_const_int(s->u.attr.value, &mine) && k->launch[ti] &&
                  tir_is_const_int(k->launch[ti], &launch) && mine == launch) &&
-               !(k->launch[ti] && tir_struct_equal_expr(k->launch[ti], s->u.attr.value));
+               !(k->launch[ti] && tir_expr_identical(k->launch[ti], s->u.attr.value));
   /* an index nothing reads is not declared (nvcc -Werror: set but unused) */
   if (guard || cg_uses_var(s->u.attr.body, var)) cg_linef(g, "%s %s = (%s)%s;", ty, n, ty, tags[ti]);
   if (!guard) {
@@ -298,7 +298,7 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   const tir_expr *prev = lc->k->launch[ti], *cur = s->u.attr.value;
   int64_t a, b;
   if (!prev || (tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b) && b > a)) lc->k->launch[ti] = cur;
-  else if (!tir_struct_equal_expr(prev, cur) && !(tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b)))
+  else if (!tir_expr_identical(prev, cur) && !(tir_is_const_int(prev, &a) && tir_is_const_int(cur, &b)))
     cg_error(lc->host, s->span, "%s is launched with different symbolic extents in one kernel", tags[ti]);
   return true;
 }

@@ -22,6 +22,9 @@ typedef struct canon {
   uint64_t *tok;
   size_t n, cap;
   ptr_num vars, bufs;
+  /* comparing two exprs or stmts of one scope: a var or buffer used but
+   * not defined in them (free) is itself, by identity, not a number */
+  bool free_identity;
 } canon;
 
 static void put(canon *c, uint64_t t) {
@@ -60,6 +63,17 @@ static void pn_grow(ptr_num *m) {
 }
 
 /* the number of k, assigning the next one on first sight; *fresh tells */
+/* k's number, or -1 when it has none yet */
+static int64_t pn_find(const ptr_num *m, const void *k) {
+  if (!m->cap) return -1;
+  size_t j = slot(m, k);
+  while (m->keys[j]) {
+    if (m->keys[j] == k) return (int64_t)m->vals[j];
+    j = (j + 1) & (m->cap - 1);
+  }
+  return -1;
+}
+
 static uint64_t pn_number(ptr_num *m, const void *k, bool *fresh) {
   if ((m->n + 1) * 2 > m->cap) pn_grow(m);
   size_t j = slot(m, k);
@@ -76,7 +90,7 @@ static uint64_t pn_number(ptr_num *m, const void *k, bool *fresh) {
   return m->vals[j];
 }
 
-enum { T_NULL = 0x1000, T_VAR, T_BUF, T_STR, T_REGION, T_ITER, T_MATCH, T_AV, T_FUNC };
+enum { T_NULL = 0x1000, T_VAR, T_BUF, T_STR, T_REGION, T_ITER, T_MATCH, T_AV, T_FUNC, T_FREE };
 
 static uint64_t dt(tir_dtype d) { return (uint64_t)d.code << 32 | (uint64_t)d.bits << 16 | d.lanes; }
 
@@ -116,6 +130,11 @@ static void c_buffer(canon *c, const tir_buffer *b) {
     put(c, T_NULL);
     return;
   }
+  if (c->free_identity) { /* exprs and stmts of one scope: a buffer is itself */
+    put(c, T_FREE);
+    put(c, (uint64_t)(uintptr_t)b);
+    return;
+  }
   put(c, pn_number(&c->bufs, b, &fresh));
   if (!fresh) return;
   c_var(c, b->data);
@@ -145,6 +164,11 @@ static void c_expr(canon *c, const tir_expr *e) {
     return;
   }
   if (e->kind == TIR_VAR) {
+    if (c->free_identity && pn_find(&c->vars, e) < 0) { /* a free var: itself */
+      put(c, T_FREE);
+      put(c, (uint64_t)(uintptr_t)e);
+      return;
+    }
     c_var(c, e);
     return;
   }
@@ -378,6 +402,13 @@ static uint64_t stream_hash(canon *c) {
   }
   c_free(c);
   return h;
+}
+
+bool tir_expr_identical(const tir_expr *a, const tir_expr *b) {
+  canon x = {.free_identity = true}, y = {.free_identity = true};
+  c_expr(&x, a);
+  c_expr(&y, b);
+  return same_stream(&x, &y);
 }
 
 bool tir_struct_equal_expr(const tir_expr *a, const tir_expr *b) {

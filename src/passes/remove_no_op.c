@@ -36,7 +36,7 @@ static bool is_self_store(const tir_stmt *s) {
   if (v->kind != TIR_BUFFER_LOAD || v->u.load.buf != s->u.store.buf || v->u.load.nidx != s->u.store.nidx)
     return false;
   for (int i = 0; i < s->u.store.nidx; i++)
-    if (!tir_struct_equal_expr(v->u.load.idx[i], s->u.store.idx[i])) return false;
+    if (!tir_expr_identical(v->u.load.idx[i], s->u.store.idx[i])) return false;
   return !has_call(v);
 }
 

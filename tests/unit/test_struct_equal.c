@@ -40,6 +40,10 @@ START_TEST(test_var_binding) {
   ck_assert(!tir_struct_equal_expr(B(TIR_ADD, x, y), B(TIR_ADD, z, z)));
   ck_assert(!tir_struct_equal_expr(B(TIR_ADD, x, x), B(TIR_ADD, y, z)));
   ck_assert(!tir_struct_equal_expr(x, tir_var(C, "x", TIR_INT64)));
+  /* in one scope (tir_expr_identical) a free var is itself */
+  ck_assert(!tir_expr_identical(B(TIR_ADD, x, y), B(TIR_ADD, y, x)));
+  ck_assert(tir_expr_identical(B(TIR_ADD, x, y), B(TIR_ADD, x, y)));
+  ck_assert(!tir_expr_identical(x, y));
   /* a let var is bound where defined: let x = 1 in x + y  vs  let z = 1 in z + y */
   tir_stmt *a = tir_let_stmt(C, x, I(1), tir_evaluate(C, B(TIR_ADD, x, y)));
   tir_stmt *b = tir_let_stmt(C, z, I(1), tir_evaluate(C, B(TIR_ADD, z, y)));
