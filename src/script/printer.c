@@ -797,6 +797,13 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
   case TIR_IF: pr_if(p, s); break;
   case TIR_EVALUATE:
     line(p);
+    if (s->u.eval.value && s->u.eval.value->kind == TIR_CALL && !strcmp(s->u.eval.value->u.call.op, "ret") &&
+        s->u.eval.value->u.call.nargs == 1) { /* as TVM prints it */
+      pr_puts(&p->out, "return ");
+      pr_expr(p, s->u.eval.value->u.call.args[0]);
+      pr_puts(&p->out, "\n");
+      break;
+    }
     pr_puts(&p->out, "T.evaluate(");
     pr_expr(p, s->u.eval.value);
     pr_puts(&p->out, ")\n");
@@ -1094,7 +1101,12 @@ static void pr_signature(printer *p, const tir_func *f) {
       pr_type_annot(p, pv->dtype);
     }
   }
-  pr_puts(&p->out, "):\n");
+  pr_puts(&p->out, ")");
+  if (!(f->ret_type.code == TIR_TC_HANDLE && f->ret_type.bits == 0)) { /* TVM's ret_type, as TVM prints it */
+    pr_puts(&p->out, " -> ");
+    pr_type_annot(p, f->ret_type);
+  }
+  pr_puts(&p->out, ":\n");
 }
 
 static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, const bool *placed) {

@@ -410,7 +410,20 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   r->blk = NULL;
   r->nsyms = 0;
   r->nloops = 0;
-  if (prim_func_flags(r, dec_call, &fn) && params(r, &fn, rd_field(def, "parameters"), method)) {
+  /* `-> T.int32` (TVM's ret_type; `-> None` is none) */
+  TSNode rt = rd_field(def, "return_type");
+  if (!ts_node_is_null(rt) && rd_is(rt, "type") && ts_node_named_child_count(rt) == 1) rt = ts_node_named_child(rt, 0);
+  bool rt_ok = true;
+  if (!ts_node_is_null(rt) && strcmp(rd_text(r, rt), "None")) {
+    rval v = rd_eval(r, rt);
+    if (v.k == RV_DTYPE) f->ret_type = v.dt;
+    else if (v.k != RV_ERR) {
+      tir_error(r->d, rd_span(rt), "a prim_func's return annotation must be a dtype (-> T.int32) or None");
+      rt_ok = false;
+    } else
+      rt_ok = false;
+  }
+  if (rt_ok && prim_func_flags(r, dec_call, &fn) && params(r, &fn, rd_field(def, "parameters"), method)) {
     fn.root.body = rd_field(def, "body");
     tir_stmt *body = rd_stmts(r, fn.root.body, 0);
     if (body) f->body = rd_finish_root(r, body);

@@ -694,6 +694,27 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   return s;
 }
 
+/* `return v`: TVM's T.evaluate(T.ret(v)), a Python int in the function's
+ * return dtype */
+static tir_stmt *return_stmt(rd *r, TSNode s) {
+  TSNode e = ts_node_named_child(s, 0);
+  if (ts_node_is_null(e)) {
+    tir_error(r->d, rd_span(s), "'return' needs a value in a prim_func (T.ret(value))");
+    return NULL;
+  }
+  rval v = rd_eval(r, e);
+  if (v.k == RV_ERR) return NULL;
+  tir_dtype rt = r->fn && r->fn->f ? r->fn->f->ret_type : TIR_VOID;
+  tir_expr *x = (v.k == RV_INT && tir_dtype_is_int(rt)) ? rd_convert(r, v, rt) : rd_as_expr(r, v);
+  if (!x) return NULL;
+  tir_expr *args[1] = {x};
+  tir_expr *call = tir_call(r->c, x->dtype, "ret", args, 1);
+  call->span = rd_span(s);
+  tir_stmt *st = tir_evaluate(r->c, call);
+  st->span = rd_span(s);
+  return st;
+}
+
 /* `break` / `continue`, and TVM's printed T.break_loop() / T.continue_loop() */
 static tir_stmt *jump_stmt(rd *r, bool brk, tir_span sp) {
   if (r->loop_depth <= 0) {
@@ -1113,6 +1134,7 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   if (!strcmp(t, "with_statement")) return with_stmt(r, s);
   if (!strcmp(t, "pass_statement")) return NULL;
   if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) return jump_stmt(r, t[0] == 'b', rd_span(s));
+  if (!strcmp(t, "return_statement")) return return_stmt(r, s);
   if (!strcmp(t, "assert_statement")) {
     TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
     rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
