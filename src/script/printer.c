@@ -681,9 +681,25 @@ static bool is_launch(const tir_stmt *s) {
          s->u.attr.node && s->u.attr.node->kind == TIR_VAR;
 }
 
+static void pr_body(printer *p, const tir_stmt *s);
+
+static bool is_env(const printer *p, const tir_expr *v) {
+  for (int i = 0; i < p->nenv; i++)
+    if (p->env[i] == v) return true;
+  return false;
+}
+
 static void pr_launch(printer *p, const tir_stmt *s) {
   int mark = p->nnames;
   const tir_expr *v = s->u.attr.node;
+  if (is_env(p, v) && pr_lookup(p, v)) { /* declared by T.env_thread: a with-block */
+    line(p);
+    pr_printf(&p->out, "with T.launch_thread(%s, ", pr_lookup(p, v));
+    pr_expr(p, s->u.attr.value);
+    pr_puts(&p->out, "):\n");
+    pr_body(p, s->u.attr.body);
+    return;
+  }
   const char *name = pr_lookup(p, v);
   bool fresh = !name;
   if (fresh) name = pr_define(p, v, v->u.var.name);
@@ -756,11 +772,11 @@ static void pr_store(printer *p, const tir_stmt *s) {
 
 /* statements printed as one line whose body follows at the same indent
  * (`x: T.int32 = v`, `B = T.decl_buffer(...)`, `assert c, m` ...) */
-static bool prints_flat(const tir_stmt *s) {
+static bool prints_flat(const printer *p, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_LET_STMT: case TIR_ALLOCATE: case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: case TIR_ASSERT:
     return true;
-  case TIR_ATTR: return is_launch(s);
+  case TIR_ATTR: return is_launch(s) && !is_env(p, s->u.attr.node);
   default: return false;
   }
 }
@@ -769,7 +785,7 @@ static bool prints_flat(const tir_stmt *s) {
  * take the rest of the sequence as its body; `if True:` closes its scope
  * (TVM reads a Python-constant if as its body alone, adding no node) */
 static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
-  if (last || !prints_flat(s)) {
+  if (last || !prints_flat(p, s)) {
     pr_stmt(p, s);
     return;
   }
@@ -1147,8 +1163,50 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
   }
 }
 
+/* thread vars launched more than once (p->env) */
+typedef struct env_scan {
+  printer *p;
+  tir_ptrmap seen; /* var -> launches so far */
+} env_scan;
+
+static bool env_cb(tir_visitor *v, const tir_stmt *s) {
+  env_scan *e = v->user;
+  if (s->kind != TIR_ATTR || !is_launch(s) || !tir_is_var(s->u.attr.node)) return true;
+  long k = tir_ptrmap_get(&e->seen, s->u.attr.node, 0) + 1;
+  tir_ptrmap_put(&e->seen, s->u.attr.node, k);
+  if (k == 2) {
+    printer *p = e->p;
+    if (p->nenv == p->capenv) {
+      p->capenv = p->capenv ? p->capenv * 2 : 4;
+      p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
+      p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
+      if (!p->env || !p->env_tag) abort();
+    }
+    const char *tag = s->u.attr.thread_tag;
+    if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : s->u.attr.node->u.var.name;
+    p->env[p->nenv] = s->u.attr.node;
+    p->env_tag[p->nenv++] = tag;
+  }
+  return true;
+}
+
+static void pr_env_threads(printer *p, const tir_func *f) {
+  env_scan e = {.p = p};
+  tir_visitor v = {.stmt = env_cb, .user = &e};
+  tir_visit_stmt(&v, f->body);
+  tir_ptrmap_free(&e.seen);
+  for (int i = 0; i < p->nenv; i++) {
+    const char *name = pr_define(p, p->env[i], p->env[i]->u.var.name);
+    line(p);
+    pr_printf(&p->out, "%s = T.env_thread(", name);
+    pr_string_lit(&p->out, p->env_tag[i]);
+    pr_puts(&p->out, ")\n");
+  }
+}
+
 static void pr_func_body(printer *p, const tir_func *f) {
   const tir_stmt *body = f->body;
+  pr_env_threads(p, f);
   if (is_root_realize(body)) {
     const tir_block *b = body->u.realize.block;
     line(p);
@@ -1181,6 +1239,7 @@ static void pr_func(printer *p, const tir_func *f) {
   free(placed);
   vl_free(&fv);
   p->ndecl = 0;
+  p->nenv = 0;
   pr_pop_to(p, mark);
 }
 

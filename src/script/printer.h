@@ -39,6 +39,12 @@ typedef struct printer {
   const tir_expr **decl_vars;
   const tir_block **decl_at;
   int ndecl, capdecl;
+  /* thread vars launched more than once in the function being printed:
+   * declared once, `tx = T.env_thread(tag)`, each launch a with-block (a
+   * second `tx = T.launch_thread(...)` would define tx again) */
+  const tir_expr **env;
+  const char **env_tag;
+  int nenv, capenv;
 } printer;
 
 void pr_init(printer *p, tir_dialect d);

@@ -59,6 +59,8 @@ void pr_free(printer *p) {
   free(p->loops);
   free(p->decl_vars);
   free(p->decl_at);
+  free(p->env);
+  free(p->env_tag);
   free(p->out.s);
 }
 
