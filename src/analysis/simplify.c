@@ -1388,6 +1388,27 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
       return tir_bool(a->c, k == TIR_EQ || k == TIR_LE || k == TIR_GE);
     return plain;
   }
+  /* decided by the sides' own intervals: x - y may overflow where x and y
+   * do not ((int64)c <= INT64_MIN for an int32 c; its C draws gcc's
+   * -Wtype-limits, an error with -Werror; found by bigdeep.py) */
+  {
+    int64_t xl, xh, yl, yh;
+    ana_bound(a, x, &xl, &xh);
+    ana_bound(a, y, &yl, &yh);
+    int dec = -1;
+    if (xl != INT64_MIN || xh != INT64_MAX || yl != INT64_MIN || yh != INT64_MAX) {
+      switch (k) {
+      case TIR_LT: dec = xh < yl ? 1 : xl >= yh ? 0 : -1; break;
+      case TIR_LE: dec = xh <= yl ? 1 : xl > yh ? 0 : -1; break;
+      case TIR_GT: dec = xl > yh ? 1 : xh <= yl ? 0 : -1; break;
+      case TIR_GE: dec = xl >= yh ? 1 : xh < yl ? 0 : -1; break;
+      case TIR_EQ: dec = (xh < yl || xl > yh) ? 0 : (xl == xh && yl == yh && xl == yl) ? 1 : -1; break;
+      case TIR_NE: dec = (xh < yl || xl > yh) ? 1 : (xl == xh && yl == yh && xl == yl) ? 0 : -1; break;
+      default: break;
+      }
+    }
+    if (dec >= 0) return tir_bool(a->c, dec);
+  }
   /* the normal form moves every term with a negative coefficient to the
    * other side: each must survive the negation */
   bool movable = true;

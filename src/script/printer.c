@@ -1118,7 +1118,7 @@ static void pr_signature(printer *p, const tir_func *f) {
     }
   }
   pr_puts(&p->out, ")");
-  if (!(f->ret_type.code == TIR_TC_HANDLE && f->ret_type.bits == 0)) { /* TVM's ret_type, as TVM prints it */
+  if (f->ret_type.bits > 0) { /* TVM's ret_type, as TVM prints it (void, or unset: none) */
     pr_puts(&p->out, " -> ");
     pr_type_annot(p, f->ret_type);
   }
