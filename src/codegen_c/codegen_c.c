@@ -145,6 +145,12 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
     if (b) {
       cg_type(g, b->dtype, ty, b->span);
       bool restrict_ = !may_alias && !param_shared(f, i);
+      if (owner == i) { /* for the bodies of parallel loops (c_outline.c) */
+        g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)(g->nparam_info + 1));
+        if (!g->param_info) abort();
+        g->param_info[g->nparam_info++] =
+            (cg_param_info){b->data, restrict_, cg_uses_var(f->body, b->data) ? param_align(b) : 0};
+      }
       cg_text_printf(sig, "%s *%s%s", ty, restrict_ ? "restrict " : "", n);
     } else {
       const tir_expr *p = f->params[i];
@@ -271,8 +277,12 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_enter(g);
   var_list extra = {0};
   cg_shape_vars(f, &extra);
-  cg_text sig = {0};
+  cg_text sig = {0}, pre = {0}, body = {0};
+  g->pre = &pre; /* the functions of outlined parallel loop bodies, printed before this one */
+  g->func_symbol = sym;
   print_params(g, f, &extra, &sig);
+  cg_text *fout = out;
+  out = &body;
   cg_text_printf(out, "int32_t %s(%s) {\n", sym, sig.s);
   if (g->decls) cg_text_printf(g->decls, "int32_t %s(%s);\nint32_t %s_packed(const void *args, void *workspace);\n", sym,
                                sig.s, sym);
@@ -284,6 +294,17 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_stmt(g, f->body);
   cg_linef(g, "return 0;");
   cg_text_puts(out, "}\n");
+  out = fout;
+  if (pre.s) cg_text_puts(out, pre.s);
+  if (body.s) cg_text_puts(out, body.s);
+  cg_text_free(&pre);
+  cg_text_free(&body);
+  g->pre = NULL;
+  g->func_symbol = NULL;
+  free(g->param_info);
+  g->param_info = NULL;
+  g->nparam_info = 0;
+  g->nspans = 0;
   cg_aot_args(g, f, &extra, fn);
   cg_aot_packed(g, fn, out, "int32_t", NULL, NULL);
   free(extra.vars);
