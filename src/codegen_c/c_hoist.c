@@ -9,12 +9,12 @@
  *
  * runs an `idiv` per element inside the loop (gcc 12 -O3 -march=native;
  * 1.46 ms, 0.73 ms with the two terms computed before the loop by hand).
- * So before each loop, every integer `a / c`, `a % c` (floor or
- * truncating, c a constant other than 0 and -1) of the body whose operands
- * use no variable the loop or its body binds, and which reads no memory,
- * becomes a variable declared before the loop; nested ones in order.  Such
- * a term cannot trap, so computing it when the loop would not have is
- * harmless. */
+ * So before each loop, every largest integer term of the body that holds
+ * a `a / c` or `a % c` (floor or truncating, c a constant other than 0 and
+ * -1), uses no variable the loop or its body binds and reads no memory
+ * (`f / 114 * 12544 + f % 114 * 112`, or `f % 114` alone) becomes a
+ * variable declared before the loop, where the loop uses it.  Such a term
+ * cannot trap, so computing it when the loop would not have is harmless. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +26,7 @@
 typedef struct hoist {
   cg *g;
   var_list bound;      /* vars the loop and its body bind */
+  var_list picked;     /* the terms to hoist, by identity */
   tir_expr **terms;    /* the terms hoisted, as first met (children replaced) */
   tir_expr **vars;     /* and their variables */
   int n, cap;
@@ -77,15 +78,43 @@ static bool invariant(const hoist *h, const tir_expr *e) {
   }
 }
 
+static bool has_divmod(const tir_expr *e) {
+  switch (e->kind) {
+  case TIR_DIV:
+  case TIR_MOD:
+  case TIR_FLOORDIV:
+  case TIR_FLOORMOD: return true;
+  case TIR_ADD:
+  case TIR_SUB:
+  case TIR_MUL:
+  case TIR_MIN:
+  case TIR_MAX: return has_divmod(e->u.bin.a) || has_divmod(e->u.bin.b);
+  case TIR_CAST: return has_divmod(e->u.un.a);
+  default: return false;
+  }
+}
+
+/* the largest invariant terms holding a division, outermost first (a
+ * visitor that does not descend into what it takes) */
+static bool pick_expr(tir_visitor *v, const tir_expr *e) {
+  hoist *h = v->user;
+  if (!has_divmod(e) || !invariant(h, e)) return true;
+  var_list_add(&h->picked, e);
+  return false;
+}
+
 static tir_expr *hoist_expr(tir_mutator *m, tir_expr *e) {
   hoist *h = m->user;
-  if (!is_divmod(e->kind) || !invariant(h, e)) return e;
+  bool picked = false;
+  for (int i = 0; i < h->picked.n && !picked; i++) picked = h->picked.vars[i] == e;
+  if (!picked) return e;
   for (int i = 0; i < h->n; i++)
     if (tir_struct_equal_expr(h->terms[i], e)) return h->vars[i];
   char hint[96];
-  const char *base = e->u.bin.a->kind == TIR_VAR ? e->u.bin.a->u.var.name : "t";
-  bool div = e->kind == TIR_DIV || e->kind == TIR_FLOORDIV;
-  snprintf(hint, sizeof hint, "%s_%s", base, div ? "q" : "r");
+  if (is_divmod(e->kind) && e->u.bin.a->kind == TIR_VAR)
+    snprintf(hint, sizeof hint, "%s_%s", e->u.bin.a->u.var.name, e->kind == TIR_DIV || e->kind == TIR_FLOORDIV ? "q" : "r");
+  else
+    snprintf(hint, sizeof hint, "%s", is_divmod(e->kind) ? "t" : "base");
   if (h->n == h->cap) {
     h->cap = h->cap ? 2 * h->cap : 8;
     h->terms = realloc(h->terms, sizeof *h->terms * (size_t)h->cap);
@@ -115,6 +144,8 @@ const tir_stmt *cg_hoist_invariants(cg *g, const tir_expr *loop_var, const tir_s
   var_list_add(&h.bound, loop_var);
   tir_visitor v = {.stmt = bound_stmt, .expr = bound_expr, .user = &h};
   tir_visit_stmt(&v, body);
+  tir_visitor pick = {.expr = pick_expr, .user = &h};
+  tir_visit_stmt(&pick, body);
   tir_mutator m = {.expr = hoist_expr, .ctx = g->ctx, .user = &h};
   tir_stmt *res = tir_mutate_stmt(&m, (tir_stmt *)body);
   if (h.n) {
@@ -139,6 +170,7 @@ const tir_stmt *cg_hoist_invariants(cg *g, const tir_expr *loop_var, const tir_s
     tir_analyzer_bind(g->bounds, h.vars[i], h.terms[i]);
   }
   free(h.bound.vars);
+  free(h.picked.vars);
   free(h.terms);
   free(h.vars);
   return res;
