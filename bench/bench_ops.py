@@ -24,6 +24,13 @@ import time
 
 THREADS = os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TVM_NUM_THREADS", THREADS)
+# Two thread pools share this process.  TVM's binds the calling thread to one
+# core (libgomp's workers, created from it, then inherit that one core) and
+# both spin between calls, taking the cores the other's workers need: both
+# sleep when idle and neither binds.
+os.environ.setdefault("TVM_BIND_THREADS", "0")
+os.environ.setdefault("TVM_THREAD_POOL_SPIN_COUNT", "0")
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import numpy as np  # noqa: E402
 import tvm  # noqa: E402
