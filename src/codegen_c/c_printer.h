@@ -189,6 +189,9 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
 /* the body of a loop built as an OpenMP loop as a function of its own
  * (c_outline.c): prints the call and returns true, or false (print it inline) */
 bool cg_outline_body(cg *g, const tir_stmt *body);
+/* a serial loop split where a comparison of its var with a constant changes
+ * (c_split.c): prints the parts and returns true, or false */
+bool cg_split_loop(cg *g, const tir_stmt *loop);
 /* integer divisions and remainders invariant in a loop (c_hoist.c): the
  * body returned with each replaced by a variable, whose declaration waits
  * in out for cg_hoisted_emit */

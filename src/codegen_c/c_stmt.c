@@ -174,6 +174,7 @@ static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *v
 
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop) {
+  if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && cg_split_loop(g, loop)) return;
   const tir_stmt *first = NULL, *rest = NULL;
   const tir_expr *pvars[PEEL_MAX];
   tir_expr *pmins[PEEL_MAX];
@@ -215,8 +216,11 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
   tir_analyzer_bind_range(g->bounds, var, (tir_expr *)min, (tir_expr *)extent);
   bool omp = loop_pragmas(g, loop, extent);
   cg_line_start(g);
+  int64_t kmin, kext;
   if (is_zero(min))
     cg_text_printf(g->out, "for (%s %s = 0; %s < %s; ++%s)", ty, v, v, ext, v);
+  else if (tir_is_const_int(min, &kmin) && tir_is_const_int(extent, &kext))
+    cg_text_printf(g->out, "for (%s %s = %s; %s < %lld; ++%s)", ty, v, lo, v, (long long)(kmin + kext), v);
   else
     cg_text_printf(g->out, "for (%s %s = %s; %s < %s + %s; ++%s)", ty, v, lo, v, lo, ext, v);
   cg_open(g);
