@@ -112,6 +112,7 @@ struct cg {
   cg_text *pre;
   const char *func_symbol;
   int outline_counter;
+  int64_t split_budget; /* statements loop splitting may still copy in this function (c_split.c) */
   cg_param_info *param_info;
   int nparam_info;
   cg_span_info *spans;

@@ -13,9 +13,10 @@
  * TVM's build 0.21 ms).
  * Only a serial loop of constant bounds, whose body orders its variable
  * itself (not a term of it) against integer constants (<, <=, >, >=), at
- * most four points inside the loop; each part's body has those comparisons replaced by their
- * value there, and what they decide (&&, ||, !, if_then_else, Select, if)
- * folded. */
+ * most four points inside the loop, while the function's budget of copied
+ * statements (4096) lasts; each part's body has those comparisons replaced
+ * by their value there, and what they decide (&&, ||, !, if_then_else,
+ * Select, if) folded, as C would evaluate them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,24 @@ static bool const_bool(const tir_expr *e, bool *b) {
   return true;
 }
 
+/* no call that could have an effect (a value the fold may drop) */
+static bool impure_expr(tir_visitor *v, const tir_expr *e) {
+  static const char *const pure[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sigmoid", "fabs",
+                                     "if_then_else", "floor", "ceil", "round", "trunc", NULL};
+  if (e->kind != TIR_CALL) return true;
+  bool ok = false;
+  for (int i = 0; pure[i] && !ok; i++) ok = !strcmp(e->u.call.op, pure[i]);
+  if (!ok) *(bool *)v->user = true;
+  return !*(bool *)v->user;
+}
+
+static bool droppable(const tir_expr *e) {
+  bool impure = false;
+  tir_visitor v = {.expr = impure_expr, .user = &impure};
+  tir_visit_expr(&v, e);
+  return !impure;
+}
+
 static tir_expr *fold_expr(tir_mutator *m, tir_expr *e) {
   split *s = m->user;
   tir_expr_kind op;
@@ -96,16 +115,20 @@ static tir_expr *fold_expr(tir_mutator *m, tir_expr *e) {
   bool x, y;
   if (var_cmp(s, e, &op, &c)) return tir_bool(m->ctx, truth(op, s->at, c));
   switch (e->kind) {
+  /* as C evaluates them: a left operand that decides drops the right one;
+   * a right one that decides drops the left only where it has no effect */
   case TIR_AND:
     if (const_bool(e->u.bin.a, &x)) return x ? e->u.bin.b : e->u.bin.a;
-    if (const_bool(e->u.bin.b, &y)) return y ? e->u.bin.a : e->u.bin.b;
+    if (const_bool(e->u.bin.b, &y) && (y || droppable(e->u.bin.a))) return y ? e->u.bin.a : e->u.bin.b;
     return e;
   case TIR_OR:
     if (const_bool(e->u.bin.a, &x)) return x ? e->u.bin.a : e->u.bin.b;
-    if (const_bool(e->u.bin.b, &y)) return y ? e->u.bin.b : e->u.bin.a;
+    if (const_bool(e->u.bin.b, &y) && (!y || droppable(e->u.bin.a))) return y ? e->u.bin.b : e->u.bin.a;
     return e;
   case TIR_NOT: return const_bool(e->u.un.a, &x) ? tir_bool(m->ctx, !x) : e;
-  case TIR_SELECT: return const_bool(e->u.select.cond, &x) ? (x ? e->u.select.t : e->u.select.f) : e;
+  case TIR_SELECT: /* evaluates both */
+    if (!const_bool(e->u.select.cond, &x) || !droppable(x ? e->u.select.f : e->u.select.t)) return e;
+    return x ? e->u.select.t : e->u.select.f;
   case TIR_CALL:
     if (!strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3 && const_bool(e->u.call.args[0], &x))
       return x ? e->u.call.args[1] : e->u.call.args[2];
@@ -119,6 +142,12 @@ static tir_stmt *fold_stmt(tir_mutator *m, tir_stmt *st) {
   if (st->kind != TIR_IF || !const_bool(st->u.ifs.cond, &x)) return st;
   if (x) return st->u.ifs.then_s;
   return st->u.ifs.else_s ? st->u.ifs.else_s : tir_evaluate(m->ctx, tir_i32(m->ctx, 0));
+}
+
+static bool count_stmt(tir_visitor *v, const tir_stmt *s) {
+  (void)s;
+  ++*(int64_t *)v->user;
+  return true;
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -135,6 +164,13 @@ bool cg_split_loop(cg *g, const tir_stmt *loop) {
   tir_visitor v = {.expr = points_expr, .user = &s};
   tir_visit_stmt(&v, loop->u.loop.body);
   if (s.n == 0 || s.too_many) return false;
+  /* each part is a copy of the body: a budget of copied statements per
+   * function keeps nests of split loops from multiplying the code */
+  int64_t nstmts = 0;
+  tir_visitor count = {.stmt = count_stmt, .user = &nstmts};
+  tir_visit_stmt(&count, loop->u.loop.body);
+  if (nstmts * s.n > g->split_budget) return false;
+  g->split_budget -= nstmts * s.n;
   qsort(s.points, (size_t)s.n, sizeof *s.points, cmp_i64);
   int64_t bounds[SPLIT_MAX + 2];
   int nb = 0;

@@ -280,6 +280,7 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_text sig = {0}, pre = {0}, body = {0};
   g->pre = &pre; /* the functions of outlined parallel loop bodies, printed before this one */
   g->func_symbol = sym;
+  g->split_budget = 4096;
   print_params(g, f, &extra, &sig);
   cg_text *fout = out;
   out = &body;
