@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: emit-sweep memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -177,6 +177,15 @@ valgrind: all $(UNIT_BINS)
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	@echo "== bench/bench_vs_tvm.py"; python3 bench/bench_vs_tvm.py
+
+# generated C against TVM's LLVM build of the same TIR on tvm.topi operators
+# (issue 12; needs apache-tvm; not in make test).  BENCH_RUNS calls each,
+# BENCH_THREADS threads for both (1 by default: on a loaded machine a thread
+# descheduled at OpenMP's barrier measures the machine, not the code)
+BENCH_RUNS ?= 15
+BENCH_THREADS ?= 1
+bench-ops: $(TIRC)
+	@OMP_NUM_THREADS=$(BENCH_THREADS) TVM_NUM_THREADS=$(BENCH_THREADS) python3 bench/bench_ops.py $(BENCH_RUNS)
 
 # tirc's memory plan against TVM's StorageRewrite + MergeSharedMemoryAllocations (issue 13)
 memplan-tvm: $(TIRC)

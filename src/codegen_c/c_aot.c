@@ -258,12 +258,14 @@ void cg_aot_args(cg *g, const tir_func *f, const var_list *extra, tir_aot_func *
     a->bound_arg = a->bound_dim = -1;
     if (!b) {
       const tir_expr *p = f->params[i];
-      a->name = xstrdup(cg_lookup(g, p));
+      const char *pn = cg_lookup(g, &f->params[i]); /* the C printer's name of parameter i */
+      a->name = xstrdup(pn ? pn : cg_lookup(g, p));
       a->dtype = p->dtype;
       a->bytes.value = tir_dtype_bytes(p->dtype);
       continue;
     }
-    a->name = xstrdup(cg_lookup(g, b->data));
+    const char *pn = cg_lookup(g, &f->params[i]);
+    a->name = xstrdup(pn ? pn : cg_lookup(g, b->data));
     a->is_buffer = true;
     a->dtype = b->dtype;
     a->ndim = b->ndim;

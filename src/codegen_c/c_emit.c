@@ -59,8 +59,13 @@ void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d) {
 void cg_free(cg *g) {
   if (g->an) tir_analyzer_free(g->an);
   g->an = NULL;
+  if (g->bounds) tir_analyzer_free(g->bounds);
+  g->bounds = NULL;
   free(g->names);
   g->names = NULL;
+  free(g->spans);
+  g->spans = NULL;
+  g->nspans = g->spans_cap = 0;
   g->nnames = g->names_cap = 0;
 }
 

@@ -186,6 +186,17 @@ static void print_load(cg *g, const tir_expr *e) {
   puts_(g, "]");
 }
 
+/* floordiv/floormod as C's / and % where they agree: an integer dividend
+ * proved non-negative (the enclosing loops' ranges) by a positive constant,
+ * which also lets the compiler see a shift or a multiply it can hoist */
+bool cg_truncates_alike(cg *g, const tir_expr *e) {
+  int64_t k, lo, hi;
+  if (!tir_dtype_is_int(e->dtype)) return false;
+  if (e->dtype.lanes != 1 || !tir_is_const_int(e->u.bin.b, &k) || k <= 0 || !g->bounds) return false;
+  tir_const_bound(g->bounds, (tir_expr *)e->u.bin.a, &lo, &hi);
+  return lo >= 0;
+}
+
 static void print_mod(cg *g, const tir_expr *e, int need) {
   if (tir_dtype_is_float(e->dtype)) {
     cg_text_printf(g->out, "%s(", e->dtype.bits == 32 ? "fmodf" : "fmod");
@@ -223,8 +234,14 @@ void cg_expr_prec(cg *g, const tir_expr *e, int need) {
   case TIR_MUL: print_binop(g, e, "*", PREC_MUL, need); break;
   case TIR_DIV: print_binop(g, e, "/", PREC_MUL, need); break;
   case TIR_MOD: print_mod(g, e, need); break;
-  case TIR_FLOORDIV: print_helper_call(g, e, CG_FLOORDIV, "floordiv"); break;
-  case TIR_FLOORMOD: print_helper_call(g, e, CG_FLOORMOD, "floormod"); break;
+  case TIR_FLOORDIV:
+    if (cg_truncates_alike(g, e)) print_binop(g, e, "/", PREC_MUL, need);
+    else print_helper_call(g, e, CG_FLOORDIV, "floordiv");
+    break;
+  case TIR_FLOORMOD:
+    if (cg_truncates_alike(g, e)) print_binop(g, e, "%", PREC_MUL, need);
+    else print_helper_call(g, e, CG_FLOORMOD, "floormod");
+    break;
   case TIR_MIN: print_helper_call(g, e, CG_MIN, "min"); break;
   case TIR_MAX: print_helper_call(g, e, CG_MAX, "max"); break;
   case TIR_EQ: print_binop(g, e, "==", PREC_EQ, need); break;

@@ -42,6 +42,19 @@ typedef struct cg_name {
 
 typedef struct cg cg;
 
+/* what the body of an outlined parallel loop may assume (c_outline.c): of
+ * a function's buffer parameter (by its data var), and of a temporary (by
+ * its buffer or data var): the bytes [lo, hi) of base it covers */
+typedef struct cg_param_info {
+  const void *key;
+  bool is_restrict;
+  int align; /* 0: nothing assumed */
+} cg_param_info;
+typedef struct cg_span_info {
+  const void *key, *base;
+  int64_t lo, hi;
+} cg_span_info;
+
 /* what the printer records for the AOT description (c_aot.c), when asked */
 typedef struct cg_meta {
   tir_aot_func *fn;          /* the function being printed */
@@ -94,6 +107,18 @@ struct cg {
    * the function takes its workspace as its last parameter */
   const char *cleanup;
   bool used_malloc, ws_param;
+  /* outlined parallel loop bodies (c_outline.c): their functions go to pre,
+   * printed before the function being printed (func_symbol) */
+  cg_text *pre;
+  const char *func_symbol;
+  int outline_counter;
+  int64_t split_budget; /* statements loop splitting may still copy in this function (c_split.c) */
+  cg_param_info *param_info;
+  int nparam_info;
+  cg_span_info *spans;
+  int nspans, spans_cap;
+  /* the ranges of the loop vars in scope, for cg_truncates_alike */
+  tir_analyzer *bounds;
 };
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
@@ -146,6 +171,7 @@ void cg_expr(cg *g, const tir_expr *e);
 char *cg_expr_str(cg *g, const tir_expr *e); /* in g->ctx */
 void cg_expr_prec(cg *g, const tir_expr *e, int prec);
 void cg_need_helper(cg *g, cg_helper h, tir_dtype t);
+bool cg_truncates_alike(cg *g, const tir_expr *e); /* a floordiv/floormod C's / or % computes */
 void cg_emit_helpers(const cg *g, cg_text *out);
 
 /* statements */
@@ -160,6 +186,25 @@ bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var 
  * the loop_end hook (may be NULL) */
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop);
+
+/* the body of a loop built as an OpenMP loop as a function of its own
+ * (c_outline.c): prints the call and returns true, or false (print it inline) */
+bool cg_outline_body(cg *g, const tir_stmt *body);
+/* a serial loop split where a comparison of its var with a constant changes
+ * (c_split.c): prints the parts and returns true, or false */
+bool cg_split_loop(cg *g, const tir_stmt *loop);
+/* integer divisions and remainders invariant in a loop (c_hoist.c): the
+ * body returned with each replaced by a variable, whose declaration waits
+ * in out for cg_hoisted_emit */
+typedef struct cg_hoisted {
+  int n;
+  const char **names;
+  char **lines;
+} cg_hoisted;
+const tir_stmt *cg_hoist_invariants(cg *g, const tir_expr *loop_var, const tir_stmt *body, cg_hoisted *out);
+/* prints those of the declarations that loop_text uses, then loop_text */
+void cg_hoisted_emit(cg *g, cg_hoisted *h, const char *loop_text);
+void cg_note_span(cg *g, const void *key, const void *base, int64_t lo, int64_t hi);
 
 /* vectors as lanes (c_vector.c).  cg_lane_of gives the scalar expression
  * of lane `lane` (an int32 Var or constant) of e, or NULL with an error;

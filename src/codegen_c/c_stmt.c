@@ -86,8 +86,8 @@ static bool has_jump(const tir_stmt *s) {
  * OpenMP, and only when the body allocates nothing: a large temporary is a
  * static array, which threads would share), T.vectorized as independent
  * iterations, T.unroll as unrolling */
-static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
-  if (!loop || loop->kind != TIR_FOR) return;
+static bool loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
+  if (!loop || loop->kind != TIR_FOR) return false;
   int64_t n = 0;
   bool konst = tir_is_const_int(extent, &n);
   switch (loop->u.loop.kind) {
@@ -122,38 +122,82 @@ static void loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
     cg_linef(g, "#ifdef _OPENMP");
     cg_linef(g, "#pragma omp parallel for");
     cg_linef(g, "#endif");
-    break;
+    return true;
   }
   default: break;
   }
+  return false;
 }
 
-/* `if (v == min) S` first in a loop body (LowerInitBlock's reduction init)
- * runs in the first iteration only, before the rest of it: S (with v as
- * min) is peeled before the loop, which keeps the rest.  The rest of the
- * body, or NULL when there is nothing to peel. */
-static const tir_stmt *peel_first(const tir_stmt *body, const tir_expr *var, const tir_expr *min,
-                                  const tir_stmt **first) {
-  if (!body || body->kind != TIR_SEQ || body->u.seq.n < 2) return NULL;
-  const tir_stmt *s = body->u.seq.stmts[0];
+/* LowerInitBlock's reduction init, `if (v == min) S` first in a loop
+ * body, runs in the first iteration only, before the rest of it: S (with v
+ * as min) is peeled before the loop, which keeps the rest.  The same for
+ * the init of a reduction over several loops, `if (v == min && w == 0 &&
+ * ...) S` first in the body of the innermost of a nest of loops over v, w,
+ * ... (the inner ones of constant bounds, the condition naming each loop of
+ * the nest once): S runs once, before everything else the nest runs.  The
+ * rest (the nest without the if), or NULL when there is nothing to peel;
+ * vars and mins (n of them) the substitution for S. */
+#define PEEL_MAX 8
+static bool cond_covers(const tir_expr *c, const tir_expr **vars, tir_expr **mins, int n, bool *seen) {
+  if (c->kind == TIR_AND) return cond_covers(c->u.bin.a, vars, mins, n, seen) && cond_covers(c->u.bin.b, vars, mins, n, seen);
+  if (c->kind != TIR_EQ) return false;
+  for (int i = 0; i < n; i++)
+    if ((c->u.bin.a == vars[i] && tir_expr_identical(c->u.bin.b, mins[i])) ||
+        (c->u.bin.b == vars[i] && tir_expr_identical(c->u.bin.a, mins[i]))) {
+      if (seen[i]) return false;
+      seen[i] = true;
+      return true;
+    }
+  return false;
+}
+
+static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *var, const tir_expr *min,
+                                  const tir_stmt **first, const tir_expr **vars, tir_expr **mins, int *nvars) {
+  const tir_stmt *chain[PEEL_MAX];
+  int n = 0, nloops = 0;
+  vars[n] = var;
+  mins[n++] = (tir_expr *)min;
+  const tir_stmt *cur = body;
+  while (cur && cur->kind == TIR_FOR && n < PEEL_MAX) {
+    int64_t e, m;
+    if (!tir_is_const_int(cur->u.loop.extent, &e) || e <= 0 || !tir_is_const_int(cur->u.loop.min, &m)) return NULL;
+    chain[nloops++] = cur;
+    vars[n] = cur->u.loop.var;
+    mins[n++] = cur->u.loop.min;
+    cur = cur->u.loop.body;
+  }
+  if (!cur || cur->kind != TIR_SEQ || cur->u.seq.n < 2) return NULL;
+  const tir_stmt *s = cur->u.seq.stmts[0];
   if (s->kind != TIR_IF || s->u.ifs.else_s) return NULL;
-  const tir_expr *c = s->u.ifs.cond;
-  if (c->kind != TIR_EQ) return NULL;
-  bool hit = (c->u.bin.a == var && tir_expr_identical(c->u.bin.b, min)) ||
-             (c->u.bin.b == var && tir_expr_identical(c->u.bin.a, min));
-  if (!hit || has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
+  bool seen[PEEL_MAX] = {false};
+  if (!cond_covers(s->u.ifs.cond, vars, mins, n, seen)) return NULL;
+  for (int i = 0; i < n; i++)
+    if (!seen[i]) return NULL;
+  if (has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
   *first = s->u.ifs.then_s;
-  return body;
+  *nvars = n;
+  tir_stmt *rest = cur->u.seq.n == 2 ? cur->u.seq.stmts[1] : tir_seq(g->ctx, cur->u.seq.stmts + 1, cur->u.seq.n - 1);
+  for (int i = nloops - 1; i >= 0; i--) { /* the nest again, around the rest */
+    tir_stmt *loop = tir_stmt_copy(g->ctx, chain[i]);
+    loop->u.loop.body = rest;
+    rest = loop;
+  }
+  return rest;
 }
 
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop) {
-  const tir_stmt *first = NULL;
+  if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && cg_split_loop(g, loop)) return;
+  const tir_stmt *first = NULL, *rest = NULL;
+  const tir_expr *pvars[PEEL_MAX];
+  tir_expr *pmins[PEEL_MAX];
+  int npeel = 0;
   /* C only: CUDA places barriers between the statements of the body */
   if (!g->target->is_cuda && loop && loop->kind == TIR_FOR && loop->u.loop.kind != TIR_FOR_PARALLEL &&
-      peel_first(body, var, min, &first)) {
+      (rest = peel_first(g, body, var, min, &first, pvars, pmins, &npeel))) {
     tir_var_map m = {0};
-    tir_var_map_set(&m, var, (tir_expr *)min);
+    for (int i = 0; i < npeel; i++) tir_var_map_set(&m, pvars[i], pmins[i]);
     tir_stmt *init = tir_substitute_stmt(g->ctx, (tir_stmt *)first, &m);
     tir_var_map_free(&m);
     int64_t ext;
@@ -169,27 +213,38 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
     } else {
       cg_stmt(g, init);
     }
-    tir_stmt *rest = body->u.seq.n == 2 ? body->u.seq.stmts[1]
-                                         : tir_seq(g->ctx, body->u.seq.stmts + 1, body->u.seq.n - 1);
     body = rest;
   }
+  cg_hoisted hoisted;
+  body = cg_hoist_invariants(g, var, body, &hoisted);
+  cg_text loop_text = {0};
+  cg_text *saved_out = g->out;
+  g->out = &loop_text; /* the loop, then the declarations it uses before it */
   char ty[32];
   cg_type(g, var->dtype, ty, var->span);
   char *lo = cg_expr_str(g, min);
   char *ext = cg_expr_str(g, extent);
   cg_enter(g); /* the loop var's scope */
   const char *v = cg_define(g, var, var->u.var.name);
-  loop_pragmas(g, loop, extent);
+  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
+  tir_analyzer_bind_range(g->bounds, var, (tir_expr *)min, (tir_expr *)extent);
+  bool omp = loop_pragmas(g, loop, extent);
   cg_line_start(g);
+  int64_t kmin, kext;
   if (is_zero(min))
     cg_text_printf(g->out, "for (%s %s = 0; %s < %s; ++%s)", ty, v, v, ext, v);
+  else if (tir_is_const_int(min, &kmin) && tir_is_const_int(extent, &kext))
+    cg_text_printf(g->out, "for (%s %s = %s; %s < %lld; ++%s)", ty, v, lo, v, (long long)(kmin + kext), v);
   else
     cg_text_printf(g->out, "for (%s %s = %s; %s < %s + %s; ++%s)", ty, v, lo, v, lo, ext, v);
   cg_open(g);
-  cg_stmt(g, body);
+  if (!(omp && cg_outline_body(g, body))) cg_stmt(g, body);
   if (loop && g->target->loop_end) g->target->loop_end(g, loop);
   cg_close(g);
   cg_leave(g);
+  g->out = saved_out;
+  cg_hoisted_emit(g, &hoisted, loop_text.s);
+  cg_text_free(&loop_text);
 }
 
 static void print_if(cg *g, const tir_stmt *s) {
@@ -269,6 +324,7 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   }
   int bytes = tir_dtype_bytes(t);
   if (align <= 0) align = 64;
+  cg_note_span(g, key, key, 0, k >= 0 ? k * bytes : INT64_MAX); /* an object of its own */
   if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)
@@ -387,6 +443,12 @@ static void print_decl_buffer(cg *g, const tir_stmt *s) {
   cg_type(g, b->dtype, ty, s->span);
   char *offset = cg_expr_str(g, b->elem_offset);
   const char *name = cg_define(g, b, b->name);
+  int64_t n = 1, e;
+  for (int d = 0; d < b->ndim && n >= 0; d++) n = tir_is_const_int(b->shape[d], &e) && e >= 0 ? n * e : -1;
+  if (n >= 0 && tir_is_const_int(b->elem_offset, &off)) { /* the bytes of its data it covers */
+    int64_t eb = tir_dtype_bytes(b->dtype);
+    cg_note_span(g, b, b->data, off * eb, (off + n) * eb);
+  }
   bool used = cg_buffer_used(s->u.decl.body, b);
   const char *attr = !used && g->target->is_cuda ? "[[maybe_unused]] " : ""; /* nvcc counts no (void)x */
   if (tir_is_const_int(b->elem_offset, &off) && off == 0) cg_linef(g, "%s%s *%s = (%s *)%s;", attr, ty, name, ty, data);

@@ -71,20 +71,89 @@ void cg_shape_vars(const tir_func *f, var_list *out) {
   free(all.vars);
 }
 
+/* Parameters and what the calling convention lets the code assume of them
+ * (README "Generated code", docs/passes.md "Generated C"):
+ *  - a buffer parameter is `T *restrict` unless another parameter has the
+ *    same data (two buffers over one data var, or a buffer over a handle
+ *    parameter), or the function says T.func_attr({"tir.noalias": False});
+ *    the second and later parameters over one data are checked equal to the
+ *    first at entry (return -1 otherwise) and the body uses the first;
+ *  - a used buffer parameter's data is aligned to its data_alignment (align=,
+ *    64 when not given, as TVM's runtime allocates): checked at entry
+ *    (return -1 otherwise), then told to the compiler with
+ *    __builtin_assume_aligned;
+ *  - a symbolic elem_offset of a buffer with offset_factor F > 1 is a
+ *    multiple of F: checked at entry (TVM's ArgBinder asserts the same). */
+static const void *param_key(const tir_func *f, int i) {
+  const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+  return b ? (const void *)b->data : (const void *)f->params[i];
+}
+
+/* the first parameter over the same data as parameter i (i itself when none) */
+static int param_owner(const tir_func *f, int i) {
+  for (int j = 0; j < i; j++)
+    if (param_key(f, j) == param_key(f, i)) return j;
+  return i;
+}
+
+static bool param_shared(const tir_func *f, int i) {
+  for (int j = 0; j < f->nparams; j++)
+    if (j != i && param_key(f, j) == param_key(f, i)) return true;
+  return false;
+}
+
+/* T.func_attr({"tir.noalias": False}) (or "tirx.noalias") */
+static bool aliasing_allowed(const tir_func *f) {
+  static const char *const keys[] = {"tir.noalias", "tirx.noalias"};
+  for (int k = 0; k < 2; k++) {
+    const tir_attr_val *v = f->attrs ? tir_av_get(f->attrs, keys[k]) : NULL;
+    if (v && v->kind == TIR_AV_EXPR && v->expr && v->expr->kind == TIR_INT_IMM && v->expr->u.int_val == 0) return true;
+  }
+  return false;
+}
+
+/* the alignment in bytes the code may assume of buffer b's data: a power of
+ * two above the element's own alignment, or 0 (nothing to assume) */
+static int param_align(const tir_buffer *b) {
+  int a = b->data_alignment > 0 ? b->data_alignment : 64;
+  int eb = tir_dtype_bytes(b->dtype);
+  if (a & (a - 1)) return 0;
+  return a > eb ? a : 0;
+}
+
+/* the C name of parameter i (every parameter is also known by &f->params[i]) */
+static const char *param_name(cg *g, const tir_func *f, int i) { return cg_lookup(g, &f->params[i]); }
+
 static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_text *sig) {
   int k = 0;
+  bool may_alias = aliasing_allowed(f);
   for (int i = 0; i < f->nparams; i++, k++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    int owner = param_owner(f, i);
     char ty[32];
     if (k) cg_text_puts(sig, ", ");
+    const char *n;
+    if (owner != i) { /* the same data as an earlier parameter: its own name, checked equal */
+      n = cg_define(g, &f->params[i], b ? b->name : f->params[i]->u.var.name);
+    } else if (b) {
+      n = cg_define(g, b->data, b->name);
+      cg_alias(g, f->params[i], n);
+    } else {
+      n = cg_define(g, f->params[i], f->params[i]->u.var.name);
+    }
+    if (owner == i) cg_alias(g, &f->params[i], n);
     if (b) {
       cg_type(g, b->dtype, ty, b->span);
-      const char *n = cg_define(g, b->data, b->name);
-      cg_alias(g, f->params[i], n);
-      cg_text_printf(sig, "%s *restrict %s", ty, n);
+      bool restrict_ = !may_alias && !param_shared(f, i);
+      if (owner == i) { /* for the bodies of parallel loops (c_outline.c) */
+        g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)(g->nparam_info + 1));
+        if (!g->param_info) abort();
+        g->param_info[g->nparam_info++] =
+            (cg_param_info){b->data, restrict_, cg_uses_var(f->body, b->data) ? param_align(b) : 0};
+      }
+      cg_text_printf(sig, "%s *%s%s", ty, restrict_ ? "restrict " : "", n);
     } else {
       const tir_expr *p = f->params[i];
-      const char *n = cg_define(g, p, p->u.var.name);
       if (p->dtype.code == TIR_TC_HANDLE) cg_text_printf(sig, "void *%s", n);
       else {
         cg_type(g, p->dtype, ty, p->span);
@@ -108,10 +177,43 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
   if (k == 0) cg_text_puts(sig, "void");
 }
 
+/* the entry checks of the calling convention (above), then the alignment
+ * the compiler may assume */
+static void param_checks(cg *g, const tir_func *f) {
+  bool any_align = false;
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    int owner = param_owner(f, i);
+    if (owner != i) {
+      cg_linef(g, "if ((const void *)%s != (const void *)%s) return -1; /* one data, two parameters */",
+               param_name(g, f, i), param_name(g, f, owner));
+      continue;
+    }
+    if (!b) continue;
+    if (b->offset_factor > 1 && b->elem_offset && b->elem_offset->kind == TIR_VAR && cg_lookup(g, b->elem_offset))
+      cg_linef(g, "if (%s %% %d != 0) return -1; /* offset_factor */", cg_lookup(g, b->elem_offset), b->offset_factor);
+    if (!cg_uses_var(f->body, b->data) || !param_align(b)) continue;
+    cg_linef(g, "if ((uintptr_t)%s %% %d != 0) return -1; /* data_alignment */", param_name(g, f, i), param_align(b));
+    any_align = true;
+  }
+  if (!any_align) return;
+  cg_linef(g, "#if defined(__GNUC__)");
+  for (int i = 0; i < f->nparams; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (!b || param_owner(f, i) != i || !cg_uses_var(f->body, b->data) || !param_align(b)) continue;
+    char ty[32];
+    cg_type(g, b->dtype, ty, b->span);
+    const char *n = param_name(g, f, i);
+    cg_linef(g, "%s = (%s *)__builtin_assume_aligned(%s, %d);", n, ty, n, param_align(b));
+  }
+  cg_linef(g, "#endif");
+}
+
 static void void_unused(cg *g, const tir_func *f, const var_list *extra) {
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     const void *key = b ? (const void *)b->data : (const void *)f->params[i];
+    if (param_owner(f, i) != i || param_shared(f, i)) continue; /* used by the entry check */
     if (!cg_uses_var(f->body, key) && !cg_uses_var(f->body, f->params[i])) cg_linef(g, "(void)%s;", cg_lookup(g, key));
   }
   for (int i = 0; i < extra->n; i++)
@@ -175,8 +277,13 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_enter(g);
   var_list extra = {0};
   cg_shape_vars(f, &extra);
-  cg_text sig = {0};
+  cg_text sig = {0}, pre = {0}, body = {0};
+  g->pre = &pre; /* the functions of outlined parallel loop bodies, printed before this one */
+  g->func_symbol = sym;
+  g->split_budget = 4096;
   print_params(g, f, &extra, &sig);
+  cg_text *fout = out;
+  out = &body;
   cg_text_printf(out, "int32_t %s(%s) {\n", sym, sig.s);
   if (g->decls) cg_text_printf(g->decls, "int32_t %s(%s);\nint32_t %s_packed(const void *args, void *workspace);\n", sym,
                                sig.s, sym);
@@ -184,9 +291,21 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->out = out;
   g->indent = 1;
   void_unused(g, f, &extra);
+  param_checks(g, f);
   cg_stmt(g, f->body);
   cg_linef(g, "return 0;");
   cg_text_puts(out, "}\n");
+  out = fout;
+  if (pre.s) cg_text_puts(out, pre.s);
+  if (body.s) cg_text_puts(out, body.s);
+  cg_text_free(&pre);
+  cg_text_free(&body);
+  g->pre = NULL;
+  g->func_symbol = NULL;
+  free(g->param_info);
+  g->param_info = NULL;
+  g->nparam_info = 0;
+  g->nspans = 0;
   cg_aot_args(g, f, &extra, fn);
   cg_aot_packed(g, fn, out, "int32_t", NULL, NULL);
   free(extra.vars);

@@ -696,7 +696,18 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     char ty[32];
-    if (b) {
+    const void *key = b ? (const void *)b->data : (const void *)f->params[i];
+    bool later = false; /* over the same data as an earlier parameter: a name of its own */
+    for (int j = 0; j < i; j++) {
+      const tir_buffer *bj = f->buffer_map ? f->buffer_map[j] : NULL;
+      later |= (bj ? (const void *)bj->data : (const void *)f->params[j]) == key;
+    }
+    if (later) {
+      cg_type(&h, b ? b->dtype : TIR_UINT8, ty, f->params[i]->span);
+      const char *n = cg_define(&h, &f->params[i], b ? b->name : f->params[i]->u.var.name);
+      if (b) cg_text_printf(&sig, "%s *%s, ", ty, n);
+      else cg_text_printf(&sig, "void *%s, ", n);
+    } else if (b) {
       cg_type(&h, b->dtype, ty, b->span);
       const char *n = cg_define(&h, b->data, b->name);
       cg_alias(&h, f->params[i], n);

@@ -5,7 +5,7 @@
 TIR_EXTERN int32_t chain(float *x, float *y TIR_STREAM_PARAM);
 
 #define N 1024
-static float x[N * N], got[N * N], want[N * N], c[N * N];
+TIR_ALIGNED static float x[N * N], got[N * N], want[N * N], c[N * N];
 
 int main(void) {
   fill_f32(x, N * N, -1.0f, 1.0f);

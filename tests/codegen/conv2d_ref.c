@@ -4,7 +4,7 @@
 
 TIR_EXTERN int32_t conv2d(float *data, float *weight, float *out TIR_STREAM_PARAM);
 
-static float data[2 * 4 * 10 * 12], weight[8 * 4 * 3 * 3], got[2 * 8 * 8 * 10], want[2 * 8 * 8 * 10];
+TIR_ALIGNED static float data[2 * 4 * 10 * 12], weight[8 * 4 * 3 * 3], got[2 * 8 * 8 * 10], want[2 * 8 * 8 * 10];
 
 int main(void) {
   fill_f32(data, sizeof data / sizeof data[0], -1.0f, 1.0f);

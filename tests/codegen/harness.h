@@ -45,6 +45,14 @@ static inline int BACK(void) {
 static inline int BACK(void) { return 0; }
 #endif
 
+/* the generated C's calling convention: each buffer's data aligned to its
+ * data_alignment (64 bytes unless the TIR says align=) */
+#ifdef __cplusplus
+#define TIR_ALIGNED alignas(64)
+#else
+#define TIR_ALIGNED _Alignas(64)
+#endif
+
 static uint32_t tir_rng = 12345u;
 static inline uint32_t rnd(void) {
   tir_rng ^= tir_rng << 13;

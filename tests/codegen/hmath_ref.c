@@ -8,8 +8,8 @@
 
 TIR_EXTERN int32_t hmath(__half *A, __half *B, float *C TIR_STREAM_PARAM);
 
-static __half A[256], B[256];
-static float C[256], wB[256], wC[256];
+TIR_ALIGNED static __half A[256], B[256];
+TIR_ALIGNED static float C[256], wB[256], wC[256];
 
 static int close_to(const char *what, const float *got, const float *want, int n) {
   for (int i = 0; i < n; i++) {

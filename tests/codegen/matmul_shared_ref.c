@@ -4,7 +4,7 @@
 TIR_EXTERN int32_t matmul_shared(float *A, float *B, float *C TIR_STREAM_PARAM);
 
 #define N 64
-static float A[N * N], B[N * N], got[N * N], want[N * N];
+TIR_ALIGNED static float A[N * N], B[N * N], got[N * N], want[N * N];
 
 int main(void) {
   fill_f32(A, N * N, -1.0f, 1.0f);

@@ -4,8 +4,8 @@
 
 TIR_EXTERN int32_t ramp(float *X, float *Y, float *Z, float *S, int8_t *P, int8_t *Q, float *W TIR_STREAM_PARAM);
 
-static float X[32], Y[32], Z[16], S[32], W[8], wY[32], wZ[16], wS[32], wW[8];
-static int8_t P[32], Q[32], wQ[32];
+TIR_ALIGNED static float X[32], Y[32], Z[16], S[32], W[8], wY[32], wZ[16], wS[32], wW[8];
+TIR_ALIGNED static int8_t P[32], Q[32], wQ[32];
 
 int main(void) {
   fill_f32(X, 32, -4.0f, 4.0f);

@@ -5,7 +5,7 @@
 TIR_EXTERN int32_t relu(int8_t *relu_a, int8_t *compute TIR_STREAM_PARAM);
 
 #define N (256u * 256u * 64u * 64u)
-static int8_t a[N], got[N], want[N];
+TIR_ALIGNED static int8_t a[N], got[N], want[N];
 
 int main(void) {
   fill_bytes(a, sizeof a);

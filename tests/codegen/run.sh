@@ -15,6 +15,7 @@
 # A kernel whose header holds `# EMIT-C: error: TEXT` (a dtype C11 cannot
 # print) is checked the other way for C: tirc --emit=c must exit 1 with
 # TEXT in its message (check c-error); CUDA is checked as usual.
+# A kernel whose header holds `# EXEC: skip REASON` skips the two exec checks.
 # Each (kernel, check) counts once in the closing line.
 set -u
 tirc=$(realpath "$1")
@@ -58,6 +59,11 @@ for k in "${kernels[@]}"; do
         ok "$name: c-$cc"
       fi
     done
+    # a kernel whose header holds `# EXEC: skip REASON` is not run against the interpreter
+    exec_skip=$(grep -m1 -E '^# EXEC: skip ' "$k" | sed -E 's/^# EXEC: skip //')
+    if [ -n "$exec_skip" ]; then
+      echo "codegen: $name: no interpreter check: $exec_skip"
+    else
     # the C against the interpreter: both run the kernel on the same inputs
     # (relu at its real size, 268M elements a tensor, takes ~40 s to interpret: its scaled copy)
     ek=$k; [ "$name" = relu ] && ek="$here/../exec/relu_small.tir"
@@ -68,6 +74,7 @@ for k in "${kernels[@]}"; do
     if "$here/../exec/c_vs_exec.sh" "$harness" "$ek" gcc --passes=default,plan_memory >"$tmp/$name.pexec" 2>&1; then
       ok "$name: exec-planned"
     else bad "$name: exec-planned" "$tmp/$name.pexec"; fi
+    fi
     # T.parallel loops are OpenMP loops when built with OpenMP: run them on two threads
     if grep -q 'pragma omp parallel' "$tmp/$name.c"; then
       if ! gcc $CFLAGS -fopenmp -I"$here" "$tmp/$name.c" "$ref" -o "$tmp/$name.omp" -lm >"$tmp/$name.omp.log" 2>&1; then

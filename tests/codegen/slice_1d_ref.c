@@ -3,7 +3,7 @@
 
 TIR_EXTERN int32_t slice_1d(float *A, float *B TIR_STREAM_PARAM);
 
-static float A[100], got[80], want[80];
+TIR_ALIGNED static float A[100], got[80], want[80];
 
 int main(void) {
   fill_f32(A, 100, -1.0f, 1.0f);

@@ -4,7 +4,7 @@
 
 TIR_EXTERN int32_t slice_3d(int16_t *A, int16_t *B TIR_STREAM_PARAM);
 
-static int16_t A[4 * 8 * 16], got[3 * 4 * 16], want[3 * 4 * 16];
+TIR_ALIGNED static int16_t A[4 * 8 * 16], got[3 * 4 * 16], want[3 * 4 * 16];
 
 int main(void) {
   fill_bytes(A, sizeof A);

@@ -3,7 +3,7 @@
 
 TIR_EXTERN int32_t slice_5d(uint8_t *A, uint8_t *B TIR_STREAM_PARAM);
 
-static uint8_t A[2 * 3 * 4 * 5 * 6], got[2 * 2 * 3 * 4 * 4], want[2 * 2 * 3 * 4 * 4];
+TIR_ALIGNED static uint8_t A[2 * 3 * 4 * 5 * 6], got[2 * 2 * 3 * 4 * 4], want[2 * 2 * 3 * 4 * 4];
 
 int main(void) {
   fill_bytes(A, sizeof A);

@@ -3,7 +3,7 @@
 
 TIR_EXTERN int32_t softmax(float *A, float *B TIR_STREAM_PARAM);
 
-static float A[32 * 100], got[32 * 100], want[32 * 100];
+TIR_ALIGNED static float A[32 * 100], got[32 * 100], want[32 * 100];
 
 int main(void) {
   fill_f32(A, 32 * 100, -4.0f, 4.0f);

@@ -4,7 +4,7 @@
 
 TIR_EXTERN int32_t symbolic(int32_t *A, int32_t *B, int32_t m, int32_t n TIR_STREAM_PARAM);
 
-static int32_t A[37 * 53], got[37 * 53], want[37 * 53];
+TIR_ALIGNED static int32_t A[37 * 53], got[37 * 53], want[37 * 53];
 
 static int32_t fdiv(int32_t a, int32_t b) { return (a - ((a % b) + b) % b) / b; }
 static int32_t fmod_(int32_t a, int32_t b) { return ((a % b) + b) % b; }

@@ -3,7 +3,7 @@
 
 TIR_EXTERN int32_t transpose_shared(int32_t *A, int32_t *B TIR_STREAM_PARAM);
 
-static int32_t A[64 * 96], got[96 * 64], want[96 * 64];
+TIR_ALIGNED static int32_t A[64 * 96], got[96 * 64], want[96 * 64];
 
 int main(void) {
   fill_bytes(A, sizeof A);

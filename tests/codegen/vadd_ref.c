@@ -3,7 +3,7 @@
 
 TIR_EXTERN int32_t vadd(int32_t *A, int32_t *B, int32_t *C TIR_STREAM_PARAM);
 
-static int32_t A[4096], B[4096], got[4096], want[4096];
+TIR_ALIGNED static int32_t A[4096], B[4096], got[4096], want[4096];
 
 int main(void) {
   for (int i = 0; i < 4096; i++) {

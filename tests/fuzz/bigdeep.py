@@ -199,7 +199,7 @@ def c_main(sym, ctype, x, expect):
 int32_t %s(%s *Out, %s x);
 static const int64_t want[64] = {%s};
 int main(void) {
-  %s out[64] = {0};
+  _Alignas(64) %s out[64] = {0}; /* the calling convention: 64-byte aligned */
   if (%s(out, (%s)INT64_C(%d))) return 2;
   for (int i = 0; i < 64; i++)
     if ((int64_t)out[i] != want[i]) {

@@ -5,9 +5,9 @@
 int32_t f(float *A, int32_t *B, int64_t *C);
 #define CHECK(c) do { if (!(c)) { printf("failed: %s\n", #c); return 1; } } while (0)
 int main(void) {
-  float A[4] = {1.5f, INFINITY, 0, 2.0f};
-  int32_t B[12] = {0};
-  int64_t C[2] = {0, (int64_t)0x00F0F0F0F0F0F0F0LL};
+  _Alignas(64) float A[4] = {1.5f, INFINITY, 0, 2.0f};
+  _Alignas(64) int32_t B[12] = {0};
+  _Alignas(64) int64_t C[2] = {0, (int64_t)0x00F0F0F0F0F0F0F0LL};
   B[10] = 0x0F0F1234; B[11] = -20;
   f(A, B, C);
   CHECK(B[0] == (0x0F0F1234 & -20));

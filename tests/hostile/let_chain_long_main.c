@@ -2,7 +2,7 @@
 #include <stdio.h>
 int32_t f(float *A);
 int main(void) {
-  float A[64];
+  _Alignas(64) float A[64];
   for (int i = 0; i < 64; i++) A[i] = (float)i;
   if (f(A)) return 1;
   for (int i = 0; i < 64; i++)

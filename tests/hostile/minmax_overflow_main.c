@@ -2,7 +2,7 @@
 #include <stdio.h>
 int32_t f(int64_t *A, int64_t n);
 int main(void) {
-  int64_t A[16];
+  _Alignas(64) int64_t A[16];
   if (f(A, 5)) return 1;
   for (int i = 0; i < 16; i++) {
     int64_t want = (int64_t)i * 65536 * 65536 > 5 ? (int64_t)i * 65536 * 65536 : 5;

@@ -4,7 +4,7 @@
 int32_t f(float *a, float *b);
 int32_t f_packed(const void *args, void *workspace);
 int main(void) {
-  float a[4] = {1, 2, 3, 4}, b[4] = {0};
+  _Alignas(64) float a[4] = {1, 2, 3, 4}, b[4] = {0};
   if (f(a, b)) return 1;
   for (int i = 0; i < 4; i++)
     if (b[i] != a[i] + 1) return 1;

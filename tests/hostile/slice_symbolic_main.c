@@ -2,7 +2,7 @@
 #include <stdio.h>
 int32_t f(float *A, float *B, int32_t n);
 int main(void) {
-  float A[64], B[64];
+  _Alignas(64) float A[64], B[64];
   for (int i = 0; i < 64; i++) A[i] = (float)i, B[i] = -1;
   if (f(A, B, -5)) return 1; /* nothing */
   for (int i = 0; i < 64; i++)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 int32_t f(float *A);
 int main(void) {
-  float *A = malloc(sizeof *A * 1000000);
+  float *A = aligned_alloc(64, sizeof *A * 1000000); /* the calling convention: 64-byte aligned */
   if (!A) return 1;
   for (int i = 0; i < 1000000; i++) A[i] = (float)(i % 100);
   if (f(A)) return 1;

@@ -95,7 +95,9 @@ static int gen(const opts *o, tir_module *m, tir_module *low, tir_diag *d) {
               "#include <stdlib.h>\n#include <string.h>\n\n");
   for (int f = 0; f < meta->nfuncs; f++)
     fprintf(mc, "int32_t %s(const void *args, void *workspace);\n", meta->funcs[f].packed_symbol);
-  fprintf(mc, "\nstatic void *rd(FILE *f, size_t n) {\n  void *p = calloc(1, n + 64);\n"
+  fprintf(mc, "\nstatic void *rd(FILE *f, size_t n) {\n  /* the generated C's calling convention: data 64-byte aligned */\n"
+              "  void *p = aligned_alloc(64, (n + 127) / 64 * 64);\n"
+              "  if (p) memset(p, 0, (n + 127) / 64 * 64);\n"
               "  if (!p || fread(p, 1, n, f) != n) { fprintf(stderr, \"harness: short input\\n\"); exit(3); }\n"
               "  return p;\n}\n\nint main(int argc, char **argv) {\n  if (argc != 3) return 2;\n"
               "  FILE *in = fopen(argv[1], \"rb\"), *out = fopen(argv[2], \"wb\");\n  if (!in || !out) return 2;\n"
@@ -134,8 +136,8 @@ static int gen(const opts *o, tir_module *m, tir_module *low, tir_diag *d) {
                 c_scalar(g->dtype), (long long)x->i, g->offset);
       }
     }
-    fprintf(mc, "    void *ws = calloc(1, %lld + 64);\n    rc |= %s(packed, ws);\n    free(ws);\n",
-            (long long)af->workspace_bytes, af->packed_symbol);
+    fprintf(mc, "    void *ws = aligned_alloc(64, (%lld + 127) / 64 * 64);\n    if (ws) memset(ws, 0, (%lld + 127) / 64 * 64);\n    rc |= %s(packed, ws);\n    free(ws);\n",
+            (long long)af->workspace_bytes, (long long)af->workspace_bytes, af->packed_symbol);
     for (int i = 0; i < af->nargs; i++)
       if (a->a[i].is_buffer) fprintf(mc, "    fwrite(b%d, 1, %zu, out);\n    free(b%d);\n", i, a->a[i].bytes, i);
     fprintf(mc, "  }\n");
