@@ -2,7 +2,7 @@
 #include <stdio.h>
 int32_t f(float *A, float *B, float *C, int32_t n);
 int main(void) {
-  float A[128], B[130], C[128];
+  float A[128] __attribute__((aligned(64))), B[130] __attribute__((aligned(64))), C[128] __attribute__((aligned(64)));
   for (int i = 0; i < 128; i++) A[i] = (float)i;
   if (f(A, B, C, 0)) return 1; /* n = 0: the last loop runs no iteration */
   for (int i = 0; i < 130; i++)
