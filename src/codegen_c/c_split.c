@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "codegen_c/c_printer.h"
+#include "tir/analysis.h"
 #include "tir/visit.h"
 
 #define SPLIT_MAX 4
@@ -144,6 +145,59 @@ static tir_stmt *fold_stmt(tir_mutator *m, tir_stmt *st) {
   return st->u.ifs.else_s ? st->u.ifs.else_s : tir_evaluate(m->ctx, tir_i32(m->ctx, 0));
 }
 
+/* each part simplified: a decided comparison can leave x <= x behind, a
+ * one-iteration part the var's value in a product (gcc -Wextra refuses the
+ * first: a self-comparison; found by bigdeep.py seed 20261127 #730) */
+typedef struct tidy {
+  tir_analyzer *a;
+} tidy;
+
+static tir_stmt *tidy_stmt(tir_mutator *m, tir_stmt *st) {
+  tidy *t = m->user;
+  tir_stmt *n = st;
+#define TIDY(field)                                                      \
+  do {                                                                   \
+    tir_expr *x_ = tir_simplify(t->a, st->field);                        \
+    if (x_ != st->field) {                                               \
+      if (n == st) n = tir_stmt_copy(m->ctx, st);                        \
+      n->field = x_;                                                     \
+    }                                                                    \
+  } while (0)
+  switch (st->kind) {
+  case TIR_BUFFER_STORE:
+    TIDY(u.store.value);
+    for (int i = 0; i < st->u.store.nidx; i++) {
+      tir_expr *x = tir_simplify(t->a, st->u.store.idx[i]);
+      if (x == st->u.store.idx[i]) continue;
+      if (n == st) n = tir_stmt_copy(m->ctx, st);
+      if (n->u.store.idx == st->u.store.idx) {
+        tir_expr **idx = tir_alloc(m->ctx, sizeof *idx * (size_t)st->u.store.nidx);
+        memcpy(idx, st->u.store.idx, sizeof *idx * (size_t)st->u.store.nidx);
+        n->u.store.idx = idx;
+      }
+      n->u.store.idx[i] = x;
+    }
+    return n;
+  case TIR_LET_STMT: TIDY(u.let.value); return n;
+  case TIR_EVALUATE: TIDY(u.eval.value); return n;
+  case TIR_IF: {
+    TIDY(u.ifs.cond);
+    bool x;
+    if (!const_bool(n->u.ifs.cond, &x)) return n;
+    if (x) return n->u.ifs.then_s;
+    return n->u.ifs.else_s ? n->u.ifs.else_s : tir_evaluate(m->ctx, tir_i32(m->ctx, 0));
+  }
+  default: return n;
+  }
+#undef TIDY
+}
+
+static tir_stmt *tidy_part(cg *g, tir_analyzer *a, tir_stmt *s) {
+  tidy t = {.a = a};
+  tir_mutator m = {.stmt = tidy_stmt, .ctx = g->ctx, .user = &t};
+  return tir_mutate_stmt(&m, s);
+}
+
 static bool count_stmt(tir_visitor *v, const tir_stmt *s) {
   (void)s;
   ++*(int64_t *)v->user;
@@ -178,6 +232,7 @@ bool cg_split_loop(cg *g, const tir_stmt *loop) {
   for (int i = 0; i < s.n; i++) bounds[nb++] = s.points[i];
   bounds[nb++] = s.hi;
   tir_dtype t = loop->u.loop.var->dtype;
+  tir_analyzer *a = tir_analyzer_new(g->ctx, NULL);
   for (int i = 0; i + 1 < nb; i++) {
     s.at = bounds[i];
     tir_mutator m = {.expr = fold_expr, .stmt = fold_stmt, .ctx = g->ctx, .user = &s};
@@ -185,14 +240,15 @@ bool cg_split_loop(cg *g, const tir_stmt *loop) {
     if (bounds[i + 1] - bounds[i] == 1) { /* one iteration: the body at that value */
       tir_var_map vm = {0};
       tir_var_map_set(&vm, loop->u.loop.var, tir_int(g->ctx, t, bounds[i]));
-      cg_stmt(g, tir_substitute_stmt(g->ctx, body, &vm));
+      cg_stmt(g, tidy_part(g, a, tir_substitute_stmt(g->ctx, body, &vm)));
       tir_var_map_free(&vm);
       continue;
     }
     tir_stmt *part = tir_for(g->ctx, loop->u.loop.var, tir_int(g->ctx, t, bounds[i]),
                              tir_int(g->ctx, t, bounds[i + 1] - bounds[i]), loop->u.loop.kind, loop->u.loop.thread_tag,
-                             loop->u.loop.annotations, body);
+                             loop->u.loop.annotations, tidy_part(g, a, body));
     cg_stmt(g, part);
   }
+  tir_analyzer_free(a);
   return true;
 }
