@@ -89,13 +89,14 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
  * block reads/writes naming declared buffers.  False with errors in d. */
 bool tir_verify_func(const tir_func *f, tir_diag *d);
 
-/* ---- accesses certainly executed out of bounds: a match_buffer region, a
- * tvm_access_ptr or a slice_tensor box whose index is affine over constant
- * loop ranges and that runs unconditionally (no guard, predicate or
- * possibly empty loop around it).  False with one error in d at the
- * access, naming the loop values that reach it.  A buffer load or store
+/* ---- accesses certainly executed out of bounds: a match_buffer region or
+ * a slice_tensor box whose index is affine over constant loop ranges and
+ * that runs unconditionally (no guard, predicate or possibly empty loop
+ * around it).  False with one error in d at the access, naming the loop
+ * values that reach it.  A buffer load or store, or a tvm_access_ptr,
  * proved out of bounds the same way is a warning (TVM's tests hold such
- * programs).  The reader runs it on every function it reads. */
+ * loads; TVM's LowerMatchBuffer writes access_ptr extents past the end of
+ * strided views).  The reader runs it on every function it reads. */
 bool tir_check_bounds(const tir_func *f, tir_diag *d);
 
 #pragma GCC visibility pop
