@@ -557,6 +557,25 @@ static tir_expr *mod_variant(tir_analyzer *a, const lin *r0, int64_t c, int how,
   lin r;
   lin_copy(&r, r0);
   mod_reduce_coeffs(&r, c, how);
+  /* a coefficient that grew (-3 -> 4094 for % 4097) can overflow the
+   * dividend where the program did not, and a wrapped dividend has another
+   * residue: only where its bounds stay in the dtype (found by bigdeep.py
+   * seed 20261128 #7815) */
+  bool grew = false;
+  for (int i = 0; i < r.n && i < r0->n; i++) {
+    int64_t k0 = r0->t[i].k, k1 = r.t[i].k;
+    if (k1 != k0 && (k1 < 0 ? -(uint64_t)k1 : (uint64_t)k1) > (k0 < 0 ? -(uint64_t)k0 : (uint64_t)k0)) grew = true;
+  }
+  if (grew) {
+    int64_t lo, hi;
+    lin_bound(a, &r, &lo, &hi);
+    int bits = r.dt.bits < 64 ? r.dt.bits : 64;
+    int64_t top = bits == 64 ? INT64_MAX : (int64_t)((1ull << (bits - 1)) - 1), bot = -top - 1;
+    if (lo == INT64_MIN || hi == INT64_MAX || lo < bot || hi > top) {
+      lin_free(&r);
+      return NULL;
+    }
+  }
   int64_t g = gcd ? lin_gcd(&r, c) : 1;
   lin_div_exact(&r, g);
   c /= g;
