@@ -258,5 +258,7 @@ void *cg_calloc(size_t n, size_t sz);
 bool cg_c_check_barriers(const tir_func *f, tir_diag *d);
 /* false, with an error at the loop, when f keeps a loop whose step is not 1 */
 bool cg_check_steps(const tir_func *f, tir_diag *d);
+/* a break or continue anywhere in s (c_stmt.c) */
+bool cg_has_jump(const tir_stmt *s);
 
 #endif

@@ -73,8 +73,7 @@ static bool find_jump(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
-/* a break or continue anywhere in s */
-static bool has_jump(const tir_stmt *s) {
+bool cg_has_jump(const tir_stmt *s) {
   bool found = false;
   tir_visitor v = {.stmt = find_jump, .user = &found};
   tir_visit_stmt(&v, s);
@@ -118,7 +117,7 @@ static bool loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
     bool allocs = false;
     tir_visitor v = {.stmt = find_alloc, .user = &allocs};
     tir_visit_stmt(&v, loop->u.loop.body);
-    if (allocs || has_jump(loop->u.loop.body)) break; /* OpenMP loops cannot be left by break */
+    if (allocs || cg_has_jump(loop->u.loop.body)) break; /* OpenMP loops cannot be left by break */
     cg_linef(g, "#ifdef _OPENMP");
     cg_linef(g, "#pragma omp parallel for");
     cg_linef(g, "#endif");
@@ -174,7 +173,7 @@ static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *v
   if (!cond_covers(s->u.ifs.cond, vars, mins, n, seen)) return NULL;
   for (int i = 0; i < n; i++)
     if (!seen[i]) return NULL;
-  if (has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
+  if (cg_has_jump(s->u.ifs.then_s)) return NULL; /* a break peeled would leave no loop */
   *first = s->u.ifs.then_s;
   *nvars = n;
   tir_stmt *rest = cur->u.seq.n == 2 ? cur->u.seq.stmts[1] : tir_seq(g->ctx, cur->u.seq.stmts + 1, cur->u.seq.n - 1);

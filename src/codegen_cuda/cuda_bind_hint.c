@@ -21,19 +21,6 @@
 #include "codegen_cuda/cuda_internal.h"
 #include "tir/visit.h"
 
-static bool jump_cb(tir_visitor *v, const tir_stmt *s) {
-  if (s->kind == TIR_BREAK || s->kind == TIR_CONTINUE) *(bool *)v->user = true;
-  return true;
-}
-
-/* a break or continue in s: a loop holding one is no thread axis */
-static bool jumps(const tir_stmt *s) {
-  bool found = false;
-  tir_visitor v = {.stmt = jump_cb, .user = &found};
-  tir_visit_stmt(&v, s);
-  return found;
-}
-
 typedef struct access {
   const tir_buffer *buf;
   tir_expr *const *idx;
@@ -312,7 +299,8 @@ const tir_stmt *cuda_bindable_loop(const tir_stmt *s) {
         s = NULL;
         break;
       }
-      if (s->u.loop.kind != TIR_FOR_THREAD_BINDING && !s->u.loop.step && !jumps(s->u.loop.body) &&
+      /* a loop with a step or left early (break/continue) is no thread axis */
+      if (s->u.loop.kind != TIR_FOR_THREAD_BINDING && !s->u.loop.step && !cg_has_jump(s->u.loop.body) &&
           independent(s, &sp)) {
         found = s;
         break;
