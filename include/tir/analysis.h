@@ -35,6 +35,10 @@ tir_expr *tir_simplify(tir_analyzer *a, tir_expr *e);
 
 /* constant bounds; *min = INT64_MIN / *max = INT64_MAX where unbounded */
 void tir_const_bound(tir_analyzer *a, tir_expr *e, int64_t *min, int64_t *max);
+/* every + - * node of e's dtype from e's root (a signed int) provably
+ * computes, as an exact integer, a value in `bits`-bit two's complement: the
+ * C code generator prints such a tree with C's signed operators */
+bool tir_arith_fits(tir_analyzer *a, const tir_expr *e, int bits);
 /* e == coeff*k + base for some integer k; coeff 0 means e == base */
 typedef struct { int64_t coeff, base; } tir_modular_set;
 tir_modular_set tir_modular_set_of(tir_analyzer *a, tir_expr *e);

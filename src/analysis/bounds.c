@@ -253,6 +253,42 @@ void tir_const_bound(tir_analyzer *a, tir_expr *e, int64_t *min, int64_t *max) {
   if (h2 < *max) *max = h2;
 }
 
+/* The exact interval of an integer + - * tree (the connected nodes of e's
+ * dtype from its root), as mathematical integers: leaves are bounded in
+ * their dtype, the tree's nodes are not wrapped.  False when a node's exact
+ * interval may leave [tlo, thi] (or is unbounded). */
+static bool arith_rec(tir_analyzer *a, const tir_expr *e, tir_dtype t, int64_t tlo, int64_t thi, int64_t *lo,
+                      int64_t *hi) {
+  bool node = (e->kind == TIR_ADD || e->kind == TIR_SUB || e->kind == TIR_MUL) && tir_dtype_eq(e->dtype, t);
+  if (!node) {
+    ana_bound(a, e, lo, hi);
+    return true;
+  }
+  int64_t al, ah, bl, bh;
+  if (!arith_rec(a, e->u.bin.a, t, tlo, thi, &al, &ah) || !arith_rec(a, e->u.bin.b, t, tlo, thi, &bl, &bh))
+    return false;
+  if (is_inf(al) || is_inf(ah) || is_inf(bl) || is_inf(bh)) return false;
+  if (e->kind == TIR_MUL) {
+    *lo = min4(ana_sat_mul(al, bl), ana_sat_mul(al, bh), ana_sat_mul(ah, bl), ana_sat_mul(ah, bh));
+    *hi = max4(ana_sat_mul(al, bl), ana_sat_mul(al, bh), ana_sat_mul(ah, bl), ana_sat_mul(ah, bh));
+  } else if (e->kind == TIR_ADD) {
+    *lo = ana_sat_add(al, bl);
+    *hi = ana_sat_add(ah, bh);
+  } else {
+    *lo = ana_sat_add(al, neg_bound(bh));
+    *hi = ana_sat_add(ah, neg_bound(bl));
+  }
+  return !is_inf(*lo) && !is_inf(*hi) && *lo >= tlo && *hi <= thi;
+}
+
+bool tir_arith_fits(tir_analyzer *a, const tir_expr *e, int bits) {
+  if (!a || e->dtype.code != TIR_TC_INT || e->dtype.lanes != 1 || bits < 2 || bits > 64) return false;
+  int64_t tlo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+  int64_t thi = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+  int64_t lo, hi;
+  return arith_rec(a, e, e->dtype, tlo, thi, &lo, &hi);
+}
+
 /* ---- facts from constraints ---- */
 
 static void push_fact(tir_analyzer *a, tir_expr *atom, int64_t lo, int64_t hi) {

@@ -293,6 +293,12 @@ static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
                      i == T_F32 ? "f" : "");
     else if (is_unsigned)
       cg_text_printf(out, "%s %s tir_floordiv_%s(%s a, %s b) { return (%s)(a / b); }\n", pre, T, S, T, T, T);
+    else if (i >= 2) /* 32/64 bits: INT_MIN / -1 traps in C and wraps in TIR */
+      cg_text_printf(out,
+                     "%s %s tir_floordiv_%s(%s a, %s b) {\n  if (b == -1) return (%s)(0u - (%s)a);\n"
+                     "  %s q = (%s)(a / b);\n"
+                     "  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}\n",
+                     pre, T, S, T, T, T, type_name(g->target, i + 4), T, T, T);
     else
       cg_text_printf(out,
                      "%s %s tir_floordiv_%s(%s a, %s b) {\n  %s q = (%s)(a / b);\n"
@@ -305,11 +311,23 @@ static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
                      i == T_F32 ? "f" : "");
     else if (is_unsigned)
       cg_text_printf(out, "%s %s tir_floormod_%s(%s a, %s b) { return (%s)(a %% b); }\n", pre, T, S, T, T, T);
+    else if (i >= 2)
+      cg_text_printf(out,
+                     "%s %s tir_floormod_%s(%s a, %s b) {\n  if (b == -1) return 0;\n  %s r = (%s)(a %% b);\n"
+                     "  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}\n",
+                     pre, T, S, T, T, T, T, T);
     else
       cg_text_printf(out,
                      "%s %s tir_floormod_%s(%s a, %s b) {\n  %s r = (%s)(a %% b);\n"
                      "  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}\n",
                      pre, T, S, T, T, T, T, T);
+    break;
+  case CG_TRUNCDIV:
+    cg_text_printf(out, "%s %s tir_truncdiv_%s(%s a, %s b) { return b == -1 ? (%s)(0u - (%s)a) : a / b; }\n", pre, T,
+                   S, T, T, T, type_name(g->target, i + 4));
+    break;
+  case CG_TRUNCMOD:
+    cg_text_printf(out, "%s %s tir_truncmod_%s(%s a, %s b) { return b == -1 ? 0 : a %% b; }\n", pre, T, S, T, T);
     break;
   case CG_MIN:
     cg_text_printf(out, "%s %s tir_min_%s(%s a, %s b) { return a < b ? a : b; }\n", pre, T, S, T, T);

@@ -1,6 +1,9 @@
 /* c_expr.c - printing expressions as C, with only the parentheses C needs
  * (and those gcc's -Wparentheses asks for).  Integer arithmetic narrower
- * than 32 bits is cast back to its type, so it wraps as TIR's does. */
+ * than 32 bits is cast back to its type, so it wraps as TIR's does; 32- and
+ * 64-bit signed + - * wrap in TIR too, where they overflow in C: a tree of
+ * them is printed with C's signed operators only where the bounds prove it
+ * stays in range, and otherwise computed in the unsigned type. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,6 +120,74 @@ static void print_string(cg *g, const char *s) {
 
 static bool narrow_int(tir_dtype t) { return tir_dtype_is_int(t) && t.bits < 32; }
 
+/* ---- signed + - * : C's operators, exact in int64, or wrapping ---- */
+
+typedef enum { AR_PLAIN, AR_WIDE, AR_UNSIGNED } arith_mode;
+
+static bool is_arith(const tir_expr *e) {
+  return e->kind == TIR_ADD || e->kind == TIR_SUB || e->kind == TIR_MUL;
+}
+/* a node of the tree rooted at a node of dtype t */
+static bool in_tree(const tir_expr *e, tir_dtype t) { return is_arith(e) && tir_dtype_eq(e->dtype, t); }
+
+static const char *arith_op(const tir_expr *e) {
+  return e->kind == TIR_ADD ? " + " : e->kind == TIR_SUB ? " - " : " * ";
+}
+
+/* a leaf of the tree: C's value (plain, or converted by C in the int64
+ * form), widened to int64, or converted to the unsigned type */
+static void print_arith_leaf(cg *g, const tir_expr *e, arith_mode m, bool cast, int need, tir_dtype t) {
+  if (m == AR_PLAIN || !cast) {
+    cg_expr_prec(g, e, need);
+    return;
+  }
+  int64_t v;
+  if (m == AR_UNSIGNED && tir_is_const_int(e, &v) && v >= 0) {
+    if (t.bits == 64) cg_text_printf(g->out, "UINT64_C(%" PRId64 ")", v);
+    else cg_text_printf(g->out, "%" PRId64 "u", v);
+    return;
+  }
+  puts_(g, m == AR_WIDE ? "(int64_t)" : t.bits == 64 ? "(uint64_t)" : "(uint32_t)");
+  cg_expr_prec(g, e, PREC_UNARY);
+}
+
+/* a node of the tree.  In the int64 form only the left operand is widened
+ * (C converts the right one); a right operand that is itself a node widens
+ * its own left operand. */
+static void print_arith_node(cg *g, const tir_expr *e, arith_mode m, int need) {
+  tir_dtype t = e->dtype;
+  int mine = e->kind == TIR_MUL ? PREC_MUL : PREC_ADD;
+  open_paren(g, mine, need);
+  const tir_expr *a = e->u.bin.a, *b = e->u.bin.b;
+  if (in_tree(a, t)) print_arith_node(g, a, m, mine);
+  else print_arith_leaf(g, a, m, true, mine, t);
+  puts_(g, arith_op(e));
+  if (in_tree(b, t)) print_arith_node(g, b, m, mine + 1);
+  else print_arith_leaf(g, b, m, m != AR_WIDE, mine + 1, t);
+  close_paren(g, mine, need);
+}
+
+static void print_arith(cg *g, const tir_expr *e, int need, bool index) {
+  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
+  int bits = e->dtype.bits;
+  if (tir_arith_fits(g->bounds, e, bits)) {
+    print_arith_node(g, e, AR_PLAIN, need);
+  } else if (index && bits == 32 && tir_arith_fits(g->bounds, e, 64)) {
+    /* a buffer index: its exact value is the wrapped one wherever the
+     * access is in bounds, and an int64 sum keeps it affine for the
+     * compiler's loop analysis */
+    print_arith_node(g, e, AR_WIDE, need);
+  } else {
+    open_paren(g, PREC_UNARY, need);
+    cg_text_printf(g->out, "(int%d_t)(", bits);
+    print_arith_node(g, e, AR_UNSIGNED, PREC_LOWEST);
+    cg_text_puts(g->out, ")");
+    close_paren(g, PREC_UNARY, need);
+  }
+}
+
+static bool signed_wide(tir_dtype t) { return t.code == TIR_TC_INT && t.lanes == 1 && (t.bits == 32 || t.bits == 64); }
+
 static void print_binop(cg *g, const tir_expr *e, const char *op, int prec, int need) {
   bool narrow = narrow_int(e->dtype) && prec >= PREC_ADD;
   bool cmp = TIR_IS_CMP(e->kind);
@@ -129,7 +200,11 @@ static void print_binop(cg *g, const tir_expr *e, const char *op, int prec, int 
   }
   int lneed = cmp ? PREC_REL + 1 : e->kind == TIR_OR ? PREC_AND + 1 : prec;
   int rneed = cmp ? PREC_REL + 1 : e->kind == TIR_OR ? PREC_AND + 1 : prec + 1;
-  cg_expr_prec(g, e->u.bin.a, lneed);
+  /* uint16 * uint16 is an int product in C, which overflows */
+  if (narrow && e->kind == TIR_MUL && e->dtype.code == TIR_TC_UINT && e->dtype.bits == 16) {
+    puts_(g, "(uint32_t)");
+    cg_expr_prec(g, e->u.bin.a, PREC_UNARY);
+  } else cg_expr_prec(g, e->u.bin.a, lneed);
   cg_text_printf(g->out, " %s ", op);
   cg_expr_prec(g, e->u.bin.b, rneed);
   if (narrow) puts_(g, ")");
@@ -182,7 +257,7 @@ static void print_load(cg *g, const tir_expr *e) {
   }
   cg_note_access(g, b->data, TIR_AOT_READ);
   cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
-  cg_expr(g, e->u.load.idx[0]);
+  cg_index(g, e->u.load.idx[0]);
   puts_(g, "]");
 }
 
@@ -197,6 +272,25 @@ bool cg_truncates_alike(cg *g, const tir_expr *e) {
   return lo >= 0;
 }
 
+/* signed 32/64-bit truncating / or %: C's operator unless the dividend may
+ * be INT_MIN while the divisor may be -1 (C traps; TIR wraps) */
+static bool trunc_may_trap(cg *g, const tir_expr *e) {
+  if (!signed_wide(e->dtype)) return false;
+  int64_t k, lo, hi;
+  if (tir_is_const_int(e->u.bin.b, &k)) return k == -1;
+  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
+  int64_t tmin = e->dtype.bits == 64 ? INT64_MIN : INT32_MIN;
+  tir_const_bound(g->bounds, (tir_expr *)e->u.bin.a, &lo, &hi);
+  if (lo > tmin) return false;
+  tir_const_bound(g->bounds, (tir_expr *)e->u.bin.b, &lo, &hi);
+  return lo <= -1 && hi >= -1;
+}
+
+static void print_div(cg *g, const tir_expr *e, int need) {
+  if (trunc_may_trap(g, e)) print_helper_call(g, e, CG_TRUNCDIV, "truncdiv");
+  else print_binop(g, e, "/", PREC_MUL, need);
+}
+
 static void print_mod(cg *g, const tir_expr *e, int need) {
   if (tir_dtype_is_float(e->dtype)) {
     cg_text_printf(g->out, "%s(", e->dtype.bits == 32 ? "fmodf" : "fmod");
@@ -206,7 +300,8 @@ static void print_mod(cg *g, const tir_expr *e, int need) {
     puts_(g, ")");
     return;
   }
-  print_binop(g, e, "%", PREC_MUL, need);
+  if (trunc_may_trap(g, e)) print_helper_call(g, e, CG_TRUNCMOD, "truncmod");
+  else print_binop(g, e, "%", PREC_MUL, need);
 }
 
 static void print_call(cg *g, const tir_expr *e) {
@@ -219,6 +314,12 @@ static void print_call(cg *g, const tir_expr *e) {
 }
 
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {
+  bool index = g->index_ctx;
+  g->index_ctx = false;
+  if (is_arith(e) && signed_wide(e->dtype)) {
+    print_arith(g, e, need, index);
+    return;
+  }
   switch (e->kind) {
   case TIR_VAR:
     /* a data pointer used as a value (e.g. passed to an extern function):
@@ -232,7 +333,10 @@ void cg_expr_prec(cg *g, const tir_expr *e, int need) {
   case TIR_ADD: print_binop(g, e, "+", PREC_ADD, need); break;
   case TIR_SUB: print_binop(g, e, "-", PREC_ADD, need); break;
   case TIR_MUL: print_binop(g, e, "*", PREC_MUL, need); break;
-  case TIR_DIV: print_binop(g, e, "/", PREC_MUL, need); break;
+  case TIR_DIV:
+    if (tir_dtype_is_float(e->dtype)) print_binop(g, e, "/", PREC_MUL, need);
+    else print_div(g, e, need);
+    break;
   case TIR_MOD: print_mod(g, e, need); break;
   case TIR_FLOORDIV:
     if (cg_truncates_alike(g, e)) print_binop(g, e, "/", PREC_MUL, need);
@@ -287,6 +391,17 @@ void cg_expr_prec(cg *g, const tir_expr *e, int need) {
 }
 
 void cg_expr(cg *g, const tir_expr *e) { cg_expr_prec(g, e, PREC_LOWEST); }
+
+void cg_index(cg *g, const tir_expr *e) {
+  g->index_ctx = true;
+  cg_expr_prec(g, e, PREC_LOWEST);
+  g->index_ctx = false;
+}
+
+char *cg_index_str(cg *g, const tir_expr *e) {
+  g->index_ctx = true;
+  return cg_expr_str(g, e);
+}
 
 char *cg_expr_str(cg *g, const tir_expr *e) {
   cg_text t = {0}, *saved = g->out;

@@ -115,7 +115,7 @@ static bool print_pointer(cg *g, const tir_expr *e) {
     cg_text_puts(g->out, "&");
     if (a[0]->u.load.nidx == 1 && a[0]->dtype.lanes == 1) { /* printed here: not a read of the element */
       cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
-      cg_expr(g, a[0]->u.load.idx[0]);
+      cg_index(g, a[0]->u.load.idx[0]);
       cg_text_puts(g->out, "]");
     } else {
       cg_expr(g, a[0]);

@@ -28,6 +28,8 @@ typedef enum cg_helper {
   CG_FLOORMOD,
   CG_MIN,
   CG_MAX,
+  CG_TRUNCDIV, /* signed / and % where INT_MIN / -1 may occur (it traps in C) */
+  CG_TRUNCMOD,
   CG_HELPER_COUNT
 } cg_helper;
 #define CG_NTYPES 12 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 f16 bf16 */
@@ -119,6 +121,7 @@ struct cg {
   int nspans, spans_cap;
   /* the ranges of the loop vars in scope, for cg_truncates_alike */
   tir_analyzer *bounds;
+  bool index_ctx; /* the expression being printed is a buffer index (c_expr.c) */
 };
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
@@ -168,6 +171,8 @@ const char *cg_type_suffix(int i); /* "i32", "f32" ... */
 
 /* expressions: appended to the current output */
 void cg_expr(cg *g, const tir_expr *e);
+void cg_index(cg *g, const tir_expr *e); /* a buffer index: int32 sums may be computed in int64 */
+char *cg_index_str(cg *g, const tir_expr *e);
 char *cg_expr_str(cg *g, const tir_expr *e); /* in g->ctx */
 void cg_expr_prec(cg *g, const tir_expr *e, int prec);
 void cg_need_helper(cg *g, cg_helper h, tir_dtype t);

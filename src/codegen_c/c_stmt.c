@@ -52,7 +52,7 @@ static void print_store(cg *g, const tir_stmt *s) {
   cg_note_access(g, b->data, TIR_AOT_WRITE);
   cg_line_start(g);
   cg_text_printf(g->out, "%s[", cg_buffer_ptr(g, b));
-  cg_expr(g, s->u.store.idx[0]);
+  cg_index(g, s->u.store.idx[0]);
   cg_text_puts(g->out, "] = ");
   cg_expr(g, s->u.store.value);
   cg_text_puts(g->out, ";\n");

@@ -165,6 +165,8 @@ static bool store_lane(cg *g, const tir_stmt *s, tir_expr *lane, tir_expr **idx,
 static void lane_loop_open(cg *g, tir_expr *lane, int n) {
   cg_enter(g);
   const char *name = cg_define(g, lane, "lane");
+  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
+  tir_analyzer_bind_range(g->bounds, lane, tir_i32(g->ctx, 0), tir_i32(g->ctx, n));
   cg_linef(g, "for (int32_t %s = 0; %s < %d; ++%s) {", name, name, n, name);
   g->indent++;
 }
@@ -193,7 +195,7 @@ void cg_c_vector_store(cg *g, const tir_stmt *s) {
   if (!cg_expr_reads(s->u.store.value, b->data)) {
     lane_loop_open(g, lane, n);
     if (store_lane(g, s, lane, &idx, &val)) {
-      char *i = cg_expr_str(g, idx), *v = cg_expr_str(g, val);
+      char *i = cg_index_str(g, idx), *v = cg_expr_str(g, val);
       cg_linef(g, "%s[%s] = %s;", buf, i, v);
     }
     lane_loop_close(g);
@@ -211,7 +213,7 @@ void cg_c_vector_store(cg *g, const tir_stmt *s) {
   lane_loop_close(g);
   lane_loop_open(g, lane, n);
   idx = cg_lane_index(g, s->u.store.idx[0], lane);
-  if (idx) cg_linef(g, "%s[%s] = %s[%s];", buf, cg_expr_str(g, idx), tmp, cg_var(g, lane));
+  if (idx) cg_linef(g, "%s[%s] = %s[%s];", buf, cg_index_str(g, idx), tmp, cg_var(g, lane));
   lane_loop_close(g);
   g->indent--;
   cg_linef(g, "}");

@@ -85,7 +85,7 @@ static bool find_loads(tir_visitor *v, const tir_expr *e) {
   const char *t = cg_tmp(g, hint);
   tir_expr *base = e->u.load.idx[0]->u.ramp.base;
   cg_note_access(g, b->data, TIR_AOT_READ);
-  cg_linef(g, "%s %s = *(const %s *)(%s + %s);", vt, t, vt, cg_buffer_ptr(g, b), cg_expr_str(g, base));
+  cg_linef(g, "%s %s = *(const %s *)(%s + %s);", vt, t, vt, cg_buffer_ptr(g, b), cg_index_str(g, base));
   vl->load[vl->n] = e;
   vl->tmp[vl->n++] = t;
   return false;
@@ -131,7 +131,7 @@ static void scatter(cg *g, const tir_stmt *s, int n, char **vals, const char *el
   for (int k = 0; k < n; k++) {
     tir_expr *idx = cg_lane_index(g, s->u.store.idx[0], tir_i32(g->ctx, k));
     if (!idx) return;
-    char *i = cg_expr_str(g, idx);
+    char *i = cg_index_str(g, idx);
     if (tmp) cg_linef(g, "%s[%s] = %s[%d];", buf, i, tmp, k);
     else cg_linef(g, "%s[%s] = %s;", buf, i, vals[k]);
   }
@@ -158,7 +158,7 @@ bool cuda_vector_store(cg *g, const tir_stmt *s) {
     cg_linef(g, "%s %s;", vt, t);
     for (int k = 0; k < n; k++) cg_linef(g, "%s.%s = %s;", t, comp[k], vals[k]);
     cg_note_access(g, b->data, TIR_AOT_WRITE);
-    cg_linef(g, "*(%s *)(%s + %s) = %s;", vt, cg_buffer_ptr(g, b), cg_expr_str(g, s->u.store.idx[0]->u.ramp.base), t);
+    cg_linef(g, "*(%s *)(%s + %s) = %s;", vt, cg_buffer_ptr(g, b), cg_index_str(g, s->u.store.idx[0]->u.ramp.base), t);
   } else if (vals) {
     scatter(g, s, n, vals, elem);
   }

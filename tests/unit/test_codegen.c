@@ -123,7 +123,28 @@ START_TEST(c_helper_once) {
                        "        A[i] = T.floordiv(A[i], 3) + T.floordiv(A[i] - 7, 2)\n",
                    "default", EMIT_C);
   ck_assert_int_eq(count(g.text, "static inline int32_t tir_floordiv_i32("), 1);
-  HAS(g, "A[i] = tir_floordiv_i32(A[i], 3) + tir_floordiv_i32(A[i] - 7, 2);");
+  /* A[i] - 7 may overflow int32 (TIR wraps): computed unsigned; the sum of
+   * the two quotients cannot */
+  HAS(g, "A[i] = tir_floordiv_i32(A[i], 3) + tir_floordiv_i32((int32_t)((uint32_t)A[i] - 7u), 2);");
+  done(&g);
+}
+END_TEST
+
+/* signed + - *: C's operators where the loop ranges prove the value in
+ * range, an int64 sum for a buffer index that needs it, and the unsigned
+ * type (which wraps as TIR does) elsewhere */
+START_TEST(c_int_wrap) {
+  gen g = generate(HDR "def w(a: T.handle, B: T.Buffer((64,), \"int64\"), n: T.int32, u: T.int64):\n"
+                       "    A = T.match_buffer(a, (n, n), \"int32\")\n"
+                       "    for i, j in T.grid(n, n):\n"
+                       "        A[i, j] = A[i, j] * 3 + n\n"
+                       "    for k in range(8):\n"
+                       "        B[k * 8 + 1] = B[k] * u - 5 + T.truncdiv(u, B[k]) + T.truncdiv(B[k], T.int64(4))\n",
+                   "default", EMIT_C);
+  HAS(g, "A[(int64_t)i * n + j] = (int32_t)((uint32_t)A[(int64_t)i * n + j] * 3u + (uint32_t)n);");
+  HAS(g, "B[k * 8 + 1] = (int64_t)((uint64_t)B[k] * (uint64_t)u + (uint64_t)tir_truncdiv_i64(u, B[k]) + "
+         "(uint64_t)(B[k] / INT64_C(4)) - UINT64_C(5));");
+  HAS(g, "tir_truncdiv_i64(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0u - (uint64_t)a) : a / b; }");
   done(&g);
 }
 END_TEST
@@ -315,6 +336,7 @@ static Suite *suite(void) {
   tcase_add_test(t, c_float16_error);
   tcase_add_test(t, c_symbolic_shape_param);
   tcase_add_test(t, c_helper_once);
+  tcase_add_test(t, c_int_wrap);
   tcase_add_test(t, c_bad_symbol);
   tcase_add_test(t, c_assert_returns);
   tcase_add_test(t, c_vector_lanes);
