@@ -109,6 +109,7 @@ hostile: $(TIRC)
 
 corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
+	@python3 tests/corpus/tensor_intrin.py $(TIRC)
 
 python-test: all
 	@tests/python/run.sh

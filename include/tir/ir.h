@@ -54,6 +54,20 @@ typedef enum tir_type_code {
   TIR_TC_FLOAT,
   TIR_TC_BFLOAT,
   TIR_TC_HANDLE, /* void is handle with bits 0 */
+  /* TVM's small floats (float8_e4m3fn, float4_e2m1fn ...): read, printed
+   * and held in buffers; no arithmetic is folded on them, and the code
+   * generators and the interpreter refuse them by name */
+  TIR_TC_F8_E3M4,
+  TIR_TC_F8_E4M3,
+  TIR_TC_F8_E4M3B11FNUZ,
+  TIR_TC_F8_E4M3FN,
+  TIR_TC_F8_E4M3FNUZ,
+  TIR_TC_F8_E5M2,
+  TIR_TC_F8_E5M2FNUZ,
+  TIR_TC_F8_E8M0FNU,
+  TIR_TC_F6_E2M3FN,
+  TIR_TC_F6_E3M2FN,
+  TIR_TC_F4_E2M1FN,
 } tir_type_code;
 
 typedef struct tir_dtype {
@@ -68,7 +82,8 @@ extern const tir_dtype TIR_INT8, TIR_INT16, TIR_INT32, TIR_INT64, TIR_UINT8,
 bool tir_dtype_eq(tir_dtype a, tir_dtype b);
 bool tir_dtype_is_int(tir_dtype t);   /* int or uint, not bool */
 bool tir_dtype_is_bool(tir_dtype t);
-bool tir_dtype_is_float(tir_dtype t); /* float or bfloat */
+bool tir_dtype_is_float(tir_dtype t); /* float or bfloat (or a small float) */
+bool tir_dtype_is_small_float(tir_dtype t); /* float8_*, float6_*, float4_* */
 bool tir_dtype_is_handle(tir_dtype t);
 tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes);
 /* "int32", "float32x4", "bool", "handle", "void"; returns false on a bad string */
@@ -145,6 +160,11 @@ struct tir_expr {
       const char *op;    /* without the "tir." prefix: "tvm_access_ptr", "exp", "call_extern" */
       tir_expr **args;
       int nargs;
+      /* printed as written: T.tvm_access_ptr(...) (TVM types it
+       * handle("int8"), and buf.access_ptr(...) plain handle) and
+       * T.call_intrin(dtype, "tirx.op", ...) (typed by its dtype, where
+       * TVM's T.op(...) may be void) */
+      bool written_out;
     } call;
     struct {
       tir_buffer *buf;

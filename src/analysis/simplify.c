@@ -358,7 +358,8 @@ tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *
       return tir_int(c, x->dtype, r);
     }
   }
-  if (x->kind == TIR_FLOAT_IMM && y->kind == TIR_FLOAT_IMM && tir_dtype_eq(x->dtype, y->dtype)) {
+  if (x->kind == TIR_FLOAT_IMM && y->kind == TIR_FLOAT_IMM && tir_dtype_eq(x->dtype, y->dtype) &&
+      !tir_dtype_is_small_float(x->dtype)) {
     double r;
     bool isb;
     if (fold_float(k, x->u.float_val, y->u.float_val, &r, &isb)) {

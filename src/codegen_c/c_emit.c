@@ -70,11 +70,20 @@ void cg_free(cg *g) {
 }
 
 void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
+  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  if (g->d) tir_diag_vadd(g->d, TIR_SEV_ERROR, sp, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   g->failed = true;
+  if (!g->d) return;
+  /* one error per place and cause (a buffer's dtype is asked for by its
+   * parameter, its packed wrapper and its metadata) */
+  for (int i = g->d->n - 1; i >= 0 && i >= g->d->n - 64; i--) { /* the recent ones: linear in the errors */
+    const tir_diag_entry *e = &g->d->items[i];
+    if (e->sev == TIR_SEV_ERROR && e->span.line == sp.line && e->span.col == sp.col && !strcmp(e->msg, msg)) return;
+  }
+  tir_diag_add(g->d, TIR_SEV_ERROR, sp, "%s", msg);
 }
 
 /* ---- names ---- */

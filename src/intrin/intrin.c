@@ -72,6 +72,19 @@ static const tir_intrin TABLE[] = {
     {"tvm_warp_activemask", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_UINT32, false, false, NULL},
     {"tvm_thread_invariant", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, true, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
+    /* TVM 0.27's CUDA tensor-core intrinsics (T.ptx_legacy.*, T.cuda.*_legacy,
+     * as its s_tir tensor intrinsics write them) */
+    {"ptx_legacy.mma", TIR_ARITY_RANGE, 13, 14, {A_STR, A_STR, A_STR, A_STR, A_STR, A_STR}, 0, TIR_IR_VOID, false, false, NULL},
+    {"ptx_legacy.ldmatrix", TIR_ARITY_RANGE, 7, 7, {A_BOOL, A_INT, A_STR, A_ANY}, 4, TIR_IR_VOID, false, false, NULL},
+    {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
+    {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
+    /* LLVM intrinsics and vector halves (x86, Arm, Hexagon tensor intrinsics):
+     * the dtype first, as call_extern */
+    {"call_llvm_intrin", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    {"call_llvm_pure_intrin", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, true, false, NULL},
+    {"vectorlow", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
+    {"vectorhigh", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
+    {"vectorcombine", TIR_ARITY_RANGE, 2, 2, {A_ANY}, 0, TIR_IR_EXPLICIT, true, false, NULL},
 };
 
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))

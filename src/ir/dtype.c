@@ -19,7 +19,17 @@ bool tir_dtype_is_bool(tir_dtype t) { return t.code == TIR_TC_UINT && t.bits == 
 bool tir_dtype_is_int(tir_dtype t) {
   return (t.code == TIR_TC_INT || t.code == TIR_TC_UINT) && !tir_dtype_is_bool(t);
 }
-bool tir_dtype_is_float(tir_dtype t) { return t.code == TIR_TC_FLOAT || t.code == TIR_TC_BFLOAT; }
+/* TVM's names of the small floats, in tir_type_code order from TIR_TC_F8_E3M4 */
+static const struct { const char *name; int bits; } SMALL[] = {
+    {"float8_e3m4", 8},   {"float8_e4m3", 8},     {"float8_e4m3b11fnuz", 8}, {"float8_e4m3fn", 8},
+    {"float8_e4m3fnuz", 8}, {"float8_e5m2", 8},   {"float8_e5m2fnuz", 8},  {"float8_e8m0fnu", 8},
+    {"float6_e2m3fn", 6}, {"float6_e3m2fn", 6},   {"float4_e2m1fn", 4}};
+#define NSMALL ((int)(sizeof SMALL / sizeof SMALL[0]))
+
+bool tir_dtype_is_small_float(tir_dtype t) { return t.code >= TIR_TC_F8_E3M4 && t.code < TIR_TC_F8_E3M4 + NSMALL; }
+bool tir_dtype_is_float(tir_dtype t) {
+  return t.code == TIR_TC_FLOAT || t.code == TIR_TC_BFLOAT || tir_dtype_is_small_float(t);
+}
 bool tir_dtype_is_handle(tir_dtype t) { return t.code == TIR_TC_HANDLE; }
 tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes) {
   t.lanes = (uint16_t)lanes;
@@ -49,6 +59,13 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
   if (n >= sizeof base) return false;
   memcpy(base, s, n + 1);
   long lanes = 1;
+  for (int i = 0; i < NSMALL; i++) {
+    size_t nl = strlen(SMALL[i].name);
+    if (strncmp(base, SMALL[i].name, nl) || (base[nl] && base[nl] != 'x')) continue;
+    if (base[nl] && (!parse_uint(base + nl + 1, &lanes) || lanes < 1)) return false;
+    *out = (tir_dtype){(uint8_t)(TIR_TC_F8_E3M4 + i), (uint8_t)SMALL[i].bits, (uint16_t)lanes};
+    return true;
+  }
   char *x = strchr(base, 'x');
   if (x) {
     if (!parse_uint(x + 1, &lanes) || lanes < 1) return false;
@@ -88,6 +105,12 @@ char *tir_dtype_str(tir_dtype t, char *buf) {
   if (tir_dtype_is_bool(t)) {
     if (t.lanes == 1) strcpy(buf, "bool");
     else snprintf(buf, 32, "boolx%d", t.lanes);
+    return buf;
+  }
+  if (tir_dtype_is_small_float(t)) {
+    const char *n = SMALL[t.code - TIR_TC_F8_E3M4].name;
+    if (t.lanes == 1) snprintf(buf, 32, "%s", n);
+    else snprintf(buf, 32, "%sx%d", n, t.lanes);
     return buf;
   }
   switch (t.code) {

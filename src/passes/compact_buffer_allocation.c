@@ -359,8 +359,11 @@ static void push_cond(compact_state *st, tir_expr *c) {
 static void plan(compact_state *st, buf_info *bi);
 static void collect_stmt(compact_state *st, const tir_stmt *s);
 
-static void read_dim_aligns(compact_state *st, const tir_block *blk) {
-  tir_attr_val *v = tir_av_get(blk->annotations, "buffer_dim_align");
+/* buffer_dim_align entries [index, axis, factor, offset]: of a block, index
+ * is that of the buffer among the block's writes; of a statement-level
+ * T.alloc_buffer (LowerOpaqueBlock keeps its block's entries there, as
+ * TVM's does, with index -1), the entries are the buffer's own */
+static void read_dim_align_list(compact_state *st, tir_attr_val *v, const tir_block *blk, tir_buffer *own) {
   if (!v || v->kind != TIR_AV_LIST) return;
   for (int i = 0; i < v->n; i++) {
     tir_attr_val *t = v->items[i];
@@ -369,12 +372,17 @@ static void read_dim_aligns(compact_state *st, const tir_block *blk) {
     bool ok = true;
     for (int k = 0; k < 4; k++)
       ok = ok && t->items[k]->kind == TIR_AV_EXPR && tir_is_const_int(t->items[k]->expr, &q[k]);
-    if (!ok || q[0] < 0 || q[0] >= blk->n_writes) continue;
-    buf_info *bi = info_of(st, blk->writes[q[0]].buf);
+    if (!ok) continue;
+    if (blk && (q[0] < 0 || q[0] >= blk->n_writes)) continue;
+    buf_info *bi = info_of(st, blk ? blk->writes[q[0]].buf : own);
     if (!bi || q[1] < 0 || q[1] >= bi->buf->ndim) continue;
     if (!bi->align) bi->align = tir_alloc(st->c, sizeof *bi->align * (size_t)bi->buf->ndim);
     bi->align[q[1]] = (dim_align){(int)q[2], (int)q[3]};
   }
+}
+
+static void read_dim_aligns(compact_state *st, const tir_block *blk) {
+  read_dim_align_list(st, tir_av_get(blk->annotations, "buffer_dim_align"), blk, NULL);
 }
 
 static void collect_block(compact_state *st, const tir_stmt *s) {
@@ -460,6 +468,7 @@ static void collect_stmt(compact_state *st, const tir_stmt *s) {
   case TIR_ALLOC_BUFFER: {
     track(st, s->u.decl.buf);
     int idx = st->ninfos - 1;
+    read_dim_align_list(st, tir_av_get(s->u.decl.annotations, "buffer_dim_align"), NULL, s->u.decl.buf);
     collect_stmt(st, s->u.decl.body);
     plan(st, &st->infos[idx]);
     return;
@@ -740,6 +749,7 @@ static tir_expr *shift_access_ptr(compact_state *st, tir_expr *e) {
   args[2] = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, off, delta));
   tir_expr *r = tir_call(st->c, e->dtype, e->u.call.op, args, 5);
   r->span = e->span;
+  r->u.call.written_out = e->u.call.written_out;
   return r;
 }
 

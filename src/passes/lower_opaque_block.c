@@ -10,15 +10,18 @@
  *    its min (a thread-bound one still launches its thread);
  *  - a loop's `pragma_*` annotations become AttrStmts around it.
  * Blocks with iter vars are an error: run to_opaque first. */
-#include <string.h>
-
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tir/passes.h"
 #include "tir/visit.h"
 
 typedef struct opaque_lower {
   tir_var_map unit; /* unit loop var -> its min */
+  struct dim_align { const tir_expr *data; tir_attr_val *list; } *aligns; /* buffer_dim_align per data var */
+  int naligns, capaligns;
+  tir_ctx *c;
   tir_diag *d;
   bool failed;
 } opaque_lower;
@@ -101,11 +104,61 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
 /* what TVM 0.27's LowerOpaqueBlock puts on each AllocBuffer it makes:
  * {"buffer_allocated_addr": [], "buffer_data_alignment": <align>} (tirc's
  * buffers have no pre-allocated address, so the list is always empty) */
-static tir_attr_val *alloc_annotations(tir_ctx *c, const tir_buffer *buf) {
+static tir_attr_val *dim_align_of(opaque_lower *st, const tir_expr *data) {
+  for (int i = 0; i < st->naligns; i++)
+    if (st->aligns[i].data == data) return st->aligns[i].list;
+  return NULL;
+}
+
+static tir_attr_val *alloc_annotations(opaque_lower *st, const tir_buffer *orig, const tir_buffer *buf) {
+  tir_ctx *c = st->c;
   int align = buf->data_alignment > 0 ? buf->data_alignment : 64;
-  const char *keys[] = {"buffer_allocated_addr", "buffer_data_alignment"};
-  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_int(c, TIR_INT64, align))};
-  return tir_av_dict(c, keys, items, 2);
+  const char *keys[] = {"buffer_allocated_addr", "buffer_data_alignment", "buffer_dim_align"};
+  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_int(c, TIR_INT64, align)),
+                           dim_align_of(st, orig->data)};
+  return tir_av_dict(c, keys, items, items[2] ? 3 : 2);
+}
+
+/* a block's buffer_dim_align [[write index, axis, factor, offset], ...]
+ * outlives the block, as TVM 0.27's LowerOpaqueBlock keeps it: on the
+ * buffer's allocation, as [[-1, axis, factor, offset], ...], where
+ * CompactBufferAllocation after it finds it (the two orders agree) */
+static bool collect_dim_align(tir_visitor *v, const tir_stmt *s) {
+  opaque_lower *st = v->user;
+  if (s->kind != TIR_BLOCK_REALIZE) return true;
+  const tir_block *b = s->u.realize.block;
+  tir_attr_val *a = tir_av_get(b->annotations, "buffer_dim_align");
+  if (!a || a->kind != TIR_AV_LIST) return true;
+  for (int i = 0; i < a->n; i++) {
+    tir_attr_val *t = a->items[i];
+    int64_t q[4];
+    if (!t || t->kind != TIR_AV_LIST || t->n != 4) continue;
+    bool ok = true;
+    for (int k = 0; k < 4; k++) ok = ok && t->items[k]->kind == TIR_AV_EXPR && tir_is_const_int(t->items[k]->expr, &q[k]);
+    if (!ok || q[0] < 0 || q[0] >= b->n_writes) continue;
+    const tir_expr *data = b->writes[q[0]].buf->data;
+    tir_attr_val *old = dim_align_of(st, data);
+    tir_attr_val **items = tir_alloc(st->c, sizeof *items * (size_t)((old ? old->n : 0) + 1));
+    int n = 0;
+    for (int k = 0; old && k < old->n; k++) items[n++] = old->items[k];
+    tir_attr_val *e[4];
+    e[0] = tir_av_expr(st->c, tir_int(st->c, TIR_INT64, -1));
+    for (int k = 1; k < 4; k++) e[k] = tir_av_expr(st->c, tir_int(st->c, TIR_INT64, q[k]));
+    items[n++] = tir_av_list(st->c, e, 4);
+    tir_attr_val *list = tir_av_list(st->c, items, n);
+    int j = 0;
+    while (j < st->naligns && st->aligns[j].data != data) j++;
+    if (j == st->naligns) {
+      if (st->naligns == st->capaligns) {
+        st->capaligns = st->capaligns ? st->capaligns * 2 : 4;
+        st->aligns = realloc(st->aligns, sizeof *st->aligns * (size_t)st->capaligns);
+        if (!st->aligns) abort(); /* out of memory is not bad input */
+      }
+      st->naligns++;
+    }
+    st->aligns[j] = (struct dim_align){data, list};
+  }
+  return true;
 }
 
 static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
@@ -136,7 +189,7 @@ static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
   for (int i = b->n_alloc - 1; i >= 0; i--) {
     tir_buffer *buf = b->alloc_buffers[i];
     if (m->buffer) buf = m->buffer(m, buf);
-    body = tir_alloc_buffer_annotated(c, buf, alloc_annotations(c, buf), body);
+    body = tir_alloc_buffer_annotated(c, buf, alloc_annotations(st, b->alloc_buffers[i], buf), body);
     body->span = buf->span.line ? buf->span : b->span;
   }
   return body;
@@ -156,10 +209,13 @@ static tir_expr *replace_unit_var(tir_mutator *m, tir_expr *e) {
 }
 
 tir_func *tir_pass_lower_opaque_block(tir_ctx *c, const tir_func *f, tir_diag *d) {
-  opaque_lower st = {.d = d};
+  opaque_lower st = {.c = c, .d = d};
+  tir_visitor v = {.stmt = collect_dim_align, .user = &st};
+  tir_visit_stmt(&v, f->body);
   tir_mutator m = {.expr = replace_unit_var, .pre_stmt = lower_pre, .ctx = c, .user = &st};
   tir_stmt *body = tir_mutate_stmt(&m, f->body);
   tir_var_map_free(&st.unit);
+  free(st.aligns);
   if (st.failed) return NULL;
   tir_func *out = tir_func_copy(c, f);
   out->body = body;

@@ -51,7 +51,7 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     }
     return f;
   }
-  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1) {
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && !tir_dtype_is_small_float(t)) {
     double p = a->u.float_val, q = b->u.float_val;
     switch (k) {
     case TIR_ADD: return fold_float(p + q);

@@ -375,7 +375,8 @@ static void pr_float(printer *p, const tir_expr *e) {
 
 static bool takes_dtype_arg(const char *op) {
   return !strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern") ||
-         !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin") || !strcmp(op, "reinterpret");
+         !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin") || !strcmp(op, "reinterpret") ||
+         !strcmp(op, "vectorlow") || !strcmp(op, "vectorhigh") || !strcmp(op, "vectorcombine");
 }
 
 /* the default extent of buf.access_ptr: shape[0] * strides[0] with strides,
@@ -400,7 +401,7 @@ static bool default_extent(const tir_buffer *b, const tir_expr *ext) {
  * back as the same call */
 static bool pr_access_ptr(printer *p, const tir_expr *e) {
   tir_expr *const *a = e->u.call.args;
-  if (strcmp(e->u.call.op, "tvm_access_ptr") || e->u.call.nargs != 5) return false;
+  if (strcmp(e->u.call.op, "tvm_access_ptr") || e->u.call.nargs != 5 || e->u.call.written_out) return false;
   if (a[0]->kind != TIR_CALL || strcmp(a[0]->u.call.op, "type_annotation") || a[1]->kind != TIR_VAR)
     return false;
   const tir_buffer *b = pr_data_buffer(p, a[1]);
@@ -442,6 +443,17 @@ static void pr_call(printer *p, const tir_expr *e) {
   if (!strcmp(op, "type_annotation") && e->u.call.nargs == 0) {
     pr_puts(&p->out, "T.type_annotation(");
     pr_dtype_str(&p->out, e->dtype);
+    pr_puts(&p->out, ")");
+    return;
+  }
+  if (e->u.call.written_out && strcmp(op, "tvm_access_ptr")) {
+    /* T.call_intrin("int32", "tirx.tvm_storage_sync", ...) as written:
+     * TVM types it by its dtype, and its T.tvm_storage_sync(...) as void */
+    pr_puts(&p->out, "T.call_intrin(");
+    pr_dtype_str(&p->out, e->dtype);
+    pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", op);
+    if (e->u.call.nargs) pr_puts(&p->out, ", ");
+    pr_args(p, e->u.call.args, e->u.call.nargs);
     pr_puts(&p->out, ")");
     return;
   }

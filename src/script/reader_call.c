@@ -41,20 +41,32 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
-    "call_kernel", "call_llvm_intrin", "call_llvm_pure_intrin", "call_packed", "comm_reducer",
+    "call_kernel", "call_packed", "comm_reducer",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
-    "tvm_call_packed", "tvm_stack_alloca", "tvm_struct_get", "tvm_struct_set",
+    "tvm_call_packed", "tvm_stack_alloca", "tvm_stack_make_array", "tvm_stack_make_shape", "tvm_struct_get", "tvm_struct_set",
     "tvm_thread_allreduce", "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
-    "vectorcombine", "vectorhigh", "vectorlow", "vscale", NULL};
+    "vscale", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
     if (!strcmp(*l, s)) return true;
   return false;
+}
+
+/* TVM 0.27's target namespaces (T.metal.simdgroup_load, T.nki.*): the
+ * target named in the refusal */
+static const char *target_namespace(const char *name) {
+  static const struct { const char *prefix, *target; } NS[] = {
+      {"metal.", "Metal"},   {"nki.", "Trainium (NKI)"}, {"cuda.", "CUDA"},      {"ptx.", "CUDA (PTX)"},
+      {"ptx_legacy.", "CUDA (PTX)"}, {"rocm.", "ROCm"},  {"hexagon.", "Hexagon"}, {"trn.", "Trainium"},
+      {"nvshmem.", "NVSHMEM"}, {"tcgen05.", "CUDA (tcgen05)"}};
+  for (size_t i = 0; i < sizeof NS / sizeof NS[0]; i++)
+    if (!strncmp(name, NS[i].prefix, strlen(NS[i].prefix))) return NS[i].target;
+  return NULL;
 }
 
 bool rd_is_known_t_name(rd *r, const char *name) {
@@ -70,6 +82,9 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
               r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
   else if (in_list(TVM_UNSUPPORTED, name))
     tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
+  else if (target_namespace(name))
+    tir_error(r->d, sp, "T.%s is a %s intrinsic of TVM 0.27 that tirc does not support (tirc reads the C and CUDA "
+              "intrinsics it lists in docs/intrinsics.md)", name, target_namespace(name));
   else {
     /* the nearest of every name T.* knows: statements, expressions, the
      * dialect's own, the intrinsics and the common dtypes */
@@ -96,11 +111,14 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   memset(a, 0, sizeof *a);
   a->sp = rd_span(al);
-  uint32_t cnt = ts_node_named_child_count(al);
-  a->pos = tir_alloc(r->c, sizeof *a->pos * (cnt + 1));
-  a->kw = tir_alloc(r->c, sizeof *a->kw * (cnt + 1));
-  a->kwv = tir_alloc(r->c, sizeof *a->kwv * (cnt + 1));
-  a->kwsp = tir_alloc(r->c, sizeof *a->kwsp * (cnt + 1));
+  uint32_t cnt = ts_node_named_child_count(al), nkw = 0;
+  for (uint32_t i = 0; i < cnt; i++) nkw += rd_is(ts_node_named_child(al, i), "keyword_argument");
+  /* sized to the two kinds: an rval is 128 bytes and most calls have no
+   * keywords (the arrays live in the arena with the IR) */
+  a->pos = tir_alloc(r->c, sizeof *a->pos * (cnt - nkw + 1));
+  a->kw = nkw ? tir_alloc(r->c, sizeof *a->kw * nkw) : NULL;
+  a->kwv = nkw ? tir_alloc(r->c, sizeof *a->kwv * nkw) : NULL;
+  a->kwsp = nkw ? tir_alloc(r->c, sizeof *a->kwsp * nkw) : NULL;
   bool ok = true;
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = ts_node_named_child(al, i);
@@ -215,7 +233,9 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
   if (in->kinds[0] == TIR_IA_FLOAT)
     for (int i = 0; i < a->npos; i++)
       if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
-  return checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
+  rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && !strcmp(name, "tvm_access_ptr")) v.e->u.call.written_out = true;
+  return v;
 }
 
 static rval extern_call(rd *r, const char *name, rd_args *a) {
@@ -224,7 +244,9 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     tir_error(r->d, a->sp, "T.%s expects a dtype, a function name and arguments", name);
     return rv_err();
   }
-  if (!rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
+  /* the void dtype: "void", or "" as TVM's T.Call(dtype="") spells it */
+  if (a->pos[0].k == RV_STR && a->pos[0].s && !a->pos[0].s[0]) t = TIR_VOID;
+  else if (!rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
   tir_expr **args = exprs_of(r, a, 1, NULL);
   if (!args) return rv_err();
   if (!strcmp(name, "call_intrin")) {
@@ -232,11 +254,28 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     if (!op) return rv_err();
     if (!strncmp(op, "tir.", 4)) op += 4;
     else if (!strncmp(op, "tirx.", 5)) op += 5; /* TVM 0.27 names its ops tirx.* */
-    if (tir_intrin_lookup(op)) return checked_call(r, op, t, args + 1, a->npos - 2, a->sp);
+    if (tir_intrin_lookup(op)) {
+      rval v = checked_call(r, op, t, args + 1, a->npos - 2, a->sp);
+      if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL) v.e->u.call.written_out = true; /* printed as written */
+      return v;
+    }
     /* as TVM, which refuses an operator it has not registered */
     tir_error(r->d, a->pos[1].sp, "T.call_intrin: unknown intrinsic '%s'", a->pos[1].s);
     return rv_err();
   }
+  return checked_call(r, name, t, args, a->npos - 1, a->sp);
+}
+
+/* T.vectorlow("int8x8", v) and the other calls whose dtype comes first */
+static rval dtype_first_call(rd *r, const char *name, rd_args *a) {
+  tir_dtype t;
+  if (a->npos < 1) {
+    tir_error(r->d, a->sp, "T.%s expects a dtype and its arguments", name);
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
+  tir_expr **args = exprs_of(r, a, 1, NULL);
+  if (!args) return rv_err();
   return checked_call(r, name, t, args, a->npos - 1, a->sp);
 }
 
@@ -407,7 +446,9 @@ static rval ceildiv(rd *r, rd_args *a) {
  * reinterpret put it first (_dtype_forward), the other ops drop it
  * (_op_wrapper); a few raw ops and the constructors take none (or read
  * it themselves: T.type_annotation(dtype=...)) */
-static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret", NULL};
+static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret",
+                                          "call_llvm_intrin", "call_llvm_pure_intrin", "vectorlow", "vectorhigh",
+                                          "vectorcombine", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
 static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_struct_get", "tvm_storage_sync", "tvm_warp_shuffle",
@@ -507,8 +548,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');
   if (!strcmp(name, "reinterpret")) return reinterpret(r, a);
   if (!strcmp(name, "target")) return target_call(r, a);
-  if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin"))
+  if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin") ||
+      !strcmp(name, "call_llvm_intrin") || !strcmp(name, "call_llvm_pure_intrin"))
     return extern_call(r, name, a);
+  if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine"))
+    return dtype_first_call(r, name, a);
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);

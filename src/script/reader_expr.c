@@ -261,6 +261,10 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   const char *s = rd_as_str(r, v, "a dtype");
   if (!s) return false;
   if (!tir_dtype_parse(s, out)) {
+    if (strstr(s, "xvscale")) {
+      tir_error(r->d, v.sp, "scalable vector dtype '%s' (TVM 0.27, Arm SVE) is not supported by tirc", s);
+      return false;
+    }
     static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                          "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
     const char *near = tir_suggest(s, DTYPES, -1);
@@ -722,6 +726,8 @@ static sub_idx slice_parts(rd *r, TSNode s) {
   return x;
 }
 
+/* the indices, in a heap array the caller frees (scratch: a sub_idx is
+ * 520 bytes, and the arena would keep it as long as the IR) */
 static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
   TSTreeCursor cur = ts_tree_cursor_new(n);
   int cnt = 0, cap = 0;
@@ -731,7 +737,11 @@ static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
       const char *f = ts_tree_cursor_current_field_name(&cur);
       if (!f || strcmp(f, "subscript")) continue;
       TSNode c = ts_tree_cursor_current_node(&cur);
-      arr = rd_grow(r->c, arr, cnt, &cap, sizeof *arr);
+      if (cnt == cap) {
+        cap = cap ? cap * 2 : 4;
+        arr = realloc(arr, sizeof *arr * (size_t)cap);
+        if (!arr) abort(); /* out of memory is not bad input */
+      }
       if (rd_is(c, "slice")) arr[cnt++] = slice_parts(r, c);
       else arr[cnt++] = (sub_idx){.v = rd_eval(r, c), .sp = rd_span(c)};
     } while (ts_tree_cursor_goto_next_sibling(&cur));
@@ -805,8 +815,9 @@ static bool check_rank(rd *r, tir_buffer *b, int n, tir_span sp) {
 }
 
 /* the items of a tuple used as the whole index, as Python passes them */
-static int tuple_indices(rd *r, rval t, sub_idx **out) {
-  sub_idx *arr = tir_alloc(r->c, sizeof *arr * (size_t)(t.n + 1));
+static int tuple_indices(rval t, sub_idx **out) {
+  sub_idx *arr = malloc(sizeof *arr * (size_t)(t.n + 1));
+  if (!arr) abort();
   for (int i = 0; i < t.n; i++) arr[i] = (sub_idx){.v = t.items[i], .sp = t.items[i].sp};
   *out = arr;
   return t.n;
@@ -866,8 +877,9 @@ static tir_expr *region_as_load(rd *r, rval v) {
   return with_span(r, tir_load(r->c, g->buf, idx, g->n), v.sp);
 }
 
+static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt);
+
 rval rd_subscript(rd *r, TSNode n) {
-  tir_span sp = rd_span(n);
   TSNode vn = rd_field(n, "value");
   rval base;
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
@@ -881,9 +893,20 @@ rval rd_subscript(rd *r, TSNode n) {
   }
   sub_idx *ix;
   int cnt = subscript_indices(r, n, &ix);
-  if (base.k == RV_ERR) return base;
-  if (cnt == 1 && !ix[0].is_slice && ix[0].v.k == RV_TUPLE && !ix[0].v.is_list && base.k == RV_BUFFER)
-    cnt = tuple_indices(r, ix[0].v, &ix); /* A[()] (rank 0), A[(i, j)] */
+  if (base.k != RV_ERR && cnt == 1 && !ix[0].is_slice && ix[0].v.k == RV_TUPLE && !ix[0].v.is_list &&
+      base.k == RV_BUFFER) {
+    sub_idx *items;
+    cnt = tuple_indices(ix[0].v, &items); /* A[()] (rank 0), A[(i, j)] */
+    free(ix);
+    ix = items;
+  }
+  rval v = base.k == RV_ERR ? base : subscript_of(r, n, base, ix, cnt);
+  free(ix);
+  return v;
+}
+
+static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt) {
+  tir_span sp = rd_span(n);
   for (int i = 0; i < cnt; i++)
     if ((!ix[i].is_slice && ix[i].v.k == RV_ERR) ||
         (ix[i].is_slice && (ix[i].lo.k == RV_ERR || ix[i].hi.k == RV_ERR || ix[i].step.k == RV_ERR)))

@@ -46,7 +46,9 @@ def read(src):
     src = to_tirx(src)
     src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
     from tvm.script import ir as I  # noqa: E741
-    return tvm.script.from_source(src, extra_vars={"T": _TShim(), "I": I})
+    # the shim only where it is needed: TVM's parser treats its own T module
+    # specially (T.int32x2 annotations, the T.cuda.* namespaces)
+    return tvm.script.from_source(src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I})
 
 
 def as_module(obj):
