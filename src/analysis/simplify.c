@@ -162,11 +162,17 @@ static bool fuse_divmod(lin *l) {
     tir_expr_kind dk = m->kind == TIR_FLOORMOD ? TIR_FLOORDIV : TIR_DIV;
     for (int j = 0; j < l->n; j++) {
       tir_expr *q = l->t[j].atom;
-      if (q->kind != dk || l->t[j].k != kc || !ana_expr_equal(q->u.bin.b, m->u.bin.b) ||
-          !ana_expr_equal(q->u.bin.a, m->u.bin.a))
-        continue;
+      if (q->kind != dk || l->t[j].k != kc || !ana_expr_equal(q->u.bin.b, m->u.bin.b)) continue;
+      /* x % M // c * (k*c) + x % c * k -> x % M * k where c | M (floor: x % c
+       * is (x % M) % c), as TVM's canonical form merges a split */
+      int64_t big;
+      tir_expr *y = q->u.bin.a;
+      bool nested = m->kind == TIR_FLOORMOD && c > 0 && y->kind == TIR_FLOORMOD &&
+                    tir_is_const_int(y->u.bin.b, &big) && big > 0 && big % c == 0 &&
+                    ana_expr_equal(y->u.bin.a, m->u.bin.a);
+      if (!nested && !ana_expr_equal(y, m->u.bin.a)) continue;
       int64_t k = l->t[i].k;
-      tir_expr *x = m->u.bin.a;
+      tir_expr *x = nested ? y : m->u.bin.a;
       lin_remove(l, i > j ? i : j);
       lin_remove(l, i > j ? j : i);
       lin_decompose(l, x, k);
@@ -432,6 +438,31 @@ static bool fuse_mod(tir_analyzer *a, lin *l) {
   return false;
 }
 
+/* x//M*(k*M/c) + x%M//c*k -> x//c*k where c | M (floor: x//c is
+ * x//M*(M/c) + (x%M)//c), as TVM's canonical form merges a split; true when
+ * l changed */
+static bool fuse_div_split(tir_analyzer *a, lin *l) {
+  for (int i = 0; i < l->n; i++) {
+    tir_expr *q = l->t[i].atom, *y;
+    int64_t c, big, k = l->t[i].k, kk;
+    if (q->kind != TIR_FLOORDIV || !k || !tir_is_const_int(q->u.bin.b, &c) || c <= 0) continue;
+    y = q->u.bin.a;
+    if (y->kind != TIR_FLOORMOD || !tir_is_const_int(y->u.bin.b, &big) || big <= 0 || big % c != 0) continue;
+    if (!mul_ok(k, big / c, &kk)) continue;
+    for (int j = 0; j < l->n; j++) {
+      tir_expr *p = l->t[j].atom;
+      int64_t m;
+      if (j == i || p->kind != TIR_FLOORDIV || l->t[j].k != kk || !tir_is_const_int(p->u.bin.b, &m) || m != big ||
+          !ana_expr_equal(p->u.bin.a, y->u.bin.a))
+        continue;
+      l->t[i].k = l->t[j].k = 0;
+      lin_decompose(l, ana_make_bin(a, TIR_FLOORDIV, y->u.bin.a, q->u.bin.b), k);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
@@ -439,7 +470,7 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin_from(a, &l, e, 1);
   tir_expr *r = NULL;
   if (!l.bad) lin_normalize(&l);
-  for (int n = 0; n < 4 && !l.bad && fuse_mod(a, &l); n++) lin_normalize(&l);
+  for (int n = 0; n < 4 && !l.bad && (fuse_mod(a, &l) || fuse_div_split(a, &l)); n++) lin_normalize(&l);
   if (!l.bad) r = absorb_minmax(a, &l);
   if (!l.bad && !r) r = lin_to_expr(a, &l);
   lin_free(&l);

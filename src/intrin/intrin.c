@@ -85,6 +85,15 @@ static const tir_intrin TABLE[] = {
     {"vectorlow", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
     {"vectorhigh", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
     {"vectorcombine", TIR_ARITY_RANGE, 2, 2, {A_ANY}, 0, TIR_IR_EXPLICIT, true, false, NULL},
+    /* TVM's host-side builtins (MakePackedAPI / LowerTVMBuiltin output) */
+    {"call_packed", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"call_cpacked", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"tvm_call_packed", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"tvm_call_cpacked", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"tvm_struct_get", TIR_ARITY_RANGE, 3, 3, {A_HDL, A_INT, A_INT}, 3, TIR_IR_EXPLICIT, false, false, NULL},
+    {"tvm_struct_set", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_ANY}, 4, TIR_IR_INT32, false, false, NULL},
+    {"tvm_stack_alloca", TIR_ARITY_RANGE, 2, 2, {A_STR, A_INT}, 2, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_throw_last_error", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
 };
 
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))

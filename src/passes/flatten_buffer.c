@@ -212,7 +212,9 @@ static tir_expr *flatten_load(tir_mutator *m, tir_expr *e) {
   flattener *fl = m->user;
   tir_buffer *b = e->u.load.buf, *f = flat_of(m->ctx, fl, b);
   if (f == b) return e;
-  tir_expr *i = already_flat(b) && e->u.load.nidx == 1 ? e->u.load.idx[0] : flat_index(m->ctx, fl, b, e->u.load.idx, e->u.load.nidx);
+  /* an index already flat is simplified too, as TVM's FlattenBuffer does */
+  tir_expr *i = already_flat(b) && e->u.load.nidx == 1 ? tir_simplify(fl->an, e->u.load.idx[0])
+                                                        : flat_index(m->ctx, fl, b, e->u.load.idx, e->u.load.nidx);
   tir_expr *r = tir_load(m->ctx, f, &i, 1);
   r->dtype = e->dtype;
   r->span = e->span;
@@ -226,7 +228,8 @@ static tir_stmt *flatten_stmt(tir_mutator *m, tir_stmt *s) {
   case TIR_BUFFER_STORE: {
     tir_buffer *b = s->u.store.buf, *f = flat_of(c, fl, b);
     if (f == b) return s;
-    tir_expr *i = already_flat(b) && s->u.store.nidx == 1 ? s->u.store.idx[0] : flat_index(c, fl, b, s->u.store.idx, s->u.store.nidx);
+    tir_expr *i = already_flat(b) && s->u.store.nidx == 1 ? tir_simplify(fl->an, s->u.store.idx[0])
+                                                          : flat_index(c, fl, b, s->u.store.idx, s->u.store.nidx);
     tir_stmt *r = tir_store(c, f, s->u.store.value, &i, 1);
     r->span = s->span;
     return r;

@@ -457,6 +457,14 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, ")");
     return;
   }
+  if (!strcmp(op, "tvm_struct_get") && e->u.call.nargs == 3) { /* the dtype last, as TVM writes it */
+    pr_puts(&p->out, "T.tvm_struct_get(");
+    pr_args(p, e->u.call.args, 3);
+    pr_puts(&p->out, ", ");
+    pr_dtype_str(&p->out, e->dtype);
+    pr_puts(&p->out, ")");
+    return;
+  }
   pr_printf(&p->out, "T.%s(", op);
   if (takes_dtype_arg(op)) {
     pr_dtype_str(&p->out, e->dtype);

@@ -41,13 +41,13 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
-    "call_kernel", "call_packed", "comm_reducer",
+    "call_kernel", "comm_reducer",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
-    "tvm_call_packed", "tvm_stack_alloca", "tvm_stack_make_array", "tvm_stack_make_shape", "tvm_struct_get", "tvm_struct_set",
+    "tvm_stack_make_array", "tvm_stack_make_shape",
     "tvm_thread_allreduce", "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
     "vscale", NULL};
 
@@ -266,6 +266,22 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
   return checked_call(r, name, t, args, a->npos - 1, a->sp);
 }
 
+/* T.tvm_struct_get(handle, index, field, dtype): the dtype comes last (a
+ * string, or `dtype=`) and is the call's, not an argument */
+static rval struct_get(rd *r, rd_args *a) {
+  rval *dt = a->npos == 4 ? &a->pos[3] : rd_kwarg(a, "dtype");
+  if (!dt || a->npos + a->nkw != 4) {
+    tir_error(r->d, a->sp, "T.tvm_struct_get expects (handle, index, field, dtype)");
+    return rv_err();
+  }
+  tir_dtype t;
+  if (!rd_parse_dtype(r, *dt, &t)) return rv_err();
+  a->npos = 3; /* the dtype is not an argument */
+  tir_expr **args = exprs_of(r, a, 0, NULL);
+  if (!args) return rv_err();
+  return checked_call(r, "tvm_struct_get", t, args, 3, a->sp);
+}
+
 /* T.vectorlow("int8x8", v) and the other calls whose dtype comes first */
 static rval dtype_first_call(rd *r, const char *name, rd_args *a) {
   tir_dtype t;
@@ -451,7 +467,7 @@ static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "ca
                                           "vectorcombine", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
-static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_struct_get", "tvm_storage_sync", "tvm_warp_shuffle",
+static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_storage_sync", "tvm_warp_shuffle",
                                             "tvm_warp_shuffle_up", "tvm_warp_shuffle_down",
                                             "tvm_warp_shuffle_xor", "tvm_warp_activemask", NULL};
 
@@ -553,6 +569,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return extern_call(r, name, a);
   if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine"))
     return dtype_first_call(r, name, a);
+  if (!strcmp(name, "tvm_struct_get")) return struct_get(r, a);
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);

@@ -651,7 +651,14 @@ static rval attribute(rd *r, TSNode n) {
     rd_unknown_t(r, tn, sp);
     return rv_err();
   }
-  rval obj = rd_eval(r, rd_field(n, "object"));
+  /* T.handle().ty: the type TVM prints as a dtype argument
+   * (T.tvm_struct_get(A, 0, 1, T.handle().ty)) */
+  TSNode on = rd_field(n, "object");
+  if (rd_is(on, "call") && !strcmp(rd_text(r, rd_field(n, "attribute")), "ty")) {
+    const char *ctn = rd_t_name(r, rd_field(on, "function"));
+    if (ctn && !strcmp(ctn, "handle")) return (rval){.k = RV_HANDLE_T, .sp = sp};
+  }
+  rval obj = rd_eval(r, on);
   if (obj.k == RV_ERR) return obj;
   const char *attr = rd_text(r, rd_field(n, "attribute"));
   if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")));

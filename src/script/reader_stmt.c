@@ -273,9 +273,21 @@ static tir_expr *hinted_loop_var(rd *r, tir_expr *hint, const char *name, tir_dt
   return tir_dtype_eq(hint->dtype, t) ? hint : NULL;
 }
 
+static bool is_thread_tag(const char *n) {
+  return !strncmp(n, "blockIdx.", 9) || !strncmp(n, "threadIdx.", 10) || !strncmp(n, "vthread", 7);
+}
+
 static tir_expr *thread_var(rd *r, rval v, tir_span sp) {
   if (v.k == RV_STR) return tir_var(r->c, v.s, TIR_INT32);
-  if (v.k == RV_EXPR && v.e->kind == TIR_VAR) return v.e;
+  /* a T.env_thread var is named by its tag; another var has none (TVM: "not
+   * an env_thread created using T.env_thread", which its own printer can
+   * write: the tag is lost) */
+  if (v.k == RV_EXPR && v.e->kind == TIR_VAR && is_thread_tag(v.e->u.var.name)) return v.e;
+  if (v.k == RV_EXPR && v.e->kind == TIR_VAR) {
+    tir_error(r->d, v.sp, "T.launch_thread: '%s' is not a variable of T.env_thread, so its thread tag is unknown",
+              v.e->u.var.name);
+    return NULL;
+  }
   tir_error(r->d, sp, "T.launch_thread expects a thread tag or a T.env_thread variable");
   return NULL;
 }
@@ -744,7 +756,8 @@ static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *
     *rest_used = true;
     return flat_attr(r, "tirx.device_entry", tir_bool(r->c, true), list, idx + 1, sp);
   }
-  if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr")))
+  if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr") &&
+              strcmp(tn, "launch_thread")))
     return evaluate(r, rd_eval(r, call), sp);
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
@@ -753,6 +766,8 @@ static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *
     *rest_used = true;
     return attr_stmt(r, &a, list, idx + 1, false);
   }
+  if (!strcmp(tn, "launch_thread")) /* T.launch_thread(env_thread_var, n): the rest is the body */
+    return launch(r, &a, NULL, list, idx, rest_used, (TSNode){0});
   if (!strcmp(tn, "evaluate")) {
     if (a.npos != 1) {
       tir_error(r->d, sp, "T.evaluate expects 1 argument, got %d", a.npos);
@@ -1096,7 +1111,22 @@ static tir_stmt *with_stmt(rd *r, TSNode s) {
   TSNode item = ts_node_named_child(clause, 0);
   TSNode call = rd_field(item, "value");
   if (rd_is(call, "as_pattern")) {
-    tir_error(r->d, rd_span(call), "'with ... as' is not supported; assign instead (x = T.allocate(...))");
+    /* `with T.launch_thread("blockIdx.x", n) as bx:` (TVM prints a launch
+     * so when its var is used after the scope's first statement) */
+    TSNode inner = ts_node_named_child(call, 0), alias = rd_field(call, "alias");
+    const char *itn = rd_is(inner, "call") ? rd_t_name(r, rd_field(inner, "function")) : NULL;
+    TSNode id = ts_node_is_null(alias) ? alias : ts_node_named_child(alias, 0);
+    if (itn && !strcmp(itn, "launch_thread") && rd_is(id, "identifier")) {
+      rd_args a;
+      if (!rd_eval_args(r, rd_field(inner, "arguments"), &a)) return NULL;
+      a.sp = rd_span(inner);
+      bool ru;
+      int mark = r->nsyms;
+      tir_stmt *st = launch(r, &a, rd_text(r, id), s, 0, &ru, body);
+      r->nsyms = mark; /* the var is the scope's */
+      return st;
+    }
+    tir_error(r->d, rd_span(call), "'with ... as' is supported for T.launch_thread only; assign instead (x = T.allocate(...))");
     return NULL;
   }
   const char *tn = rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;

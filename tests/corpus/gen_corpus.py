@@ -1,6 +1,8 @@
 """gen_corpus.py DIR - TIR written by the installed apache-tvm: tvm.topi
 operators through te.create_prim_func at static and symbolic shapes, and
-each stage of TVM's lowering after them, as mod.script() prints them."""
+each stage of TVM's lowering after them, as mod.script() prints them; and
+the same operators scheduled for CUDA by TVM's default GPU rules (dlight),
+with their stages."""
 import tvm, os, sys, traceback
 from tvm import te, topi
 out = sys.argv[1]
@@ -35,21 +37,44 @@ cases = {
  "mean": lambda: [(A := P(8, 16)), topi.mean(A, axis=1)],
 }
 ok = 0
+def dlight(mod):
+    """TVM's default GPU schedule rules (dlight) for CUDA: thread bindings,
+    shared and local staging, cross-thread reductions, vectorized loops"""
+    from tvm.s_tir import dlight as dl
+    with tvm.target.Target("cuda"):
+        return dl.ApplyDefaultSchedule(dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(),
+                                       dl.gpu.GeneralReduction(), dl.gpu.Fallback())(mod)
+
+
+def emit(name, mod):
+    open(os.path.join(out, name + ".tir"), "w").write(mod.script())
+    # TVM's lowering pipeline, printed after selected passes
+    seq = [tvm.s_tir.transform.LowerInitBlock(), tvm.s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
+           tvm.s_tir.transform.ConvertBlocksToOpaque(), tvm.s_tir.transform.CompactBufferAllocation(),
+           tvm.s_tir.transform.LowerMatchBuffer(), tvm.s_tir.transform.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer()]
+    m = mod
+    for i, p in enumerate(seq):
+        m = p(m)
+        open(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), "w").write(m.script())
+
+
+gpu = 0
 for name, f in cases.items():
     try:
         ts = f()
         fn = te.create_prim_func(ts)
         mod = tvm.IRModule({"main": fn})
-        open(os.path.join(out, name + ".tir"), "w").write(mod.script())
-        # TVM's lowering pipeline, printed after selected passes
-        seq = [tvm.s_tir.transform.LowerInitBlock(), tvm.s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
-               tvm.s_tir.transform.ConvertBlocksToOpaque(), tvm.s_tir.transform.CompactBufferAllocation(),
-               tvm.s_tir.transform.LowerMatchBuffer(), tvm.s_tir.transform.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer()]
-        m = mod
-        for i, p in enumerate(seq):
-            m = p(m)
-            open(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), "w").write(m.script())
+        emit(name, mod)
         ok += 1
     except Exception as e:
         print("skip", name, str(e).splitlines()[-1][:100])
-print("generated", ok)
+        continue
+    try:
+        before = mod.script()
+        sched = dlight(mod)
+        if sched.script() != before:
+            emit(name + "_gpu", sched)
+            gpu += 1
+    except Exception as e:
+        print("skip", name + "_gpu", str(e).splitlines()[-1][:100])
+print("generated", ok, "operators,", gpu, "of them also scheduled for CUDA by dlight")

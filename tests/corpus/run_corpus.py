@@ -47,7 +47,13 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "gen_corpus.py"), d], check=True, capture_output=True)
         files = sorted(glob.glob(os.path.join(d, "*.tir")))
         rt = 0
+        unreadable = set()  # TVM's own prints that TVM cannot read back (its well-formedness check, a lost thread tag)
         for f in files:
+            try:
+                tvm.script.from_source(open(f).read())
+            except Exception:  # noqa: BLE001
+                unreadable.add(f)
+                continue
             r = subprocess.run([tirc, f], capture_output=True, text=True, timeout=60)
             why = f"exit {r.returncode}: {r.stderr.strip()[:160]}" if r.returncode else equal(r.stdout, open(f).read())
             if why:
@@ -55,7 +61,8 @@ def main():
                 print(f"FAIL round trip {os.path.basename(f)}: {why}")
             else:
                 rt += 1
-        print(f"corpus: {rt} of {len(files)} programs TVM printed round-trip through tirc")
+        print(f"corpus: {rt} of {len(files) - len(unreadable)} programs TVM printed round-trip through tirc "
+              f"({len(unreadable)} more are prints TVM itself cannot read back)")
         stats = {}
         for base in files:
             name = os.path.basename(base)[:-4]
@@ -68,11 +75,17 @@ def main():
                     break
                 cur = cur[0]
                 pname = cur.split(".")[-2]
+                if prev in unreadable or cur in unreadable:
+                    prev = cur
+                    continue
                 st = stats.setdefault(pname, [0, 0])
                 r = subprocess.run([tirc, f"--passes={ALIAS[pname]}", prev], capture_output=True, text=True, timeout=60)
                 why = f"exit {r.returncode}" if r.returncode else equal(r.stdout, open(cur).read())
                 key = f"{name} {pname}"
-                if why is None:
+                if why is None and key in known:
+                    fail += 1
+                    print(f"FAIL {key}: listed in known_differences.txt but now equal to TVM's (remove the line)")
+                elif why is None:
                     st[0] += 1
                 elif key in known:
                     st[1] += 1
