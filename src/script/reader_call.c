@@ -548,6 +548,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   for (size_t i = 0; i < sizeof NODE_CTORS / sizeof NODE_CTORS[0]; i++)
     if (!strcmp(name, NODE_CTORS[i].name)) return node_ctor(r, name, NODE_CTORS[i].kind, a);
   dtype_kwarg(r, name, a);
+  /* T.handle("int64", "global") as a type (T.let[T.handle(...)]): a pointer
+   * type, which tirc's dtypes hold as handle */
+  if (!strcmp(name, "handle") && a->npos >= 1 && a->npos <= 2 && a->pos[0].k == RV_STR &&
+      (a->npos == 1 || a->pos[1].k == RV_STR))
+    return (rval){.k = RV_HANDLE_T, .sp = a->sp};
   if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
   if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||
       !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))
