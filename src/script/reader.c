@@ -144,11 +144,12 @@ static bool syntax_errors(rd *r, TSNode root) {
  * `x = f(a) for i in range(n):`).  Checked over the statement lists of the
  * tree, iteratively. */
 static bool run_together(rd *r, TSNode list) {
-  uint32_t cnt = ts_node_named_child_count(list);
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, list, &cnt);
   TSNode prev = {0};
   bool have = false;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode s = ts_node_named_child(list, i);
+    TSNode s = kids[i];
     if (rd_is(s, "comment")) continue;
     if (have && ts_node_end_point(prev).row == ts_node_start_point(s).row) {
       bool semi = false;
@@ -164,6 +165,18 @@ static bool run_together(rd *r, TSNode list) {
   return false;
 }
 
+static bool has_blocks(TSNode n) {
+  static const char *const COMPOUND[] = {"module", "block", "decorated_definition", "function_definition",
+                                         "class_definition", "for_statement", "while_statement", "if_statement",
+                                         "elif_clause", "else_clause", "with_statement", "try_statement",
+                                         "except_clause", "except_group_clause", "finally_clause", "match_statement",
+                                         "case_clause", "ERROR", NULL};
+  const char *t = ts_node_type(n);
+  for (int i = 0; COMPOUND[i]; i++)
+    if (!strcmp(t, COMPOUND[i])) return true;
+  return false;
+}
+
 static bool statements_run_together(rd *r, TSNode root) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   bool bad = false;
@@ -173,7 +186,9 @@ static bool statements_run_together(rd *r, TSNode root) {
       bad = true;
       break;
     }
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    /* statement lists are only in compound statements: expressions (most of
+     * the tree) are not entered */
+    if (has_blocks(n) && ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
       if (!ts_tree_cursor_goto_parent(&cur)) goto done;
   }
@@ -562,6 +577,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   free(r.syms);
   free(r.loops);
+  rd_free_children(&r);
   ts_tree_delete(tree);
   ts_parser_delete(p);
   return d->nerrors > before ? NULL : m;

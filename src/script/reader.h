@@ -10,6 +10,7 @@
 
 #include <tree_sitter/api.h>
 
+#include "ir/ptrmap.h"
 #include "tir/diag.h"
 #include "tir/ir.h"
 
@@ -118,7 +119,17 @@ typedef struct rd {
   /* the free var of a T.attr whose only statement is the for loop read
    * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
   tir_expr *loop_var_hint;
+  /* the named children of statement lists, made once each (tree-sitter's
+   * ts_node_named_child(list, i) walks from the first child: a loop over i
+   * is quadratic in the list); malloc'd, freed with the tree */
+  tir_ptrmap kids_of;
+  struct rd_kids { TSNode *n; uint32_t cnt; } *kids;
+  int nkids, capkids;
 } rd;
+
+/* list's named children (comments too), in order; *n their count */
+const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n);
+void rd_free_children(rd *r);
 
 /* ---- reader_syntax.c ---- */
 /* brackets, strings and indentation, with Python's messages; false with

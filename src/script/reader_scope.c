@@ -105,3 +105,38 @@ rval rv_expr(tir_expr *e, tir_span sp) {
   if (!e) return rv_err();
   return (rval){.k = RV_EXPR, .e = e, .sp = sp};
 }
+
+const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
+  long k = tir_ptrmap_get(&r->kids_of, list.id, -1);
+  if (k < 0) {
+    uint32_t cnt = ts_node_named_child_count(list), i = 0;
+    TSNode *arr = malloc(sizeof *arr * (cnt + 1));
+    if (!arr) abort(); /* out of memory is not bad input */
+    TSTreeCursor cur = ts_tree_cursor_new(list);
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+      do {
+        TSNode c = ts_tree_cursor_current_node(&cur);
+        if (ts_node_is_named(c) && i < cnt) arr[i++] = c;
+      } while (ts_tree_cursor_goto_next_sibling(&cur));
+    }
+    ts_tree_cursor_delete(&cur);
+    if (r->nkids == r->capkids) {
+      r->capkids = r->capkids ? r->capkids * 2 : 16;
+      r->kids = realloc(r->kids, sizeof *r->kids * (size_t)r->capkids);
+      if (!r->kids) abort();
+    }
+    r->kids[r->nkids] = (struct rd_kids){arr, i};
+    k = r->nkids++;
+    tir_ptrmap_put(&r->kids_of, list.id, k);
+  }
+  *n = r->kids[k].cnt;
+  return r->kids[k].n;
+}
+
+void rd_free_children(rd *r) {
+  for (int i = 0; i < r->nkids; i++) free(r->kids[i].n);
+  free(r->kids);
+  tir_ptrmap_free(&r->kids_of);
+  r->kids = NULL;
+  r->nkids = r->capkids = 0;
+}

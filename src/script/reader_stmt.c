@@ -75,8 +75,9 @@ static void poison_targets(rd *r, TSNode s) {
 tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
   bool level = !r->in_rest;
   r->in_rest = false;
-  uint32_t cnt = ts_node_named_child_count(list);
-  TSNode first = from < cnt ? ts_node_named_child(list, from) : list;
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, list, &cnt);
+  TSNode first = from < cnt ? kids[from] : list;
   if (level && !enter_nest(r, first)) return NULL;
   if (!enter_stmt(r, first)) {
     r->nest -= level;
@@ -85,7 +86,7 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
   stmt_list l = {0};
   int before = r->d ? r->d->nerrors : 0;
   for (uint32_t i = from; i < cnt; i++) {
-    TSNode s = ts_node_named_child(list, i);
+    TSNode s = kids[i];
     if (rd_is(s, "comment")) continue;
     bool failed = false;
     int errs = r->d ? r->d->nerrors : 0;
