@@ -203,6 +203,9 @@ static bool fuse_minmax(lin *l) {
   return false;
 }
 
+/* v and -v are values of t (v is not its minimum) */
+static bool fits_negated(tir_dtype t, int64_t v) { return v != INT64_MIN && ana_fits(t, v) && ana_fits(t, -v); }
+
 static void lin_normalize(lin *l) {
   while (!l->bad && (fuse_divmod(l) || fuse_minmax(l))) {}
   int n = 0;
@@ -219,9 +222,11 @@ static void lin_normalize(lin *l) {
     }
     l->t[j] = t;
   }
+  /* every constant printed is a value of the dtype: a coefficient or base
+   * and, where it is printed negated (`x - k`), its negation */
   for (int i = 0; i < l->n && !l->bad; i++)
-    if (!ana_fits(l->dt, l->t[i].k)) l->bad = true;
-  if (!ana_fits(l->dt, l->base)) l->bad = true;
+    if (!fits_negated(l->dt, l->t[i].k)) l->bad = true;
+  if (!fits_negated(l->dt, l->base)) l->bad = true;
 }
 
 static tir_expr *term_expr(tir_analyzer *a, const lin *l, tir_expr *atom, int64_t k) {
@@ -1368,6 +1373,10 @@ static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
   } else {
     K = ana_floordiv(K, g);
   }
+  /* the constant must be a value of the dtype, and so must its negation
+   * (printed `x - K`): K = 2^31 for int32 is not (`... < 2147483648` in C,
+   * always true; found by bigdeep.py seed 20261202 #5416) */
+  if (!fits_negated(d->dt, K)) return NULL;
   lin pos, neg;
   lin_init(&pos, d->dt);
   lin_init(&neg, d->dt);
@@ -1377,6 +1386,11 @@ static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
   }
   lin_normalize(&pos); /* TVM's order: decreasing coefficients */
   lin_normalize(&neg);
+  if (pos.bad || neg.bad) {
+    lin_free(&pos);
+    lin_free(&neg);
+    return NULL;
+  }
   tir_expr *lhs, *rhs;
   if (pos.n) {
     neg.base = K;
