@@ -284,7 +284,12 @@ static void pr_loop_range(printer *p, const tir_stmt *s) {
   pr_expr(p, mn);
   pr_puts(&p->out, ", ");
   int64_t a, b;
-  if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
+  if (is_const(mn, 0)) {
+    /* 0 + ext is ext, as TVM's printer folds it; an explicit T.Add(0, ext)
+     * would be read back as the extent and grow by one T.Add a round (found
+     * by fuzz_parse) */
+    pr_expr(p, ex);
+  } else if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
     tir_expr sum = {.kind = TIR_INT_IMM, .dtype = mn->dtype, .u.int_val = a + b};
     pr_expr(p, &sum);
   } else {
