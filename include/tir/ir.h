@@ -225,6 +225,8 @@ tir_attr_val *tir_av_target(tir_ctx *c, tir_attr_val *spec, tir_attr_val *host);
 tir_attr_val *tir_av_dict(tir_ctx *c, const char *const *keys, tir_attr_val *const *items, int n);
 /* value of key in a DICT, or NULL */
 tir_attr_val *tir_av_get(const tir_attr_val *dict, const char *key);
+/* v is a LIST of n constant ints (a buffer_dim_align entry): into out */
+bool tir_av_int_list(const tir_attr_val *v, int64_t *out, int n);
 
 /* ------------------------------------------------------------------ */
 /* buffers and regions                                                  */

@@ -171,6 +171,13 @@ tir_attr_val *tir_av_dict(tir_ctx *c, const char *const *keys, tir_attr_val *con
   return v;
 }
 
+bool tir_av_int_list(const tir_attr_val *v, int64_t *out, int n) {
+  if (!v || v->kind != TIR_AV_LIST || v->n != n) return false;
+  for (int k = 0; k < n; k++)
+    if (v->items[k]->kind != TIR_AV_EXPR || !tir_is_const_int(v->items[k]->expr, &out[k])) return false;
+  return true;
+}
+
 tir_attr_val *tir_av_get(const tir_attr_val *d, const char *key) {
   if (!d || d->kind != TIR_AV_DICT) return NULL;
   for (int i = 0; i < d->n; i++)

@@ -366,13 +366,8 @@ static void collect_stmt(compact_state *st, const tir_stmt *s);
 static void read_dim_align_list(compact_state *st, tir_attr_val *v, const tir_block *blk, tir_buffer *own) {
   if (!v || v->kind != TIR_AV_LIST) return;
   for (int i = 0; i < v->n; i++) {
-    tir_attr_val *t = v->items[i];
     int64_t q[4];
-    if (!t || t->kind != TIR_AV_LIST || t->n != 4) continue;
-    bool ok = true;
-    for (int k = 0; k < 4; k++)
-      ok = ok && t->items[k]->kind == TIR_AV_EXPR && tir_is_const_int(t->items[k]->expr, &q[k]);
-    if (!ok) continue;
+    if (!tir_av_int_list(v->items[i], q, 4)) continue;
     if (blk && (q[0] < 0 || q[0] >= blk->n_writes)) continue;
     buf_info *bi = info_of(st, blk ? blk->writes[q[0]].buf : own);
     if (!bi || q[1] < 0 || q[1] >= bi->buf->ndim) continue;

@@ -130,12 +130,8 @@ static bool collect_dim_align(tir_visitor *v, const tir_stmt *s) {
   tir_attr_val *a = tir_av_get(b->annotations, "buffer_dim_align");
   if (!a || a->kind != TIR_AV_LIST) return true;
   for (int i = 0; i < a->n; i++) {
-    tir_attr_val *t = a->items[i];
     int64_t q[4];
-    if (!t || t->kind != TIR_AV_LIST || t->n != 4) continue;
-    bool ok = true;
-    for (int k = 0; k < 4; k++) ok = ok && t->items[k]->kind == TIR_AV_EXPR && tir_is_const_int(t->items[k]->expr, &q[k]);
-    if (!ok || q[0] < 0 || q[0] >= b->n_writes) continue;
+    if (!tir_av_int_list(a->items[i], q, 4) || q[0] < 0 || q[0] >= b->n_writes) continue;
     const tir_expr *data = b->writes[q[0]].buf->data;
     tir_attr_val *old = dim_align_of(st, data);
     tir_attr_val **items = tir_alloc(st->c, sizeof *items * (size_t)((old ? old->n : 0) + 1));
