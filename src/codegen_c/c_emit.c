@@ -69,6 +69,11 @@ void cg_free(cg *g) {
   g->nnames = g->names_cap = 0;
 }
 
+tir_analyzer *cg_bounds(cg *g) {
+  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
+  return g->bounds;
+}
+
 void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
   char msg[512];
   va_list ap;

@@ -168,9 +168,8 @@ static void print_arith_node(cg *g, const tir_expr *e, arith_mode m, int need) {
 }
 
 static void print_arith(cg *g, const tir_expr *e, int need, bool index) {
-  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
   int bits = e->dtype.bits;
-  if (tir_arith_fits(g->bounds, e, bits)) {
+  if (tir_arith_fits(cg_bounds(g), e, bits)) {
     print_arith_node(g, e, AR_PLAIN, need);
   } else if (index && bits == 32 && tir_arith_fits(g->bounds, e, 64)) {
     /* a buffer index: its exact value is the wrapped one wherever the
@@ -278,11 +277,10 @@ static bool trunc_may_trap(cg *g, const tir_expr *e) {
   if (!signed_wide(e->dtype)) return false;
   int64_t k, lo, hi;
   if (tir_is_const_int(e->u.bin.b, &k)) return k == -1;
-  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
   int64_t tmin = e->dtype.bits == 64 ? INT64_MIN : INT32_MIN;
-  tir_const_bound(g->bounds, (tir_expr *)e->u.bin.a, &lo, &hi);
+  tir_const_bound(cg_bounds(g), (tir_expr *)e->u.bin.a, &lo, &hi);
   if (lo > tmin) return false;
-  tir_const_bound(g->bounds, (tir_expr *)e->u.bin.b, &lo, &hi);
+  tir_const_bound(cg_bounds(g), (tir_expr *)e->u.bin.b, &lo, &hi);
   return lo <= -1 && hi >= -1;
 }
 

@@ -166,8 +166,7 @@ const tir_stmt *cg_hoist_invariants(cg *g, const tir_expr *loop_var, const tir_s
     g->out = saved;
     out->names[i] = name;
     out->lines[i] = line.s;
-    if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
-    tir_analyzer_bind(g->bounds, h.vars[i], h.terms[i]);
+    tir_analyzer_bind(cg_bounds(g), h.vars[i], h.terms[i]);
   }
   free(h.bound.vars);
   free(h.picked.vars);

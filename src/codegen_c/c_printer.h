@@ -171,6 +171,7 @@ const char *cg_type_suffix(int i); /* "i32", "f32" ... */
 
 /* expressions: appended to the current output */
 void cg_expr(cg *g, const tir_expr *e);
+tir_analyzer *cg_bounds(cg *g); /* g->bounds, made on first use */
 void cg_index(cg *g, const tir_expr *e); /* a buffer index: int32 sums may be computed in int64 */
 char *cg_index_str(cg *g, const tir_expr *e);
 char *cg_expr_str(cg *g, const tir_expr *e); /* in g->ctx */

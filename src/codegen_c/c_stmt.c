@@ -225,8 +225,7 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
   char *ext = cg_expr_str(g, extent);
   cg_enter(g); /* the loop var's scope */
   const char *v = cg_define(g, var, var->u.var.name);
-  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
-  tir_analyzer_bind_range(g->bounds, var, (tir_expr *)min, (tir_expr *)extent);
+  tir_analyzer_bind_range(cg_bounds(g), var, (tir_expr *)min, (tir_expr *)extent);
   bool omp = loop_pragmas(g, loop, extent);
   cg_line_start(g);
   int64_t kmin, kext;

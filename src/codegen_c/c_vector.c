@@ -165,8 +165,7 @@ static bool store_lane(cg *g, const tir_stmt *s, tir_expr *lane, tir_expr **idx,
 static void lane_loop_open(cg *g, tir_expr *lane, int n) {
   cg_enter(g);
   const char *name = cg_define(g, lane, "lane");
-  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
-  tir_analyzer_bind_range(g->bounds, lane, tir_i32(g->ctx, 0), tir_i32(g->ctx, n));
+  tir_analyzer_bind_range(cg_bounds(g), lane, tir_i32(g->ctx, 0), tir_i32(g->ctx, n));
   cg_linef(g, "for (int32_t %s = 0; %s < %d; ++%s) {", name, name, n, name);
   g->indent++;
 }

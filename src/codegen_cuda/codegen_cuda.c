@@ -81,8 +81,7 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   /* an index nothing reads is not declared (nvcc -Werror: set but unused) */
   if (guard || cg_uses_var(s->u.attr.body, var)) cg_linef(g, "%s %s = (%s)%s;", ty, n, ty, tags[ti]);
   /* var < the extent: under the guard, or the launch's own extent */
-  if (!g->bounds) g->bounds = tir_analyzer_new(g->ctx, NULL);
-  tir_analyzer_bind_range(g->bounds, var, tir_int(g->ctx, var->dtype, 0), s->u.attr.value);
+  tir_analyzer_bind_range(cg_bounds(g), var, tir_int(g->ctx, var->dtype, 0), s->u.attr.value);
   if (!guard) {
     cg_stmt(g, s->u.attr.body);
     return true;
