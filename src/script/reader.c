@@ -438,11 +438,14 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
     } else
       rt_ok = false;
   }
-  if (rt_ok && prim_func_flags(r, dec_call, &fn) && params(r, &fn, rd_field(def, "parameters"), method)) {
+  rd_chunk_begin(r, def);
+  if (r->d->nerrors == before && rt_ok && prim_func_flags(r, dec_call, &fn) &&
+      params(r, &fn, rd_field(def, "parameters"), method)) {
     fn.root.body = rd_field(def, "body");
     tir_stmt *body = rd_stmts(r, fn.root.body, 0);
     if (body) f->body = rd_finish_root(r, body);
   }
+  rd_chunk_end(r);
   r->fn = NULL;
   r->nsyms = 0;
   if (r->d->nerrors > before || !f->body) return NULL;
@@ -540,6 +543,19 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
   }
 }
 
+bool rd_tree_errors(rd *r, TSNode root) { return syntax_errors(r, root) || statements_run_together(r, root); }
+
+/* tree-sitter's error recovery is superlinear on some malformed input
+ * (18,000 `< x` after an import take 7 s, twice as many four times that):
+ * a parse gets 2 s plus 5 us a byte, over ten times what a valid input of
+ * that size needs here, and past it the input is refused */
+uint64_t rd_parse_budget(size_t bytes) { return 2000000u + 5u * (uint64_t)bytes; }
+
+/* a statement list longer than this is read in chunks of about CHUNK_BYTES
+ * (tree-sitter's tree is about 50 bytes a byte of input); the environment
+ * variable TIR_READ_CHUNK_BYTES sets both, for tests */
+enum { CHUNK_THRESHOLD = 1 << 20, CHUNK_BYTES = 256 << 10 };
+
 tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   if (!src) len = 0;
   if (!check_input(src ? src : "", len, d)) return NULL;
@@ -547,36 +563,54 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
     tir_error(d, NO_SPAN, "input too large");
     return NULL;
   }
+  rd r = {.c = c, .d = d, .src = src ? src : "", .len = len};
+  size_t threshold = CHUNK_THRESHOLD, target = CHUNK_BYTES;
+  const char *env = getenv("TIR_READ_CHUNK_BYTES");
+  if (env && *env && strtol(env, NULL, 10) > 0) threshold = target = (size_t)strtol(env, NULL, 10);
+  rd_lines lines = {0};
+  bool chunk = len > threshold;
+  if (!rd_check_layout(r.src, r.len, d, chunk ? &lines : NULL)) {
+    free(lines.v);
+    return NULL;
+  }
   TSParser *p = ts_parser_new();
   ts_parser_set_language(p, tree_sitter_python());
-  /* tree-sitter's error recovery is superlinear on some malformed input
-   * (18,000 `< x` after an import take 7 s, twice as many four times
-   * that): its parse gets 2 s plus 5 us a byte, over ten times what a valid
-   * input of that size needs here, and past it the input is refused */
-  uint64_t budget = 2000000u + 5u * (uint64_t)len;
+  r.ck.parser = p;
+  if (chunk && rd_chunk_plan_make(&r, &lines, threshold, target)) {
+    uint32_t n;
+    TSRange *ranges = rd_chunk_first_ranges(&r, &n);
+    if (!ts_parser_set_included_ranges(p, ranges, n)) rd_chunks_free(&r); /* not expected: read it whole */
+    free(ranges);
+  }
+  free(lines.v);
+  uint64_t budget = rd_parse_budget(len);
   ts_parser_set_timeout_micros(p, budget);
-  TSTree *tree = ts_parser_parse_string(p, NULL, src ? src : "", (uint32_t)len);
+  TSTree *tree = ts_parser_parse_string(p, NULL, r.src, (uint32_t)len);
   if (!tree) {
     tir_error(d, FIRST,
               "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error recovery "
               "takes time superlinear in the length of some malformed lines)",
               (double)budget / 1e6);
+    rd_chunks_free(&r);
     ts_parser_delete(p);
     return NULL;
   }
-  rd r = {.c = c, .d = d, .src = src ? src : "", .len = len};
+  r.ck.tree0 = tree;
   tir_module *m = tir_module_new(c, NULL);
   int before = d->nerrors;
   TSNode root = ts_tree_root_node(tree);
   bool saw_module = false;
-  if (rd_check_layout(r.src, r.len, d) && !syntax_errors(&r, root) && !statements_run_together(&r, root))
-    top_level(&r, m, root, &saw_module);
+  if (!syntax_errors(&r, root) && !statements_run_together(&r, root)) top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
     tir_error(d, FIRST, "no @T.prim_func in the input");
   /* accesses that certainly run out of bounds are errors of the input */
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   free(r.syms);
   free(r.loops);
+  free(r.intern);
+  rd_tmp_release(&r, 0);
+  free(r.tmp);
+  rd_chunks_free(&r);
   rd_free_children(&r);
   ts_tree_delete(tree);
   ts_parser_delete(p);

@@ -96,6 +96,26 @@ typedef struct rd_func {
   bool last_top_reads, last_top_writes;
 } rd_func;
 
+typedef struct rd_chunk_plan {
+  uint32_t def_at;   /* the byte of the function's `def` */
+  TSRange *head; int nhead; /* the header lines around the list */
+  uint32_t *cut; TSPoint *cutpt; int nchunks; /* chunk k is [cut[k], cut[k+1]) */
+  int ndescend;      /* the `with`s between the body and the list */
+} rd_chunk_plan;
+
+/* the state of chunked reading (reader_chunk.c) */
+
+typedef struct rd_chunks {
+  rd_chunk_plan *plans; int nplans;
+  const rd_chunk_plan *cur; /* the function being read, when chunked */
+  int next;                 /* the next chunk to parse */
+  TSNode list0, list;       /* the list's first chunk (first tree), its current chunk */
+  TSTree **trees; int ntrees, captrees; /* the later chunks' trees, alive */
+  int kids_mark;            /* r->nkids when the first of them was made */
+  const TSTree *tree0;      /* the first parse's */
+  TSParser *parser;
+} rd_chunks;
+
 typedef struct rd {
   tir_ctx *c;
   tir_diag *d;
@@ -123,18 +143,75 @@ typedef struct rd {
    * ts_node_named_child(list, i) walks from the first child: a loop over i
    * is quadratic in the list); malloc'd, freed with the tree */
   tir_ptrmap kids_of;
-  struct rd_kids { TSNode *n; uint32_t cnt; } *kids;
+  /* rd_text's copies of short texts, open addressing (malloc'd) */
+  const char **intern; size_t nintern, capintern;
+  /* scratch that lives until the statement being read is read (rd_tmp):
+   * call arguments; malloc'd, each freed at its statement's end */
+  void **tmp; size_t ntmp, captmp;
+  struct rd_chunks ck;
+  struct rd_kids { TSNode *n; uint32_t cnt; const TSTree *tree; const void *id; } *kids;
   int nkids, capkids;
 } rd;
 
 /* list's named children (comments too), in order; *n their count */
 const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n);
 void rd_free_children(rd *r);
+/* forgets the lists met since the from'th of any tree but keep, before
+ * those trees are deleted */
+void rd_free_children_since(rd *r, int from, const TSTree *keep);
+/* zeroed scratch memory, freed by the rd_tmp_release of a mark taken
+ * before it: it must not be reachable from the IR or the symbol table */
+void *rd_tmp(rd *r, size_t size);
+size_t rd_tmp_mark(const rd *r);
+void rd_tmp_release(rd *r, size_t mark);
 
 /* ---- reader_syntax.c ---- */
+/* a logical line (blank and comment lines are none): bytes [start, end)
+ * from the start of its first physical line to past its newline, its
+ * first token at `first`, its indentation; rows 0-based, the end's
+ * (erow, ecol) */
+typedef struct rd_line {
+  uint32_t start, first, end, srow, erow, ecol;
+  int indent;
+} rd_line;
+typedef struct rd_lines { rd_line *v; size_t n, cap; } rd_lines;
 /* brackets, strings and indentation, with Python's messages; false with
- * the first error in d */
-bool rd_check_layout(const char *src, size_t len, tir_diag *d);
+ * the first error in d.  With lines, the logical lines are appended to
+ * it (malloc'd). */
+bool rd_check_layout(const char *src, size_t len, tir_diag *d, rd_lines *lines);
+
+/* ---- reader_chunk.c ----
+ * A long statement list (a function's body, or the body of the one `with`
+ * that is all of it) is parsed in chunks, so that tree-sitter's tree of
+ * the whole input (about 2 KB a line) is never held at once: the first
+ * parse leaves out every such list but its first chunk, and each later
+ * chunk is parsed, with the header lines around it, when the reader comes
+ * to the end of the one before (tree-sitter's included ranges keep every
+ * position that of the input).  A chunk ends only after a compound
+ * statement (for, while, if, with ...): no simple statement is read
+ * without the statements after it at hand. */
+
+/* plans the chunks of the lists longer than `threshold` bytes, about
+ * `target` bytes each; false when there is nothing to chunk */
+bool rd_chunk_plan_make(rd *r, const rd_lines *lines, size_t threshold, size_t target);
+/* the included ranges of the first parse (malloc'd) */
+TSRange *rd_chunk_first_ranges(rd *r, uint32_t *n);
+/* a function starts / ends being read */
+void rd_chunk_begin(rd *r, TSNode def);
+void rd_chunk_end(rd *r);
+/* list is the chunked list, and its statements go on in a chunk not yet read */
+bool rd_list_continues(rd *r, TSNode list);
+/* parses the next chunk and returns its statement list (a null node, with
+ * the error reported, on a syntax error); top: the caller reads the list
+ * from its start, so no tree of an earlier chunk is in use */
+TSNode rd_next_chunk(rd *r, bool top);
+/* the list as the reader knows it: the current chunk's list is the first
+ * chunk's */
+TSNode rd_list_canon(rd *r, TSNode list);
+void rd_chunks_free(rd *r);
+/* syntax errors in a tree (reader.c): true when one was reported */
+bool rd_tree_errors(rd *r, TSNode root);
+uint64_t rd_parse_budget(size_t bytes);
 
 /* ---- reader_scope.c ---- */
 tir_span rd_span(TSNode n);

@@ -114,11 +114,11 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   uint32_t cnt = ts_node_named_child_count(al), nkw = 0;
   for (uint32_t i = 0; i < cnt; i++) nkw += rd_is(ts_node_named_child(al, i), "keyword_argument");
   /* sized to the two kinds: an rval is 128 bytes and most calls have no
-   * keywords (the arrays live in the arena with the IR) */
-  a->pos = tir_alloc(r->c, sizeof *a->pos * (cnt - nkw + 1));
-  a->kw = nkw ? tir_alloc(r->c, sizeof *a->kw * nkw) : NULL;
-  a->kwv = nkw ? tir_alloc(r->c, sizeof *a->kwv * nkw) : NULL;
-  a->kwsp = nkw ? tir_alloc(r->c, sizeof *a->kwsp * nkw) : NULL;
+   * keywords; scratch, freed when the statement is read */
+  a->pos = rd_tmp(r, sizeof *a->pos * (cnt - nkw + 1));
+  a->kw = nkw ? rd_tmp(r, sizeof *a->kw * nkw) : NULL;
+  a->kwv = nkw ? rd_tmp(r, sizeof *a->kwv * nkw) : NULL;
+  a->kwsp = nkw ? rd_tmp(r, sizeof *a->kwsp * nkw) : NULL;
   bool ok = true;
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = ts_node_named_child(al, i);
@@ -485,7 +485,7 @@ static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
   while (k < a->nkw && strcmp(a->kw[k], "dtype")) k++;
   if (k == a->nkw) return;
   if (in_list(DTYPE_FIRST, name)) {
-    rval *pos = tir_alloc(r->c, sizeof *pos * (size_t)(a->npos + 1));
+    rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
     pos[0] = a->kwv[k];
     memcpy(pos + 1, a->pos, sizeof *pos * (size_t)a->npos);
     a->pos = pos;

@@ -10,11 +10,45 @@ tir_span rd_span(TSNode n) {
   return (tir_span){(int)p.row + 1, (int)p.column + 1};
 }
 
+/* texts of up to INTERN_MAX bytes (names, numbers, dtype strings: most of
+ * what is read) are copied into the arena once each; a name met a million
+ * times costs one copy (callers never write to the text) */
+enum { INTERN_MAX = 64 };
+
+static uint32_t text_hash(const char *s, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
 const char *rd_text(rd *r, TSNode n) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   if (b > r->len) b = (uint32_t)r->len;
   if (a > b) a = b;
-  return tir_strndup(r->c, r->src + a, b - a);
+  size_t len = b - a;
+  const char *s = r->src + a;
+  if (len > INTERN_MAX) return tir_strndup(r->c, s, len);
+  if (2 * (r->nintern + 1) > r->capintern) {
+    size_t nc = r->capintern ? r->capintern * 2 : 1024;
+    const char **t = calloc(nc, sizeof *t);
+    if (!t) abort(); /* out of memory is not bad input */
+    for (size_t i = 0; i < r->capintern; i++)
+      if (r->intern[i]) {
+        size_t k = text_hash(r->intern[i], strlen(r->intern[i])) & (nc - 1);
+        while (t[k]) k = (k + 1) & (nc - 1);
+        t[k] = r->intern[i];
+      }
+    free(r->intern);
+    r->intern = t;
+    r->capintern = nc;
+  }
+  size_t k = text_hash(s, len) & (r->capintern - 1);
+  for (const char *e; (e = r->intern[k]); k = (k + 1) & (r->capintern - 1))
+    if (!strncmp(e, s, len) && e[len] == 0) return e;
+  const char *copy = tir_strndup(r->c, s, len);
+  r->intern[k] = copy;
+  r->nintern++;
+  return copy;
 }
 
 bool rd_is(TSNode n, const char *type) { return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type); }
@@ -108,7 +142,7 @@ rval rv_expr(tir_expr *e, tir_span sp) {
 
 const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
   long k = tir_ptrmap_get(&r->kids_of, list.id, -1);
-  if (k < 0) {
+  if (k < 0 || !r->kids[k].n) {
     uint32_t cnt = ts_node_named_child_count(list), i = 0;
     TSNode *arr = malloc(sizeof *arr * (cnt + 1));
     if (!arr) abort(); /* out of memory is not bad input */
@@ -125,12 +159,21 @@ const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
       r->kids = realloc(r->kids, sizeof *r->kids * (size_t)r->capkids);
       if (!r->kids) abort();
     }
-    r->kids[r->nkids] = (struct rd_kids){arr, i};
+    r->kids[r->nkids] = (struct rd_kids){arr, i, list.tree, list.id};
     k = r->nkids++;
     tir_ptrmap_put(&r->kids_of, list.id, k);
   }
   *n = r->kids[k].cnt;
   return r->kids[k].n;
+}
+
+void rd_free_children_since(rd *r, int from, const TSTree *keep) {
+  for (int i = from; i < r->nkids; i++)
+    if (r->kids[i].n && r->kids[i].tree != keep) {
+      free(r->kids[i].n);
+      r->kids[i].n = NULL;
+      tir_ptrmap_put(&r->kids_of, r->kids[i].id, -1);
+    }
 }
 
 void rd_free_children(rd *r) {
@@ -139,4 +182,24 @@ void rd_free_children(rd *r) {
   tir_ptrmap_free(&r->kids_of);
   r->kids = NULL;
   r->nkids = r->capkids = 0;
+}
+
+/* ---- scratch ---- */
+
+void *rd_tmp(rd *r, size_t size) {
+  if (r->ntmp == r->captmp) {
+    r->captmp = r->captmp ? r->captmp * 2 : 64;
+    r->tmp = realloc(r->tmp, sizeof *r->tmp * r->captmp);
+    if (!r->tmp) abort(); /* out of memory is not bad input */
+  }
+  void *p = calloc(1, size ? size : 1);
+  if (!p) abort();
+  r->tmp[r->ntmp++] = p;
+  return p;
+}
+
+size_t rd_tmp_mark(const rd *r) { return r->ntmp; }
+
+void rd_tmp_release(rd *r, size_t mark) {
+  while (r->ntmp > mark) free(r->tmp[--r->ntmp]);
 }

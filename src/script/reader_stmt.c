@@ -85,18 +85,31 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
   }
   stmt_list l = {0};
   int before = r->d ? r->d->nerrors : 0;
-  for (uint32_t i = from; i < cnt; i++) {
+  /* a list read in chunks goes on in the next chunk; the reader of the
+   * list from its start frees the trees of the chunks it has read */
+  bool top = from == 0 && r->ck.cur && ts_node_eq(list, r->ck.list0);
+  for (uint32_t i = from;; i++) {
+    if (i >= cnt) {
+      if (!rd_list_continues(r, list)) break;
+      list = rd_next_chunk(r, top);
+      if (ts_node_is_null(list)) break;
+      kids = rd_named_children(r, list, &cnt);
+      i = 0;
+    }
     TSNode s = kids[i];
     if (rd_is(s, "comment")) continue;
     bool failed = false;
     int errs = r->d ? r->d->nerrors : 0;
+    size_t tmp = rd_tmp_mark(r);
     if (rd_block_frame_stmt(r, s, &failed)) {
+      rd_tmp_release(r, tmp);
       if (failed || (r->d && r->d->nerrors > errs)) poison_targets(r, s);
       continue;
     }
     if (r->blk && !r->blk->is_root) r->blk->body_started = true;
     bool rest = false;
     add(r, &l, stmt_at(r, s, list, i, &rest));
+    rd_tmp_release(r, tmp);
     if (rest) break;
     if (r->d && r->d->nerrors > errs) poison_targets(r, s);
   }
@@ -339,7 +352,8 @@ static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
   return te;
 }
 
-static bool more_stmts(TSNode list, uint32_t idx) {
+static bool more_stmts(rd *r, TSNode list, uint32_t idx) {
+  if (rd_list_continues(r, list)) return true;
   uint32_t cnt = ts_node_named_child_count(list);
   for (uint32_t i = idx + 1; i < cnt; i++)
     if (!rd_is(ts_node_named_child(list, i), "comment")) return true;
@@ -357,7 +371,7 @@ static tir_stmt *scalar(rd *r, const char *name, tir_dtype t, rval *init, TSNode
   tir_buffer *b = rd_scalar_new(r, name, t, sp);
   tir_stmt *st = init ? rd_scalar_store(r, b, *init, sp) : NULL;
   if (init && !st) return NULL;
-  bool more = more_stmts(list, idx);
+  bool more = more_stmts(r, list, idx);
   tir_stmt *body = more || !st ? rest_of(r, list, idx, rest_used) : st;
   if (!body) return NULL;
   if (st && more) body = tir_seq(r->c, (tir_stmt *[]){st, body}, 2);
@@ -627,7 +641,8 @@ static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode lis
 
 /* the only statement of list from index `from` (comments aside), or a
  * null node */
-static TSNode sole_stmt(TSNode list, uint32_t from) {
+static TSNode sole_stmt(rd *r, TSNode list, uint32_t from) {
+  if (rd_list_continues(r, list)) return (TSNode){0}; /* a chunk ends after a compound statement */
   TSNode only = {0};
   bool found = false;
   uint32_t cnt = ts_node_named_child_count(list);
@@ -644,7 +659,7 @@ static TSNode sole_stmt(TSNode list, uint32_t from) {
 /* the statements of list from `from` are one for loop, or start with
  * `x = T.launch_thread(...)` (whose body is the rest) */
 static bool binds_next(rd *r, TSNode list, uint32_t from) {
-  if (rd_is(sole_stmt(list, from), "for_statement")) return true;
+  if (rd_is(sole_stmt(r, list, from), "for_statement")) return true;
   uint32_t cnt = ts_node_named_child_count(list);
   for (uint32_t i = from; i < cnt; i++) {
     TSNode c = ts_node_named_child(list, i);
@@ -1085,7 +1100,7 @@ static tir_stmt *while_stmt(rd *r, TSNode s) {
 /* ---- with ---- */
 
 static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
-  if (!r->blk || r->blk->is_root || !ts_node_eq(ts_node_parent(with), r->blk->body)) {
+  if (!r->blk || r->blk->is_root || !ts_node_eq(rd_list_canon(r, ts_node_parent(with)), r->blk->body)) {
     tir_error(r->d, rd_span(call), "T.init must be used directly inside a block");
     return NULL;
   }

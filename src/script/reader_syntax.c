@@ -4,6 +4,7 @@
  * indentation ("unexpected indent", "expected an indented block",
  * "unindent does not match any outer indentation level").  One pass over
  * the bytes, as Python's tokenizer makes it; the first error is reported. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "script/reader.h"
@@ -30,6 +31,8 @@ typedef struct lx {
   char last;        /* last significant char of the logical line */
   tir_span last_at;
   bool compound;    /* the logical line starts with for/if/with/def ... */
+  rd_lines *out;    /* where the logical lines go, or NULL */
+  bool in_line;     /* a logical line is open (recorded in out) */
 } lx;
 
 static void adv(lx *x) {
@@ -131,7 +134,30 @@ static bool line_start(lx *x) {
   if (x->i >= x->n || x->s[x->i] == '\n' || x->s[x->i] == '\r' || x->s[x->i] == '#') return true;
   if (!indentation(x, width)) return false;
   x->compound = starts_compound(x->s + x->i, x->n - x->i);
+  if (x->out) {
+    rd_lines *o = x->out;
+    if (o->n == o->cap) {
+      o->cap = o->cap ? o->cap * 2 : 256;
+      o->v = realloc(o->v, sizeof *o->v * o->cap);
+      if (!o->v) abort(); /* out of memory is not bad input */
+    }
+    size_t first = x->i;
+    size_t start = first - (size_t)(x->col - 1);
+    o->v[o->n++] = (rd_line){.start = (uint32_t)start, .first = (uint32_t)first, .srow = (uint32_t)(x->line - 1),
+                             .indent = width};
+    x->in_line = true;
+  }
   return true;
+}
+
+/* the logical line being recorded ends before s[i] */
+static void close_line(lx *x) {
+  if (!x->in_line) return;
+  rd_line *l = &x->out->v[x->out->n - 1];
+  l->end = (uint32_t)x->i;
+  l->erow = (uint32_t)(x->line - 1);
+  l->ecol = (uint32_t)(x->col - 1);
+  x->in_line = false;
 }
 
 static void end_logical_line(lx *x) {
@@ -139,8 +165,8 @@ static void end_logical_line(lx *x) {
   x->last = 0;
 }
 
-bool rd_check_layout(const char *src, size_t len, tir_diag *d) {
-  lx x = {.s = src, .n = len, .line = 1, .col = 1, .d = d, .nind = 1};
+bool rd_check_layout(const char *src, size_t len, tir_diag *d, rd_lines *lines) {
+  lx x = {.s = src, .n = len, .line = 1, .col = 1, .d = d, .nind = 1, .out = lines};
   bool at_line_start = true;
   while (x.i < x.n) {
     if (at_line_start && x.depth == 0) {
@@ -160,11 +186,12 @@ bool rd_check_layout(const char *src, size_t len, tir_diag *d) {
       continue;
     }
     if (c == '\n') {
+      adv(&x);
       if (x.depth == 0) {
         if (x.last) end_logical_line(&x);
+        close_line(&x);
         at_line_start = true;
       }
-      adv(&x);
       continue;
     }
     if (c == '"' || c == '\'') {
@@ -183,6 +210,7 @@ bool rd_check_layout(const char *src, size_t len, tir_diag *d) {
     return false;
   }
   if (x.last) end_logical_line(&x);
+  close_line(&x);
   if (x.want_block) {
     tir_error(d, here(&x), "expected an indented block at the end of the input");
     return false;

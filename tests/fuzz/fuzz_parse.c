@@ -5,7 +5,8 @@
  *   ./fuzz_parse -dict=tests/fuzz/tvmscript.dict CORPUS_DIR tests/passes examples
  * Any input must give a module or diagnostics, never a crash or a leak; and
  * printing must round-trip (see round_trip; else the harness aborts: the
- * printer or the reader gives a wrong answer). */
+ * printer or the reader gives a wrong answer), and the chunked read must
+ * read the same (see chunked). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,11 +56,41 @@ static void round_trip(const tir_module *m) {
   tir_ctx_free(ctx);
 }
 
+/* The reader's chunked parse (TIR_READ_CHUNK_BYTES=1: a chunk ends after
+ * every compound statement of a function body) must read what the whole
+ * parse reads: the same module, or an error too. */
+static void chunked(const uint8_t *data, size_t size, const tir_module *whole) {
+  tir_ctx *ctx = tir_ctx_new();
+  tir_diag d;
+  tir_diag_init(&d);
+  setenv("TIR_READ_CHUNK_BYTES", "1", 1);
+  tir_module *m = tir_parse(ctx, (const char *)data, size, &d);
+  unsetenv("TIR_READ_CHUNK_BYTES");
+  if (!m != !whole) {
+    fprintf(stderr, "fuzz_parse: the chunked read %s where the whole read %s\n", m ? "succeeds" : "fails",
+            whole ? "succeeds" : "fails");
+    abort();
+  }
+  if (m) {
+    char *a = tir_print_module(whole, NULL), *b = tir_print_module(m, NULL);
+    if (!a || !b || strcmp(a, b)) {
+      fprintf(stderr, "fuzz_parse: the chunked read differs:\n--- whole:\n%s\n--- chunked:\n%s\n", a, b);
+      abort();
+    }
+    free(a);
+    free(b);
+  }
+  free(tir_diag_format(&d, "fuzz", (const char *)data, size));
+  tir_diag_free(&d);
+  tir_ctx_free(ctx);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tir_ctx *ctx = tir_ctx_new();
   tir_diag d;
   tir_diag_init(&d);
   tir_module *m = tir_parse(ctx, (const char *)data, size, &d);
+  chunked(data, size, m);
   if (m) {
     round_trip(m);
     tir_pipeline *p = tir_pipeline_parse("compact,lower_match", &d);

@@ -1,0 +1,337 @@
+/* reader_chunk.c - reading a long statement list in chunks (see reader.h):
+ * the plan, from the logical lines that rd_check_layout records; the
+ * first parse's included ranges; the parse of each later chunk, with the
+ * header lines around its list, when the reader comes to it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/diag.h"
+#include "script/reader.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+enum { K_SIMPLE, K_COMPOUND, K_WITH, K_DEF, K_CLASS, K_DECOR, K_CONT };
+
+static bool word_at(const char *s, const char *w) {
+  size_t n = strlen(w);
+  if (strncmp(s, w, n)) return false;
+  char c = s[n];
+  return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (unsigned char)c >= 0x80);
+}
+
+static int kind_of(const char *src, const rd_line *l) {
+  const char *s = src + l->first;
+  if (*s == '@') return K_DECOR;
+  if (word_at(s, "def")) return K_DEF;
+  if (word_at(s, "class")) return K_CLASS;
+  if (word_at(s, "with")) return K_WITH;
+  static const char *const compound[] = {"for", "while", "if", "try", "async", NULL};
+  for (int i = 0; compound[i]; i++)
+    if (word_at(s, compound[i])) return K_COMPOUND;
+  static const char *const cont[] = {"elif", "else", "except", "finally", NULL};
+  for (int i = 0; cont[i]; i++)
+    if (word_at(s, cont[i])) return K_CONT;
+  return K_SIMPLE;
+}
+
+/* a header: the lines [start, end) of a compound statement's first
+ * logical line, its decorators first */
+typedef struct head { uint32_t start, end; TSPoint sp, ep; int indent; } head;
+
+static TSRange range_of(head h) { return (TSRange){h.sp, h.ep, h.start, h.end}; }
+
+static head head_of(const rd_lines *L, size_t dec, size_t j) {
+  return (head){L->v[dec].start, L->v[j].end, {L->v[dec].srow, 0}, {L->v[j].erow, L->v[j].ecol}, L->v[j].indent};
+}
+
+static void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p) abort(); /* out of memory is not bad input */
+  return p;
+}
+
+/* the plan for the def at line j (decorators from line dec), heads
+ * around it; the index of the def's last body line in *last */
+static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head *around, int naround,
+                     size_t threshold, size_t target, rd_chunk_plan *out, size_t *last) {
+  const rd_line *v = L->v;
+  int d = v[j].indent;
+  size_t k = j + 1, e = k;
+  *last = j;
+  if (k >= L->n || v[k].indent <= d) return false;
+  while (e < L->n && v[e].indent > d) e++;
+  *last = e - 1;
+  head *heads = xrealloc(NULL, sizeof *heads * (size_t)(naround + 2 + (e - k)));
+  int nh = 0;
+  for (int i = 0; i < naround; i++) heads[nh++] = around[i];
+  heads[nh++] = head_of(L, dec, j);
+  /* the list: the body, or the body of the one `with` that is all of it */
+  int b;
+  for (;;) {
+    b = v[k].indent;
+    int nstmt = 0;
+    bool bad = false;
+    for (size_t t = k; t < e && !bad; t++) {
+      if (v[t].indent < b) bad = true;
+      else if (v[t].indent == b && kind_of(r->src, &v[t]) != K_CONT) nstmt++;
+    }
+    if (bad) {
+      free(heads);
+      return false;
+    }
+    if (nstmt == 1 && kind_of(r->src, &v[k]) == K_WITH && k + 1 < e && v[k + 1].indent > b) {
+      heads[nh++] = head_of(L, k, k);
+      k++;
+      continue;
+    }
+    break;
+  }
+  if (v[e - 1].end - v[k].start <= threshold) {
+    free(heads);
+    return false;
+  }
+  /* cut before a statement of the list that follows a compound one */
+  size_t ncut = 1, capcut = 16;
+  uint32_t *cut = xrealloc(NULL, sizeof *cut * capcut);
+  TSPoint *pt = xrealloc(NULL, sizeof *pt * capcut);
+  cut[0] = v[k].start;
+  pt[0] = (TSPoint){v[k].srow, 0};
+  bool prev_compound = false;
+  for (size_t t = k; t < e; t++) {
+    if (v[t].indent != b) continue;
+    int kind = kind_of(r->src, &v[t]);
+    if (kind == K_CONT) continue;
+    bool after_decorator = t > k && kind_of(r->src, &v[t - 1]) == K_DECOR && v[t - 1].indent == b;
+    if (after_decorator) continue; /* the definition of a decorated statement */
+    if (t > k && prev_compound && v[t].start - cut[ncut - 1] >= target) {
+      if (ncut + 1 >= capcut) {
+        capcut *= 2;
+        cut = xrealloc(cut, sizeof *cut * capcut);
+        pt = xrealloc(pt, sizeof *pt * capcut);
+      }
+      cut[ncut] = v[t].start;
+      pt[ncut++] = (TSPoint){v[t].srow, 0};
+    }
+    prev_compound = kind != K_SIMPLE;
+  }
+  if (ncut == 1) {
+    free(heads);
+    free(cut);
+    free(pt);
+    return false;
+  }
+  cut[ncut] = v[e - 1].end;
+  pt[ncut] = (TSPoint){v[e - 1].erow, v[e - 1].ecol};
+  out->def_at = v[j].first;
+  out->head = xrealloc(NULL, sizeof *out->head * (size_t)nh);
+  for (int i = 0; i < nh; i++) out->head[i] = range_of(heads[i]);
+  out->nhead = nh;
+  out->ndescend = nh - naround - 1;
+  out->cut = cut;
+  out->cutpt = pt;
+  out->nchunks = (int)ncut;
+  free(heads);
+  return true;
+}
+
+bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t target) {
+  rd_chunks *ck = &r->ck;
+  head *stack = NULL;
+  int nstack = 0, capstack = 0;
+  size_t dec = SIZE_MAX; /* the first of the decorators just before, if any */
+  int cap = 0;
+  for (size_t j = 0; j < L->n; j++) {
+    const rd_line *l = &L->v[j];
+    while (nstack && stack[nstack - 1].indent >= l->indent) nstack--;
+    int kind = kind_of(r->src, l);
+    if (kind == K_DECOR) {
+      if (dec == SIZE_MAX || L->v[dec].indent != l->indent) dec = j;
+      continue;
+    }
+    size_t from = dec != SIZE_MAX && L->v[dec].indent == l->indent ? dec : j;
+    dec = SIZE_MAX;
+    if (kind == K_DEF) {
+      rd_chunk_plan p = {0};
+      size_t last;
+      if (plan_def(r, L, from, j, stack, nstack, threshold, target, &p, &last)) {
+        if (ck->nplans == cap) {
+          cap = cap ? cap * 2 : 4;
+          ck->plans = xrealloc(ck->plans, sizeof *ck->plans * (size_t)cap);
+        }
+        ck->plans[ck->nplans++] = p;
+        j = last; /* no plan within a planned list */
+        continue;
+      }
+    }
+    if (j + 1 < L->n && L->v[j + 1].indent > l->indent) { /* opens a block */
+      if (nstack == capstack) {
+        capstack = capstack ? capstack * 2 : 16;
+        stack = xrealloc(stack, sizeof *stack * (size_t)capstack);
+      }
+      stack[nstack++] = head_of(L, from, j);
+    }
+  }
+  free(stack);
+  return ck->nplans > 0;
+}
+
+TSRange *rd_chunk_first_ranges(rd *r, uint32_t *n) {
+  const rd_chunks *ck = &r->ck;
+  TSRange *out = xrealloc(NULL, sizeof *out * (size_t)(ck->nplans + 1));
+  uint32_t at = 0;
+  TSPoint atp = {0, 0};
+  *n = 0;
+  for (int i = 0; i < ck->nplans; i++) {
+    const rd_chunk_plan *p = &ck->plans[i];
+    out[(*n)++] = (TSRange){atp, p->cutpt[1], at, p->cut[1]};
+    at = p->cut[p->nchunks];
+    atp = p->cutpt[p->nchunks];
+  }
+  out[(*n)++] = (TSRange){atp, {UINT32_MAX, UINT32_MAX}, at, UINT32_MAX};
+  return out;
+}
+
+static TSNode last_stmt(TSNode list) {
+  for (uint32_t i = ts_node_named_child_count(list); i-- > 0;) {
+    TSNode c = ts_node_named_child(list, i);
+    if (!rd_is(c, "comment")) return c;
+  }
+  return (TSNode){0};
+}
+
+static TSNode first_stmt(TSNode list) {
+  uint32_t cnt = ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(list, i);
+    if (!rd_is(c, "comment")) return c;
+  }
+  return (TSNode){0};
+}
+
+/* from a function's body down the `with`s of the plan to its list, which
+ * starts on the line at byte `at`; a null node if the tree is not as planned */
+static TSNode list_below(rd *r, const rd_chunk_plan *p, TSNode body, uint32_t at) {
+  while (at < r->len && (r->src[at] == ' ' || r->src[at] == '\t' || r->src[at] == '\f')) at++;
+  for (int i = 0; i < p->ndescend && !ts_node_is_null(body); i++) {
+    TSNode w = last_stmt(body);
+    body = rd_is(w, "with_statement") ? rd_field(w, "body") : (TSNode){0};
+  }
+  if (ts_node_is_null(body) || !rd_is(body, "block")) return (TSNode){0};
+  TSNode f = first_stmt(body);
+  return !ts_node_is_null(f) && ts_node_start_byte(f) == at ? body : (TSNode){0};
+}
+
+static tir_span row_span(TSPoint pt) {
+  tir_span sp = {(int)pt.row + 1, 1};
+  return sp;
+}
+
+static void chunk_error(rd *r, const rd_chunk_plan *p, int k) {
+  tir_error(r->d, row_span(p->cutpt[k]),
+            "internal error: this input could not be read in chunks (set TIR_READ_CHUNK_BYTES to a size larger "
+            "than the input to read it whole)");
+}
+
+void rd_chunk_begin(rd *r, TSNode def) {
+  rd_chunks *ck = &r->ck;
+  ck->cur = NULL;
+  uint32_t at = ts_node_start_byte(def);
+  for (int i = 0; i < ck->nplans; i++)
+    if (ck->plans[i].def_at == at) {
+      const rd_chunk_plan *p = &ck->plans[i];
+      TSNode list = list_below(r, p, rd_field(def, "body"), p->cut[0]);
+      if (ts_node_is_null(list)) {
+        chunk_error(r, p, 0);
+        return;
+      }
+      ck->cur = p;
+      ck->next = 1;
+      ck->list0 = ck->list = list;
+      return;
+    }
+}
+
+static void free_trees(rd *r) {
+  rd_chunks *ck = &r->ck;
+  if (ck->ntrees) rd_free_children_since(r, ck->kids_mark, ck->tree0);
+  for (int i = 0; i < ck->ntrees; i++) ts_tree_delete(ck->trees[i]);
+  ck->ntrees = 0;
+}
+
+void rd_chunk_end(rd *r) {
+  free_trees(r);
+  r->ck.cur = NULL;
+}
+
+bool rd_list_continues(rd *r, TSNode list) {
+  const rd_chunks *ck = &r->ck;
+  return ck->cur && ck->next < ck->cur->nchunks && ts_node_eq(list, ck->list);
+}
+
+TSNode rd_list_canon(rd *r, TSNode list) {
+  const rd_chunks *ck = &r->ck;
+  return ck->cur && ts_node_eq(list, ck->list) ? ck->list0 : list;
+}
+
+TSNode rd_next_chunk(rd *r, bool top) {
+  rd_chunks *ck = &r->ck;
+  const rd_chunk_plan *p = ck->cur;
+  int k = ck->next++;
+  if (top) free_trees(r);
+  TSRange *ranges = xrealloc(NULL, sizeof *ranges * (size_t)(p->nhead + 1));
+  memcpy(ranges, p->head, sizeof *ranges * (size_t)p->nhead);
+  ranges[p->nhead] = (TSRange){p->cutpt[k], p->cutpt[k + 1], p->cut[k], p->cut[k + 1]};
+  bool ok = ts_parser_set_included_ranges(ck->parser, ranges, (uint32_t)p->nhead + 1);
+  free(ranges);
+  if (!ok) {
+    chunk_error(r, p, k);
+    return (TSNode){0};
+  }
+  uint64_t budget = rd_parse_budget(p->cut[k + 1] - p->cut[k]);
+  ts_parser_set_timeout_micros(ck->parser, budget);
+  TSTree *t = ts_parser_parse_string(ck->parser, NULL, r->src, (uint32_t)r->len);
+  if (!t) {
+    tir_error(r->d, row_span(p->cutpt[k]),
+              "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error "
+              "recovery takes time superlinear in the length of some malformed lines)",
+              (double)budget / 1e6);
+    return (TSNode){0};
+  }
+  if (ck->ntrees == ck->captrees) {
+    ck->captrees = ck->captrees ? ck->captrees * 2 : 8;
+    ck->trees = xrealloc(ck->trees, sizeof *ck->trees * (size_t)ck->captrees);
+  }
+  if (!ck->ntrees) ck->kids_mark = r->nkids;
+  ck->trees[ck->ntrees++] = t;
+  TSNode root = ts_tree_root_node(t);
+  if (rd_tree_errors(r, root)) return (TSNode){0};
+  /* module > [class > body >] function > body > [with > body ...] */
+  TSNode n = root;
+  while (!ts_node_is_null(n) && !rd_is(n, "function_definition")) {
+    if (rd_is(n, "module") || rd_is(n, "block")) n = last_stmt(n);
+    else if (rd_is(n, "decorated_definition")) n = rd_field(n, "definition");
+    else if (rd_is(n, "class_definition")) n = rd_field(n, "body");
+    else n = (TSNode){0};
+  }
+  TSNode list = ts_node_is_null(n) ? n : list_below(r, p, rd_field(n, "body"), p->cut[k]);
+  if (ts_node_is_null(list)) {
+    chunk_error(r, p, k);
+    return list;
+  }
+  ck->list = list;
+  return list;
+}
+
+void rd_chunks_free(rd *r) {
+  rd_chunks *ck = &r->ck;
+  free_trees(r);
+  for (int i = 0; i < ck->nplans; i++) {
+    free(ck->plans[i].head);
+    free(ck->plans[i].cut);
+    free(ck->plans[i].cutpt);
+  }
+  free(ck->plans);
+  free(ck->trees);
+  memset(ck, 0, sizeof *ck);
+}
