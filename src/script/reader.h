@@ -146,8 +146,10 @@ typedef struct rd {
   /* rd_text's copies of short texts, open addressing (malloc'd) */
   const char **intern; size_t nintern, capintern;
   /* scratch that lives until the statement being read is read (rd_tmp):
-   * call arguments; malloc'd, each freed at its statement's end */
-  void **tmp; size_t ntmp, captmp;
+   * call arguments; blocks malloc'd, reused from statement to statement */
+  struct rd_tmpblk { unsigned char *p; size_t size; } *tmpb;
+  int ntmpb, captmpb, tmpcur;
+  size_t tmpused;
   struct rd_chunks ck;
   struct rd_kids { TSNode *n; uint32_t cnt; const TSTree *tree; const void *id; } *kids;
   int nkids, capkids;
@@ -161,9 +163,11 @@ void rd_free_children(rd *r);
 void rd_free_children_since(rd *r, int from, const TSTree *keep);
 /* zeroed scratch memory, freed by the rd_tmp_release of a mark taken
  * before it: it must not be reachable from the IR or the symbol table */
+typedef struct rd_tmp_mark_t { int blk; size_t used; } rd_tmp_mark_t;
 void *rd_tmp(rd *r, size_t size);
-size_t rd_tmp_mark(const rd *r);
-void rd_tmp_release(rd *r, size_t mark);
+rd_tmp_mark_t rd_tmp_mark(const rd *r);
+void rd_tmp_release(rd *r, rd_tmp_mark_t mark);
+void rd_tmp_free(rd *r);
 
 /* ---- reader_syntax.c ---- */
 /* a logical line (blank and comment lines are none): bytes [start, end)

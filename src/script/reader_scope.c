@@ -184,22 +184,74 @@ void rd_free_children(rd *r) {
   r->nkids = r->capkids = 0;
 }
 
-/* ---- scratch ---- */
+/* ---- scratch ----
+ * A stack of blocks, bump-allocated; a mark is (block, offset).  Under
+ * AddressSanitizer what a release gives back is poisoned, so a use after
+ * it is reported as malloc'd memory would be. */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define RD_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RD_ASAN 1
+#endif
+#endif
+#ifdef RD_ASAN
+#include <sanitizer/asan_interface.h>
+#define TMP_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define TMP_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define TMP_POISON(p, n) ((void)(p), (void)(n))
+#define TMP_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 void *rd_tmp(rd *r, size_t size) {
-  if (r->ntmp == r->captmp) {
-    r->captmp = r->captmp ? r->captmp * 2 : 64;
-    r->tmp = realloc(r->tmp, sizeof *r->tmp * r->captmp);
-    if (!r->tmp) abort(); /* out of memory is not bad input */
+  size = (size + 15) & ~(size_t)15;
+  if (!size) size = 16;
+  while (r->tmpcur < r->ntmpb && r->tmpb[r->tmpcur].size - r->tmpused < size) {
+    r->tmpcur++;
+    r->tmpused = 0;
   }
-  void *p = calloc(1, size ? size : 1);
-  if (!p) abort();
-  r->tmp[r->ntmp++] = p;
+  if (r->tmpcur == r->ntmpb) {
+    if (r->ntmpb == r->captmpb) {
+      r->captmpb = r->captmpb ? r->captmpb * 2 : 8;
+      r->tmpb = realloc(r->tmpb, sizeof *r->tmpb * (size_t)r->captmpb);
+      if (!r->tmpb) abort(); /* out of memory is not bad input */
+    }
+    size_t bs = size > 65536 ? size : 65536;
+    unsigned char *p = malloc(bs);
+    if (!p) abort();
+    TMP_POISON(p, bs);
+    r->tmpb[r->ntmpb++] = (struct rd_tmpblk){p, bs};
+    r->tmpused = 0;
+  }
+  unsigned char *p = r->tmpb[r->tmpcur].p + r->tmpused;
+  r->tmpused += size;
+  TMP_UNPOISON(p, size);
+  memset(p, 0, size);
   return p;
 }
 
-size_t rd_tmp_mark(const rd *r) { return r->ntmp; }
+rd_tmp_mark_t rd_tmp_mark(const rd *r) { return (rd_tmp_mark_t){r->tmpcur, r->tmpused}; }
 
-void rd_tmp_release(rd *r, size_t mark) {
-  while (r->ntmp > mark) free(r->tmp[--r->ntmp]);
+void rd_tmp_release(rd *r, rd_tmp_mark_t m) {
+#ifdef RD_ASAN
+  for (int b = m.blk; b < r->ntmpb && b <= r->tmpcur; b++) {
+    size_t from = b == m.blk ? m.used : 0;
+    TMP_POISON(r->tmpb[b].p + from, r->tmpb[b].size - from);
+  }
+#endif
+  r->tmpcur = m.blk;
+  r->tmpused = m.used;
+}
+
+void rd_tmp_free(rd *r) {
+  for (int b = 0; b < r->ntmpb; b++) {
+    TMP_UNPOISON(r->tmpb[b].p, r->tmpb[b].size);
+    free(r->tmpb[b].p);
+  }
+  free(r->tmpb);
+  r->tmpb = NULL;
+  r->ntmpb = r->captmpb = r->tmpcur = 0;
+  r->tmpused = 0;
 }
