@@ -62,6 +62,11 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
   if (k >= L->n || v[k].indent <= d) return false;
   while (e < L->n && v[e].indent > d) e++;
   *last = e - 1;
+  /* tabs (or form feeds) in the indentation: tree-sitter's idea of the
+   * blocks may differ from the plan's; such a body is read whole */
+  for (size_t t = k; t < e; t++)
+    for (uint32_t b = v[t].start; b < v[t].first; b++)
+      if (r->src[b] != ' ') return false;
   head *heads = xrealloc(NULL, sizeof *heads * (size_t)(naround + 2 + (e - k)));
   int nh = 0;
   for (int i = 0; i < naround; i++) heads[nh++] = around[i];
