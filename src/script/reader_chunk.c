@@ -12,26 +12,29 @@ const TSLanguage *tree_sitter_python(void);
 
 enum { K_SIMPLE, K_COMPOUND, K_WITH, K_DEF, K_CLASS, K_DECOR, K_CONT };
 
-static bool word_at(const char *s, const char *w) {
-  size_t n = strlen(w);
-  if (strncmp(s, w, n)) return false;
-  char c = s[n];
+/* the word w at s, with n bytes left (the input is not NUL-terminated) */
+static bool word_at(const char *s, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  if (wl > n || memcmp(s, w, wl)) return false;
+  if (wl == n) return true;
+  char c = s[wl];
   return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            (unsigned char)c >= 0x80);
 }
 
-static int kind_of(const char *src, const rd_line *l) {
-  const char *s = src + l->first;
+static int kind_of(const rd *r, const rd_line *l) {
+  const char *s = r->src + l->first;
+  size_t n = r->len - l->first;
   if (*s == '@') return K_DECOR;
-  if (word_at(s, "def")) return K_DEF;
-  if (word_at(s, "class")) return K_CLASS;
-  if (word_at(s, "with")) return K_WITH;
+  if (word_at(s, n, "def")) return K_DEF;
+  if (word_at(s, n, "class")) return K_CLASS;
+  if (word_at(s, n, "with")) return K_WITH;
   static const char *const compound[] = {"for", "while", "if", "try", "async", NULL};
   for (int i = 0; compound[i]; i++)
-    if (word_at(s, compound[i])) return K_COMPOUND;
+    if (word_at(s, n, compound[i])) return K_COMPOUND;
   static const char *const cont[] = {"elif", "else", "except", "finally", NULL};
   for (int i = 0; cont[i]; i++)
-    if (word_at(s, cont[i])) return K_CONT;
+    if (word_at(s, n, cont[i])) return K_CONT;
   return K_SIMPLE;
 }
 
@@ -79,13 +82,13 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
     bool bad = false;
     for (size_t t = k; t < e && !bad; t++) {
       if (v[t].indent < b) bad = true;
-      else if (v[t].indent == b && kind_of(r->src, &v[t]) != K_CONT) nstmt++;
+      else if (v[t].indent == b && kind_of(r, &v[t]) != K_CONT) nstmt++;
     }
     if (bad) {
       free(heads);
       return false;
     }
-    if (nstmt == 1 && kind_of(r->src, &v[k]) == K_WITH && k + 1 < e && v[k + 1].indent > b) {
+    if (nstmt == 1 && kind_of(r, &v[k]) == K_WITH && k + 1 < e && v[k + 1].indent > b) {
       heads[nh++] = head_of(L, k, k);
       k++;
       continue;
@@ -105,9 +108,9 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
   bool prev_compound = false;
   for (size_t t = k; t < e; t++) {
     if (v[t].indent != b) continue;
-    int kind = kind_of(r->src, &v[t]);
+    int kind = kind_of(r, &v[t]);
     if (kind == K_CONT) continue;
-    bool after_decorator = t > k && kind_of(r->src, &v[t - 1]) == K_DECOR && v[t - 1].indent == b;
+    bool after_decorator = t > k && kind_of(r, &v[t - 1]) == K_DECOR && v[t - 1].indent == b;
     if (after_decorator) continue; /* the definition of a decorated statement */
     if (t > k && prev_compound && v[t].start - cut[ncut - 1] >= target) {
       if (ncut + 1 >= capcut) {
@@ -149,7 +152,7 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
   for (size_t j = 0; j < L->n; j++) {
     const rd_line *l = &L->v[j];
     while (nstack && stack[nstack - 1].indent >= l->indent) nstack--;
-    int kind = kind_of(r->src, l);
+    int kind = kind_of(r, l);
     if (kind == K_DECOR) {
       if (dec == SIZE_MAX || L->v[dec].indent != l->indent) dec = j;
       continue;

@@ -15,6 +15,14 @@ static tir_module *parse(const char *src) {
   return tir_parse(C, src, strlen(src), &D);
 }
 
+static tir_module *parse_n(const char *src, size_t n) {
+  if (C) tir_ctx_free(C);
+  C = tir_ctx_new();
+  tir_diag_free(&D);
+  tir_diag_init(&D);
+  return tir_parse(C, src, n, &D);
+}
+
 static tir_func *parse1(const char *src) {
   tir_module *m = parse(src);
   ck_assert_msg(m, "parse failed: %s", D.n ? D.items[0].msg : "?");
@@ -379,6 +387,37 @@ START_TEST(prefixes_never_crash) {
 }
 END_TEST
 
+/* every prefix, in a buffer of exactly its bytes (tir_parse's input is not
+ * NUL-terminated), read whole and read in chunks (TIR_READ_CHUNK_BYTES=1:
+ * a chunk after every compound statement): a module or an error, the same
+ * either way, and no byte read past the end (ASan) */
+START_TEST(prefixes_chunked) {
+  const char *src = TIRX "@T.prim_func\ndef f(A: T.Buffer((8,), \"int32\")):\n"
+                         "    for i in range(8):\n        A[i] = i\n"
+                         "    n: T.let[T.int32] = A[1]\n"
+                         "    with T.attr(0, \"pragma_x\", 1):\n        A[0] = n\n"
+                         "    for i in range(8):\n        A[i] = A[i] + n\n"
+                         "@T.prim_func\ndef g(B: T.Buffer((4,), \"int32\")):\n"
+                         "    for j in range(4):\n        B[j] = 0\n    for j in range(4):\n        B[j] = 1\n    with";
+  size_t n = strlen(src);
+  for (size_t k = 0; k <= n; k++) {
+    char *buf = malloc(k ? k : 1);
+    memcpy(buf, src, k);
+    bool ok[2];
+    for (int chunked = 0; chunked < 2; chunked++) {
+      if (chunked) setenv("TIR_READ_CHUNK_BYTES", "1", 1);
+      tir_module *m = parse_n(buf, k);
+      unsetenv("TIR_READ_CHUNK_BYTES");
+      ck_assert(m != NULL || D.nerrors > 0);
+      ok[chunked] = m != NULL;
+    }
+    ck_assert_msg(ok[0] == ok[1], "prefix of %zu bytes: read %s whole, %s in chunks", k, ok[0] ? "" : "not",
+                  ok[1] ? "" : "not");
+    free(buf);
+  }
+}
+END_TEST
+
 /* TVM's printing of a pragma attr on a loop var (LowerOpaqueBlock puts it
  * just outside the loop): `i = T.int32()`, `T.attr(i, ...)` concise or
  * `with`, then `for i`: the loop binds the declared var, so the attr's node
@@ -458,6 +497,7 @@ int main(void) {
   tcase_add_test(t, intrinsics);
   tcase_add_test(t, errors);
   tcase_add_test(t, prefixes_never_crash);
+  tcase_add_test(t, prefixes_chunked);
   tcase_add_test(t, pragma_attr_on_loop_var);
   tcase_set_timeout(t, 60);
   suite_add_tcase(s, t);
