@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptrmap.h"
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
@@ -30,6 +31,7 @@ typedef struct flattener {
   tir_analyzer *an;
   flat_pair *pairs;
   int n, cap;
+  tir_ptrmap index; /* orig -> its pair */
   bool layouts; /* a tirx function without s_tir: flat buffers get layout=None */
   tir_diag *d;
   bool failed;
@@ -86,11 +88,11 @@ static bool unchanged(const flattener *fl, const tir_buffer *b) {
 /* the flat buffer of b, made once (a copy when b must change, or always
  * when forced: TVM gives every parameter a new flat buffer) */
 static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool force) {
-  for (int i = 0; i < fl->n; i++)
-    if (fl->pairs[i].orig == b) {
-      fl->pairs[i].used |= !force;
-      return fl->pairs[i].flat;
-    }
+  long at = tir_ptrmap_get(&fl->index, b, -1);
+  if (at >= 0) {
+    fl->pairs[at].used |= !force;
+    return fl->pairs[at].flat;
+  }
   tir_buffer *f = b;
   if (force || !unchanged(fl, b)) {
     f = tir_buffer_copy(c, b);
@@ -120,6 +122,7 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
     fl->pairs = realloc(fl->pairs, sizeof *fl->pairs * (size_t)fl->cap);
     if (!fl->pairs) abort();
   }
+  tir_ptrmap_put(&fl->index, b, fl->n);
   fl->pairs[fl->n++] = (flat_pair){b, f, !force};
   return f;
 }
@@ -272,9 +275,8 @@ static tir_stmt *declare_params(tir_ctx *c, flattener *fl, const tir_func *f, ti
     bool seen = false; /* two parameters over one buffer: declared once */
     for (int j = 0; j < i && !seen; j++) seen = f->buffer_map[j] == b;
     if (!b || seen) continue;
-    flat_pair *p = NULL;
-    for (int k = 0; k < fl->n && !p; k++)
-      if (fl->pairs[k].orig == b) p = &fl->pairs[k];
+    long at = tir_ptrmap_get(&fl->index, b, -1);
+    flat_pair *p = at >= 0 ? &fl->pairs[at] : NULL;
     if (p && (p->used || uses_var(body, b->data))) body = tir_decl_buffer(c, p->flat, body);
   }
   return body;
@@ -298,6 +300,7 @@ tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d) {
   tir_stmt *body = declare_params(c, &fl, f, tir_mutate_stmt(&m, f->body));
   tir_analyzer_free(fl.an);
   free(fl.pairs);
+  tir_ptrmap_free(&fl.index);
   if (fl.failed) return NULL;
   tir_func *out = tir_func_copy(c, f);
   out->body = body;
