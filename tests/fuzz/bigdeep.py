@@ -312,6 +312,11 @@ def main():
                 nvcc = ["nvcc", "-arch=sm_80", "-Werror", "all-warnings", "-c", cu, "-o", cu + ".o"]
                 try:
                     c = subprocess.run(nvcc, capture_output=True, timeout=NVCC_TIMEOUT)
+                    if c.returncode != 0 and re.search(r"Segmentation fault|--error 0x8b", c.stderr.decode(errors="replace")):
+                        # cicc (NVVM, CUDA 13.0) crashes at -O3 on some long
+                        # kernels (seed 20261206 #2136: 397 KB of CUDA that
+                        # compiles at -Xcicc -O1 and -O0): checked at -O0
+                        raise subprocess.TimeoutExpired(nvcc, NVCC_TIMEOUT)
                 except subprocess.TimeoutExpired:
                     # NVVM's optimizer can take over half an hour on a
                     # kernel of long nested integer expressions (seed
@@ -337,7 +342,7 @@ def main():
                 if os.path.exists(fpath):
                     os.remove(fpath)
     print("bigdeep: %d passed, %d failed (%d run, %d compile-only; %d overflowing programs whose C signed "
-          "overflow gcc diagnosed; %d CUDA files past nvcc's %d s at -O3, checked at -O0) in %.0f s"
+          "overflow gcc diagnosed; %d CUDA files past nvcc's %d s at -O3 or crashing it, checked at -O0) in %.0f s"
           % (passed, failed, ran, compiled_only, overflow_ub, nvcc_slow, NVCC_TIMEOUT, time.time() - start))
     sys.exit(1 if failed else 0)
 
