@@ -569,7 +569,8 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   rd r = {.c = c, .d = d, .src = src ? src : "", .len = len};
   size_t threshold = CHUNK_THRESHOLD, target = CHUNK_BYTES;
   const char *env = getenv("TIR_READ_CHUNK_BYTES");
-  if (env && *env && strtol(env, NULL, 10) > 0) threshold = target = (size_t)strtol(env, NULL, 10);
+  long env_bytes = env ? strtol(env, NULL, 10) : 0;
+  if (env_bytes > 0) threshold = target = (size_t)env_bytes;
   rd_lines lines = {0};
   bool chunk = len > threshold;
   if (!rd_check_layout(r.src, r.len, d, chunk ? &lines : NULL)) {
@@ -603,7 +604,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   int before = d->nerrors;
   TSNode root = ts_tree_root_node(tree);
   bool saw_module = false;
-  if (!syntax_errors(&r, root) && !statements_run_together(&r, root)) top_level(&r, m, root, &saw_module);
+  if (!rd_tree_errors(&r, root)) top_level(&r, m, root, &saw_module);
   if (d->nerrors == before && m->nfuncs == 0)
     tir_error(d, FIRST, "no @T.prim_func in the input");
   /* accesses that certainly run out of bounds are errors of the input */

@@ -174,9 +174,15 @@ void rd_tmp_free(rd *r);
  * from the start of its first physical line to past its newline, its
  * first token at `first`, its indentation; rows 0-based, the end's
  * (erow, ecol) */
+typedef enum rd_line_kind {
+  RD_LINE_SIMPLE, RD_LINE_COMPOUND, RD_LINE_WITH, RD_LINE_DEF, RD_LINE_CLASS,
+  RD_LINE_DECOR, /* @... */
+  RD_LINE_CONT,  /* elif, else, except, finally: continues a compound statement */
+} rd_line_kind;
 typedef struct rd_line {
   uint32_t start, first, end, srow, erow, ecol;
   int indent;
+  int kind; /* rd_line_kind */
 } rd_line;
 typedef struct rd_lines { rd_line *v; size_t n, cap; } rd_lines;
 /* brackets, strings and indentation, with Python's messages; false with
@@ -280,6 +286,8 @@ bool rd_check_shape(rd *r, rval v, tir_expr *const *shape, int ndim, tir_dtype d
 /* handles a T.* statement that configures the enclosing block (reads,
  * writes, where, attrs, allocs, match_buffer, axis); true when n was one */
 bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed);
+/* stmt is in the body of the innermost block (not the root's) itself */
+bool rd_direct_in_block(rd *r, TSNode stmt);
 tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname);
 tir_stmt *rd_finish_root(rd *r, tir_stmt *body);
 

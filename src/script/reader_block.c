@@ -210,7 +210,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
 
 /* ---- block-frame statements ---- */
 
-static bool direct_in_block(rd *r, TSNode stmt) {
+bool rd_direct_in_block(rd *r, TSNode stmt) {
   if (!r->blk || r->blk->is_root) return false;
   TSNode p = rd_list_canon(r, ts_node_parent(stmt));
   return ts_node_eq(p, r->blk->body);
@@ -460,7 +460,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     for (int i = 0; i < n; i++) rd_push_sym(r, names[i], (rval){.k = RV_ERR}); /* later uses stay quiet */
     return *failed = true;
   }
-  if (is_axis && !direct_in_block(r, stmt)) {
+  if (is_axis && !rd_direct_in_block(r, stmt)) {
     tir_error(r->d, rd_span(right), "T.%s must be used directly inside a block", tn);
     return *failed = true;
   }
@@ -514,7 +514,7 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
   if (!tn) return false;
   const char *attr_name = r->tirx ? "sblock_attr" : "block_attr";
   if (strcmp(tn, "reads") && strcmp(tn, "writes") && strcmp(tn, "where") && strcmp(tn, attr_name)) return false;
-  if (!direct_in_block(r, stmt)) {
+  if (!rd_direct_in_block(r, stmt)) {
     tir_error(r->d, rd_span(call), "T.%s must be used directly inside a block", tn);
     return *failed = true;
   }

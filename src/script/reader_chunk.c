@@ -10,34 +10,6 @@
 
 const TSLanguage *tree_sitter_python(void);
 
-enum { K_SIMPLE, K_COMPOUND, K_WITH, K_DEF, K_CLASS, K_DECOR, K_CONT };
-
-/* the word w at s, with n bytes left (the input is not NUL-terminated) */
-static bool word_at(const char *s, size_t n, const char *w) {
-  size_t wl = strlen(w);
-  if (wl > n || memcmp(s, w, wl)) return false;
-  if (wl == n) return true;
-  char c = s[wl];
-  return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (unsigned char)c >= 0x80);
-}
-
-static int kind_of(const rd *r, const rd_line *l) {
-  const char *s = r->src + l->first;
-  size_t n = r->len - l->first;
-  if (*s == '@') return K_DECOR;
-  if (word_at(s, n, "def")) return K_DEF;
-  if (word_at(s, n, "class")) return K_CLASS;
-  if (word_at(s, n, "with")) return K_WITH;
-  static const char *const compound[] = {"for", "while", "if", "try", "async", NULL};
-  for (int i = 0; compound[i]; i++)
-    if (word_at(s, n, compound[i])) return K_COMPOUND;
-  static const char *const cont[] = {"elif", "else", "except", "finally", NULL};
-  for (int i = 0; cont[i]; i++)
-    if (word_at(s, n, cont[i])) return K_CONT;
-  return K_SIMPLE;
-}
-
 /* a header: the lines [start, end) of a compound statement's first
  * logical line, its decorators first */
 typedef struct head { uint32_t start, end; TSPoint sp, ep; int indent; } head;
@@ -82,13 +54,13 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
     bool bad = false;
     for (size_t t = k; t < e && !bad; t++) {
       if (v[t].indent < b) bad = true;
-      else if (v[t].indent == b && kind_of(r, &v[t]) != K_CONT) nstmt++;
+      else if (v[t].indent == b && v[t].kind != RD_LINE_CONT) nstmt++;
     }
     if (bad) {
       free(heads);
       return false;
     }
-    if (nstmt == 1 && kind_of(r, &v[k]) == K_WITH && k + 1 < e && v[k + 1].indent > b) {
+    if (nstmt == 1 && v[k].kind == RD_LINE_WITH && k + 1 < e && v[k + 1].indent > b) {
       heads[nh++] = head_of(L, k, k);
       k++;
       continue;
@@ -108,9 +80,9 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
   bool prev_compound = false;
   for (size_t t = k; t < e; t++) {
     if (v[t].indent != b) continue;
-    int kind = kind_of(r, &v[t]);
-    if (kind == K_CONT) continue;
-    bool after_decorator = t > k && kind_of(r, &v[t - 1]) == K_DECOR && v[t - 1].indent == b;
+    int kind = v[t].kind;
+    if (kind == RD_LINE_CONT) continue;
+    bool after_decorator = t > k && v[t - 1].kind == RD_LINE_DECOR && v[t - 1].indent == b;
     if (after_decorator) continue; /* the definition of a decorated statement */
     if (t > k && prev_compound && v[t].start - cut[ncut - 1] >= target) {
       if (ncut + 1 >= capcut) {
@@ -121,7 +93,7 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
       cut[ncut] = v[t].start;
       pt[ncut++] = (TSPoint){v[t].srow, 0};
     }
-    prev_compound = kind != K_SIMPLE;
+    prev_compound = kind != RD_LINE_SIMPLE;
   }
   if (ncut == 1) {
     free(heads);
@@ -152,14 +124,14 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
   for (size_t j = 0; j < L->n; j++) {
     const rd_line *l = &L->v[j];
     while (nstack && stack[nstack - 1].indent >= l->indent) nstack--;
-    int kind = kind_of(r, l);
-    if (kind == K_DECOR) {
+    int kind = l->kind;
+    if (kind == RD_LINE_DECOR) {
       if (dec == SIZE_MAX || L->v[dec].indent != l->indent) dec = j;
       continue;
     }
     size_t from = dec != SIZE_MAX && L->v[dec].indent == l->indent ? dec : j;
     dec = SIZE_MAX;
-    if (kind == K_DEF) {
+    if (kind == RD_LINE_DEF) {
       rd_chunk_plan p = {0};
       size_t last;
       if (plan_def(r, L, from, j, stack, nstack, threshold, target, &p, &last)) {

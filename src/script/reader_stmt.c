@@ -354,9 +354,10 @@ static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
 
 static bool more_stmts(rd *r, TSNode list, uint32_t idx) {
   if (rd_list_continues(r, list)) return true;
-  uint32_t cnt = ts_node_named_child_count(list);
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = idx + 1; i < cnt; i++)
-    if (!rd_is(ts_node_named_child(list, i), "comment")) return true;
+    if (!rd_is(kids[i], "comment")) return true;
   return false;
 }
 
@@ -645,9 +646,10 @@ static TSNode sole_stmt(rd *r, TSNode list, uint32_t from) {
   if (rd_list_continues(r, list)) return (TSNode){0}; /* a chunk ends after a compound statement */
   TSNode only = {0};
   bool found = false;
-  uint32_t cnt = ts_node_named_child_count(list);
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = from; i < cnt; i++) {
-    TSNode c = ts_node_named_child(list, i);
+    TSNode c = kids[i];
     if (rd_is(c, "comment")) continue;
     if (found) return (TSNode){0};
     only = c;
@@ -660,9 +662,10 @@ static TSNode sole_stmt(rd *r, TSNode list, uint32_t from) {
  * `x = T.launch_thread(...)` (whose body is the rest) */
 static bool binds_next(rd *r, TSNode list, uint32_t from) {
   if (rd_is(sole_stmt(r, list, from), "for_statement")) return true;
-  uint32_t cnt = ts_node_named_child_count(list);
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = from; i < cnt; i++) {
-    TSNode c = ts_node_named_child(list, i);
+    TSNode c = kids[i];
     if (rd_is(c, "comment")) continue;
     TSNode e = ts_node_named_child(c, 0);
     if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
@@ -1100,7 +1103,7 @@ static tir_stmt *while_stmt(rd *r, TSNode s) {
 /* ---- with ---- */
 
 static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
-  if (!r->blk || r->blk->is_root || !ts_node_eq(rd_list_canon(r, ts_node_parent(with)), r->blk->body)) {
+  if (!rd_direct_in_block(r, with)) {
     tir_error(r->d, rd_span(call), "T.init must be used directly inside a block");
     return NULL;
   }

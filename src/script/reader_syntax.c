@@ -123,6 +123,31 @@ static bool starts_compound(const char *s, size_t n) {
   return false;
 }
 
+/* the word w at s, with n bytes left (the input is not NUL-terminated) */
+static bool word_at(const char *s, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  if (wl > n || memcmp(s, w, wl)) return false;
+  if (wl == n) return true;
+  char c = s[wl];
+  return !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (unsigned char)c >= 0x80);
+}
+
+/* what kind of statement a logical line starting at s (n bytes left) begins */
+static int line_kind(const char *s, size_t n) {
+  if (*s == '@') return RD_LINE_DECOR;
+  if (word_at(s, n, "def")) return RD_LINE_DEF;
+  if (word_at(s, n, "class")) return RD_LINE_CLASS;
+  if (word_at(s, n, "with")) return RD_LINE_WITH;
+  static const char *const compound[] = {"for", "while", "if", "try", "async", NULL};
+  for (int i = 0; compound[i]; i++)
+    if (word_at(s, n, compound[i])) return RD_LINE_COMPOUND;
+  static const char *const cont[] = {"elif", "else", "except", "finally", NULL};
+  for (int i = 0; cont[i]; i++)
+    if (word_at(s, n, cont[i])) return RD_LINE_CONT;
+  return RD_LINE_SIMPLE;
+}
+
 /* the start of a physical line outside brackets: blank and comment lines
  * do not count; returns false on an indentation error */
 static bool line_start(lx *x) {
@@ -144,7 +169,7 @@ static bool line_start(lx *x) {
     size_t first = x->i;
     size_t start = first - (size_t)(x->col - 1);
     o->v[o->n++] = (rd_line){.start = (uint32_t)start, .first = (uint32_t)first, .srow = (uint32_t)(x->line - 1),
-                             .indent = width};
+                             .indent = width, .kind = line_kind(x->s + first, x->n - first)};
     x->in_line = true;
   }
   return true;
