@@ -56,6 +56,9 @@ typedef struct rd_sym {
   rval val;
   bool free_decl; /* `name = T.int32()`: a fresh free var */
   bool from_shape; /* made by a shape string ("n"), as TVM prints a size var first used there */
+  bool loop_bound; /* a free_decl var a loop (or thread launch) after its T.attr binds */
+  unsigned uses;   /* uses of a free_decl var as a value, but for the T.attr nodes that hint a loop */
+  tir_span bound_at; /* where loop_bound was set */
 } rd_sym;
 
 /* a loop in scope (for T.axis.remap domains) */
@@ -139,6 +142,10 @@ typedef struct rd {
   /* the free var of a T.attr whose only statement is the for loop read
    * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
   tir_expr *loop_var_hint;
+  /* binds_next's last answer: for list's statements from any index in
+   * [bn_from, bn_stop] (T.attr on bn_name up to bn_stop) and bn_name, bn_res
+   * (a run of n concise T.attr is then read in O(n), not O(n^2)) */
+  TSNode bn_list; const char *bn_name; uint32_t bn_from, bn_stop; bool bn_res, bn_set;
   /* the named children of statement lists, made once each (tree-sitter's
    * ts_node_named_child(list, i) walks from the first child: a loop over i
    * is quadratic in the list); malloc'd, freed with the tree */

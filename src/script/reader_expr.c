@@ -609,6 +609,14 @@ static rval identifier(rd *r, TSNode n) {
     tir_error(r->d, rd_span(n), "undefined variable '%s'", name);
     return rv_err();
   }
+  if (s->free_decl && s->loop_bound) {
+    /* the var is the loop's at bound_at (TVM's print of a pragma attr on a
+     * loop var); a use of it outside that loop would leave it free there */
+    tir_error(r->d, rd_span(n), "'%s' is declared free above but the loop at %d:%d binds it: it cannot be used outside that loop",
+              name, s->bound_at.line, s->bound_at.col);
+    return rv_err();
+  }
+  if (s->free_decl) s->uses++;
   rval v = s->val;
   v.sp = rd_span(n);
   if (v.k == RV_BUFFER && v.buf->scalar) return rv_expr(rd_scalar_load(r, v.buf, v.sp), v.sp);

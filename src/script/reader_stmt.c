@@ -281,10 +281,21 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
 /* the var a declaration `name = T.int32()` made, when hint (the node of
  * the T.attr around this loop or thread launch) is that var and has the
  * loop var's dtype: the loop binds it */
-static tir_expr *hinted_loop_var(rd *r, tir_expr *hint, const char *name, tir_dtype t) {
+static tir_expr *hinted_loop_var(rd *r, tir_expr *hint, const char *name, tir_dtype t, tir_span at) {
   rd_sym *sym = hint ? rd_lookup(r, name) : NULL;
   if (!sym || !sym->free_decl || sym->val.k != RV_EXPR || sym->val.e != hint) return NULL;
-  return tir_dtype_eq(hint->dtype, t) ? hint : NULL;
+  /* a var already used as a free var (by a T.attr that wraps more than the
+   * loop, or in an expression) stays free: the loop makes its own */
+  if (sym->uses || sym->loop_bound || !tir_dtype_eq(hint->dtype, t)) return NULL;
+  sym->loop_bound = true;
+  sym->bound_at = at;
+  return hint;
+}
+
+/* the declared free var whose value is v, if any */
+static rd_sym *free_decl_of(rd *r, tir_expr *v) {
+  rd_sym *sym = v->kind == TIR_VAR ? rd_lookup(r, v->u.var.name) : NULL;
+  return sym && sym->free_decl && sym->val.k == RV_EXPR && sym->val.e == v ? sym : NULL;
 }
 
 static bool is_thread_tag(const char *n) {
@@ -317,7 +328,7 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   tir_expr *hint = r->loop_var_hint;
   r->loop_var_hint = NULL;
   const char *tag = a->pos[0].k == RV_STR ? a->pos[0].s : NULL;
-  tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, TIR_INT32) : NULL;
+  tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, TIR_INT32, a->sp) : NULL;
   tir_expr *v = bound ? bound : thread_var(r, a->pos[0], a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
   if (!ext) return NULL;
@@ -658,22 +669,55 @@ static TSNode sole_stmt(rd *r, TSNode list, uint32_t from) {
   return only;
 }
 
-/* the statements of list from `from` are one for loop, or start with
+/* the call `T.attr(name, ...)` */
+static bool is_attr_call_on(rd *r, TSNode e, const char *name) {
+  if (!rd_is(e, "call")) return false;
+  const char *tn = rd_t_name(r, rd_field(e, "function"));
+  TSNode args = rd_field(e, "arguments");
+  TSNode first = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+  return tn && !strcmp(tn, "attr") && rd_is(first, "identifier") && !strcmp(rd_text(r, first), name);
+}
+
+static bool binds_next(rd *r, TSNode list, uint32_t from, const char *name);
+
+/* `with T.attr(name, ...):` */
+static bool is_with_attr_on(rd *r, TSNode c, const char *name) {
+  TSNode clause = ts_node_named_child(c, 0);
+  if (!rd_is(c, "with_statement") || !rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) return false;
+  return is_attr_call_on(r, rd_field(ts_node_named_child(clause, 0), "value"), name);
+}
+
+/* the statements of list from `from`, after more `T.attr(name, ...)` (or
+ * inside a sole `with T.attr(name, ...):`), are one for loop, or start with
  * `x = T.launch_thread(...)` (whose body is the rest) */
-static bool binds_next(rd *r, TSNode list, uint32_t from) {
-  if (rd_is(sole_stmt(r, list, from), "for_statement")) return true;
-  uint32_t cnt;
+static bool binds_stmt(rd *r, TSNode list, uint32_t i, const char *name) {
+  TSNode c = rd_named_children(r, list, &(uint32_t){0})[i];
+  if (rd_is(c, "for_statement")) return rd_is(sole_stmt(r, list, i), "for_statement");
+  if (is_with_attr_on(r, c, name))
+    return ts_node_eq(sole_stmt(r, list, i), c) && binds_next(r, rd_field(c, "body"), 0, name);
+  TSNode e = ts_node_named_child(c, 0);
+  if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
+  TSNode right = rd_field(e, "right");
+  const char *tn = rd_is(right, "call") ? rd_t_name(r, rd_field(right, "function")) : NULL;
+  return tn && !strcmp(tn, "launch_thread") && rd_is(rd_field(e, "left"), "identifier");
+}
+
+static bool binds_next(rd *r, TSNode list, uint32_t from, const char *name) {
+  if (r->bn_set && ts_node_eq(list, r->bn_list) && !strcmp(name, r->bn_name) && r->bn_from <= from && from <= r->bn_stop)
+    return r->bn_res;
+  uint32_t cnt, i = from;
   const TSNode *kids = rd_named_children(r, list, &cnt);
-  for (uint32_t i = from; i < cnt; i++) {
-    TSNode c = kids[i];
-    if (rd_is(c, "comment")) continue;
-    TSNode e = ts_node_named_child(c, 0);
-    if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
-    TSNode right = rd_field(e, "right");
-    const char *tn = rd_is(right, "call") ? rd_t_name(r, rd_field(right, "function")) : NULL;
-    return tn && !strcmp(tn, "launch_thread") && rd_is(rd_field(e, "left"), "identifier");
-  }
-  return false;
+  while (i < cnt && (rd_is(kids[i], "comment") ||
+                     (rd_is(kids[i], "expression_statement") && is_attr_call_on(r, ts_node_named_child(kids[i], 0), name))))
+    i++;
+  bool res = i < cnt && binds_stmt(r, list, i, name);
+  r->bn_set = true;
+  r->bn_list = list;
+  r->bn_name = name;
+  r->bn_from = from;
+  r->bn_stop = i;
+  r->bn_res = res;
+  return res;
 }
 
 /* T.attr(node, key, value) over the statements of list from index `from`
@@ -714,7 +758,9 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
   tir_expr *val = rd_as_expr(r, a->pos[2]);
   if (!key || !node || !val) return NULL;
-  bool loop_var = node->kind == TIR_VAR && binds_next(r, list, from);
+  bool loop_var = node->kind == TIR_VAR && binds_next(r, list, from, node->u.var.name);
+  rd_sym *decl = loop_var ? free_decl_of(r, node) : NULL;
+  if (decl && decl->uses) decl->uses--; /* this attr's own use: the loop it wraps may bind the var */
   r->loop_var_hint = loop_var ? node : NULL;
   if (!scoped) r->in_rest = true;
   tir_stmt *body = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
@@ -998,7 +1044,7 @@ static tir_stmt *for_stmt(rd *r, TSNode s) {
   tir_expr *vars[RD_MAX_GRID];
   for (int i = 0; i < n; i++) {
     tir_dtype t = ls.ext[i]->dtype; /* the loop var takes the extent's dtype, thread bindings too (as TVM) */
-    tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t) : NULL;
+    tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t, rd_span(left)) : NULL;
     vars[i] = bound ? bound : tir_var(r->c, names[i], t);
     if (!bound) vars[i]->span = rd_span(left);
     rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));

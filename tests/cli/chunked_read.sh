@@ -9,6 +9,9 @@
 # The two must agree: the same exit status and output; on an error, every
 # diagnostic of the whole read is in the chunked read's (which reads the
 # chunks before a later chunk's syntax error, so it may say more).
+# A program read without error must also print to a fixpoint: its print,
+# read again (whole), prints the same text (a print that does not read
+# back, or reads back as another program, is a silent change).
 TIRC=${1:?usage: chunked_read.sh TIRC}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
@@ -29,6 +32,11 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
       [ -z "$(comm -23 "$TMP/w.e" "$TMP/c.e")" ] || ok=0
     elif ! cmp -s "$TMP/w.err" "$TMP/c.err"; then
       ok=0
+    elif ! "$TIRC" --emit=$emit "$TMP/w.out" >"$TMP/r.out" 2>"$TMP/r.err" || ! cmp -s "$TMP/w.out" "$TMP/r.out"; then
+      ok=0
+      echo "FAIL chunked_read: ${f#$ROOT/}: its print does not print back the same"
+      head -5 "$TMP/r.err"
+      diff "$TMP/w.out" "$TMP/r.out" | head -10
     fi
     if [ $ok = 1 ]; then
       pass=$((pass + 1))
