@@ -33,6 +33,7 @@ typedef struct lx {
   bool compound;    /* the logical line starts with for/if/with/def ... */
   rd_lines *out;    /* where the logical lines go, or NULL */
   bool in_line;     /* a logical line is open (recorded in out) */
+  bool from_line; /* the logical line starts with `from` */
 } lx;
 
 static void adv(lx *x) {
@@ -159,6 +160,7 @@ static bool line_start(lx *x) {
   if (x->i >= x->n || x->s[x->i] == '\n' || x->s[x->i] == '\r' || x->s[x->i] == '#') return true;
   if (!indentation(x, width)) return false;
   x->compound = starts_compound(x->s + x->i, x->n - x->i);
+  x->from_line = word_at(x->s + x->i, x->n - x->i, "from");
   if (x->out) {
     rd_lines *o = x->out;
     if (o->n == o->cap) {
@@ -185,9 +187,22 @@ static void close_line(lx *x) {
   x->in_line = false;
 }
 
-static void end_logical_line(lx *x) {
+/* a logical line ends (outside brackets, not after '\\'): one that ends in
+ * a binary operator is cut in the middle of an expression.  tree-sitter
+ * would join it with the next line and report that one, or read the two as
+ * one expression and report a name of the next line as undefined. */
+static bool end_logical_line(lx *x) {
+  bool op = x->last && strchr("+-/%&|^<>=~@", x->last);
+  if (x->last == '*' && x->from_line) op = false; /* from m import * */
+  else if (x->last == '*') op = true;
+  if (op)
+    return fail(x, x->last_at,
+                "syntax error: the line ends after the operator '%c' (an expression continues on the next line "
+                "only inside brackets or after a backslash)",
+                x->last, 0);
   x->want_block = x->last == ':';
   x->last = 0;
+  return true;
 }
 
 bool rd_check_layout(const char *src, size_t len, tir_diag *d, rd_lines *lines) {
@@ -213,7 +228,7 @@ bool rd_check_layout(const char *src, size_t len, tir_diag *d, rd_lines *lines) 
     if (c == '\n') {
       adv(&x);
       if (x.depth == 0) {
-        if (x.last) end_logical_line(&x);
+        if (x.last && !end_logical_line(&x)) return false;
         close_line(&x);
         at_line_start = true;
       }
@@ -234,7 +249,7 @@ bool rd_check_layout(const char *src, size_t len, tir_diag *d, rd_lines *lines) 
     tir_error(d, x.open_at[x.depth - 1], "'%c' was never closed", x.open[x.depth - 1]);
     return false;
   }
-  if (x.last) end_logical_line(&x);
+  if (x.last && !end_logical_line(&x)) return false;
   close_line(&x);
   if (x.want_block) {
     tir_error(d, here(&x), "expected an indented block at the end of the input");
