@@ -369,11 +369,17 @@ tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *
       return tir_int(c, x->dtype, r);
     }
   }
+  /* float32 folds as float32 arithmetic (as TVM folds it, and as the
+   * kernel computes it): the operands rounded to float first (a literal
+   * keeps the double it was written as), the result rounded (past
+   * FLT_MAX: inf).  float16 and bfloat16 are not folded: their arithmetic
+   * is not double's rounded once. */
   if (x->kind == TIR_FLOAT_IMM && y->kind == TIR_FLOAT_IMM && tir_dtype_eq(x->dtype, y->dtype) &&
-      !tir_dtype_is_small_float(x->dtype)) {
-    double r;
+      x->dtype.code == TIR_TC_FLOAT && (x->dtype.bits == 32 || x->dtype.bits == 64)) {
+    double r, p = x->u.float_val, q = y->u.float_val;
     bool isb;
-    if (fold_float(k, x->u.float_val, y->u.float_val, &r, &isb)) {
+    if (x->dtype.bits == 32) p = (double)(float)p, q = (double)(float)q;
+    if (fold_float(k, p, q, &r, &isb)) {
       if (isb) return tir_bool(c, r != 0);
       if (x->dtype.bits == 32) r = (double)(float)r;
       return tir_float(c, x->dtype, r);

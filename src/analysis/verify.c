@@ -188,7 +188,11 @@ static void check_use(vstate *st, const tir_expr *v) {
   int *rep = ptab_at(&st->reported, v);
   if (*rep) return;
   *rep = 1;
-  verr(st, v->span, "variable '%s' is used outside the scope of its definition", vname(v));
+  if (!ptab_get(&st->ever, v))
+    verr(st, v->span, "variable '%s' is used but not defined: no parameter, loop, let or block before the use binds it",
+         vname(v));
+  else
+    verr(st, v->span, "variable '%s' is used outside the scope of its definition", vname(v));
 }
 
 static void check_buffer_use(vstate *st, const tir_buffer *b, int nidx, tir_span sp) {

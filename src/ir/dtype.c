@@ -20,15 +20,24 @@ bool tir_dtype_is_int(tir_dtype t) {
   return (t.code == TIR_TC_INT || t.code == TIR_TC_UINT) && !tir_dtype_is_bool(t);
 }
 /* TVM's names of the small floats, in tir_type_code order from TIR_TC_F8_E3M4 */
-static const struct { const char *name; int bits; } SMALL[] = {
-    {"float8_e3m4", 8},   {"float8_e4m3", 8},     {"float8_e4m3b11fnuz", 8}, {"float8_e4m3fn", 8},
-    {"float8_e4m3fnuz", 8}, {"float8_e5m2", 8},   {"float8_e5m2fnuz", 8},  {"float8_e8m0fnu", 8},
-    {"float6_e2m3fn", 6}, {"float6_e3m2fn", 6},   {"float4_e2m1fn", 4}};
+/* each with its largest finite value (as ml_dtypes' finfo gives it) */
+static const struct { const char *name; int bits; double max; } SMALL[] = {
+    {"float8_e3m4", 8, 15.5},         {"float8_e4m3", 8, 240.0},     {"float8_e4m3b11fnuz", 8, 30.0},
+    {"float8_e4m3fn", 8, 448.0},      {"float8_e4m3fnuz", 8, 240.0}, {"float8_e5m2", 8, 57344.0},
+    {"float8_e5m2fnuz", 8, 57344.0},  {"float8_e8m0fnu", 8, 1.7014118346046923e+38},
+    {"float6_e2m3fn", 6, 7.5},        {"float6_e3m2fn", 6, 28.0},    {"float4_e2m1fn", 4, 6.0}};
 #define NSMALL ((int)(sizeof SMALL / sizeof SMALL[0]))
 
 bool tir_dtype_is_small_float(tir_dtype t) { return t.code >= TIR_TC_F8_E3M4 && t.code < TIR_TC_F8_E3M4 + NSMALL; }
 bool tir_dtype_is_float(tir_dtype t) {
   return t.code == TIR_TC_FLOAT || t.code == TIR_TC_BFLOAT || tir_dtype_is_small_float(t);
+}
+double tir_dtype_float_max(tir_dtype t) {
+  if (tir_dtype_is_small_float(t)) return SMALL[t.code - TIR_TC_F8_E3M4].max;
+  if (t.code == TIR_TC_BFLOAT && t.bits == 16) return 3.3895313892515355e+38;
+  if (t.code == TIR_TC_FLOAT && t.bits == 32) return 3.4028234663852886e+38; /* FLT_MAX */
+  if (t.code == TIR_TC_FLOAT && t.bits == 16) return 65504.0;
+  return 0;
 }
 bool tir_dtype_is_handle(tir_dtype t) { return t.code == TIR_TC_HANDLE; }
 tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes) {

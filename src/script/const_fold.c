@@ -51,13 +51,29 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     }
     return f;
   }
-  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && !tir_dtype_is_small_float(t)) {
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && t.code == TIR_TC_FLOAT &&
+      t.bits == 64) {
     double p = a->u.float_val, q = b->u.float_val;
     switch (k) {
     case TIR_ADD: return fold_float(p + q);
     case TIR_SUB: return fold_float(p - q);
     case TIR_MUL: return fold_float(p * q);
     case TIR_DIV: return q != 0 ? fold_float(p / q) : NONE;
+    default: return NONE;
+    }
+  }
+  /* float32 in float32 arithmetic, as TVM folds it (the operands rounded to
+   * float, so T.float32(1e8) + T.float32(1) - T.float32(1e8) is 0, and a
+   * result past FLT_MAX inf); float16 and bfloat16 are not folded (their
+   * arithmetic is not double's rounded once) */
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && t.code == TIR_TC_FLOAT &&
+      t.bits == 32) {
+    float p = (float)a->u.float_val, q = (float)b->u.float_val;
+    switch (k) {
+    case TIR_ADD: return fold_float((double)(float)(p + q));
+    case TIR_SUB: return fold_float((double)(float)(p - q));
+    case TIR_MUL: return fold_float((double)(float)(p * q));
+    case TIR_DIV: return q != 0 ? fold_float((double)(float)(p / q)) : NONE;
     default: return NONE;
     }
   }

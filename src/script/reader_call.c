@@ -1,6 +1,8 @@
 /* reader_call.c - calls in expressions: T.int32(5), T.max, T.Cast,
  * T.if_then_else, intrinsics checked by the intrinsic table, and
  * buf.access_ptr(...) desugared as semantics.md says. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "intrin/intrin.h"
@@ -163,6 +165,21 @@ static bool want_args(rd *r, const char *name, rd_args *a, int lo, int hi) {
 
 /* ---- helpers ---- */
 
+/* Python's float() of a string: a decimal number, or inf / infinity / nan
+ * with an optional sign, any case, surrounded by optional spaces (no hex) */
+static bool py_float(const char *s, double *out) {
+  while (*s == ' ' || *s == '\t') s++;
+  if (!*s || strpbrk(s, "xX(")) return false;
+  char *end;
+  errno = 0;
+  double d = strtod(s, &end);
+  if (end == s) return false;
+  while (*end == ' ' || *end == '\t') end++;
+  if (*end) return false;
+  *out = d; /* past double's range strtod gives +-HUGE_VAL (inf), as Python's float() */
+  return true;
+}
+
 static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
   if (a->npos == 0) {
     tir_error(r->d, a->sp, "T.%s() declares a variable: write 'x = T.%s()'", name, name);
@@ -170,8 +187,11 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
   }
   if (!want_args(r, name, a, 1, 1)) return rv_err();
   rval v = a->pos[0];
-  if (v.k == RV_STR) {
-    tir_error(r->d, v.sp, "T.%s expects a number or an expression, got a string", name);
+  if (v.k == RV_STR && tir_dtype_is_float(t) && py_float(v.s, &v.f)) {
+    v.k = RV_FLOAT; /* T.float32("inf"), as TVM prints inf and nan (Python's float() of the string) */
+  } else if (v.k == RV_STR) {
+    tir_error(r->d, v.sp, "T.%s expects a number or an expression, got a string%s", name,
+              tir_dtype_is_float(t) ? " that is not a float (\"inf\", \"-inf\", \"nan\" or a number)" : "");
     return rv_err();
   }
   tir_expr *e = rd_convert(r, v, t);

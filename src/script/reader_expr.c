@@ -169,6 +169,17 @@ static bool int_fits(tir_dtype t, int64_t v) {
   return v >= -lim && v < lim;
 }
 
+/* a literal v of float dtype t: past t's largest finite value it is an
+ * error, as TVM's FloatImm refuses it (inf and nan are written as
+ * T.float32("inf")) */
+static bool float_fits(rd *r, tir_dtype t, double v, tir_span sp) {
+  double max = tir_dtype_float_max(t);
+  if (max == 0 || !isfinite(v) || fabs(v) <= max) return true;
+  char b[32];
+  tir_error(r->d, sp, "float literal %.9g out of range for %s (largest finite value %.17g)", v, tir_dtype_str(t, b), max);
+  return false;
+}
+
 /* a constant fold of a cast; NULL when e is not a constant */
 static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
   if (t.lanes != 1) return NULL;
@@ -195,6 +206,7 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
   switch (v.k) {
   case RV_INT:
   case RV_BOOL:
+    if (tir_dtype_is_float(s) && !float_fits(r, s, (double)v.i, v.sp)) return NULL;
     if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, (double)v.i)), v.sp);
     if (tir_dtype_is_int(s) || tir_dtype_is_bool(s)) {
       if (!int_fits(s, v.i)) {
@@ -205,6 +217,7 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
     }
     break;
   case RV_FLOAT:
+    if (tir_dtype_is_float(s) && !float_fits(r, s, v.f, v.sp)) return NULL;
     if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, v.f)), v.sp);
     if (tir_dtype_is_int(s)) return with_span(r, tir_cast(r->c, t, tir_float(r->c, TIR_FLOAT32, v.f)), v.sp);
     break;

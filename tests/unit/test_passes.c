@@ -216,7 +216,7 @@ START_TEST(verify_rejects) {
   f->name = "g";
   f->body = outer;
   ck_assert(!tir_verify_func(f, &d));
-  ck_assert(diag_has(&d, "variable 'x' is used outside the scope of its definition"));
+  ck_assert(diag_has(&d, "variable 'x' is used but not defined"));
   ck_assert(diag_has(&d, "buffer 'B' is used outside the scope of its declaration"));
   ck_assert(diag_has(&d, "buffer 'B' of rank 2 accessed with 1 indices"));
   ck_assert(diag_has(&d, "variable 'k' is bound more than once"));
@@ -333,7 +333,7 @@ START_TEST(verify_after_pass_reports_once) {
   ck_assert_int_eq(count_diags(&d, "IR verification failed after pass"), 1);
   ck_assert_int_eq(d.nerrors, 1);
   ck_assert_str_eq(d.items[0].msg, "IR verification failed after pass 'BreakLoopVar' in function 'f': "
-                                   "variable 'i' is used outside the scope of its definition");
+                                   "variable 'i' is used but not defined: no parameter, loop, let or block before the use binds it");
   ck_assert_int_eq(d.items[0].span.line, 6);
   /* the verifier alone: once as well */
   tir_diag_clear(&d);
@@ -372,13 +372,13 @@ START_TEST(verify_pragma_attr_on_loop_var) {
   /* a var no loop under the attr binds: reported */
   f->body = tir_attr_stmt(c, "pragma_a", j, tir_i32(c, 1), inner);
   ck_assert(!tir_verify_func(f, &d));
-  ck_assert(diag_has(&d, "variable 'j' is used outside the scope of its definition"));
+  ck_assert(diag_has(&d, "variable 'j' is used but not defined"));
   tir_diag_clear(&d);
   /* the loop var used by an attr that wraps something else: reported */
   tir_stmt *seq[] = {tir_attr_stmt(c, "pragma_a", i, tir_i32(c, 1), tir_evaluate(c, tir_i32(c, 0))), loop};
   f->body = tir_seq(c, seq, 2);
   ck_assert(!tir_verify_func(f, &d));
-  ck_assert(diag_has(&d, "variable 'i' is used outside the scope of its definition"));
+  ck_assert(diag_has(&d, "variable 'i' is used but not defined"));
   tir_diag_free(&d);
   tir_ctx_free(c);
 }
