@@ -6,6 +6,7 @@
  * stays in range, and otherwise computed in the unsigned type. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,8 +75,11 @@ static void print_int(cg *g, const tir_expr *e, int need) {
 }
 
 static void print_float(cg *g, const tir_expr *e, int need) {
-  double v = e->u.float_val;
   bool f32 = e->dtype.bits == 32;
+  /* a float32 constant is the float nearest its value (a literal keeps the
+   * double it was written as): 1e-50 is 0, which C would also make of
+   * 1e-50f but with a warning */
+  double v = f32 ? (double)(float)e->u.float_val : e->u.float_val;
   if (e->dtype.bits != 32 && e->dtype.bits != 64) {
     /* float16 / bfloat16 where the target has them: a cast of a float */
     char ty[32];
@@ -99,7 +103,14 @@ static void print_float(cg *g, const tir_expr *e, int need) {
     return;
   }
   char buf[64];
-  snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", v);
+  if (f32) { /* the fewest digits that read back as the same float (at most 9) */
+    for (int p = 1; p <= 9; p++) {
+      snprintf(buf, sizeof buf, "%.*g", p, v);
+      if ((float)strtod(buf, NULL) == (float)v) break;
+    }
+  } else {
+    snprintf(buf, sizeof buf, "%.17g", v);
+  }
   if (!strpbrk(buf, ".e")) strcat(buf, ".0");
   if (f32) strcat(buf, "f");
   int mine = v < 0 ? PREC_UNARY : PREC_PRIMARY;
@@ -234,6 +245,22 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
     puts_(g, " != 0");
     close_paren(g, PREC_EQ, need);
     return;
+  }
+  const tir_expr *a = e->u.un.a;
+  if (a->kind == TIR_FLOAT_IMM && tir_dtype_is_int(e->dtype) && e->dtype.bits <= 64) {
+    /* C leaves a float converted to an integer type that cannot hold its
+     * integral part undefined (LLVM's fptosi: poison): a constant one is
+     * refused here, where it is known */
+    double v = a->dtype.code == TIR_TC_FLOAT && a->dtype.bits == 32 ? (double)(float)a->u.float_val : a->u.float_val;
+    int bits = e->dtype.bits;
+    double lo = e->dtype.code == TIR_TC_UINT ? -1.0 : -ldexp(1.0, bits - 1) - 1.0;
+    double hi = e->dtype.code == TIR_TC_UINT ? ldexp(1.0, bits) : ldexp(1.0, bits - 1);
+    if (!(v > lo && v < hi)) {
+      char b[32];
+      cg_error(g, e->span.line ? e->span : a->span, "converting %.9g to %s is undefined: the value is outside that type's range", v,
+               tir_dtype_str(e->dtype, b));
+      return;
+    }
   }
   char ty[32];
   cg_type(g, e->dtype, ty, e->span);

@@ -63,8 +63,11 @@ static rval float_literal(rd *r, TSNode n) {
   errno = 0;
   char *end;
   double v = strtod(buf, &end);
-  if (*end || errno == ERANGE || isinf(v)) {
-    tir_error(r->d, sp, "float literal %s out of range", t);
+  /* past double's range is refused (Python would make it inf: write
+   * T.float64("inf")); below it, strtod's ERANGE, the value is Python's
+   * too: a subnormal, or 0 */
+  if (*end || isinf(v)) {
+    tir_error(r->d, sp, "float literal %s out of range for a double (write \"inf\" for infinity)", t);
     return rv_err();
   }
   return (rval){.k = RV_FLOAT, .f = v, .sp = sp};
