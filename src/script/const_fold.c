@@ -51,31 +51,28 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     }
     return f;
   }
+  /* float64 in double arithmetic; float32 in float32, as TVM folds it: the
+   * operands rounded to float (T.float32(1e8) + T.float32(1) -
+   * T.float32(1e8) is 0) and the result too (past FLT_MAX: inf; double's
+   * + - * / of two floats rounded once to float is float's own).  float16
+   * and bfloat16 are not folded (their arithmetic is not double's rounded
+   * once). */
   if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && t.code == TIR_TC_FLOAT &&
-      t.bits == 64) {
-    double p = a->u.float_val, q = b->u.float_val;
+      (t.bits == 32 || t.bits == 64)) {
+    bool f32 = t.bits == 32;
+    double p = a->u.float_val, q = b->u.float_val, r;
+    if (f32) p = (float)p, q = (float)q;
     switch (k) {
-    case TIR_ADD: return fold_float(p + q);
-    case TIR_SUB: return fold_float(p - q);
-    case TIR_MUL: return fold_float(p * q);
-    case TIR_DIV: return q != 0 ? fold_float(p / q) : NONE;
+    case TIR_ADD: r = p + q; break;
+    case TIR_SUB: r = p - q; break;
+    case TIR_MUL: r = p * q; break;
+    case TIR_DIV:
+      if (q == 0) return NONE;
+      r = p / q;
+      break;
     default: return NONE;
     }
-  }
-  /* float32 in float32 arithmetic, as TVM folds it (the operands rounded to
-   * float, so T.float32(1e8) + T.float32(1) - T.float32(1e8) is 0, and a
-   * result past FLT_MAX inf); float16 and bfloat16 are not folded (their
-   * arithmetic is not double's rounded once) */
-  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && t.code == TIR_TC_FLOAT &&
-      t.bits == 32) {
-    float p = (float)a->u.float_val, q = (float)b->u.float_val;
-    switch (k) {
-    case TIR_ADD: return fold_float((double)(float)(p + q));
-    case TIR_SUB: return fold_float((double)(float)(p - q));
-    case TIR_MUL: return fold_float((double)(float)(p * q));
-    case TIR_DIV: return q != 0 ? fold_float((double)(float)(p / q)) : NONE;
-    default: return NONE;
-    }
+    return fold_float(f32 ? (double)(float)r : r);
   }
   if (tir_dtype_is_bool(t)) return NONE;
   switch (k) {
