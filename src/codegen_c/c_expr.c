@@ -74,12 +74,17 @@ static void print_int(cg *g, const tir_expr *e, int need) {
   close_paren(g, PREC_UNARY, need);
 }
 
+/* the value of a float constant as the kernel holds it: a float32 one is
+ * the float nearest its value (a literal keeps the double it was written
+ * as): 1e-50 is 0, which C would also make of 1e-50f but with a warning */
+static double float_value(const tir_expr *e) {
+  bool f32 = e->dtype.code == TIR_TC_FLOAT && e->dtype.bits == 32;
+  return f32 ? (double)(float)e->u.float_val : e->u.float_val;
+}
+
 static void print_float(cg *g, const tir_expr *e, int need) {
   bool f32 = e->dtype.bits == 32;
-  /* a float32 constant is the float nearest its value (a literal keeps the
-   * double it was written as): 1e-50 is 0, which C would also make of
-   * 1e-50f but with a warning */
-  double v = f32 ? (double)(float)e->u.float_val : e->u.float_val;
+  double v = float_value(e);
   if (e->dtype.bits != 32 && e->dtype.bits != 64) {
     /* float16 / bfloat16 where the target has them: a cast of a float */
     char ty[32];
@@ -251,7 +256,7 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
     /* C leaves a float converted to an integer type that cannot hold its
      * integral part undefined (LLVM's fptosi: poison): a constant one is
      * refused here, where it is known */
-    double v = a->dtype.code == TIR_TC_FLOAT && a->dtype.bits == 32 ? (double)(float)a->u.float_val : a->u.float_val;
+    double v = float_value(a);
     int bits = e->dtype.bits;
     double lo = e->dtype.code == TIR_TC_UINT ? -1.0 : -ldexp(1.0, bits - 1) - 1.0;
     double hi = e->dtype.code == TIR_TC_UINT ? ldexp(1.0, bits) : ldexp(1.0, bits - 1);

@@ -171,7 +171,6 @@ static bool py_float(const char *s, double *out) {
   while (*s == ' ' || *s == '\t') s++;
   if (!*s || strpbrk(s, "xX(")) return false;
   char *end;
-  errno = 0;
   double d = strtod(s, &end);
   if (end == s) return false;
   while (*end == ' ' || *end == '\t') end++;

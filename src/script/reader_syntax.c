@@ -192,9 +192,7 @@ static void close_line(lx *x) {
  * would join it with the next line and report that one, or read the two as
  * one expression and report a name of the next line as undefined. */
 static bool end_logical_line(lx *x) {
-  bool op = x->last && strchr("+-/%&|^<>=~@", x->last);
-  if (x->last == '*' && x->from_line) op = false; /* from m import * */
-  else if (x->last == '*') op = true;
+  bool op = x->last && strchr("+-*/%&|^<>=~@", x->last) && !(x->last == '*' && x->from_line); /* from m import * */
   if (op)
     return fail(x, x->last_at,
                 "syntax error: the line ends after the operator '%c' (an expression continues on the next line "
