@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
                             .exec_seed = o.seed,
                             .exec_assign = o.assign,
                             .exec_nassign = o.nassign};
-    m = tir_pipeline_run(pl, ctx, m, &po, &d);
+    m = tir_pipeline_run_reclaim(pl, ctx, m, &po, &d); /* the input is not needed after it */
     if (!m) goto done;
   }
   /* memory planning before code (and for the buffer assignment) */

@@ -36,6 +36,15 @@ const char *tir_strdup(tir_ctx *ctx, const char *s);
 const char *tir_strndup(tir_ctx *ctx, const char *s, size_t n);
 /* a fresh id for a new Var/Buffer, unique within the ctx */
 uint32_t tir_ctx_next_id(tir_ctx *ctx);
+/* ids up to id are taken: later ones are above it */
+void tir_ctx_reserve_id(tir_ctx *ctx, uint32_t id);
+/* the id tir_ctx_next_id would give next (without taking it) */
+uint32_t tir_ctx_peek_id(const tir_ctx *ctx);
+/* the bytes ctx holds (its chunks, used or not) */
+size_t tir_ctx_bytes(const tir_ctx *ctx);
+/* exchanges what a and b hold: a pointer to either stays valid and now
+ * holds the other's memory; both go on with ids above either's */
+void tir_ctx_swap(tir_ctx *a, tir_ctx *b);
 
 /* ------------------------------------------------------------------ */
 /* source positions                                                    */
@@ -199,6 +208,14 @@ tir_expr *tir_load(tir_ctx *c, tir_buffer *buf, tir_expr *const *idx, int nidx);
 tir_expr *tir_ramp(tir_ctx *c, tir_expr *base, tir_expr *stride, int lanes);
 tir_expr *tir_broadcast(tir_ctx *c, tir_expr *value, int lanes);
 tir_expr *tir_let(tir_ctx *c, tir_expr *var, tir_expr *value, tir_expr *body);
+/* TVM's CommReducer (T.comm_reducer(lambda x0, y0: x0 + y0, [T.float32(0.0)])),
+ * the node of a "reduce_scope" AttrStmt: a handle Call of op "comm_reducer"
+ * with 4n args, lhs[n] rhs[n] (the lambda's vars, bound by it) result[n]
+ * identity[n].  It is closed (its results use only its own vars, its
+ * identities are constants): the generic visitor and mutator do not enter it. */
+tir_expr *tir_comm_reducer(tir_ctx *c, tir_expr *const *lhs, tir_expr *const *rhs, tir_expr *const *result,
+                           tir_expr *const *identity, int n);
+bool tir_is_comm_reducer(const tir_expr *e);
 /* a shallow copy of e with its own span (for diagnostics) */
 tir_expr *tir_expr_with_span(tir_ctx *c, const tir_expr *e, tir_span sp);
 
@@ -461,6 +478,19 @@ typedef struct tir_module {
 } tir_module;
 
 tir_func *tir_func_copy(tir_ctx *c, const tir_func *f);
+/* a deep copy of m into c, wherever m lives: every node copied once (vars and
+ * buffers keep their identity among themselves, and their ids; c's next id
+ * is raised past them); m is not touched (src/ir/clone.c) */
+tir_module *tir_module_clone(tir_ctx *c, const tir_module *m);
+/* f (or m) with every node that lives in ctx `from` copied into c, what
+ * lives elsewhere shared as it is; c's ids go on past from's.  `from` is
+ * to be freed after: its nodes are overwritten as they are copied (each
+ * with the address of its copy, instead of a map of every node).  The
+ * pipeline runs each pass in a scratch ctx and promotes its result, so
+ * that what a pass allocates for its analysis dies with it, and reclaims
+ * the IR its passes replaced by promoting the live IR out of the ctx. */
+tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from);
+tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from);
 tir_module *tir_module_new(tir_ctx *c, const char *name);
 void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f);
 tir_func *tir_module_find(const tir_module *m, const char *name);

@@ -72,6 +72,14 @@ void tir_pipeline_free(tir_pipeline *p); /* NULL is fine */
 /* runs every pass on every function of m; returns a new module or NULL */
 tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
                              const tir_pipeline_opts *o, tir_diag *d);
+/* the same, where m and everything else c holds are no longer needed: the
+ * IR the passes replace is dropped as they go (the live IR copied into c
+ * afresh once the dead is as large), so memory stays near twice the live
+ * IR instead of growing with every pass; m and every pointer into c but
+ * the result are invalid after it (tirc runs its pipeline this way).  Not
+ * with verify_exec, which runs the input: then as tir_pipeline_run. */
+tir_module *tir_pipeline_run_reclaim(tir_pipeline *p, tir_ctx *c, tir_module *m,
+                                     const tir_pipeline_opts *o, tir_diag *d);
 /* record an extra timed phase (e.g. "parse", "print") for the report */
 void tir_pipeline_record_time(tir_pipeline *p, const char *label, double ms);
 /* per-pass wall-time table of the last run, appended to out (time_passes) */

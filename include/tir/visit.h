@@ -48,6 +48,10 @@ typedef struct tir_mutator {
   void *user;
 } tir_mutator;
 
+/* the first var of a comm_reducer's results that is not one of its own,
+ * or the first buffer load there; NULL when it is closed */
+const tir_expr *tir_comm_reducer_foreign(const tir_expr *reducer);
+
 tir_expr *tir_mutate_expr(tir_mutator *m, tir_expr *e);
 tir_stmt *tir_mutate_stmt(tir_mutator *m, tir_stmt *s);
 /* rewrites n exprs; returns a new ctx array if any changed, else es itself */

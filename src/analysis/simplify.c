@@ -1592,6 +1592,7 @@ static tir_expr *simp_select(tir_analyzer *a, tir_expr *e) {
 
 static tir_expr *simp_call(tir_analyzer *a, tir_expr *e) {
   int n = e->u.call.nargs;
+  if (tir_is_comm_reducer(e)) return e; /* a closed term, as TVM's passes leave it */
   if (!strcmp(e->u.call.op, "if_then_else") && n == 3) {
     tir_expr *cond = simp(a, e->u.call.args[0]);
     bool v;
@@ -1605,8 +1606,14 @@ static tir_expr *simp_call(tir_analyzer *a, tir_expr *e) {
   }
   bool v;
   /* likely(true) is true: a hint on a decided condition says nothing */
-  tir_expr *r = !strcmp(e->u.call.op, "likely") && n == 1 && is_bool_const(args[0], &v) ? args[0]
-                : changed ? tir_call(a->c, e->dtype, e->u.call.op, args, n) : e;
+  tir_expr *r = e;
+  if (!strcmp(e->u.call.op, "likely") && n == 1 && is_bool_const(args[0], &v)) {
+    r = args[0];
+  } else if (changed) { /* the same call: its position and spelling stay */
+    r = tir_call(a->c, e->dtype, e->u.call.op, args, n);
+    r->span = e->span;
+    r->u.call.written_out = e->u.call.written_out;
+  }
   free(args);
   return r;
 }

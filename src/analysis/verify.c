@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tir/analysis.h"
+#include "tir/visit.h"
 
 /* ---- a pointer -> count hash table (open addressing), malloc'd ---- */
 typedef struct {
@@ -235,6 +236,30 @@ static void check_binary(vstate *st, const tir_expr *e) {
   }
 }
 
+static void check_comm_reducer(vstate *st, const tir_expr *e) {
+  int n = e->u.call.nargs / 4;
+  tir_expr *const *a = e->u.call.args;
+  for (int i = 0; i < 2 * n; i++)
+    if (!tir_is_var(a[i])) {
+      verr(st, e->span, "%s", "comm_reducer: its parameters must be variables");
+      return;
+    }
+  for (int i = 0; i < n; i++) {
+    const tir_expr *id = a[3 * n + i];
+    if (!id || (id->kind != TIR_INT_IMM && id->kind != TIR_FLOAT_IMM))
+      verr(st, e->span, "%s", "comm_reducer: its identity elements must be constants");
+    else if (!tir_dtype_eq(id->dtype, a[i]->dtype) || !tir_dtype_eq(id->dtype, a[n + i]->dtype) ||
+             !a[2 * n + i] || !tir_dtype_eq(id->dtype, a[2 * n + i]->dtype))
+      verr(st, e->span, "%s", "comm_reducer: a result, its identity and its parameters must have one dtype");
+  }
+  const tir_expr *bad = tir_comm_reducer_foreign(e);
+  if (bad)
+    verr(st, bad->span.line ? bad->span : e->span,
+         bad->kind == TIR_VAR ? "comm_reducer: its combiner uses '%s', which is not one of its parameters"
+                              : "comm_reducer: its combiner loads from buffer '%s'",
+         bad->kind == TIR_VAR ? vname(bad) : bad->u.load.buf->name);
+}
+
 static void check_expr(vstate *st, const tir_expr *e) {
   if (!e) return;
   switch (e->kind) {
@@ -250,6 +275,10 @@ static void check_expr(vstate *st, const tir_expr *e) {
       verr(st, e->span, "%s", "select branches of different dtypes");
     return;
   case TIR_CALL:
+    if (tir_is_comm_reducer(e)) {
+      check_comm_reducer(st, e);
+      return;
+    }
     for (int i = 0; i < e->u.call.nargs; i++) check_expr(st, e->u.call.args[i]);
     return;
   case TIR_BUFFER_LOAD:

@@ -24,7 +24,7 @@ char *tir_transform_text(const char *src, size_t len, const char *passes, const 
   tir_ctx *ctx = tir_ctx_new();
   char *text = NULL;
   tir_module *m = tir_parse(ctx, src, len, d);
-  if (m && pl) m = tir_pipeline_run(pl, ctx, m, NULL, d);
+  if (m && pl) m = tir_pipeline_run_reclaim(pl, ctx, m, NULL, d); /* the input is not needed after */
   if (m && symbol) {
     if (m->nfuncs != 1) {
       tir_error(d, ((tir_span){0, 0}), "a symbol names one function, and the module has %d", m->nfuncs);

@@ -16,7 +16,14 @@ struct xc {
   int thread_depth; /* inside thread loops */
   int loop_depth;   /* serial/while loops around, within the block or thread loop */
   tir_ptrmap pools; /* data var of a PlanMemory backing (tir.memory_pool) -> 1 */
+  const tir_expr *reducer; /* the T.comm_reducer of the innermost "reduce_scope" attr, or NULL */
+  int *thread_slots;       /* the slots of the threadIdx loops around, outermost first (malloc'd) */
+  int nthread_slots, capthread_slots;
 };
+
+/* T.tvm_thread_allreduce(n, source[n], cond, result[n], thread vars...)
+ * under c->reducer: r made its evaluator, or NULL with an error (exec_allreduce.c) */
+const xe *xc_allreduce(xc *c, const tir_expr *e, xe *r);
 
 /* compile-time errors (the program cannot be run as written) */
 void xc_error(xc *c, tir_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -1082,6 +1082,10 @@ static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
     if (!strcmp(op, "reinterpret") && n == 1 && args[0]->dtype.code == TIR_TC_HANDLE) return ARG(0);
   }
 #undef ARG
+  if (!strcmp(op, "tvm_thread_allreduce")) {
+    const xe *x = xc_allreduce(c, e, r);
+    return x ? x : bad(c, e);
+  }
   xc_error(c, e->span, "cannot run T.%s here (the interpreter does not know it)", op);
   return bad(c, e);
 }

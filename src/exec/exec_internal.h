@@ -187,6 +187,7 @@ struct tir_exec_prog {
   const tir_func *f;
   xchunk *arena;
   int nslots, nbufs, ndims, ngroup;
+  int nallreduce;         /* T.tvm_thread_allreduce call sites (their meeting places per thread block) */
   xbinfo *binfo;
   const xs *body;
   /* params: per tir_exec_arg in order */
@@ -225,6 +226,8 @@ struct xrun {
 struct xgroup {
   xstore **shared;        /* per group_idx */
   int nshared;
+  struct xmeet **meet;    /* per T.tvm_thread_allreduce call site, or NULL (exec_allreduce.c) */
+  int nmeet;
   struct xsched *sched;   /* the lockstep scheduler, when threads meet at barriers */
 };
 
@@ -246,6 +249,7 @@ uint64_t x_splitmix(uint64_t *s);
 void x_fail(xframe *fr, tir_span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 xstore *x_store_new(xframe *fr, int64_t bytes, const char *name, tir_span sp);
 void x_store_free(xframe *fr, xstore *s);
+void x_meet_free(xgroup *g);
 /* the address of an element, checked (NULL after reporting) */
 uint8_t *x_addr(const xacc *a, xframe *fr, const int64_t *idx, bool write, xstore **st);
 /* save / restore a descriptor around the scope that declares it */

@@ -369,6 +369,7 @@ tir_exec_prog *tir_exec_compile(const tir_func *f, tir_diag *d) {
   tir_ptrmap_free(&c.bufs);
   tir_ptrmap_free(&c.pools);
   free(c.defd);
+  free(c.thread_slots);
   if (c.failed) {
     tir_exec_prog_free(p);
     return NULL;

@@ -595,6 +595,12 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   if (thread) {
     s->barrier = contains_barrier(body);
     c->thread_depth++;
+    if (c->nthread_slots == c->capthread_slots) {
+      c->capthread_slots = c->capthread_slots ? 2 * c->capthread_slots : 8;
+      c->thread_slots = realloc(c->thread_slots, sizeof *c->thread_slots * (size_t)c->capthread_slots);
+      if (!c->thread_slots) abort();
+    }
+    c->thread_slots[c->nthread_slots++] = s->slot;
   }
   /* break/continue leave serial loops only (a thread index or a launch is
    * no loop once lowered) */
@@ -602,7 +608,7 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   c->loop_depth = st->kind == TIR_FOR && !thread && st->u.loop.kind != TIR_FOR_THREAD_BINDING ? depth + 1 : 0;
   s->body = cstmt(c, body);
   c->loop_depth = depth;
-  if (thread) c->thread_depth--;
+  if (thread) c->thread_depth--, c->nthread_slots--;
   c->defd[s->slot] = old;
   return s;
 }
@@ -833,6 +839,13 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
       return compile_loop(c, st, st->u.attr.node, NULL, st->u.attr.value, !strcmp(k, "thread_extent") ? tag : NULL,
                           st->u.attr.body);
     }
+    if (!strcmp(k, "reduce_scope") && tir_is_comm_reducer(st->u.attr.node)) { /* for T.tvm_thread_allreduce */
+      const tir_expr *outer = c->reducer;
+      c->reducer = st->u.attr.node;
+      const xs *b = cstmt(c, st->u.attr.body);
+      c->reducer = outer;
+      return b;
+    }
     return cstmt(c, st->u.attr.body);
   }
   case TIR_ASSERT: {
@@ -855,11 +868,13 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
 
 const xs *xc_stmt(xc *c, const tir_stmt *s) { return cstmt(c, s); }
 
-/* ---- does a subtree hold a barrier (T.tvm_storage_sync)? ---- */
+/* ---- does a subtree hold a barrier (T.tvm_storage_sync, T.tvm_thread_allreduce)? ---- */
 #include "tir/visit.h"
 
 static bool find_sync(tir_visitor *v, const tir_expr *e) {
-  if (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "tvm_storage_sync") || !strcmp(e->u.call.op, "tir.tvm_storage_sync")))
+  const char *op = e->kind == TIR_CALL ? e->u.call.op : "";
+  if (!strncmp(op, "tir.", 4)) op += 4;
+  if (!strcmp(op, "tvm_storage_sync") || !strcmp(op, "tvm_thread_allreduce")) /* threads meet there */
     *(bool *)v->user = true;
   return !*(bool *)v->user;
 }

@@ -213,6 +213,7 @@ void x_thread_loop(const xs *s, xframe *fr, int64_t lo, int64_t n) {
     co_yield(me);
   }
   if (new_group) {
+    x_meet_free(&g);
     for (int i = 0; i < g.nshared; i++) x_store_free(fr, g.shared[i]);
     free(g.shared);
     fr->group = NULL;

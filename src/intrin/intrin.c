@@ -69,6 +69,9 @@ static const tir_intrin TABLE[] = {
     {"tvm_warp_shuffle", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
     {"tvm_warp_shuffle_up", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
     {"tvm_warp_shuffle_down", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    /* LowerCrossThreadReduction's: (size, source[size], cond, result[size],
+     * the reducing thread vars...), under a "reduce_scope" attr on a comm_reducer */
+    {"tvm_thread_allreduce", TIR_ARITY_RANGE, 4, -1, {A_INT, A_ANY}, 2, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_warp_activemask", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_UINT32, false, false, NULL},
     {"tvm_thread_invariant", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, true, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},

@@ -88,6 +88,25 @@ tir_expr *tir_call(tir_ctx *c, tir_dtype t, const char *op, tir_expr *const *arg
   return e;
 }
 
+tir_expr *tir_comm_reducer(tir_ctx *c, tir_expr *const *lhs, tir_expr *const *rhs, tir_expr *const *result,
+                           tir_expr *const *identity, int n) {
+  tir_expr *e = new_expr(c, TIR_CALL, TIR_HANDLE);
+  e->u.call.op = "comm_reducer";
+  e->u.call.args = tir_alloc(c, sizeof *e->u.call.args * (size_t)(4 * n + 1));
+  e->u.call.nargs = 4 * n;
+  for (int i = 0; i < n; i++) {
+    e->u.call.args[i] = lhs[i];
+    e->u.call.args[n + i] = rhs[i];
+    e->u.call.args[2 * n + i] = result[i];
+    e->u.call.args[3 * n + i] = identity[i];
+  }
+  return e;
+}
+
+bool tir_is_comm_reducer(const tir_expr *e) {
+  return e && e->kind == TIR_CALL && e->u.call.nargs % 4 == 0 && !strcmp(e->u.call.op, "comm_reducer");
+}
+
 tir_expr *tir_load(tir_ctx *c, tir_buffer *buf, tir_expr *const *idx, int nidx) {
   tir_dtype t = buf->dtype;
   /* a Ramp index makes a vector load */

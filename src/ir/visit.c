@@ -48,7 +48,7 @@ void tir_visit_expr(tir_visitor *v, const tir_expr *e) {
     tir_visit_expr(v, e->u.select.f);
     break;
   case TIR_CALL:
-    visit_exprs(v, e->u.call.args, e->u.call.nargs);
+    if (!tir_is_comm_reducer(e)) visit_exprs(v, e->u.call.args, e->u.call.nargs); /* a closed term */
     break;
   case TIR_BUFFER_LOAD:
     visit_buffer(v, e->u.load.buf);
@@ -201,6 +201,7 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
     return tir_select(m->ctx, c, t, f);
   }
   case TIR_CALL: {
+    if (tir_is_comm_reducer(e)) return e; /* a closed term */
     tir_expr **args = tir_mutate_exprs(m, e->u.call.args, e->u.call.nargs);
     if (args == e->u.call.args) return e;
     n = copy_expr(m, e);
@@ -502,4 +503,36 @@ tir_stmt *tir_mutate_stmt(tir_mutator *m, tir_stmt *s) {
   }
   tir_stmt *n = mut_stmt_children(m, s);
   return m->stmt ? m->stmt(m, n) : n;
+}
+
+/* ------------------------------------------------------------------ */
+/* comm_reducer                                                        */
+
+typedef struct closed_walk {
+  tir_expr *const *vars;
+  int n;
+  const tir_expr *bad;
+} closed_walk;
+
+static bool closed_expr(tir_visitor *v, const tir_expr *e) {
+  closed_walk *w = v->user;
+  if (w->bad) return false;
+  if (e->kind == TIR_BUFFER_LOAD) {
+    w->bad = e;
+    return false;
+  }
+  if (e->kind != TIR_VAR) return true;
+  for (int i = 0; i < w->n; i++)
+    if (w->vars[i] == e) return true;
+  w->bad = e;
+  return false;
+}
+
+const tir_expr *tir_comm_reducer_foreign(const tir_expr *r) {
+  if (!tir_is_comm_reducer(r)) return NULL;
+  int n = r->u.call.nargs / 4;
+  closed_walk w = {r->u.call.args, 2 * n, NULL};
+  tir_visitor v = {.expr = closed_expr, .user = &w};
+  for (int i = 0; i < n && !w.bad; i++) tir_visit_expr(&v, r->u.call.args[2 * n + i]);
+  return w.bad;
 }

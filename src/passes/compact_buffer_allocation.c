@@ -680,7 +680,9 @@ static void plan(compact_state *st, buf_info *bi) {
     shape[d] = r.extent;
     bi->mins[d] = r.min;
   }
-  if (!changed && !bi->align) return;
+  /* as TVM's: an allocation's explicit strides go (the compact layout, or
+   * storage_align's) even where its shape stays */
+  if (!changed && !bi->align && !b->nstrides) return;
   if ((bi->opaque_ptr || bi->opaque_bare) && !opaque_safe(bi, shape)) return;
   tir_buffer *nb = tir_buffer_copy(st->c, b);
   nb->shape = shape;

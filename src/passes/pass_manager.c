@@ -232,7 +232,14 @@ static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module
   double t0 = now_ms();
   for (int i = 0; i < m->nfuncs; i++) {
     int before = d ? d->nerrors : 0;
-    tir_func *f = info->fn(c, m->funcs[i], d);
+    /* the pass runs in a scratch ctx: what it allocates for its analysis
+     * dies with it, and only the nodes of its result are kept (promoted
+     * into c; what it shares with its input stays shared) */
+    tir_ctx *scratch = tir_ctx_new();
+    tir_ctx_reserve_id(scratch, tir_ctx_peek_id(c) - 1);
+    tir_func *f = info->fn(scratch, m->funcs[i], d);
+    if (f) f = tir_func_promote(c, f, scratch);
+    tir_ctx_free(scratch);
     if (!f) {
       if (!d || d->nerrors == before)
         tir_error(d, m->funcs[i]->span, "pass '%s' failed on function '%s'", info->name, m->funcs[i]->name);
@@ -245,8 +252,21 @@ static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module
   return out;
 }
 
-tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
-                             const tir_pipeline_opts *o, tir_diag *d) {
+/* reclaim: cur, what of it lives in c, moved into a fresh ctx that then
+ * takes c's place (the rest of c freed); *live its size */
+static const tir_module *reclaim(tir_pipeline *p, tir_ctx *c, const tir_module *cur, size_t *live) {
+  double t0 = now_ms();
+  tir_ctx *fresh = tir_ctx_new();
+  tir_module *copy = tir_module_promote(fresh, cur, c);
+  tir_ctx_swap(c, fresh);
+  tir_ctx_free(fresh);
+  *live = tir_ctx_bytes(c);
+  tir_pipeline_record_time(p, "reclaim", now_ms() - t0);
+  return copy;
+}
+
+static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const tir_pipeline_opts *o, tir_diag *d,
+                       bool may_reclaim) {
   static const tir_pipeline_opts defaults = {.verify_each = true};
   if (!p || !c || !m) return NULL;
   if (!o) o = &defaults;
@@ -261,6 +281,11 @@ tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
   tir_verify_exec *vx = NULL;
   if (o->verify_exec && !(vx = tir_verify_exec_begin(m, o, d))) return NULL;
   const tir_module *cur = m;
+  /* reclaiming (not with --verify-exec, which keeps the input's names): the
+   * IR the passes replaced is dropped once it is as large as what is live
+   * (at most one copy of the live IR per doubling: linear) */
+  may_reclaim = may_reclaim && !vx;
+  size_t live = 0; /* not known: the input's ctx holds the reader's garbage too */
   for (int k = 0; k < p->n; k++) {
     tir_module *next = run_pass(p, k, c, cur, d);
     if (!next) {
@@ -277,6 +302,7 @@ tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
       tir_verify_exec_free(vx);
       return NULL;
     }
+    if (may_reclaim && k + 1 < p->n && tir_ctx_bytes(c) > live + live / 2 + ((size_t)1 << 20)) cur = reclaim(p, c, cur, &live);
   }
   tir_verify_exec_free(vx);
   if (cur == m) { /* no passes: still a new module, as promised */
@@ -285,6 +311,16 @@ tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m,
     return copy;
   }
   return (tir_module *)cur;
+}
+
+tir_module *tir_pipeline_run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const tir_pipeline_opts *o,
+                             tir_diag *d) {
+  return run(p, c, m, o, d, false);
+}
+
+tir_module *tir_pipeline_run_reclaim(tir_pipeline *p, tir_ctx *c, tir_module *m, const tir_pipeline_opts *o,
+                                     tir_diag *d) {
+  return run(p, c, m, o, d, true);
 }
 
 /* ---- timing ---- */

@@ -694,7 +694,7 @@ static bool is_env(const printer *p, const tir_expr *v) {
   return false;
 }
 
-static void pr_launch(printer *p, const tir_stmt *s) {
+static void pr_launch_as(printer *p, const tir_stmt *s, bool scoped) {
   int mark = p->nnames;
   const tir_expr *v = s->u.attr.node;
   if (is_env(p, v) && pr_lookup(p, v)) { /* declared by T.env_thread: a with-block */
@@ -709,16 +709,26 @@ static void pr_launch(printer *p, const tir_stmt *s) {
   bool fresh = !name;
   if (fresh) name = pr_define(p, v, v->u.var.name);
   line(p);
-  pr_printf(&p->out, "%s = T.launch_thread(", name);
+  if (scoped) pr_puts(&p->out, "with ");
+  else pr_printf(&p->out, "%s = ", name);
+  pr_puts(&p->out, "T.launch_thread(");
   const char *tag = s->u.attr.thread_tag;
   if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : v->u.var.name;
   pr_string_lit(&p->out, tag);
   pr_puts(&p->out, ", ");
   pr_expr(p, s->u.attr.value);
-  pr_puts(&p->out, ")\n");
-  if (s->u.attr.body) pr_stmt(p, s->u.attr.body);
+  if (scoped) {
+    pr_printf(&p->out, ") as %s:\n", name);
+    pr_body(p, s->u.attr.body);
+  } else {
+    pr_puts(&p->out, ")\n");
+    if (s->u.attr.body) pr_stmt(p, s->u.attr.body);
+  }
   if (fresh) pr_pop_to(p, mark);
 }
+
+/* `v = T.launch_thread(...)`, the rest of its sequence its body */
+static void pr_launch(printer *p, const tir_stmt *s) { pr_launch_as(p, s, false); }
 
 /* the loop (or thread launch) under an attr on var v, through more attrs
  * on v, binds v: LowerOpaqueBlock's pragma_* attrs, placed just outside */
@@ -787,11 +797,16 @@ static bool prints_flat(const printer *p, const tir_stmt *s) {
 }
 
 /* a flat statement that is not the last of a sequence would, read back,
- * take the rest of the sequence as its body; `if True:` closes its scope
- * (TVM reads a Python-constant if as its body alone, adding no node) */
+ * take the rest of the sequence as its body: a thread launch is then
+ * scoped by `with ... as v:`, the others by `if True:` (TVM reads a
+ * Python-constant if as its body alone, adding no node) */
 static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
   if (last || !prints_flat(p, s)) {
     pr_stmt(p, s);
+    return;
+  }
+  if (s->kind == TIR_ATTR) { /* a thread launch: `with T.launch_thread(tag, n) as v:`, as TVM prints it */
+    pr_launch_as(p, s, true);
     return;
   }
   line(p);

@@ -31,6 +31,9 @@ typedef struct printer {
   pr_text out;
   int indent;
   tir_dialect dialect;
+  /* inside a T.comm_reducer's lambda: TVM's parser runs its body as Python,
+   * where `and` / `or` of exprs fail, so they are written T.And / T.Or */
+  bool in_lambda;
   pr_name *names; /* a stack: scopes pop back to a mark */
   int nnames, capnames;
   const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */

@@ -340,7 +340,8 @@ static void pr_binary(printer *p, const tir_expr *e) {
   int pr;
   /* a node that reading `a + b` would fold away (x + 0, 2 * 3) is written
    * with its constructor, as TVM does, so it reads back unchanged */
-  if (ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE) {
+  if (ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
+      (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR))) {
     pr_call2(p, node_ctor(e->kind), e->u.bin.a, e->u.bin.b);
     return;
   }
@@ -428,8 +429,35 @@ static bool pr_access_ptr(printer *p, const tir_expr *e) {
   return true;
 }
 
+/* T.comm_reducer(lambda x0, y0: x0 + y0, [T.float32(0.0)]): its vars are
+ * the lambda's, in scope for its results only */
+static void pr_comm_reducer(printer *p, const tir_expr *e) {
+  int n = e->u.call.nargs / 4, mark = p->nnames;
+  tir_expr *const *a = e->u.call.args;
+  pr_puts(&p->out, "T.comm_reducer(lambda ");
+  for (int i = 0; i < 2 * n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_puts(&p->out, pr_define(p, a[i], a[i]->u.var.name));
+  }
+  pr_puts(&p->out, ": ");
+  if (n > 1) pr_puts(&p->out, "(");
+  bool in_lambda = p->in_lambda;
+  p->in_lambda = true;
+  pr_args(p, a + 2 * n, n);
+  p->in_lambda = in_lambda;
+  if (n > 1) pr_puts(&p->out, ")");
+  pr_pop_to(p, mark);
+  pr_puts(&p->out, ", [");
+  pr_args(p, a + 3 * n, n);
+  pr_puts(&p->out, "])");
+}
+
 static void pr_call(printer *p, const tir_expr *e) {
   const char *op = e->u.call.op;
+  if (tir_is_comm_reducer(e)) {
+    pr_comm_reducer(p, e);
+    return;
+  }
   if (pr_access_ptr(p, e)) return;
   int pr;
   const char *bop = bitwise_op(e, &pr);

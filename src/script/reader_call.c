@@ -7,6 +7,7 @@
 
 #include "intrin/intrin.h"
 #include "script/reader.h"
+#include "tir/visit.h"
 
 /* names that are T.* statements or frames: known, but not expressions */
 static const char *const STMT_NAMES[] = {
@@ -19,7 +20,7 @@ static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_b
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "type_annotation", "min_value", "max_value", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
+    "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
@@ -43,14 +44,14 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
-    "call_kernel", "comm_reducer",
+    "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
     "tvm_stack_make_array", "tvm_stack_make_shape",
-    "tvm_thread_allreduce", "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
+    "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
     "vscale", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
@@ -667,11 +668,91 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   return checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
 }
 
+/* T.comm_reducer(lambda x0, .., y0, ..: result or (results), [identity, ..]):
+ * the lambda's first half of parameters is lhs, the second rhs, each typed
+ * as its identity (a Python int is int32), as TVM's comm_reducer makes them */
+static rval comm_reducer(rd *r, TSNode call) {
+  tir_span sp = rd_span(call);
+  TSNode args = rd_field(call, "arguments");
+  uint32_t na = ts_node_named_child_count(args);
+  TSNode fn = na == 2 ? ts_node_named_child(args, 0) : args, ids = na == 2 ? ts_node_named_child(args, 1) : args;
+  if (na != 2 || !rd_is(fn, "lambda") || rd_is(ids, "keyword_argument")) {
+    tir_error(r->d, sp, "T.comm_reducer expects (lambda x, y: combined, [identity])");
+    return rv_err();
+  }
+  rval idv = rd_eval(r, ids);
+  if (idv.k == RV_ERR) return idv;
+  if (idv.k != RV_TUPLE || idv.n < 1) {
+    tir_error(r->d, idv.sp, "T.comm_reducer's identity must be a list of one or more constants");
+    return rv_err();
+  }
+  int n = idv.n;
+  tir_expr **id = rd_tmp(r, sizeof *id * (size_t)n), **x = rd_tmp(r, sizeof *x * (size_t)(2 * n)),
+           **res = rd_tmp(r, sizeof *res * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (!(id[i] = rd_as_expr(r, idv.items[i]))) return rv_err();
+    if (id[i]->kind != TIR_INT_IMM && id[i]->kind != TIR_FLOAT_IMM) {
+      tir_error(r->d, idv.items[i].sp, "T.comm_reducer's identity must be constants");
+      return rv_err();
+    }
+  }
+  TSNode params = rd_field(fn, "parameters");
+  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  if (np != (uint32_t)(2 * n)) {
+    tir_error(r->d, rd_span(fn), "T.comm_reducer's lambda takes %u parameters; it needs two for each identity value (%d)",
+              np, n);
+    return rv_err();
+  }
+  int mark = r->nsyms;
+  for (uint32_t i = 0; i < np; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!rd_is(p, "identifier")) {
+      tir_error(r->d, rd_span(p), "T.comm_reducer's lambda parameters must be plain names");
+      r->nsyms = mark;
+      return rv_err();
+    }
+    x[i] = tir_var(r->c, rd_text(r, p), id[i % (uint32_t)n]->dtype);
+    x[i]->span = rd_span(p);
+    rd_push_sym(r, x[i]->u.var.name, rv_expr(x[i], x[i]->span));
+  }
+  rval body = rd_eval(r, rd_field(fn, "body"));
+  r->nsyms = mark;
+  if (body.k == RV_ERR) return body;
+  int nres = body.k == RV_TUPLE && !body.is_list ? body.n : 1;
+  if (nres != n) {
+    tir_error(r->d, body.sp, "T.comm_reducer's lambda gives %d value(s), and its identity has %d", nres, n);
+    return rv_err();
+  }
+  for (int i = 0; i < n; i++) {
+    rval v = nres == 1 && !(body.k == RV_TUPLE && !body.is_list) ? body : body.items[i];
+    /* a Python number takes the identity's dtype; an expr keeps its own */
+    if (!(res[i] = v.k == RV_EXPR ? rd_as_expr(r, v) : rd_convert(r, v, id[i]->dtype))) return rv_err();
+    if (!tir_dtype_eq(res[i]->dtype, id[i]->dtype)) {
+      char a[32], b[32];
+      tir_error(r->d, v.sp, "T.comm_reducer: result %d is %s, and its identity %s", i, tir_dtype_str(res[i]->dtype, a),
+                tir_dtype_str(id[i]->dtype, b));
+      return rv_err();
+    }
+  }
+  tir_expr *e = tir_comm_reducer(r->c, x, x + n, res, id, n);
+  e->span = sp;
+  const tir_expr *bad = tir_comm_reducer_foreign(e);
+  if (bad) {
+    if (bad->kind == TIR_VAR)
+      tir_error(r->d, sp, "T.comm_reducer's lambda uses '%s', which is not one of its parameters", bad->u.var.name);
+    else
+      tir_error(r->d, sp, "T.comm_reducer's lambda loads from buffer '%s'", bad->u.load.buf->name);
+    return rv_err();
+  }
+  return rv_expr(e, sp);
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
   const char *tn = rd_t_name(r, fn);
   bool ok;
+  if (tn && !strcmp(tn, "comm_reducer")) return comm_reducer(r, n);
   if (tn) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);

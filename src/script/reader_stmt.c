@@ -302,8 +302,8 @@ static bool is_thread_tag(const char *n) {
   return !strncmp(n, "blockIdx.", 9) || !strncmp(n, "threadIdx.", 10) || !strncmp(n, "vthread", 7);
 }
 
-static tir_expr *thread_var(rd *r, rval v, tir_span sp) {
-  if (v.k == RV_STR) return tir_var(r->c, v.s, TIR_INT32);
+static tir_expr *thread_var(rd *r, rval v, tir_dtype t, tir_span sp) {
+  if (v.k == RV_STR) return tir_var(r->c, v.s, t);
   /* a T.env_thread var is named by its tag; another var has none (TVM: "not
    * an env_thread created using T.env_thread", which its own printer can
    * write: the tag is lost) */
@@ -328,8 +328,13 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   tir_expr *hint = r->loop_var_hint;
   r->loop_var_hint = NULL;
   const char *tag = a->pos[0].k == RV_STR ? a->pos[0].s : NULL;
-  tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, TIR_INT32, a->sp) : NULL;
-  tir_expr *v = bound ? bound : thread_var(r, a->pos[0], a->sp);
+  /* a new thread var takes the extent's dtype (T.int64(256): int64), as
+   * TVM's launch_thread makes it; a Python int is int32 */
+  tir_dtype t = a->pos[1].k == RV_EXPR && tir_dtype_is_int(a->pos[1].e->dtype) && a->pos[1].e->dtype.lanes == 1
+                    ? a->pos[1].e->dtype
+                    : TIR_INT32;
+  tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, t, a->sp) : NULL;
+  tir_expr *v = bound ? bound : thread_var(r, a->pos[0], t, a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
   if (!ext) return NULL;
   if (!tag) tag = v->u.var.name;

@@ -1,11 +1,12 @@
-"""gen_corpus.py DIR - TIR written by the installed apache-tvm: tvm.topi
+"""gen_corpus.py DIR [TIRC] - TIR written by the installed apache-tvm: tvm.topi
 operators through te.create_prim_func at static and symbolic shapes, and
 each stage of TVM's lowering after them, as mod.script() prints them; and
 the same operators scheduled for CUDA by TVM's default GPU rules (dlight),
 with their stages."""
-import tvm, os, sys, traceback
+import tvm, os, subprocess, sys, traceback
 from tvm import te, topi
 out = sys.argv[1]
+tirc = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 os.makedirs(out, exist_ok=True)
 def P(*shape, dtype="float32", name="A"): return te.placeholder(shape, dtype=dtype, name=name)
 n = te.var("n")
@@ -46,8 +47,45 @@ def dlight(mod):
                                        dl.gpu.GeneralReduction(), dl.gpu.Fallback())(mod)
 
 
+def save(path, mod):
+    """the print; and where TVM cannot read its own print back, whether tirc
+    reads it right: TVM's reading of tirc's print (without TVM's
+    well-formedness check) must equal the reference below (unreadable.txt:
+    name, "equal" / "refused" / "DIFFERS", detail)"""
+    text = mod.script()
+    open(path, "w").write(text)
+    try:
+        tvm.script.from_source(text)
+        return
+    except Exception:  # noqa: BLE001
+        pass
+    if not tirc:
+        return
+    # what tirc's print must read as: TVM's reading of its own print where
+    # only the well-formedness check refuses it (the print may lose what the
+    # module holds, e.g. an attr on a loop var outside its loop), else the
+    # module itself
+    try:
+        ref = tvm.script.from_source(text, check_well_formed=False)
+    except Exception:  # noqa: BLE001
+        ref = mod
+    r = subprocess.run([tirc, path], capture_output=True, text=True, timeout=60)
+    if r.returncode:
+        res = ("refused", r.stderr.strip().splitlines()[0][:160] if r.stderr.strip() else f"exit {r.returncode}")
+    else:
+        try:
+            # free vars (an attr on a loop var outside its loop, as TVM reads it) map in order
+            tvm.ir.assert_structural_equal(tvm.script.from_source(r.stdout, check_well_formed=False), ref,
+                                           map_free_vars=True)
+            res = ("equal", "")
+        except Exception as e:  # noqa: BLE001
+            res = ("DIFFERS", [l for l in str(e).splitlines() if l.strip()][0][:160])
+    with open(os.path.join(out, "unreadable.txt"), "a") as f:
+        f.write(f"{os.path.basename(path)}\t{res[0]}\t{res[1]}\n")
+
+
 def emit(name, mod):
-    open(os.path.join(out, name + ".tir"), "w").write(mod.script())
+    save(os.path.join(out, name + ".tir"), mod)
     # TVM's lowering pipeline, printed after selected passes
     seq = [tvm.s_tir.transform.LowerInitBlock(), tvm.s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
            tvm.s_tir.transform.ConvertBlocksToOpaque(), tvm.s_tir.transform.CompactBufferAllocation(),
@@ -55,10 +93,11 @@ def emit(name, mod):
     m = mod
     for i, p in enumerate(seq):
         m = p(m)
-        open(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), "w").write(m.script())
+        save(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), m)
 
 
 gpu = 0
+nctr = 0
 for name, f in cases.items():
     try:
         ts = f()
@@ -75,6 +114,12 @@ for name, f in cases.items():
         if sched.script() != before:
             emit(name + "_gpu", sched)
             gpu += 1
+            # the cross-thread reductions lowered: T.comm_reducer, T.tvm_thread_allreduce
+            ctr = tvm.s_tir.transform.LowerCrossThreadReduction()(sched)
+            if ctr.script() != sched.script():
+                emit(name + "_gpu_ctr", ctr)
+                nctr += 1
     except Exception as e:
         print("skip", name + "_gpu", str(e).splitlines()[-1][:100])
-print("generated", ok, "operators,", gpu, "of them also scheduled for CUDA by dlight")
+print("generated", ok, "operators,", gpu, "of them also scheduled for CUDA by dlight,", nctr,
+      "of those with cross-thread reductions, also after LowerCrossThreadReduction")

@@ -384,6 +384,87 @@ START_TEST(verify_pragma_attr_on_loop_var) {
 }
 END_TEST
 
+/* ---- clone, promote, and the pipeline's reclaiming ---- */
+
+/* n stages of bench/gen_stages.py's shape: blocks, an alloc_buffer, a
+ * match_buffer and a reduction each (malloc'd) */
+static char *stages(int n) {
+  size_t cap = 1024 + (size_t)n * 1200, len = 0;
+  char *s = malloc(cap);
+  len += (size_t)snprintf(s + len, cap - len,
+                          "# from tvm.script import tirx as T\n@T.prim_func(s_tir=True)\n"
+                          "def stages(X: T.Buffer((8, 16), \"float32\"), Y: T.Buffer((64, 8), \"float32\")):\n");
+  for (int k = 0; k < n; k++)
+    len += (size_t)snprintf(
+        s + len, cap - len,
+        "    for i_%d in range(8):\n        with T.sblock(\"s%d\"):\n            vi = T.axis.spatial(8, i_%d)\n"
+        "            T.reads(X[vi, 0:16])\n            T.writes(Y[%d, vi])\n"
+        "            t%d = T.sblock_alloc_buffer((8, 16))\n            for r in range(16):\n"
+        "                with T.sblock(\"r%d\"):\n                    vr = T.axis.reduce(16, r)\n"
+        "                    T.reads(X[vi, vr])\n                    T.writes(Y[%d, vi], t%d[vi, vr])\n"
+        "                    v = T.match_buffer(t%d[vi, vr], (1,), offset_factor=1)\n"
+        "                    with T.init():\n                        Y[%d, vi] = T.float32(0.0)\n"
+        "                    v[0] = X[vi, vr]\n                    Y[%d, vi] = Y[%d, vi] + v[0]\n",
+        k, k, k, k % 64, k, k, k % 64, k, k, k % 64, k % 64, k % 64);
+  return s;
+}
+
+START_TEST(clone_keeps_everything) {
+  char *src = stages(3);
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_ctx *c = tir_ctx_new(), *c2 = tir_ctx_new();
+  tir_module *m = tir_parse(c, src, strlen(src), &d);
+  ck_assert_ptr_nonnull(m);
+  tir_module *copy = tir_module_clone(c2, m);
+  char *a = tir_print_module(m, NULL);
+  tir_ctx_free(c); /* the copy owns all it holds */
+  char *b = tir_print_module(copy, NULL);
+  ck_assert_str_eq(a, b);
+  /* a buffer met twice is one buffer in the copy: the param X of the buffer map and of a load */
+  const tir_func *f = copy->funcs[0];
+  ck_assert_ptr_nonnull(f->buffer_map[0]);
+  uint32_t id = tir_ctx_next_id(c2);
+  ck_assert_uint_gt(id, f->buffer_map[0]->id); /* ids past the copied ones */
+  free(a);
+  free(b);
+  free(src);
+  tir_ctx_free(c2);
+  tir_diag_free(&d);
+}
+END_TEST
+
+/* the default pipeline with reclaiming (tirc's) gives what it gives without:
+ * the same text, and the IR the passes replaced is gone */
+START_TEST(reclaim_same_result) {
+  char *src = stages(400);
+  tir_diag d;
+  tir_diag_init(&d);
+  tir_pipeline *p = tir_pipeline_parse("default", &d);
+  tir_ctx *c1 = tir_ctx_new(), *c2 = tir_ctx_new();
+  tir_module *m1 = tir_parse(c1, src, strlen(src), &d);
+  tir_module *m2 = tir_parse(c2, src, strlen(src), &d);
+  ck_assert_ptr_nonnull(m1);
+  ck_assert_ptr_nonnull(m2);
+  tir_module *o1 = tir_pipeline_run(p, c1, m1, NULL, &d);
+  tir_module *o2 = tir_pipeline_run_reclaim(p, c2, m2, NULL, &d);
+  ck_assert_ptr_nonnull(o1);
+  ck_assert_ptr_nonnull(o2);
+  ck_assert_int_eq(d.nerrors, 0);
+  char *a = tir_print_module(o1, NULL), *b = tir_print_module(o2, NULL);
+  ck_assert_str_eq(a, b);
+  ck_assert(tir_struct_equal_func(o1->funcs[0], o2->funcs[0]));
+  ck_assert_uint_lt(tir_ctx_bytes(c2), tir_ctx_bytes(c1) / 2); /* the replaced IR went */
+  free(a);
+  free(b);
+  free(src);
+  tir_pipeline_free(p);
+  tir_ctx_free(c1);
+  tir_ctx_free(c2);
+  tir_diag_free(&d);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("passes");
   TCase *tc = tcase_create("core");
@@ -396,6 +477,8 @@ int main(void) {
   tcase_add_test(tc, lower_match_error);
   tcase_add_test(tc, verify_after_pass_reports_once);
   tcase_add_test(tc, verify_pragma_attr_on_loop_var);
+  tcase_add_test(tc, clone_keeps_everything);
+  tcase_add_test(tc, reclaim_same_result);
   suite_add_tcase(s, tc);
   return tir_test_run_suite(s);
 }

@@ -1,0 +1,15 @@
+/* arena_internal.h - what the IR layer's own files know of the arena
+ * (internal). */
+#ifndef TIR_ARENA_INTERNAL_H
+#define TIR_ARENA_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "tir/ir.h"
+
+/* c's chunks sorted by address (malloc'd, *n entries), and whether p lies in
+ * one of them: a node made in c, not elsewhere */
+const void **tir_ctx_chunk_index(const tir_ctx *c, int *n);
+bool tir_ctx_index_owns(const void *const *index, int n, const void *p);
+
+#endif
