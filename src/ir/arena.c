@@ -107,14 +107,22 @@ const void **tir_ctx_chunk_index(const tir_ctx *c, int *n) {
   return a;
 }
 
-bool tir_ctx_index_owns(const void *const *index, int n, const void *p) {
+const void *tir_ctx_index_find(const void *const *index, int n, const void *p, uintptr_t *data_lo,
+                               uintptr_t *data_hi) {
   int lo = 0, hi = n - 1, at = -1;
   while (lo <= hi) { /* the last chunk starting at or below p */
     int mid = (lo + hi) / 2;
     if ((uintptr_t)index[mid] <= (uintptr_t)p) at = mid, lo = mid + 1;
     else hi = mid - 1;
   }
-  if (at < 0) return false;
+  if (at < 0) return NULL;
   const chunk *k = index[at];
-  return (uintptr_t)p >= (uintptr_t)k->data && (uintptr_t)p < (uintptr_t)(k->data + k->size);
+  uintptr_t a = (uintptr_t)k->data, b = (uintptr_t)(k->data + k->size);
+  if ((uintptr_t)p < a || (uintptr_t)p >= b) return NULL;
+  if (data_lo) *data_lo = a, *data_hi = b;
+  return k;
+}
+
+bool tir_ctx_index_owns(const void *const *index, int n, const void *p) {
+  return tir_ctx_index_find(index, n, p, NULL, NULL) != NULL;
 }

@@ -4,6 +4,7 @@
 #define TIR_ARENA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "tir/ir.h"
 
@@ -11,5 +12,9 @@
  * one of them: a node made in c, not elsewhere */
 const void **tir_ctx_chunk_index(const tir_ctx *c, int *n);
 bool tir_ctx_index_owns(const void *const *index, int n, const void *p);
+/* the chunk p lies in, or NULL; its data range into *data_lo, *data_hi
+ * (either may be NULL) */
+const void *tir_ctx_index_find(const void *const *index, int n, const void *p, uintptr_t *data_lo,
+                               uintptr_t *data_hi);
 
 #endif

@@ -19,13 +19,23 @@ typedef struct cl {
    * address); the rest is shared as it is */
   const void **only;
   int nonly;
+  uintptr_t lo, hi; /* the data of the chunk last found */
   bool promote;
   bool move; /* the nodes of `only` die after: forward them in place */
 } cl;
 
 /* a node that stays as it is: made outside the ctx promoted from (nothing
  * made before it can point into it) */
-#define KEEP(k, p) ((k)->promote && !tir_ctx_index_owns((k)->only, (k)->nonly, (p)))
+#define KEEP(k, p) ((k)->promote && !owned((k), (p)))
+
+/* p lies in a chunk of `only`: the chunk of the last answer first (nodes
+ * made together sit together), else a binary search */
+static bool owned(cl *k, const void *p) {
+  uintptr_t a = (uintptr_t)p;
+  if (a >= k->lo && a < k->hi) return true;
+  const void *chunk = tir_ctx_index_find(k->only, k->nonly, p, &k->lo, &k->hi);
+  return chunk != NULL;
+}
 
 static void *seen(cl *k, const void *p) { return (void *)(intptr_t)tir_ptrmap_get(&k->seen, p, 0); }
 static void mark(cl *k, const void *old, const void *n) { tir_ptrmap_put(&k->seen, old, (long)(intptr_t)n); }

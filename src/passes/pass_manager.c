@@ -286,6 +286,10 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
    * (at most one copy of the live IR per doubling: linear) */
   may_reclaim = may_reclaim && !vx;
   size_t live = 0; /* not known: the input's ctx holds the reader's garbage too */
+  /* TIR_RECLAIM=always: after every pass, whatever the sizes (the tests
+   * and the fuzzer run the small programs they have this way) */
+  const char *env = getenv("TIR_RECLAIM");
+  size_t slack = env && !strcmp(env, "always") ? 0 : (size_t)1 << 20;
   for (int k = 0; k < p->n; k++) {
     tir_module *next = run_pass(p, k, c, cur, d);
     if (!next) {
@@ -302,7 +306,8 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
       tir_verify_exec_free(vx);
       return NULL;
     }
-    if (may_reclaim && k + 1 < p->n && tir_ctx_bytes(c) > live + live / 2 + ((size_t)1 << 20)) cur = reclaim(p, c, cur, &live);
+    if (may_reclaim && k + 1 < p->n && (!slack || tir_ctx_bytes(c) > live + live / 2 + slack))
+      cur = reclaim(p, c, cur, &live);
   }
   tir_verify_exec_free(vx);
   if (cur == m) { /* no passes: still a new module, as promised */

@@ -236,10 +236,13 @@ static void pr_regions(printer *p, const char *fn, const tir_buffer_region *rs, 
 static void pr_stmt(printer *p, const tir_stmt *s);
 
 static void pr_body(printer *p, const tir_stmt *s) {
+  bool tail = p->if_true_tail; /* a body of its own: TVM's scope */
+  p->if_true_tail = false;
   p->indent++;
   if (s) pr_stmt(p, s);
   else { line(p); pr_puts(&p->out, "T.evaluate(0)\n"); }
   p->indent--;
+  p->if_true_tail = tail;
 }
 
 static void push_loop(printer *p, const tir_stmt *s) {
@@ -727,8 +730,10 @@ static void pr_launch_as(printer *p, const tir_stmt *s, bool scoped) {
   if (fresh) pr_pop_to(p, mark);
 }
 
-/* `v = T.launch_thread(...)`, the rest of its sequence its body */
-static void pr_launch(printer *p, const tir_stmt *s) { pr_launch_as(p, s, false); }
+/* `v = T.launch_thread(...)`, the rest of its sequence its body; scoped
+ * `with ... as v:` where it ends an `if True:` body (TVM reads that body
+ * in the enclosing scope, where a later launch of v would define it again) */
+static void pr_launch(printer *p, const tir_stmt *s) { pr_launch_as(p, s, p->if_true_tail); }
 
 /* the loop (or thread launch) under an attr on var v, through more attrs
  * on v, binds v: LowerOpaqueBlock's pragma_* attrs, placed just outside */
@@ -811,7 +816,12 @@ static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
   }
   line(p);
   pr_puts(&p->out, "if True:\n");
-  pr_body(p, s);
+  bool tail = p->if_true_tail; /* TVM reads this body in the enclosing scope */
+  p->if_true_tail = true;
+  p->indent++;
+  pr_stmt(p, s);
+  p->indent--;
+  p->if_true_tail = tail;
 }
 
 static void pr_seq_from(printer *p, const tir_stmt *s, int from) {

@@ -34,6 +34,9 @@ typedef struct printer {
   /* inside a T.comm_reducer's lambda: TVM's parser runs its body as Python,
    * where `and` / `or` of exprs fail, so they are written T.And / T.Or */
   bool in_lambda;
+  /* the statement printed is the last of an `if True:` body: a name it
+   * defines flat would, in TVM's reading, stay defined after it */
+  bool if_true_tail;
   pr_name *names; /* a stack: scopes pop back to a mark */
   int nnames, capnames;
   const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */

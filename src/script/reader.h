@@ -142,6 +142,9 @@ typedef struct rd {
   /* the free var of a T.attr whose only statement is the for loop read
    * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
   tir_expr *loop_var_hint;
+  /* the statement rd_stmts is at, and its list (ts_node_parent walks down
+   * from the root: too slow to ask for every block-frame statement) */
+  TSNode cur_stmt, cur_list;
   /* binds_next's last answer: for list's statements from any index in
    * [bn_from, bn_stop] (T.attr on bn_name up to bn_stop) and bn_name, bn_res
    * (a run of n concise T.attr is then read in O(n), not O(n^2)) */

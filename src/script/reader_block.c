@@ -212,7 +212,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
 
 bool rd_direct_in_block(rd *r, TSNode stmt) {
   if (!r->blk || r->blk->is_root) return false;
-  TSNode p = rd_list_canon(r, ts_node_parent(stmt));
+  TSNode p = rd_list_canon(r, ts_node_eq(stmt, r->cur_stmt) ? r->cur_list : ts_node_parent(stmt));
   return ts_node_eq(p, r->blk->body);
 }
 

@@ -101,6 +101,7 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
     bool failed = false;
     int errs = r->d ? r->d->nerrors : 0;
     rd_tmp_mark_t tmp = rd_tmp_mark(r);
+    r->cur_stmt = s, r->cur_list = list;
     if (rd_block_frame_stmt(r, s, &failed)) {
       rd_tmp_release(r, tmp);
       if (failed || (r->d && r->d->nerrors > errs)) poison_targets(r, s);
