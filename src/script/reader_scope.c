@@ -1,6 +1,7 @@
 /* reader_scope.c - the reader's symbol table (Python-like scopes: names map
  * to values, innermost first), loops in scope, spans and node text. */
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "script/reader.h"
@@ -51,9 +52,52 @@ const char *rd_text(rd *r, TSNode n) {
   return copy;
 }
 
-bool rd_is(TSNode n, const char *type) { return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type); }
+bool rd_is(TSNode n, const char *type) {
+  if (ts_node_is_null(n)) return false;
+  const char *t = ts_node_type(n);
+  return t[0] == type[0] && !strcmp(t, type); /* most tests fail at the first letter */
+}
+
+/* the grammar's field ids by name: tree-sitter finds a field's id by
+ * comparing the name with every field's (a tenth of the read went there);
+ * this table, made once, finds it with one comparison */
+enum { FIELD_SLOTS = 128 };
+static struct { const char *name; TSFieldId id; } field_tab[FIELD_SLOTS];
+static pthread_once_t field_once = PTHREAD_ONCE_INIT;
+const TSLanguage *tree_sitter_python(void);
+
+static unsigned field_hash(const char *s) {
+  unsigned h = 5381;
+  for (; *s; s++) h = h * 33 + (unsigned char)*s;
+  return h;
+}
+
+static void field_init(void) {
+  const TSLanguage *lang = tree_sitter_python();
+  uint32_t n = ts_language_field_count(lang);
+  for (TSFieldId id = 1; id <= n; id++) {
+    const char *name = ts_language_field_name_for_id(lang, id);
+    if (!name) continue;
+    unsigned h = field_hash(name);
+    for (unsigned k = 0; k < FIELD_SLOTS; k++) {
+      unsigned at = (h + k) % FIELD_SLOTS;
+      if (!field_tab[at].name) {
+        field_tab[at].name = name;
+        field_tab[at].id = id;
+        break;
+      }
+    }
+  }
+}
 
 TSNode rd_field(TSNode n, const char *field) {
+  pthread_once(&field_once, field_init);
+  unsigned h = field_hash(field);
+  for (unsigned k = 0; k < FIELD_SLOTS; k++) {
+    unsigned at = (h + k) % FIELD_SLOTS;
+    if (!field_tab[at].name) break;
+    if (!strcmp(field_tab[at].name, field)) return ts_node_child_by_field_id(n, field_tab[at].id);
+  }
   return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
 }
 
