@@ -43,6 +43,9 @@ tir_func *tir_pass_lower_opaque_block(tir_ctx *c, const tir_func *f, tir_diag *d
 tir_func *tir_pass_flatten_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_lower_intrin(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_remove_no_op(tir_ctx *c, const tir_func *f, tir_diag *d);
+/* T.tvm_thread_allreduce (under its reduce_scope attr) as a shared-memory
+ * tree reduction with T.tvm_storage_sync barriers (lowered IR) */
+tir_func *tir_pass_lower_thread_allreduce(tir_ctx *c, const tir_func *f, tir_diag *d);
 
 /* ---- pipelines ---- */
 typedef struct tir_pipeline tir_pipeline;

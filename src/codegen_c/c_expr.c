@@ -340,8 +340,8 @@ static void print_call(cg *g, const tir_expr *e) {
   if (!strcmp(e->u.call.op, "ret")) /* the generated functions return a status, not a value */
     cg_error(g, e->span, "T.ret is not supported by the C and CUDA code generators (their functions return a status)");
   else if (!strcmp(e->u.call.op, "tvm_thread_allreduce"))
-    cg_error(g, e->span, "T.tvm_thread_allreduce is not emitted by the C and CUDA code generators (TVM lowers it with "
-                         "LowerThreadAllreduce, which tirc does not have; the interpreter runs it)");
+    cg_error(g, e->span, "T.tvm_thread_allreduce is not emitted as it is: lower it first with the "
+                         "lower_thread_allreduce pass (in --passes=default)");
   else
     cg_error(g, e->span, "the C code generator does not know the intrinsic '%s'", e->u.call.op);
 }

@@ -111,6 +111,17 @@ static void merge(acc *into, const acc *a) {
   for (int i = 0; i < a->nw; i++) add(into->w, &into->nw, a->w[i]);
 }
 
+/* an explicit T.tvm_storage_sync("shared") statement (LowerThreadAllreduce
+ * writes them): a barrier already */
+static bool explicit_sync(const tir_stmt *s) {
+  if (s->kind != TIR_EVALUATE || !s->u.eval.value || s->u.eval.value->kind != TIR_CALL) return false;
+  const tir_expr *e = s->u.eval.value;
+  const char *op = e->u.call.op;
+  if (!strncmp(op, "tir.", 4)) op += 4;
+  return !strcmp(op, "tvm_storage_sync") && e->u.call.nargs == 1 && e->u.call.args[0]->kind == TIR_STRING_IMM &&
+         !strcmp(e->u.call.args[0]->u.str, "shared");
+}
+
 /* replay the barrier rule over items [0, upto) of stmts; returns the
  * pending accesses after them; *first_sync gets the first item a barrier
  * went before (n when none) */
@@ -120,6 +131,12 @@ static void replay(const cuda_kernel *k, tir_stmt *const *stmts, int upto, acc *
   if (first_sync) *first_sync = upto;
   for (int j = 0; j < upto; j++) {
     acc a;
+    if (explicit_sync(stmts[j])) {
+      if (first_sync && *first_sync == upto) *first_sync = j;
+      memset(pending, 0, sizeof *pending);
+      pending->k = k;
+      continue;
+    }
     accesses(k, stmts[j], &a);
     if (conflict(pending, &a)) {
       if (first_sync && *first_sync == upto) *first_sync = j;
@@ -143,7 +160,7 @@ static void barrier(cg *g, const cuda_kernel *k, const tir_stmt *at) {
 
 void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i) {
   const cuda_kernel *k = g->user;
-  if (!k || i == 0) return;
+  if (!k || i == 0 || explicit_sync(seq->u.seq.stmts[i])) return;
   acc pending, next;
   replay(k, seq->u.seq.stmts, i, &pending, NULL);
   accesses(k, seq->u.seq.stmts[i], &next);

@@ -181,7 +181,8 @@ const xe *xc_allreduce(xc *c, const tir_expr *e, xe *r) {
   }
   for (int i = 0; i < nred; i++) {
     const tir_expr *v = args[2 * n + 2 + i];
-    bool found = false;
+    int64_t z;
+    bool found = tir_is_const_int(v, &z) && z == 0; /* a thread of extent 1, folded to 0 by Simplify */
     for (int t = 0; t < c->nthread_slots && tir_is_var(v); t++)
       found |= tir_ptrmap_get(&c->vars, v, 0) == c->thread_slots[t] + 1;
     if (!found) {

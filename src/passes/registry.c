@@ -23,6 +23,7 @@ static const tir_pass_info passes[] = {
      tir_pass_lower_match_buffer},
     {"LowerOpaqueBlock", "lower_opaque", "remove opaque blocks: allocations, predicates as ifs, thread bindings as launch_thread", tir_pass_lower_opaque_block},
     {"FlattenBuffer", "flatten", "make every buffer 1-D, with strides and elem_offset in the index", tir_pass_flatten_buffer},
+    {"LowerThreadAllreduce", "lower_thread_allreduce", "lower each T.tvm_thread_allreduce to a tree reduction in shared memory with barriers", tir_pass_lower_thread_allreduce},
     {"RemoveNoOp", "remove_noop", "remove statements that do nothing", tir_pass_remove_no_op},
     {"LowerIntrin", "lower_intrin", "lower tvm_access_ptr to address_of, dropping type_annotation", tir_pass_lower_intrin},
     {"PlanMemory", "plan_memory", "plan the temporaries of lowered IR: one workspace and one shared array per kernel, each temporary a view at its offset (in place where isl proves it safe)", tir_pass_plan_memory},

@@ -1,7 +1,8 @@
 """tvm_storage.py TIRC [-q] [-v] FILE... - tirc's memory plan against TVM's.
 
-For each program: TVM 0.27 lowers it (LowerInitBlock ... FlattenBuffer, then
-StorageRewrite and MergeSharedMemoryAllocations) and the bytes of the
+For each program: TVM 0.27 lowers it (LowerInitBlock ... FlattenBuffer,
+LowerThreadAllreduce for CUDA, then StorageRewrite and
+MergeSharedMemoryAllocations) and the bytes of the
 allocations left are summed per scope; tirc's plan of the same program
 (--emit=buffer-assignment) must need no more bytes in each pool (workspace
 for global, shared for shared).  Each TVM allocation counts rounded up to
@@ -67,6 +68,7 @@ def main():
         st.transform.LowerInitBlock(), st.transform.PlanAndUpdateBufferAllocationLocation(),
         st.transform.ConvertBlocksToOpaque(), st.transform.CompactBufferAllocation(),
         st.transform.LowerMatchBuffer(), st.transform.LowerOpaqueBlock(), tirx.transform.FlattenBuffer(),
+        st.transform.LowerThreadAllreduce(),  # as tirc's default pipeline (its shared buffers count)
         tirx.transform.StorageRewrite(), st.transform.MergeSharedMemoryAllocations()])
     bad = checked = 0
     for path in files:
@@ -76,6 +78,7 @@ def main():
             mod = tvm.script.from_source(src)
             if isinstance(mod, tirx.PrimFunc):
                 mod = tvm.IRModule({"main": mod})
+            mod = tirx.transform.BindTarget(tvm.target.Target("cuda"))(mod)  # LowerThreadAllreduce's warp size
             with tvm.transform.PassContext(opt_level=3):
                 low = seq(mod)
         except Exception as e:  # noqa: BLE001 - reported, not hidden
