@@ -559,6 +559,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg_text_free(&args);
   cg_text_free(&text);
   cg_free(&g);
+  cuda_sync_free(&k);
   free(k.shared.vars);
   free(kf.used.vars);
   free(kf.defined.vars);

@@ -14,7 +14,14 @@ typedef struct cuda_kernel {
   int64_t shared_need;       /* what its shared allocations need (before printing) */
   bool dynamic;              /* over the 48 KiB of static shared memory: one dynamic array */
   tir_span shared_span;      /* the first shared allocation's position */
+  /* the sequences being printed, each with what its items since the last
+   * barrier accessed (cuda_sync.c: linear in the sequence, not quadratic) */
+  struct cuda_seq_state *seqs;
+  int nseqs, capseqs;
 } cuda_kernel;
+
+/* frees what cuda_sync.c keeps in k */
+void cuda_sync_free(cuda_kernel *k);
 
 /* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */
 int cuda_tag_index(const char *tag);

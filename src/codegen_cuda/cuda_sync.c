@@ -158,13 +158,62 @@ static void barrier(cg *g, const cuda_kernel *k, const tir_stmt *at) {
     cg_linef(g, "__syncthreads();");
 }
 
+/* a sequence being printed: the item printed last and what the items
+ * since the last barrier accessed */
+struct cuda_seq_state {
+  const tir_stmt *seq;
+  int last;
+  acc pending;
+};
+
+void cuda_sync_free(cuda_kernel *k) {
+  free(k->seqs);
+  k->seqs = NULL;
+  k->nseqs = k->capseqs = 0;
+}
+
+/* the state of seq, made (from its first item) when it is not kept */
+static struct cuda_seq_state *seq_state(cuda_kernel *k, const tir_stmt *seq) {
+  for (int i = k->nseqs - 1; i >= 0; i--)
+    if (k->seqs[i].seq == seq) return &k->seqs[i];
+  if (k->nseqs == k->capseqs) {
+    k->capseqs = k->capseqs ? 2 * k->capseqs : 16;
+    k->seqs = realloc(k->seqs, sizeof *k->seqs * (size_t)k->capseqs);
+    if (!k->seqs) abort();
+  }
+  struct cuda_seq_state *st = &k->seqs[k->nseqs++];
+  st->seq = seq;
+  st->last = -1;
+  memset(&st->pending, 0, sizeof st->pending);
+  st->pending.k = k;
+  return st;
+}
+
 void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i) {
-  const cuda_kernel *k = g->user;
-  if (!k || i == 0 || explicit_sync(seq->u.seq.stmts[i])) return;
-  acc pending, next;
-  replay(k, seq->u.seq.stmts, i, &pending, NULL);
-  accesses(k, seq->u.seq.stmts[i], &next);
-  if (conflict(&pending, &next)) barrier(g, k, seq->u.seq.stmts[i]);
+  cuda_kernel *k = g->user;
+  if (!k) return;
+  struct cuda_seq_state *st = seq_state(k, seq);
+  if (st->last != i - 1) /* not the item after the last one: replay from the start */
+    replay(k, seq->u.seq.stmts, i, &st->pending, NULL);
+  st->last = i;
+  tir_stmt *item = seq->u.seq.stmts[i];
+  if (explicit_sync(item)) {
+    memset(&st->pending, 0, sizeof st->pending);
+    st->pending.k = k;
+    return;
+  }
+  acc next;
+  accesses(k, item, &next);
+  if (i > 0 && conflict(&st->pending, &next)) {
+    barrier(g, k, item);
+    memset(&st->pending, 0, sizeof st->pending);
+    st->pending.k = k;
+  }
+  merge(&st->pending, &next);
+  if (i == seq->u.seq.n - 1) { /* the sequence is done: its state goes (the innermost is last) */
+    int at = (int)(st - k->seqs);
+    k->seqs[at] = k->seqs[--k->nseqs];
+  }
 }
 
 void cuda_loop_end(cg *g, const tir_stmt *loop) {

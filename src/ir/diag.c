@@ -141,6 +141,12 @@ char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *sr
   static const char *colors[] = {"\033[1;31m", "\033[1;35m", "\033[1;36m"};
   bool color = o && o->color;
   int limit = o && o->error_limit > 0 ? o->error_limit : 0, errors = 0, hidden = 0;
+  /* where each line starts, found once as far as needed (a scan from the
+   * start for every diagnostic was quadratic: 1,000 warnings on a 21,000-line
+   * program took 0.4 s) */
+  size_t *starts = NULL;
+  int nstarts = 0, capstarts = 0;
+  size_t scanned = 0;
   for (int i = 0; d && i < d->n; i++) {
     const tir_diag_entry *e = &d->items[i];
     if (e->sev == TIR_SEV_ERROR && limit && errors >= limit) {
@@ -166,13 +172,19 @@ char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *sr
     sb_puts(&b, "\n");
     if (!src || e->span.line <= 0) continue;
     /* find the line */
-    size_t pos = 0;
-    int line = 1;
-    while (pos < src_len && line < e->span.line) {
-      if (src[pos] == '\n') line++;
-      pos++;
+    while (nstarts < e->span.line && scanned <= src_len) {
+      if (nstarts == capstarts) {
+        capstarts = capstarts ? 2 * capstarts : 1024;
+        starts = realloc(starts, sizeof *starts * (size_t)capstarts);
+        if (!starts) abort();
+      }
+      starts[nstarts++] = scanned;
+      const char *nl = scanned < src_len ? memchr(src + scanned, '\n', src_len - scanned) : NULL;
+      scanned = nl ? (size_t)(nl - src) + 1 : src_len + 1;
     }
-    if (line != e->span.line || pos > src_len) continue;
+    if (e->span.line > nstarts) continue;
+    size_t pos = starts[e->span.line - 1];
+    if (pos > src_len) continue;
     size_t end = pos;
     while (end < src_len && src[end] != '\n') end++;
     int col = e->span.col;
@@ -188,6 +200,7 @@ char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *sr
       }
     }
   }
+  free(starts);
   if (hidden) {
     char tail[160];
     snprintf(tail, sizeof tail, "%s: note: %d more error%s not shown (error limit %d)\n",
