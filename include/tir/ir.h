@@ -475,6 +475,10 @@ typedef struct tir_module {
   const char *name; /* class name of @I.ir_module, or NULL for a bare prim_func */
   tir_func **funcs;
   int nfuncs;
+  /* tir_module_add's own: the array it made and its room (it grows by
+   * doubling, so n adds take O(n); a funcs array set by hand is copied) */
+  tir_func **own_funcs;
+  int cap_funcs;
 } tir_module;
 
 tir_func *tir_func_copy(tir_ctx *c, const tir_func *f);

@@ -415,10 +415,14 @@ tir_module *tir_module_new(tir_ctx *c, const char *name) {
 }
 
 void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f) {
-  tir_func **arr = tir_alloc(c, sizeof *arr * (size_t)(m->nfuncs + 1));
-  if (m->nfuncs) memcpy(arr, m->funcs, sizeof *arr * (size_t)m->nfuncs);
-  arr[m->nfuncs++] = f;
-  m->funcs = arr;
+  if (m->funcs != m->own_funcs || m->nfuncs >= m->cap_funcs) { /* a copy with room to double (was: one more each time, quadratic) */
+    int cap = m->nfuncs < 4 ? 8 : 2 * m->nfuncs;
+    tir_func **arr = tir_alloc(c, sizeof *arr * (size_t)cap);
+    if (m->nfuncs) memcpy(arr, m->funcs, sizeof *arr * (size_t)m->nfuncs);
+    m->funcs = m->own_funcs = arr;
+    m->cap_funcs = cap;
+  }
+  m->funcs[m->nfuncs++] = f;
 }
 
 tir_func *tir_module_find(const tir_module *m, const char *name) {
