@@ -235,6 +235,25 @@ static void pr_regions(printer *p, const char *fn, const tir_buffer_region *rs, 
 
 static void pr_stmt(printer *p, const tir_stmt *s);
 
+/* the end of a name a flat statement defined (`a = T.alloc_buffer(...)`,
+ * `x: T.let[...] = v`, `tx = T.launch_thread(...)`).  In the body of an
+ * `if True:`, which TVM reads in the enclosing scope, the name stays taken
+ * there (a reserved entry no node looks up), so that a later flat
+ * statement of the same name is printed under another: TVM refuses to
+ * define a name twice in one scope */
+static void pr_pop_flat(printer *p, int mark) {
+  static const char reserved = 0;
+  if (!p->if_true_tail) {
+    pr_pop_to(p, mark);
+    return;
+  }
+  for (int i = mark; i < p->nnames; i++) {
+    p->names[i].key = &reserved;
+    p->names[i].alias = false;
+    p->names[i].buf = NULL;
+  }
+}
+
 static void pr_body(printer *p, const tir_stmt *s) {
   bool tail = p->if_true_tail; /* a body of its own: TVM's scope */
   p->if_true_tail = false;
@@ -576,7 +595,7 @@ static void pr_let_stmt(printer *p, const tir_stmt *s) {
   }
   free(val);
   if (s->u.let.body) pr_stmt(p, s->u.let.body);
-  pr_pop_to(p, mark);
+  pr_pop_flat(p, mark);
 }
 
 /* TVM 0.27 has no Allocate node: its equivalent is an AllocBuffer whose
@@ -595,7 +614,7 @@ static bool pr_allocate_as_buffer(printer *p, const tir_stmt *s) {
   pr_printf(&p->out, "%s = T.alloc_buffer(%s)\n", name, args);
   free(args);
   if (s->u.alloc.body) pr_stmt(p, s->u.alloc.body);
-  pr_pop_to(p, mark);
+  pr_pop_flat(p, mark);
   return true;
 }
 
@@ -619,7 +638,7 @@ static void pr_allocate(printer *p, const tir_stmt *s) {
   }
   pr_puts(&p->out, ")\n");
   if (s->u.alloc.body) pr_stmt(p, s->u.alloc.body);
-  pr_pop_to(p, mark);
+  pr_pop_flat(p, mark);
 }
 
 static void pr_seq_from(printer *p, const tir_stmt *s, int from);
@@ -653,7 +672,7 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   free(val);
   if (!init) pr_stmt(p, body);
   else if (body->kind == TIR_SEQ) pr_seq_from(p, body, 1);
-  pr_pop_to(p, mark);
+  pr_pop_flat(p, mark);
 }
 
 static void pr_decl(printer *p, const tir_stmt *s) {
@@ -679,7 +698,7 @@ static void pr_decl(printer *p, const tir_stmt *s) {
   }
   pr_puts(&p->out, ")\n");
   if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
-  pr_pop_to(p, mark);
+  pr_pop_flat(p, mark);
 }
 
 /* thread_extent or virtual_thread over a Var: `v = T.launch_thread("tag",
@@ -727,7 +746,8 @@ static void pr_launch_as(printer *p, const tir_stmt *s, bool scoped) {
     pr_puts(&p->out, ")\n");
     if (s->u.attr.body) pr_stmt(p, s->u.attr.body);
   }
-  if (fresh) pr_pop_to(p, mark);
+  if (fresh && scoped) pr_pop_to(p, mark);
+  else if (fresh) pr_pop_flat(p, mark);
 }
 
 /* `v = T.launch_thread(...)`, the rest of its sequence its body; scoped
