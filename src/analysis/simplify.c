@@ -946,7 +946,11 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
 
 static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   tir_expr *sb = simp(a, e->u.bin.b);
-  int64_t c;
+  int64_t c, c0;
+  /* a divisor proved zero (j % j, or a var whose only value is 0) stays as
+   * written: the program divides by zero where it runs, and a literal zero
+   * divisor is an error where it is read (a print would not read back) */
+  if (tir_is_const_int(sb, &c) && c == 0 && !(tir_is_const_int(e->u.bin.b, &c0) && c0 == 0)) sb = e->u.bin.b;
   if (!ana_is_index_type(e->dtype) || !tir_is_const_int(sb, &c) || c == 0) {
     tir_expr *x = simp(a, e->u.bin.a);
     if (x == e->u.bin.a && sb == e->u.bin.b) return e;
