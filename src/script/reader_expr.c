@@ -827,6 +827,15 @@ static bool same_expr(const tir_expr *a, const tir_expr *b) {
       if (!same_expr(a->u.load.idx[i], b->u.load.idx[i])) return false;
     return true;
   }
+  if (a->kind == TIR_CALL) { /* T.bitwise_not(x) * 64:T.bitwise_not(x) * 64 + 2 (fuzz_parse) */
+    if (strcmp(a->u.call.op, b->u.call.op) || a->u.call.nargs != b->u.call.nargs ||
+        a->u.call.written_out != b->u.call.written_out)
+      return false;
+    for (int i = 0; i < a->u.call.nargs; i++)
+      if (!same_expr(a->u.call.args[i], b->u.call.args[i])) return false;
+    return true;
+  }
+  if (a->kind == TIR_STRING_IMM) return !strcmp(a->u.str, b->u.str);
   return false;
 }
 
