@@ -49,30 +49,17 @@ void x_meet_free(xgroup *g) {
   g->nmeet = 0;
 }
 
-static xval eval_val(const xe *v, xframe *fr) {
-  xval r;
-  if (v->vc == XV_FLOAT) r.f = EVF(v);
-  else r.i = EVI(v);
-  return r;
-}
-
 static void store_result(const xacc *a, const xe *like, xframe *fr, xval v) {
   int64_t idx[32];
   for (int d = 0; d < a->ndim; d++) idx[d] = EVI(a->idx[d]);
-  if (fr->run->stop) return;
-  xstore *st;
-  uint8_t *p = x_addr_fast(a, fr, idx, true, &st);
-  if (!p) return;
-  if (like->vc == XV_FLOAT) x_write_float(p, a->ek, v.f);
-  else x_write_int(p, a->ek, v.i);
-  if (st->init) memset(st->init + (p - st->data), X_INIT_TAG(fr->run->p, a->buf), (size_t)a->lbytes);
+  if (!fr->run->stop) x_store_value(a, fr, idx, like, v);
 }
 
 /* acc = combine(acc, v), the reducer's results over its lhs = acc, rhs = v */
 static void combine(const xar *a, xframe *fr, xval *acc, const xval *v) {
   xval out[AR_MAX];
   for (int i = 0; i < a->n; i++) fr->slots[a->lhs[i]] = acc[i], fr->slots[a->rhs[i]] = v[i];
-  for (int i = 0; i < a->n; i++) out[i] = eval_val(a->comb[i], fr);
+  for (int i = 0; i < a->n; i++) out[i] = x_eval_val(a->comb[i], fr);
   memcpy(acc, out, sizeof *acc * (size_t)a->n);
 }
 
@@ -80,8 +67,8 @@ static xval h_allreduce(const xe *e, xframe *fr) {
   const xar *a = e->aux;
   xval mine[AR_MAX], acc[AR_MAX];
   bool on = EVI(a->cond) != 0;
-  for (int i = 0; i < a->n; i++) mine[i] = eval_val(on ? a->src[i] : a->ident[i], fr);
-  for (int i = 0; i < a->n; i++) acc[i] = eval_val(a->ident[i], fr);
+  for (int i = 0; i < a->n; i++) mine[i] = x_eval_val(on ? a->src[i] : a->ident[i], fr);
+  for (int i = 0; i < a->n; i++) acc[i] = x_eval_val(a->ident[i], fr);
   xgroup *g = fr->group;
   if (!fr->co || !g) { /* one thread */
     combine(a, fr, acc, mine);

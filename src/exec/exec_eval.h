@@ -50,4 +50,22 @@ static inline int64_t x_wrapk(const xe *e, int64_t v) {
 #define EVF(x) ((x)->fn.f((x), fr))
 #define EVH(x) ((x)->fn.h((x), fr))
 
+/* v's value, by its class */
+static inline xval x_eval_val(const xe *v, xframe *fr) {
+  xval r;
+  if (v->vc == XV_FLOAT) r.f = EVF(v);
+  else r.i = EVI(v);
+  return r;
+}
+
+/* val (of v's class) stored at a's element idx, marked written */
+static inline void x_store_value(const xacc *a, xframe *fr, const int64_t *idx, const xe *v, xval val) {
+  xstore *st;
+  uint8_t *p = x_addr_fast(a, fr, idx, true, &st);
+  if (!p) return;
+  if (v->vc == XV_FLOAT) x_write_float(p, a->ek, val.f);
+  else x_write_int(p, a->ek, val.i);
+  if (st->init) memset(st->init + (p - st->data), X_INIT_TAG(fr->run->p, a->buf), (size_t)a->lbytes);
+}
+
 #endif

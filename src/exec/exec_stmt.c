@@ -41,28 +41,12 @@ static void s_seq(const xs *s, xframe *fr) {
   for (int i = 0; i < s->n && !stopped(fr); i++) x_exec(s->seq[i], fr);
 }
 
-static void store_value(const xacc *a, xframe *fr, const int64_t *idx, const xe *v, xval val) {
-  xstore *st;
-  uint8_t *p = x_addr_fast(a, fr, idx, true, &st);
-  if (!p) return;
-  if (v->vc == XV_FLOAT) x_write_float(p, a->ek, val.f);
-  else x_write_int(p, a->ek, val.i);
-  if (st->init) memset(st->init + (p - st->data), X_INIT_TAG(fr->run->p, a->buf), (size_t)a->lbytes);
-}
-
-static inline xval eval_val(const xe *v, xframe *fr) {
-  xval r;
-  if (v->vc == XV_FLOAT) r.f = EVF(v);
-  else r.i = EVI(v);
-  return r;
-}
-
 static void s_store(const xs *s, xframe *fr) {
   const xacc *a = s->acc;
   int64_t idx[32];
   for (int d = 0; d < a->ndim; d++) idx[d] = EVI(a->idx[d]);
-  xval v = eval_val(s->a, fr);
-  if (!stopped(fr)) store_value(a, fr, idx, s->a, v);
+  xval v = x_eval_val(s->a, fr);
+  if (!stopped(fr)) x_store_value(a, fr, idx, s->a, v);
 }
 
 /* one index, int32 elements, not a view: the hot case */
@@ -81,7 +65,7 @@ static void s_store1_i32(const xs *s, xframe *fr) {
       return;
     }
   }
-  if (!stopped(fr)) store_value(a, fr, &i, s->a, (xval){.i = v});
+  if (!stopped(fr)) x_store_value(a, fr, &i, s->a, (xval){.i = v});
 }
 
 /* a vector store: every lane's index and value first, then the writes */
@@ -97,11 +81,11 @@ static void s_store_vec(const xs *s, xframe *fr) {
   for (int l = 0; l < L; l++) {
     const xacc *a = s->lidx ? (const xacc *)s->lidx[l] : a0;
     for (int d = 0; d < nd; d++) ix[l * nd + d] = EVI(a->idx[d]);
-    vv[l] = eval_val(s->la[l], fr);
+    vv[l] = x_eval_val(s->la[l], fr);
   }
   for (int l = 0; l < L && !stopped(fr); l++) {
     const xacc *a = s->lidx ? (const xacc *)s->lidx[l] : a0;
-    store_value(a, fr, ix + l * nd, s->la[l], vv[l]);
+    x_store_value(a, fr, ix + l * nd, s->la[l], vv[l]);
   }
   if (ix != idx) free(ix);
   if (vv != vals) free(vv);

@@ -94,7 +94,7 @@ static int cmp_ptr(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* the chunks of c by address, for tir_ctx_owns: malloc'd, n entries */
+/* the chunks of c by address, for tir_ctx_index_find: malloc'd, n entries */
 const void **tir_ctx_chunk_index(const tir_ctx *c, int *n) {
   int cnt = 0;
   for (chunk *k = c->head; k; k = k->next) cnt++;
@@ -121,8 +121,4 @@ const void *tir_ctx_index_find(const void *const *index, int n, const void *p, u
   if ((uintptr_t)p < a || (uintptr_t)p >= b) return NULL;
   if (data_lo) *data_lo = a, *data_hi = b;
   return k;
-}
-
-bool tir_ctx_index_owns(const void *const *index, int n, const void *p) {
-  return tir_ctx_index_find(index, n, p, NULL, NULL) != NULL;
 }

@@ -8,11 +8,9 @@
 
 #include "tir/ir.h"
 
-/* c's chunks sorted by address (malloc'd, *n entries), and whether p lies in
- * one of them: a node made in c, not elsewhere */
+/* c's chunks sorted by address (malloc'd, *n entries) */
 const void **tir_ctx_chunk_index(const tir_ctx *c, int *n);
-bool tir_ctx_index_owns(const void *const *index, int n, const void *p);
-/* the chunk p lies in, or NULL; its data range into *data_lo, *data_hi
+/* the chunk p lies in (a node made in c, not elsewhere), or NULL; its data range into *data_lo, *data_hi
  * (either may be NULL) */
 const void *tir_ctx_index_find(const void *const *index, int n, const void *p, uintptr_t *data_lo,
                                uintptr_t *data_hi);

@@ -20,8 +20,9 @@ typedef struct cl {
   const void **only;
   int nonly;
   uintptr_t lo, hi; /* the data of the chunk last found */
+  /* promoting: the nodes of `only` die after, so each copied one is
+   * forwarded in place (and what lives elsewhere is kept) */
   bool promote;
-  bool move; /* the nodes of `only` die after: forward them in place */
 } cl;
 
 /* a node that stays as it is: made outside the ctx promoted from (nothing
@@ -46,10 +47,10 @@ static void mark(cl *k, const void *old, const void *n) { tir_ptrmap_put(&k->see
  * node would take more memory than the IR) */
 #define FWD_GET(n, field) (*(void **)(void *)&(n)->field)
 static void *seen_expr(cl *k, const tir_expr *e) {
-  return k->move ? (e->span.line == INT_MIN ? FWD_GET(e, u) : NULL) : seen(k, e);
+  return k->promote ? (e->span.line == INT_MIN ? FWD_GET(e, u) : NULL) : seen(k, e);
 }
 static void mark_expr(cl *k, const tir_expr *e, void *n) {
-  if (!k->move) {
+  if (!k->promote) {
     mark(k, e, n);
     return;
   }
@@ -58,10 +59,10 @@ static void mark_expr(cl *k, const tir_expr *e, void *n) {
   FWD_GET(w, u) = n;
 }
 static void *seen_stmt(cl *k, const tir_stmt *s) {
-  return k->move ? (s->span.line == INT_MIN ? FWD_GET(s, u) : NULL) : seen(k, s);
+  return k->promote ? (s->span.line == INT_MIN ? FWD_GET(s, u) : NULL) : seen(k, s);
 }
 static void mark_stmt(cl *k, const tir_stmt *s, void *n) {
-  if (!k->move) {
+  if (!k->promote) {
     mark(k, s, n);
     return;
   }
@@ -70,10 +71,10 @@ static void mark_stmt(cl *k, const tir_stmt *s, void *n) {
   FWD_GET(w, u) = n;
 }
 static void *seen_attr(cl *k, const tir_attr_val *v) {
-  return k->move ? (v->n == INT_MIN ? (void *)v->items : NULL) : seen(k, v);
+  return k->promote ? (v->n == INT_MIN ? (void *)v->items : NULL) : seen(k, v);
 }
 static void mark_attr(cl *k, const tir_attr_val *v, void *n) {
-  if (!k->move) {
+  if (!k->promote) {
     mark(k, v, n);
     return;
   }
@@ -82,10 +83,10 @@ static void mark_attr(cl *k, const tir_attr_val *v, void *n) {
   w->items = n;
 }
 static void *seen_buffer(cl *k, const tir_buffer *b) {
-  return k->move ? (b->naxis_sep == INT_MIN ? (void *)b->data : NULL) : seen(k, b);
+  return k->promote ? (b->naxis_sep == INT_MIN ? (void *)b->data : NULL) : seen(k, b);
 }
 static void mark_buffer(cl *k, const tir_buffer *b, void *n) {
-  if (!k->move) {
+  if (!k->promote) {
     mark(k, b, n);
     return;
   }
@@ -94,10 +95,10 @@ static void mark_buffer(cl *k, const tir_buffer *b, void *n) {
   w->data = n;
 }
 static void *seen_block(cl *k, const tir_block *b) {
-  return k->move ? (b->n_iter == INT_MIN ? (void *)b->body : NULL) : seen(k, b);
+  return k->promote ? (b->n_iter == INT_MIN ? (void *)b->body : NULL) : seen(k, b);
 }
 static void mark_block(cl *k, const tir_block *b, void *n) {
-  if (!k->move) {
+  if (!k->promote) {
     mark(k, b, n);
     return;
   }
@@ -108,7 +109,7 @@ static void mark_block(cl *k, const tir_block *b, void *n) {
 
 static const char *str(cl *k, const char *s) {
   if (!s || KEEP(k, s)) return s;
-  if (k->move) return tir_strdup(k->c, s); /* met once per node that holds it */
+  if (k->promote) return tir_strdup(k->c, s); /* met once per node that holds it */
   const char *n = seen(k, s);
   if (n) return n;
   n = tir_strdup(k->c, s);
@@ -379,7 +380,7 @@ static tir_func *func(cl *k, const tir_func *f) {
 
 tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from) {
   if (!c || !f || !from) return NULL;
-  cl k = {.c = c, .promote = true, .move = true};
+  cl k = {.c = c, .promote = true};
   k.only = tir_ctx_chunk_index(from, &k.nonly);
   tir_func *n = KEEP(&k, f) ? f : func(&k, f);
   tir_ctx_reserve_id(c, tir_ctx_peek_id(from));
@@ -389,7 +390,7 @@ tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from) {
 
 tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from) {
   if (!c || !m || !from) return NULL;
-  cl k = {.c = c, .promote = true, .move = true};
+  cl k = {.c = c, .promote = true};
   k.only = tir_ctx_chunk_index(from, &k.nonly);
   tir_module *n = tir_module_new(c, str(&k, m->name));
   for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, n, KEEP(&k, m->funcs[i]) ? m->funcs[i] : func(&k, m->funcs[i]));

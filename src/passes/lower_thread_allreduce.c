@@ -75,6 +75,17 @@ static int tag_dim(const char *tag) {
   return n ? tag[n - 1] - 'x' : 0;
 }
 
+/* x fastest: higher dims first (at most three launches) */
+static void order_dims(launch *l, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (tag_dim(l[j].tag) > tag_dim(l[i].tag)) {
+        launch t = l[i];
+        l[i] = l[j];
+        l[j] = t;
+      }
+}
+
 static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *call) {
   const tir_expr *red = attr->u.attr.node;
   int n = red->u.call.nargs / 4;
@@ -125,13 +136,8 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
     if (reduced) rl[nr++] = st->launches[k];
     else gl[ng++] = st->launches[k];
   }
-  /* x fastest: higher dims first */
-  for (int i = 0; i < nr; i++)
-    for (int j = i + 1; j < nr; j++)
-      if (tag_dim(rl[j].tag) > tag_dim(rl[i].tag)) { launch t = rl[i]; rl[i] = rl[j]; rl[j] = t; }
-  for (int i = 0; i < ng; i++)
-    for (int j = i + 1; j < ng; j++)
-      if (tag_dim(gl[j].tag) > tag_dim(gl[i].tag)) { launch t = gl[i]; gl[i] = gl[j]; gl[j] = t; }
+  order_dims(rl, nr);
+  order_dims(gl, ng);
   tir_dtype it = nr ? rl[0].var->dtype : TIR_INT32;
   for (int k = 0; k < st->nl; k++)
     if (!tir_dtype_eq(st->launches[k].var->dtype, it)) {
