@@ -82,6 +82,11 @@ typedef struct cg_target {
   void (*before_seq_item)(cg *g, const tir_stmt *seq, int i);
   /* at the end of a loop body; may be NULL */
   void (*loop_end)(cg *g, const tir_stmt *loop);
+  /* prints a loop its own way (CUDA: a vectorized loop as a vector store);
+   * false: the C printer prints it.  May be NULL */
+  bool (*loop)(cg *g, const tir_stmt *loop);
+  /* is this loop to be printed with `#pragma unroll`?  may be NULL */
+  bool (*unroll)(cg *g, const tir_stmt *loop);
 } cg_target;
 
 struct cg {

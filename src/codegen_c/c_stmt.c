@@ -89,6 +89,10 @@ static bool loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
   if (!loop || loop->kind != TIR_FOR) return false;
   int64_t n = 0;
   bool konst = tir_is_const_int(extent, &n);
+  if (loop->u.loop.kind != TIR_FOR_UNROLLED && g->target->unroll && g->target->unroll(g, loop)) {
+    cg_linef(g, "#pragma unroll");
+    return false;
+  }
   switch (loop->u.loop.kind) {
   case TIR_FOR_UNROLLED:
     if (konst && n > 1024) {
@@ -187,6 +191,7 @@ static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *v
 
 void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *extent, const tir_stmt *body,
              const tir_stmt *loop) {
+  if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && g->target->loop && g->target->loop(g, loop)) return;
   if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && cg_split_loop(g, loop)) return;
   const tir_stmt *first = NULL, *rest = NULL;
   const tir_expr *pvars[PEEL_MAX];

@@ -99,6 +99,11 @@ static bool k_attr(cg *g, const tir_stmt *s) {
   return true;
 }
 
+static bool k_unroll(cg *g, const tir_stmt *loop) {
+  const cuda_kernel *k = g->user;
+  return k && ptr_set_has(&k->unroll, loop);
+}
+
 typedef struct { bool found; } thread_find;
 static bool find_thread_idx(tir_visitor *v, const tir_stmt *s) {
   if (is_thread_attr(s) && cuda_tag_index(attr_tag(s)) >= 3) ((thread_find *)v->user)->found = true;
@@ -173,6 +178,8 @@ static const cg_target kernel_target = {
     .evaluate = k_evaluate,
     .before_seq_item = cuda_before_seq_item,
     .loop_end = cuda_loop_end,
+    .unroll = k_unroll,
+    .loop = cuda_vector_loop,
 };
 
 static const cg_target host_target = {
@@ -305,42 +312,6 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
-/* one thread tag bound inside a binding of the same tag: the inner loop
- * would reuse the outer one's thread index (threadIdx.x twice is tx == tx2,
- * not the tx * tx2 iterations the nest means): an error at the inner one */
-typedef struct {
-  cg *host;
-  const tir_stmt *active[6];
-  bool ok;
-} nest_check;
-
-static bool nest_cb(tir_visitor *v, const tir_stmt *s) {
-  nest_check *nc = v->user;
-  if (!nc->ok) return false;
-  if (!is_thread_attr(s)) return true;
-  int ti = cuda_tag_index(attr_tag(s));
-  if (ti < 0) return true;
-  if (nc->active[ti]) {
-    const tir_stmt *o = nc->active[ti];
-    tir_span at = s->span.line ? s->span : s->u.attr.value->span;
-    cg_error(nc->host, at, "%s is bound again inside its binding at line %d: one thread index cannot run two "
-             "nested loops", tags[ti], o->span.line ? o->span.line : o->u.attr.value->span.line);
-    nc->ok = false;
-    return false;
-  }
-  nc->active[ti] = s;
-  tir_visit_stmt(v, s->u.attr.body);
-  nc->active[ti] = NULL;
-  return false;
-}
-
-static bool tags_not_nested(cg *host, const tir_stmt *body) {
-  nest_check nc = {.host = host, .ok = true};
-  tir_visitor v = {.stmt = nest_cb, .user = &nc};
-  tir_visit_stmt(&v, body);
-  return nc.ok;
-}
-
 /* ---- CUDA's limits (sm_80 / sm_90) ---- */
 
 #define CUDA_STATIC_SMEM 49152   /* static __shared__ per block */
@@ -413,10 +384,11 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   launch_ctx lc = {host, &k};
   tir_visitor lv = {.stmt = collect_launch, .user = &lc};
   tir_visit_stmt(&lv, body);
-  if (!tags_not_nested(host, body) || !launch_in_limits(host, &k, body)) {
+  if (!cuda_rebindings_ok(host, body) || !launch_in_limits(host, &k, body)) {
     free(k.shared.vars);
     return;
   }
+  cuda_unroll_plan(body, 0, &k.unroll);
   kfree kf = {0};
   tir_visitor fv = {.expr = kf_expr, .stmt = kf_stmt, .user = &kf};
   tir_visit_stmt(&fv, body);
@@ -561,6 +533,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg_free(&g);
   cuda_sync_free(&k);
   free(k.shared.vars);
+  ptr_set_free(&k.unroll);
   free(kf.used.vars);
   free(kf.defined.vars);
   free(kf.bufs);

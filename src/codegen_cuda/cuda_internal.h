@@ -3,6 +3,7 @@
 #define TIR_CODEGEN_CUDA_INTERNAL_H
 
 #include "codegen_c/c_printer.h"
+#include "passes/ptr_set.h"
 
 /* what a kernel's printer knows about the kernel */
 typedef struct cuda_kernel {
@@ -18,6 +19,7 @@ typedef struct cuda_kernel {
    * barrier accessed (cuda_sync.c: linear in the sequence, not quadratic) */
   struct cuda_seq_state *seqs;
   int nseqs, capseqs;
+  ptr_set unroll; /* the serial and vectorized loops printed with #pragma unroll (cuda_unroll.c) */
 } cuda_kernel;
 
 /* frees what cuda_sync.c keeps in k */
@@ -30,11 +32,24 @@ int cuda_tag_index(const char *tag);
 void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i);
 void cuda_loop_end(cg *g, const tir_stmt *loop);
 
+/* a thread tag bound again inside a binding of the same tag: the same
+ * index (as TVM lowers it) where that provably keeps the loop's meaning,
+ * else an error at the inner binding (cuda_rebind.c) */
+bool cuda_rebindings_ok(cg *host, const tir_stmt *body);
+
+/* the loops TVM's UnrollLoop unrolls in s, under a pragma_auto_unroll_max_step
+ * of max_step (0 outside one), added to out (cuda_unroll.c) */
+void cuda_unroll_plan(const tir_stmt *s, int64_t max_step, ptr_set *out);
+
 /* slice_tensor as a per-thread vectorized copy (cuda_slice.c) */
 bool cuda_slice_tensor(cg *g, const tir_stmt *s);
 
 /* stores of several lanes, as CUDA vector types where aligned (cuda_vector.c) */
 bool cuda_vector_store(cg *g, const tir_stmt *s);
+
+/* a T.vectorized loop of one store as one vector store (cuda_vectorize.c);
+ * false: print the loop */
+bool cuda_vector_loop(cg *g, const tir_stmt *loop);
 
 /* the loop of a kernel that binds no thread which could be bound to a
  * thread axis, provably safely, or NULL (cuda_bind_hint.c) */

@@ -8,6 +8,7 @@
  * (loop-carried).  Conservative: a statement's accesses are its whole
  * subtree's, and every access of a shared buffer counts as shared among
  * threads. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,18 @@
 
 #define MAXSH 64
 
+/* a part of a shared allocation: its data var and a byte range (the
+ * buffer's, when its offset and shape are constants: buffers the memory
+ * plan put side by side in one allocation do not meet) */
+typedef struct shreg {
+  const tir_expr *data;
+  int64_t lo, hi; /* [lo, hi) bytes; 0, INT64_MAX: all of it */
+} shreg;
+
 typedef struct acc {
-  const tir_expr *r[MAXSH], *w[MAXSH];
+  shreg r[MAXSH], w[MAXSH];
   int nr, nw;
+  bool all_r, all_w; /* more parts than MAXSH: every shared byte counts as read / written */
   const cuda_kernel *k;
 } acc;
 
@@ -28,16 +38,34 @@ static bool is_shared(const cuda_kernel *k, const tir_expr *data) {
   return false;
 }
 
-static void add(const tir_expr **set, int *n, const tir_expr *v) {
+static void add(shreg *set, int *n, bool *all, shreg x) {
+  if (*all) return;
   for (int i = 0; i < *n; i++)
-    if (set[i] == v) return;
-  if (*n < MAXSH) set[(*n)++] = v;
+    if (set[i].data == x.data && set[i].lo == x.lo && set[i].hi == x.hi) return;
+  if (*n < MAXSH) set[(*n)++] = x;
+  else *all = true;
+}
+
+static void note_range(acc *a, const tir_expr *data, int64_t lo, int64_t hi, bool read, bool write) {
+  if (!data || !is_shared(a->k, data)) return;
+  shreg x = {data, lo, hi};
+  if (read) add(a->r, &a->nr, &a->all_r, x);
+  if (write) add(a->w, &a->nw, &a->all_w, x);
 }
 
 static void note(acc *a, const tir_expr *data, bool read, bool write) {
-  if (!data || !is_shared(a->k, data)) return;
-  if (read) add(a->r, &a->nr, data);
-  if (write) add(a->w, &a->nw, data);
+  note_range(a, data, 0, INT64_MAX, read, write);
+}
+
+/* a buffer's bytes in its data, when its offset and shape are constants */
+static void note_buffer(acc *a, const tir_buffer *b, bool read, bool write) {
+  int64_t bytes = tir_dtype_bytes(b->dtype), off = 0, e;
+  bool known = bytes > 0 && (!b->elem_offset || tir_is_const_int(b->elem_offset, &off)) && off >= 0 &&
+               !__builtin_mul_overflow(off, bytes, &off);
+  for (int i = 0; known && i < b->ndim; i++)
+    known = tir_is_const_int(b->shape[i], &e) && e >= 0 && !__builtin_mul_overflow(bytes, e, &bytes);
+  if (known && !__builtin_add_overflow(off, bytes, &e)) note_range(a, b->data, off, e, read, write);
+  else note(a, b->data, read, write);
 }
 
 /* the data var a pointer argument points into */
@@ -52,7 +80,7 @@ static const tir_expr *pointer_data(const tir_expr *p) {
 
 static bool acc_expr(tir_visitor *v, const tir_expr *e) {
   acc *a = v->user;
-  if (e->kind == TIR_BUFFER_LOAD) note(a, e->u.load.buf->data, true, false);
+  if (e->kind == TIR_BUFFER_LOAD) note_buffer(a, e->u.load.buf, true, false);
   if (e->kind == TIR_VAR) note(a, e, true, true); /* a raw pointer use */
   if (e->kind != TIR_CALL) return true;
   const char *op = e->u.call.op;
@@ -74,7 +102,7 @@ static bool acc_expr(tir_visitor *v, const tir_expr *e) {
   }
   if (!strcmp(op, "address_of") && n == 1 && e->u.call.args[0]->kind == TIR_BUFFER_LOAD) {
     const tir_expr *ld = e->u.call.args[0];
-    note(a, ld->u.load.buf->data, true, true);
+    note(a, ld->u.load.buf->data, true, true); /* a pointer: any byte */
     for (int i = 0; i < ld->u.load.nidx; i++) tir_visit_expr(v, ld->u.load.idx[i]);
     return false;
   }
@@ -82,7 +110,7 @@ static bool acc_expr(tir_visitor *v, const tir_expr *e) {
 }
 
 static bool acc_stmt(tir_visitor *v, const tir_stmt *s) {
-  if (s->kind == TIR_BUFFER_STORE) note(v->user, s->u.store.buf->data, false, true);
+  if (s->kind == TIR_BUFFER_STORE) note_buffer(v->user, s->u.store.buf, false, true);
   return true;
 }
 
@@ -93,22 +121,26 @@ static void accesses(const cuda_kernel *k, const tir_stmt *s, acc *out) {
   tir_visit_stmt(&v, s);
 }
 
-static bool meets(const tir_expr *const *a, int na, const tir_expr *const *b, int nb) {
+static bool meets(const shreg *a, int na, bool alla, const shreg *b, int nb, bool allb) {
+  if ((alla && (nb || allb)) || (allb && na)) return true;
   for (int i = 0; i < na; i++)
     for (int j = 0; j < nb; j++)
-      if (a[i] == b[j]) return true;
+      if (a[i].data == b[j].data && a[i].lo < b[j].hi && b[j].lo < a[i].hi) return true;
   return false;
 }
 
 /* does `next` conflict with the pending accesses? */
 static bool conflict(const acc *pending, const acc *next) {
-  return meets(next->r, next->nr, pending->w, pending->nw) || meets(next->w, next->nw, pending->w, pending->nw) ||
-         meets(next->w, next->nw, pending->r, pending->nr);
+  return meets(next->r, next->nr, next->all_r, pending->w, pending->nw, pending->all_w) ||
+         meets(next->w, next->nw, next->all_w, pending->w, pending->nw, pending->all_w) ||
+         meets(next->w, next->nw, next->all_w, pending->r, pending->nr, pending->all_r);
 }
 
 static void merge(acc *into, const acc *a) {
-  for (int i = 0; i < a->nr; i++) add(into->r, &into->nr, a->r[i]);
-  for (int i = 0; i < a->nw; i++) add(into->w, &into->nw, a->w[i]);
+  into->all_r |= a->all_r;
+  into->all_w |= a->all_w;
+  for (int i = 0; i < a->nr; i++) add(into->r, &into->nr, &into->all_r, a->r[i]);
+  for (int i = 0; i < a->nw; i++) add(into->w, &into->nw, &into->all_w, a->w[i]);
 }
 
 /* an explicit T.tvm_storage_sync("shared") statement (LowerThreadAllreduce
@@ -235,5 +267,6 @@ void cuda_loop_end(cg *g, const tir_stmt *loop) {
   }
   /* loop-carried: a read after a write or a write after a read (a thread
    * writing again where it wrote needs no barrier) */
-  if (meets(head.r, head.nr, end.w, end.nw) || meets(head.w, head.nw, end.r, end.nr)) barrier(g, k, loop);
+  if (meets(head.r, head.nr, head.all_r, end.w, end.nw, end.all_w) || meets(head.w, head.nw, head.all_w, end.r, end.nr, end.all_r))
+    barrier(g, k, loop);
 }

@@ -51,7 +51,9 @@ static const char *vector_access(cg *g, const tir_buffer *b, const tir_expr *idx
   int64_t stride, off;
   if (idx->kind != TIR_RAMP || idx->u.ramp.lanes != n || !tir_is_const_int(idx->u.ramp.stride, &stride) || stride != 1)
     return NULL;
-  if (b->ndim != 1 || b->nstrides || !tir_is_const_int(b->elem_offset, &off) || off != 0 || b->dtype.lanes != 1)
+  /* a view at a constant offset (a buffer the memory plan placed in a pool) keeps the alignment of n lanes
+   * when the offset is a multiple of n */
+  if (b->ndim != 1 || b->nstrides || !tir_is_const_int(b->elem_offset, &off) || off % n || b->dtype.lanes != 1)
     return NULL;
   const char *vt = vector_type_of(b->dtype, n);
   if (!vt) return NULL;

@@ -1,0 +1,259 @@
+/* cuda_rebind.c - a thread tag bound again inside a binding of the same tag.
+ *
+ * TVM's schedules write this for cooperative fetching (dlight's matmul:
+ * `for ty in T.thread_binding(16, "threadIdx.y")` around the k loop, and in
+ * it `for ty2 in T.thread_binding(16, "threadIdx.y")` copying a tile to
+ * shared memory).  CUDA has one threadIdx.y: TVM lowers the inner loop to
+ * the same index, so thread ty runs the inner iteration ty2 == ty only.  The
+ * IR means a loop: every thread runs every inner iteration.  The two agree
+ * when running one inner iteration per thread index has the effect of
+ * running all of them in every thread, which is what this file proves, at
+ * the inner binding, or refuses with the reason:
+ *   - the extents are equal (one index covers the inner loop once);
+ *   - the inner binding is not under an `if`, loop bound or `while` that
+ *     differs between the threads of the outer index (else only some
+ *     iterations would run);
+ *   - its body uses no var whose value differs between those threads (the
+ *     outer index, a let or loop var computed from it, a local value), so
+ *     each inner iteration does the same in every thread;
+ *   - its body writes no local (per-thread) storage it does not allocate,
+ *     reads no local storage from outside, and reads no buffer it writes,
+ *     so running an iteration several times equals running it once;
+ *   - its body calls nothing with a side effect (barriers, atomics).
+ * The barriers that the shared writes then need before the other threads
+ * read them are placed by cuda_sync.c, as for any shared access. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen_cuda/cuda_internal.h"
+#include "intrin/intrin.h"
+#include "passes/ptr_set.h"
+#include "tir/visit.h"
+
+static const char *const tags[6] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+
+typedef struct rebind_check {
+  cg *host;
+  const tir_stmt *active[6]; /* the outermost binding of each tag being walked */
+  ptr_set dep[6];            /* vars whose values differ between that binding's threads */
+  int nonuniform[6];         /* > 0: under control flow that differs between them */
+  ptr_set local;             /* data vars of per-thread storage (local, warp) */
+  bool ok;
+} rebind_check;
+
+static bool is_thread_attr(const tir_stmt *s) {
+  return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent");
+}
+
+static const char *attr_tag(const tir_stmt *s) {
+  if (s->u.attr.thread_tag) return s->u.attr.thread_tag;
+  return tir_is_var(s->u.attr.node) ? s->u.attr.node->u.var.name : NULL;
+}
+
+static bool is_local_scope(const char *scope) {
+  return scope && (!strncmp(scope, "local", 5) || !strncmp(scope, "warp", 4));
+}
+
+/* ---- does an expression differ between the threads of one index? ---- */
+
+typedef struct {
+  const ptr_set *dep, *local;
+  const tir_expr *found; /* the var (or the local buffer's data var) found */
+} vary_find;
+
+static bool vary_expr(tir_visitor *v, const tir_expr *e) {
+  vary_find *f = v->user;
+  if (f->found) return false;
+  if (e->kind == TIR_VAR && ptr_set_has(f->dep, e)) f->found = e;
+  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(f->local, e->u.load.buf->data)) f->found = e->u.load.buf->data;
+  return !f->found;
+}
+
+static const tir_expr *varies(const rebind_check *rc, int ti, const tir_expr *e) {
+  if (!e) return NULL;
+  vary_find f = {&rc->dep[ti], &rc->local, NULL};
+  tir_visitor v = {.expr = vary_expr, .user = &f};
+  tir_visit_expr(&v, e);
+  return f.found;
+}
+
+/* ---- the inner binding's body ---- */
+
+typedef struct {
+  const ptr_set *dep, *local;
+  ptr_set own;     /* data vars allocated inside the body */
+  ptr_set written; /* data vars the body stores to */
+  const char *why; /* the first reason it cannot run once per index */
+  const char *name;
+} body_scan;
+
+static void body_fail(body_scan *b, const char *why, const char *name) {
+  if (b->why) return;
+  b->why = why;
+  b->name = name;
+}
+
+static bool body_expr(tir_visitor *v, const tir_expr *e) {
+  body_scan *b = v->user;
+  if (b->why) return false;
+  if (e->kind == TIR_VAR && ptr_set_has(b->dep, e))
+    body_fail(b, "uses '%s', whose value differs between the threads of the outer index", e->u.var.name);
+  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(b->local, e->u.load.buf->data) &&
+           !ptr_set_has(&b->own, e->u.load.buf->data))
+    body_fail(b, "reads the per-thread buffer '%s' of the outer thread", e->u.load.buf->name);
+  else if (e->kind == TIR_CALL) {
+    const tir_intrin *in = tir_intrin_lookup(e->u.call.op);
+    if (!in || !in->pure) body_fail(b, "calls '%s', which has an effect", e->u.call.op);
+  }
+  return !b->why;
+}
+
+static bool body_stmt(tir_visitor *v, const tir_stmt *s) {
+  body_scan *b = v->user;
+  if (b->why) return false;
+  switch (s->kind) {
+  case TIR_ALLOC_BUFFER:
+  case TIR_DECL_BUFFER:
+    if (s->kind == TIR_ALLOC_BUFFER) ptr_set_add(&b->own, s->u.decl.buf->data);
+    break;
+  case TIR_ALLOCATE: ptr_set_add(&b->own, s->u.alloc.var); break;
+  case TIR_BUFFER_STORE: {
+    const tir_buffer *buf = s->u.store.buf;
+    if (ptr_set_has(&b->own, buf->data)) break;
+    if (ptr_set_has(b->local, buf->data)) body_fail(b, "writes the per-thread buffer '%s' of the outer thread", buf->name);
+    else ptr_set_add(&b->written, buf->data);
+    break;
+  }
+  case TIR_WHILE:
+  case TIR_BREAK:
+  case TIR_CONTINUE: body_fail(b, "holds a %s", s->kind == TIR_WHILE ? "while loop" : "break or continue"); break;
+  default: break;
+  }
+  return !b->why;
+}
+
+/* the loads of a buffer the body writes (after the whole body is scanned) */
+typedef struct {
+  const ptr_set *written;
+  const tir_expr *load;
+} reread_find;
+
+static bool reread_expr(tir_visitor *v, const tir_expr *e) {
+  reread_find *f = v->user;
+  if (f->load) return false;
+  if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(f->written, e->u.load.buf->data)) f->load = e;
+  return !f->load;
+}
+
+/* can the nested binding `inner` of tag ti run once per thread index? */
+static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
+  const tir_stmt *outer = rc->active[ti];
+  int oline = outer->span.line ? outer->span.line : outer->u.attr.value->span.line;
+  tir_span at = inner->span.line ? inner->span : inner->u.attr.value->span;
+  int64_t a, b;
+  const tir_expr *oe = outer->u.attr.value, *ie = inner->u.attr.value;
+  if (!(tir_is_const_int(oe, &a) && tir_is_const_int(ie, &b) && a == b) && !tir_expr_identical(oe, ie)) {
+    cg_error(rc->host, at, "%s is bound again inside its binding at line %d with another extent: CUDA has one %s, "
+             "so the inner loop can run on it only with the outer loop's extent", tags[ti], oline, tags[ti]);
+    rc->ok = false;
+    return;
+  }
+  if (rc->nonuniform[ti]) {
+    cg_error(rc->host, at, "%s is bound again inside its binding at line %d under a condition or loop bound that "
+             "depends on the outer %s: on CUDA only some of its iterations would run", tags[ti], oline, tags[ti]);
+    rc->ok = false;
+    return;
+  }
+  body_scan bs = {.dep = &rc->dep[ti], .local = &rc->local};
+  tir_visitor v = {.expr = body_expr, .stmt = body_stmt, .user = &bs};
+  tir_visit_stmt(&v, inner->u.attr.body);
+  if (!bs.why && bs.written.n) {
+    reread_find f = {&bs.written, NULL};
+    tir_visitor rv = {.expr = reread_expr, .user = &f};
+    tir_visit_stmt(&rv, inner->u.attr.body);
+    if (f.load) body_fail(&bs, "reads '%s', which it writes", f.load->u.load.buf->name);
+  }
+  if (bs.why) {
+    char why[256];
+    snprintf(why, sizeof why, bs.why, bs.name ? bs.name : "");
+    cg_error(rc->host, at,
+             "%s is bound again inside its binding at line %d, and its body %s: CUDA runs each inner iteration in "
+             "one thread only (the index is the outer one), which would not do what every thread's loop does",
+             tags[ti], oline, why);
+    rc->ok = false;
+  }
+  ptr_set_free(&bs.own);
+  ptr_set_free(&bs.written);
+}
+
+/* ---- the walk over the kernel ---- */
+
+static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
+  rebind_check *rc = v->user;
+  if (!rc->ok) return false;
+  switch (s->kind) {
+  case TIR_ALLOC_BUFFER:
+    if (is_local_scope(s->u.decl.buf->scope)) ptr_set_add(&rc->local, s->u.decl.buf->data);
+    return true;
+  case TIR_ALLOCATE:
+    if (is_local_scope(s->u.alloc.scope)) ptr_set_add(&rc->local, s->u.alloc.var);
+    return true;
+  case TIR_LET_STMT:
+    for (int ti = 0; ti < 6; ti++)
+      if (rc->active[ti] && varies(rc, ti, s->u.let.value)) ptr_set_add(&rc->dep[ti], s->u.let.var);
+    return true;
+  case TIR_FOR:
+  case TIR_IF:
+  case TIR_WHILE: {
+    bool nu[6] = {0};
+    for (int ti = 0; ti < 6; ti++) {
+      if (!rc->active[ti]) continue;
+      if (s->kind == TIR_FOR) {
+        nu[ti] = varies(rc, ti, s->u.loop.min) || varies(rc, ti, s->u.loop.extent) || varies(rc, ti, s->u.loop.step);
+        if (nu[ti]) ptr_set_add(&rc->dep[ti], s->u.loop.var);
+      } else {
+        nu[ti] = s->kind == TIR_WHILE || varies(rc, ti, s->u.ifs.cond);
+      }
+      rc->nonuniform[ti] += nu[ti];
+    }
+    if (s->kind == TIR_FOR) tir_visit_stmt(v, s->u.loop.body);
+    else if (s->kind == TIR_WHILE) tir_visit_stmt(v, s->u.whl.body);
+    else {
+      tir_visit_stmt(v, s->u.ifs.then_s);
+      if (s->u.ifs.else_s) tir_visit_stmt(v, s->u.ifs.else_s);
+    }
+    for (int ti = 0; ti < 6; ti++) rc->nonuniform[ti] -= nu[ti];
+    return false;
+  }
+  case TIR_ATTR: {
+    if (!is_thread_attr(s)) return true;
+    int ti = cuda_tag_index(attr_tag(s));
+    if (ti < 0) return true; /* reported when printed */
+    const tir_expr *var = s->u.attr.node;
+    if (rc->active[ti]) {
+      check_inner(rc, ti, s);
+      /* the inner index is the outer one: it differs between the threads as the outer does */
+      if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var);
+      tir_visit_stmt(v, s->u.attr.body);
+      return false;
+    }
+    rc->active[ti] = s;
+    if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var);
+    tir_visit_stmt(v, s->u.attr.body);
+    rc->active[ti] = NULL;
+    ptr_set_free(&rc->dep[ti]);
+    return false;
+  }
+  default: return true;
+  }
+}
+
+bool cuda_rebindings_ok(cg *host, const tir_stmt *body) {
+  rebind_check rc = {.host = host, .ok = true};
+  tir_visitor v = {.stmt = walk_stmt, .user = &rc};
+  tir_visit_stmt(&v, body);
+  for (int i = 0; i < 6; i++) ptr_set_free(&rc.dep[i]);
+  ptr_set_free(&rc.local);
+  return rc.ok;
+}
