@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -184,6 +184,14 @@ asan:
 valgrind: all $(UNIT_BINS)
 	@VALGRIND=1 scripts/run-unit.sh $(UNIT_BINS)
 	@VALGRIND=1 tests/run-golden.sh $(TIRC)
+
+# the GPU benchmark's inputs (TVM here; bench/gpu/run_gpu.sh builds and runs
+# them on a GPU machine) and the codegen kernels' CUDA for
+# tests/codegen/gpu/run_gpu.sh FROM=build/gpu/codegen
+bench-gpu-gen: $(TIRC)
+	@python3 bench/gpu/gen_gpu.py $(BUILD)/gpu $(TIRC)
+	@EMIT_TO=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh $(TIRC)
+	@echo "on a GPU machine: sh bench/gpu/run_gpu.sh $(BUILD)/gpu; FROM=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh x sm_90"
 
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
