@@ -37,8 +37,11 @@ typedef struct rebind_check {
   cg *host;
   const tir_stmt *active[6]; /* the outermost binding of each tag being walked */
   ptr_set dep[6];            /* vars whose values differ between that binding's threads */
+  ptr_set tvars[6];          /* the vars of that binding and of its rebindings */
   int nonuniform[6];         /* > 0: under control flow that differs between them */
+  int pinned[6];             /* > 0: under an if that at most one of them passes */
   ptr_set local;             /* data vars of per-thread storage (local, warp) */
+  ptr_set shared;            /* data vars of shared storage (one per block) */
   bool ok;
 } rebind_check;
 
@@ -69,6 +72,8 @@ static bool vary_expr(tir_visitor *v, const tir_expr *e) {
   else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(f->local, e->u.load.buf->data)) f->found = e->u.load.buf->data;
   return !f->found;
 }
+
+static bool thread_var_of(const rebind_check *rc, int ti, const tir_expr *v) { return ptr_set_has(&rc->tvars[ti], v); }
 
 static const tir_expr *varies(const rebind_check *rc, int ti, const tir_expr *e) {
   if (!e) return NULL;
@@ -187,6 +192,91 @@ static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
   ptr_set_free(&bs.written);
 }
 
+/* ---- a reduction across threads left unlowered ----
+ *
+ * `S[i] = S[i] + f(tx)` run by every thread of a threadIdx.x launch, at an
+ * index that does not depend on threadIdx.x and under no condition that
+ * at most one of those threads passes (`v == e`, v an affine function of
+ * threadIdx.x with a coefficient other than 0, e independent of it), is an update of one element by all those threads at once: on CUDA
+ * they race and updates are lost, where the IR (and tirc's interpreter, and
+ * the C) accumulate them in thread order.  That is a block reducing over a
+ * thread-bound loop, which TVM's LowerCrossThreadReduction turns into
+ * T.tvm_thread_allreduce before its CUDA code generator; tirc has no such
+ * pass, so the store is refused by name.  The same for a blockIdx launch
+ * and a global buffer. */
+
+typedef struct {
+  const tir_buffer *buf;
+  const tir_expr *idx;
+  bool found;
+} rmw_find;
+
+static bool rmw_expr(tir_visitor *v, const tir_expr *e) {
+  rmw_find *f = v->user;
+  if (f->found) return false;
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == f->buf->data && e->u.load.nidx == 1 &&
+      tir_expr_identical(e->u.load.idx[0], f->idx))
+    f->found = true;
+  return !f->found;
+}
+
+static void check_store(rebind_check *rc, const tir_stmt *s) {
+  const tir_buffer *b = s->u.store.buf;
+  if (s->u.store.nidx != 1 || ptr_set_has(&rc->local, b->data)) return;
+  bool shared = ptr_set_has(&rc->shared, b->data);
+  for (int ti = 0; ti < 6 && rc->ok; ti++) {
+    const tir_stmt *launch = rc->active[ti];
+    int64_t ext;
+    if (!launch || rc->pinned[ti] || (ti < 3 && shared)) continue;
+    if (tir_is_const_int(launch->u.attr.value, &ext) && ext <= 1) continue;
+    if (varies(rc, ti, s->u.store.idx[0])) continue;
+    rmw_find f = {b, s->u.store.idx[0], false};
+    tir_visitor v = {.expr = rmw_expr, .user = &f};
+    tir_visit_expr(&v, s->u.store.value);
+    if (!f.found && !varies(rc, ti, s->u.store.value)) continue; /* one value, stored by every thread */
+    cg_error(rc->host, s->span,
+             "every thread of the %s launch at line %d %s %s at one index, which does not depend on %s: %s, which "
+             "would race on CUDA; lower it into T.tvm_thread_allreduce first (TVM's LowerCrossThreadReduction, "
+             "which tirc does not have), or guard the store so that one thread makes it",
+             tags[ti], launch->span.line ? launch->span.line : launch->u.attr.value->span.line,
+             f.found ? "updates" : "stores its own value to", b->name, tags[ti],
+             f.found ? "a reduction across threads" : "threads writing different values to one place");
+    rc->ok = false;
+  }
+}
+
+/* is e c * t + d (sums, differences, products by constants other than 0)
+ * for t one of the tag's thread vars and d independent of them? */
+static bool affine_in_thread(const rebind_check *rc, int ti, const tir_expr *e, bool *has) {
+  if (!varies(rc, ti, e)) return true;
+  if (e->kind == TIR_VAR) { /* the launch's var or a rebinding's, not a let */
+    if (!thread_var_of(rc, ti, e)) return false;
+    *has = true;
+    return true;
+  }
+  int64_t c;
+  if (e->kind == TIR_ADD || e->kind == TIR_SUB)
+    return affine_in_thread(rc, ti, e->u.bin.a, has) && affine_in_thread(rc, ti, e->u.bin.b, has);
+  if (e->kind == TIR_MUL) {
+    if (tir_is_const_int(e->u.bin.b, &c) && c != 0) return affine_in_thread(rc, ti, e->u.bin.a, has);
+    if (tir_is_const_int(e->u.bin.a, &c) && c != 0) return affine_in_thread(rc, ti, e->u.bin.b, has);
+  }
+  return false;
+}
+
+/* does cond hold for at most one thread index of the tag (a conjunct
+ * affine(t) == independent)? */
+static bool pins(const rebind_check *rc, int ti, const tir_expr *cond) {
+  if (cond->kind == TIR_AND) return pins(rc, ti, cond->u.bin.a) || pins(rc, ti, cond->u.bin.b);
+  if (cond->kind != TIR_EQ) return false;
+  for (int side = 0; side < 2; side++) {
+    const tir_expr *a = side ? cond->u.bin.b : cond->u.bin.a, *b = side ? cond->u.bin.a : cond->u.bin.b;
+    bool has = false;
+    if (!varies(rc, ti, b) && affine_in_thread(rc, ti, a, &has) && has) return true;
+  }
+  return false;
+}
+
 /* ---- the walk over the kernel ---- */
 
 static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
@@ -195,9 +285,14 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_ALLOC_BUFFER:
     if (is_local_scope(s->u.decl.buf->scope)) ptr_set_add(&rc->local, s->u.decl.buf->data);
+    if (s->u.decl.buf->scope && !strncmp(s->u.decl.buf->scope, "shared", 6)) ptr_set_add(&rc->shared, s->u.decl.buf->data);
     return true;
   case TIR_ALLOCATE:
     if (is_local_scope(s->u.alloc.scope)) ptr_set_add(&rc->local, s->u.alloc.var);
+    if (s->u.alloc.scope && !strncmp(s->u.alloc.scope, "shared", 6)) ptr_set_add(&rc->shared, s->u.alloc.var);
+    return true;
+  case TIR_BUFFER_STORE:
+    check_store(rc, s);
     return true;
   case TIR_LET_STMT:
     for (int ti = 0; ti < 6; ti++)
@@ -220,7 +315,10 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
     if (s->kind == TIR_FOR) tir_visit_stmt(v, s->u.loop.body);
     else if (s->kind == TIR_WHILE) tir_visit_stmt(v, s->u.whl.body);
     else {
+      bool pin[6] = {0};
+      for (int ti = 0; ti < 6; ti++) rc->pinned[ti] += pin[ti] = rc->active[ti] && pins(rc, ti, s->u.ifs.cond);
       tir_visit_stmt(v, s->u.ifs.then_s);
+      for (int ti = 0; ti < 6; ti++) rc->pinned[ti] -= pin[ti];
       if (s->u.ifs.else_s) tir_visit_stmt(v, s->u.ifs.else_s);
     }
     for (int ti = 0; ti < 6; ti++) rc->nonuniform[ti] -= nu[ti];
@@ -234,15 +332,19 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
     if (rc->active[ti]) {
       check_inner(rc, ti, s);
       /* the inner index is the outer one: it differs between the threads as the outer does */
-      if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var);
+      if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var), ptr_set_add(&rc->tvars[ti], var);
       tir_visit_stmt(v, s->u.attr.body);
       return false;
     }
     rc->active[ti] = s;
-    if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var);
+    if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var), ptr_set_add(&rc->tvars[ti], var);
+    int pinned = rc->pinned[ti], nonuniform = rc->nonuniform[ti];
+    rc->pinned[ti] = rc->nonuniform[ti] = 0;
     tir_visit_stmt(v, s->u.attr.body);
+    rc->pinned[ti] = pinned, rc->nonuniform[ti] = nonuniform;
     rc->active[ti] = NULL;
     ptr_set_free(&rc->dep[ti]);
+    ptr_set_free(&rc->tvars[ti]);
     return false;
   }
   default: return true;
@@ -253,7 +355,8 @@ bool cuda_rebindings_ok(cg *host, const tir_stmt *body) {
   rebind_check rc = {.host = host, .ok = true};
   tir_visitor v = {.stmt = walk_stmt, .user = &rc};
   tir_visit_stmt(&v, body);
-  for (int i = 0; i < 6; i++) ptr_set_free(&rc.dep[i]);
+  for (int i = 0; i < 6; i++) ptr_set_free(&rc.dep[i]), ptr_set_free(&rc.tvars[i]);
   ptr_set_free(&rc.local);
+  ptr_set_free(&rc.shared);
   return rc.ok;
 }
