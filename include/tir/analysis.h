@@ -93,6 +93,13 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
  * block reads/writes naming declared buffers.  False with errors in d. */
 bool tir_verify_func(const tir_func *f, tir_diag *d);
 
+/* the first scalable-vector value of f (T.vscale(), a float32xvscalex4
+ * value or buffer), or NULL; tir_func_check_scalable reports it as an
+ * error of `what` (a pass, a code generator, the interpreter) and returns
+ * false, true when there is none */
+const tir_expr *tir_func_find_scalable(const tir_func *f);
+bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d);
+
 /* ---- accesses certainly executed out of bounds: a match_buffer region or
  * a slice_tensor box whose index is affine over constant loop ranges and
  * that runs unconditionally (no guard, predicate or possibly empty loop

@@ -88,6 +88,13 @@ typedef struct tir_dtype {
 extern const tir_dtype TIR_INT8, TIR_INT16, TIR_INT32, TIR_INT64, TIR_UINT8,
     TIR_FLOAT16, TIR_FLOAT32, TIR_FLOAT64, TIR_BOOL, TIR_HANDLE, TIR_VOID;
 
+/* A scalable vector (TVM 0.27's "float32xvscalex4", Arm SVE): lanes holds
+ * TIR_LANES_SCALABLE | k for k * vscale lanes, vscale known only at run
+ * time.  tirc reads and prints them; no pass, code generator or the
+ * interpreter takes them (tir_func_find_scalable). */
+#define TIR_LANES_SCALABLE 0x8000
+bool tir_dtype_is_scalable(tir_dtype t);
+
 bool tir_dtype_eq(tir_dtype a, tir_dtype b);
 bool tir_dtype_is_int(tir_dtype t);   /* int or uint, not bool */
 bool tir_dtype_is_bool(tir_dtype t);
@@ -230,7 +237,11 @@ bool tir_is_one_of(const tir_expr *e, tir_expr_kind k);
 typedef struct tir_attr_val tir_attr_val;
 /* TIR_AV_TARGET: T.target(spec[, host=host]): items[0] the spec (a string
  * EXPR or a DICT), items[1] the host when n == 2; kept as written */
-typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET } tir_av_kind;
+/* TIR_AV_INDEX_MAP: T.index_map(lambda i, j: (...)): items[0] a LIST of
+ * its parameters (vars, their own), items[1] a LIST of its results
+ * (exprs over them), items[2] (n == 3) the inverse_index_map, an
+ * INDEX_MAP; closed: no visitor or pass enters it */
+typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */

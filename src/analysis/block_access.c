@@ -169,16 +169,29 @@ static void record_point(detector *d, access_list *l, tir_buffer *buf, tir_expr 
   tir_range *rg = xmalloc_n(n, sizeof *rg);
   for (int i = 0; i < n; i++) {
     tir_expr *x = idx[i];
-    int lanes = 1;
-    if (x->kind == TIR_RAMP) { /* a vector index spans base .. base + stride*(lanes-1) */
-      lanes = x->u.ramp.lanes;
+    if (x->kind == TIR_RAMP) { /* a vector index spans base .. base + stride * (lanes - 1) */
+      tir_dtype it = x->u.ramp.base->dtype;
+      int k = x->u.ramp.lanes & ~TIR_LANES_SCALABLE;
+      /* lanes - 1: k - 1, or (scalable) k * vscale - 1 */
+      tir_expr *last = tir_int(d->c, it, k - 1);
+      if (x->u.ramp.lanes & TIR_LANES_SCALABLE)
+        last = tir_binary(d->c, TIR_SUB,
+                          tir_binary(d->c, TIR_MUL, tir_call(d->c, it, "vscale", NULL, 0), tir_int(d->c, it, k)),
+                          tir_int(d->c, it, 1));
       int64_t s;
-      if (tir_is_const_int(x->u.ramp.stride, &s) && s == 1) {
-        rg[i].min = x->u.ramp.base;
-        rg[i].extent = tir_int(d->c, x->u.ramp.base->dtype, lanes);
+      if (tir_is_const_int(x->u.ramp.stride, &s) && s != 0) {
+        tir_expr *span = s > 0 ? last : tir_binary(d->c, TIR_MUL, last, tir_int(d->c, it, -s));
+        if (s > 0 && s != 1) span = tir_binary(d->c, TIR_MUL, last, tir_int(d->c, it, s));
+        rg[i].min = s > 0 ? x->u.ramp.base : tir_binary(d->c, TIR_SUB, x->u.ramp.base, span);
+        rg[i].extent = tir_binary(d->c, TIR_ADD, span, tir_int(d->c, it, 1));
+        if (!(x->u.ramp.lanes & TIR_LANES_SCALABLE)) /* a constant */
+          rg[i].extent = tir_int(d->c, it, (int64_t)(k - 1) * (s > 0 ? s : -s) + 1);
         continue;
       }
-      x = x->u.ramp.base;
+      /* a stride not known: the whole dimension */
+      rg[i].min = tir_int(d->c, buf->shape[i]->dtype, 0);
+      rg[i].extent = buf->shape[i];
+      continue;
     }
     rg[i].min = x;
     rg[i].extent = tir_int(d->c, x->dtype, 1);

@@ -169,7 +169,8 @@ static bool lform_of(ob *o, const tir_expr *e, lform *out) {
   }
   case TIR_RAMP: {
     int64_t st;
-    if (!tir_is_const_int(e->u.ramp.stride, &st) || e->u.ramp.lanes < 1) return false;
+    if (!tir_is_const_int(e->u.ramp.stride, &st) || e->u.ramp.lanes < 1 || (e->u.ramp.lanes & TIR_LANES_SCALABLE))
+      return false; /* a scalable vector's lanes are not known here */
     if (!lform_of(o, e->u.ramp.base, out)) return false;
     return lf_add_term(out, e, NULL, st, 0, e->u.ramp.lanes - 1);
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codegen_c/c_printer.h"
+#include "tir/analysis.h"
 #include "tir/visit.h"
 
 static const tir_expr *sync_in(const tir_expr *e) {
@@ -83,6 +84,7 @@ static bool step_cb(tir_visitor *v, const tir_stmt *s) {
 }
 
 bool cg_check_steps(const tir_func *f, tir_diag *d) {
+  if (!tir_func_check_scalable(f, "code generation", d)) return false;
   step_find sf = {0};
   tir_visitor v = {.stmt = step_cb, .user = &sf};
   tir_visit_stmt(&v, f->body);

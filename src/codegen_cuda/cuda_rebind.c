@@ -1,4 +1,7 @@
-/* cuda_rebind.c - a thread tag bound again inside a binding of the same tag.
+/* cuda_rebind.c - what a kernel's threads do to each other that CUDA would
+ * get wrong: a thread tag bound again inside a binding of the same tag
+ * (below), and a store that every thread makes to one element (further
+ * below, "a reduction across threads left unlowered").
  *
  * TVM's schedules write this for cooperative fetching (dlight's matmul:
  * `for ty in T.thread_binding(16, "threadIdx.y")` around the k loop, and in

@@ -81,6 +81,9 @@ static const tir_intrin TABLE[] = {
     {"ptx_legacy.ldmatrix", TIR_ARITY_RANGE, 7, 7, {A_BOOL, A_INT, A_STR, A_ANY}, 4, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
+    /* Arm SVE's vector length in units of 128 bits (scalable vectors: read
+     * and printed; nothing lowers, emits or runs them) */
+    {"vscale", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, true, false, NULL},
     /* LLVM intrinsics and vector halves (x86, Arm, Hexagon tensor intrinsics):
      * the dtype first, as call_extern */
     {"call_llvm_intrin", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},

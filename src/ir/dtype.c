@@ -40,6 +40,8 @@ double tir_dtype_float_max(tir_dtype t) {
   return 0;
 }
 bool tir_dtype_is_handle(tir_dtype t) { return t.code == TIR_TC_HANDLE; }
+bool tir_dtype_is_scalable(tir_dtype t) { return (t.lanes & TIR_LANES_SCALABLE) != 0; }
+
 tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes) {
   t.lanes = (uint16_t)lanes;
   return t;
@@ -71,13 +73,18 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
   for (int i = 0; i < NSMALL; i++) {
     size_t nl = strlen(SMALL[i].name);
     if (strncmp(base, SMALL[i].name, nl) || (base[nl] && base[nl] != 'x')) continue;
-    if (base[nl] && (!parse_uint(base + nl + 1, &lanes) || lanes < 1)) return false;
+    if (base[nl] && (!parse_uint(base + nl + 1, &lanes) || lanes < 1 || lanes >= TIR_LANES_SCALABLE)) return false;
     *out = (tir_dtype){(uint8_t)(TIR_TC_F8_E3M4 + i), (uint8_t)SMALL[i].bits, (uint16_t)lanes};
     return true;
   }
   char *x = strchr(base, 'x');
-  if (x) {
-    if (!parse_uint(x + 1, &lanes) || lanes < 1) return false;
+  long scalable = 0;
+  if (x && !strncmp(x, "xvscalex", 8)) { /* float32xvscalex4: 4 * vscale lanes */
+    if (!parse_uint(x + 8, &lanes) || lanes < 1 || lanes >= TIR_LANES_SCALABLE) return false;
+    scalable = TIR_LANES_SCALABLE;
+    *x = 0;
+  } else if (x) {
+    if (!parse_uint(x + 1, &lanes) || lanes < 1 || lanes >= TIR_LANES_SCALABLE) return false;
     *x = 0;
   }
   struct { const char *p; tir_type_code c; } pre[] = {
@@ -98,8 +105,7 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
     if (!ok) return false;
     out->code = (uint8_t)pre[i].c;
     out->bits = (uint8_t)bits;
-    out->lanes = (uint16_t)lanes;
-    if (tir_dtype_is_bool(*out) && lanes == 1) return true;
+    out->lanes = (uint16_t)(lanes | scalable);
     return true;
   }
   return false;
@@ -111,15 +117,17 @@ char *tir_dtype_str(tir_dtype t, char *buf) {
     strcpy(buf, t.bits == 0 ? "void" : "handle");
     return buf;
   }
+  const char *vs = tir_dtype_is_scalable(t) ? "vscalex" : "";
+  int lanes = t.lanes & ~TIR_LANES_SCALABLE;
   if (tir_dtype_is_bool(t)) {
     if (t.lanes == 1) strcpy(buf, "bool");
-    else snprintf(buf, 32, "boolx%d", t.lanes);
+    else snprintf(buf, 32, "boolx%s%d", vs, lanes);
     return buf;
   }
   if (tir_dtype_is_small_float(t)) {
     const char *n = SMALL[t.code - TIR_TC_F8_E3M4].name;
     if (t.lanes == 1) snprintf(buf, 32, "%s", n);
-    else snprintf(buf, 32, "%sx%d", n, t.lanes);
+    else snprintf(buf, 32, "%sx%s%d", n, vs, lanes);
     return buf;
   }
   switch (t.code) {
@@ -129,6 +137,6 @@ char *tir_dtype_str(tir_dtype t, char *buf) {
   default: base = "bfloat"; break;
   }
   if (t.lanes == 1) snprintf(buf, 32, "%s%d", base, t.bits);
-  else snprintf(buf, 32, "%s%dx%d", base, t.bits, t.lanes);
+  else snprintf(buf, 32, "%s%dx%s%d", base, t.bits, vs, lanes);
   return buf;
 }

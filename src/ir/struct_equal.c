@@ -230,7 +230,7 @@ static void c_av(canon *c, const tir_attr_val *a) {
     return;
   }
   put(c, (uint64_t)a->n);
-  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_TARGET) {
+  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_TARGET || a->kind == TIR_AV_INDEX_MAP) {
     for (int i = 0; i < a->n; i++) c_av(c, a->items[i]);
     return;
   }

@@ -232,6 +232,12 @@ static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module
   double t0 = now_ms();
   for (int i = 0; i < m->nfuncs; i++) {
     int before = d ? d->nerrors : 0;
+    char what[96];
+    snprintf(what, sizeof what, "pass '%s'", info->name);
+    if (!tir_func_check_scalable(m->funcs[i], what, d)) {
+      p->ms[k] += now_ms() - t0;
+      return NULL;
+    }
     /* the pass runs in a scratch ctx: what it allocates for its analysis
      * dies with it, and only the nodes of its result are kept (promoted
      * into c; what it shares with its input stays shared) */

@@ -61,6 +61,39 @@ static void pr_attr_dict(printer *p, const tir_attr_val *a, const char *skip_key
   free(ord);
 }
 
+/* T.index_map(lambda i, j: (r0, r1), inverse_index_map=lambda ...: (...),
+ * index_dtype="int32"): the results always a tuple, as TVM prints them;
+ * the dtype when not TVM's default int64 */
+static void pr_index_map(printer *p, const tir_attr_val *a, bool outer) {
+  const tir_attr_val *params = a->items[0], *res = a->items[1];
+  int mark = p->nnames;
+  pr_puts(&p->out, outer ? "T.index_map(lambda " : "lambda ");
+  for (int i = 0; i < params->n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_puts(&p->out, pr_define(p, params->items[i]->expr, params->items[i]->expr->u.var.name));
+  }
+  pr_puts(&p->out, ": (");
+  bool in_lambda = p->in_lambda;
+  p->in_lambda = true;
+  for (int i = 0; i < res->n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_expr(p, res->items[i]->expr);
+  }
+  p->in_lambda = in_lambda;
+  pr_puts(&p->out, res->n == 1 ? ",)" : ")");
+  pr_pop_to(p, mark);
+  if (!outer) return;
+  if (a->n > 2) {
+    pr_puts(&p->out, ", inverse_index_map=");
+    pr_index_map(p, a->items[2], false);
+  }
+  if (params->n && !tir_dtype_eq(params->items[0]->expr->dtype, TIR_INT64)) {
+    char ty[32];
+    pr_printf(&p->out, ", index_dtype=\"%s\"", tir_dtype_str(params->items[0]->expr->dtype, ty));
+  }
+  pr_puts(&p->out, ")");
+}
+
 static void pr_attr_val(printer *p, const tir_attr_val *a) {
   if (!a) {
     pr_puts(&p->out, "None");
@@ -100,6 +133,7 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_DICT:
     pr_attr_dict(p, a, NULL, NULL);
     break;
+  case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
   case TIR_AV_TARGET: /* as written: TVM builds the same Target from it */
     pr_puts(&p->out, "T.target(");
     pr_attr_val(p, a->items[0]);
@@ -586,7 +620,8 @@ static void pr_let_stmt(printer *p, const tir_stmt *s) {
   /* TVM 0.27 reads `x: T.int32 = v` as a mutable local scalar; its
    * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v`, and
    * `x: T.let = v` for a pointer (typed by its value, pointee included) */
-  if (tirx(p) && tir_dtype_is_handle(s->u.let.var->dtype)) {
+  /* and for a scalable vector, whose T.float32xvscalex4 TVM cannot read */
+  if (tirx(p) && (tir_dtype_is_handle(s->u.let.var->dtype) || tir_dtype_is_scalable(s->u.let.var->dtype))) {
     pr_printf(&p->out, "%s: T.let = %s\n", name, val);
   } else {
     pr_printf(&p->out, "%s: %s", name, tirx(p) ? "T.let[" : "");

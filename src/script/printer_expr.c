@@ -305,6 +305,12 @@ static void pr_args(printer *p, tir_expr *const *args, int n) {
   }
 }
 
+/* ", 4)" or, scalable, ", T.vscale() * 4)" */
+static void pr_lanes(printer *p, int lanes) {
+  if (lanes & TIR_LANES_SCALABLE) pr_printf(&p->out, ", T.vscale() * %d)", lanes & ~TIR_LANES_SCALABLE);
+  else pr_printf(&p->out, ", %d)", lanes);
+}
+
 static void pr_call2(printer *p, const char *fn, const tir_expr *a, const tir_expr *b) {
   pr_printf(&p->out, "T.%s(", fn);
   pr_expr(p, a);
@@ -553,12 +559,12 @@ void pr_expr(printer *p, const tir_expr *e) {
     pr_expr(p, e->u.ramp.base);
     pr_puts(&p->out, ", ");
     pr_expr(p, e->u.ramp.stride);
-    pr_printf(&p->out, ", %d)", e->u.ramp.lanes);
+    pr_lanes(p, e->u.ramp.lanes);
     break;
   case TIR_BROADCAST:
     pr_puts(&p->out, "T.Broadcast(");
     pr_expr(p, e->u.bcast.value);
-    pr_printf(&p->out, ", %d)", e->u.bcast.lanes);
+    pr_lanes(p, e->u.bcast.lanes);
     break;
   case TIR_LET:
     pr_puts(&p->out, "T.Let(");

@@ -267,6 +267,8 @@ tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */
+/* k for k * T.vscale() or T.vscale() * k (a scalable vector's lanes), else 0 */
+int rd_scalable_lanes(const tir_expr *e);
 bool rd_as_region(rd *r, rval v, tir_buffer_region *out);
 bool rd_as_int(rd *r, rval v, int64_t *out, const char *what);
 const char *rd_as_str(rd *r, rval v, const char *what);

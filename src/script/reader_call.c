@@ -46,13 +46,12 @@ static const char *const TVM_UNSUPPORTED[] = {
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
-    "hint", "ignore_loop_partition", "index_map", "infinity", "inline", "iter_var", "ldexp",
+    "hint", "ignore_loop_partition", "infinity", "inline", "iter_var", "ldexp",
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
     "tvm_stack_make_array", "tvm_stack_make_shape",
-    "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var",
-    "vscale", NULL};
+    "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
@@ -420,10 +419,29 @@ static rval cast_call(rd *r, rd_args *a, bool node) {
   return e ? rv_expr(tir_cast(r->c, t, e), a->sp) : rv_err();
 }
 
+/* k * T.vscale() or T.vscale() * k (k a constant): k, else 0 */
+int rd_scalable_lanes(const tir_expr *e) {
+  if (!e || e->kind != TIR_MUL) return 0;
+  for (int side = 0; side < 2; side++) {
+    const tir_expr *c = side ? e->u.bin.a : e->u.bin.b, *v = side ? e->u.bin.b : e->u.bin.a;
+    int64_t k;
+    if (v->kind == TIR_CALL && v->u.call.nargs == 0 &&
+        (!strcmp(v->u.call.op, "vscale") || !strcmp(v->u.call.op, "tir.vscale")) && tir_is_const_int(c, &k) &&
+        k >= 1 && k < TIR_LANES_SCALABLE)
+      return (int)k;
+  }
+  return 0;
+}
+
 static bool lanes_arg(rd *r, rval v, int *lanes) {
   int64_t n;
+  int k = v.k == RV_EXPR ? rd_scalable_lanes(v.e) : 0;
+  if (k) { /* T.vscale() * 4: a scalable vector */
+    *lanes = TIR_LANES_SCALABLE | k;
+    return true;
+  }
   if (!rd_as_int(r, v, &n, "the lane count")) return false;
-  if (n < 2 || n > 65535) {
+  if (n < 2 || n >= TIR_LANES_SCALABLE) {
     tir_error(r->d, v.sp, "lane count %lld out of range", (long long)n);
     return false;
   }
@@ -671,6 +689,136 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
 /* T.comm_reducer(lambda x0, .., y0, ..: result or (results), [identity, ..]):
  * the lambda's first half of parameters is lhs, the second rhs, each typed
  * as its identity (a Python int is int32), as TVM's comm_reducer makes them */
+/* ---- T.index_map(lambda i, j: (...), inverse_index_map=lambda ..., index_dtype="int64") ---- */
+
+typedef struct {
+  const tir_expr *const *params;
+  int n;
+  const tir_expr *bad;
+} im_foreign;
+
+static bool im_expr(tir_visitor *v, const tir_expr *e) {
+  im_foreign *f = v->user;
+  if (f->bad) return false;
+  if (e->kind == TIR_BUFFER_LOAD) f->bad = e;
+  if (e->kind == TIR_VAR) {
+    bool own = false;
+    for (int i = 0; i < f->n; i++) own |= f->params[i] == e;
+    if (!own) f->bad = e;
+  }
+  return !f->bad;
+}
+
+/* lambda p0, p1: (r0, r1) as an INDEX_MAP of nres results (-1: any) */
+static tir_attr_val *index_lambda(rd *r, TSNode fn, tir_dtype it, int nres) {
+  if (!rd_is(fn, "lambda")) {
+    tir_error(r->d, rd_span(fn), "T.index_map expects a lambda");
+    return NULL;
+  }
+  TSNode params = rd_field(fn, "parameters");
+  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  tir_expr **x = rd_tmp(r, sizeof *x * (size_t)(np + 1));
+  int mark = r->nsyms;
+  for (uint32_t i = 0; i < np; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!rd_is(p, "identifier")) {
+      tir_error(r->d, rd_span(p), "T.index_map's lambda parameters must be plain names");
+      r->nsyms = mark;
+      return NULL;
+    }
+    x[i] = tir_var(r->c, rd_text(r, p), it);
+    x[i]->span = rd_span(p);
+    rd_push_sym(r, x[i]->u.var.name, rv_expr(x[i], x[i]->span));
+  }
+  rval body = rd_eval(r, rd_field(fn, "body"));
+  r->nsyms = mark;
+  if (body.k == RV_ERR) return NULL;
+  int n = body.k == RV_TUPLE ? body.n : 1;
+  if (nres >= 0 && n != nres) {
+    tir_error(r->d, body.sp, "T.index_map's inverse gives %d value(s) for the map's %d parameter(s)", n, nres);
+    return NULL;
+  }
+  tir_attr_val **pv = rd_tmp(r, sizeof *pv * (size_t)(np + 1)), **rv = rd_tmp(r, sizeof *rv * (size_t)(n + 1));
+  for (uint32_t i = 0; i < np; i++) pv[i] = tir_av_expr(r->c, x[i]);
+  for (int i = 0; i < n; i++) {
+    rval v = body.k == RV_TUPLE ? body.items[i] : body;
+    /* a Python int takes the index dtype, as TVM's IndexMap.from_func */
+    tir_expr *e = v.k == RV_EXPR ? rd_as_expr(r, v) : rd_convert(r, v, it);
+    if (!e) return NULL;
+    im_foreign f = {(const tir_expr *const *)x, (int)np, NULL};
+    tir_visitor vis = {.expr = im_expr, .user = &f};
+    tir_visit_expr(&vis, e);
+    if (f.bad) {
+      if (f.bad->kind == TIR_VAR)
+        tir_error(r->d, v.sp, "T.index_map's lambda uses '%s', which is not one of its parameters", f.bad->u.var.name);
+      else
+        tir_error(r->d, v.sp, "T.index_map's lambda loads from buffer '%s'", f.bad->u.load.buf->name);
+      return NULL;
+    }
+    rv[i] = tir_av_expr(r->c, e);
+  }
+  tir_attr_val *items[3] = {tir_av_list(r->c, pv, (int)np), tir_av_list(r->c, rv, n), NULL};
+  tir_attr_val *m = tir_av_list(r->c, items, 2);
+  m->kind = TIR_AV_INDEX_MAP;
+  return m;
+}
+
+static rval index_map(rd *r, TSNode call) {
+  tir_span sp = rd_span(call);
+  TSNode args = rd_field(call, "arguments");
+  uint32_t na = ts_node_named_child_count(args);
+  TSNode fn = {0}, inv = {0};
+  bool have_fn = false, have_inv = false;
+  tir_dtype it = TIR_INT64;
+  for (uint32_t i = 0; i < na; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (!rd_is(c, "keyword_argument")) {
+      if (have_fn) {
+        tir_error(r->d, rd_span(c), "T.index_map takes one positional argument, the lambda");
+        return rv_err();
+      }
+      fn = c, have_fn = true;
+      continue;
+    }
+    const char *k = rd_text(r, rd_field(c, "name"));
+    TSNode val = rd_field(c, "value");
+    if (!strcmp(k, "inverse_index_map")) {
+      inv = val, have_inv = true;
+    } else if (!strcmp(k, "index_dtype")) {
+      rval dv = rd_eval(r, val);
+      if (dv.k == RV_ERR || !rd_parse_dtype(r, dv, &it)) return rv_err();
+      if (!tir_dtype_is_int(it) || it.lanes != 1) {
+        tir_error(r->d, dv.sp, "T.index_map's index_dtype must be an integer type");
+        return rv_err();
+      }
+    } else {
+      tir_error(r->d, rd_span(c), "T.index_map has no argument '%s' (it takes inverse_index_map=, index_dtype=)", k);
+      return rv_err();
+    }
+  }
+  if (!have_fn) {
+    tir_error(r->d, sp, "T.index_map expects (lambda i, j: (...))");
+    return rv_err();
+  }
+  tir_attr_val *m = index_lambda(r, fn, it, -1);
+  if (!m) return rv_err();
+  if (have_inv) {
+    tir_attr_val *iv = index_lambda(r, inv, it, m->items[0]->n);
+    if (!iv) return rv_err();
+    if (iv->items[0]->n != m->items[1]->n) {
+      tir_error(r->d, rd_span(inv), "T.index_map's inverse takes %d parameter(s) for the map's %d result(s)",
+                iv->items[0]->n, m->items[1]->n);
+      return rv_err();
+    }
+    tir_attr_val *items[3] = {m->items[0], m->items[1], iv};
+    tir_attr_val *m3 = tir_av_list(r->c, items, 3);
+    m3->kind = TIR_AV_INDEX_MAP;
+    m = m3;
+  }
+  rval v = {.k = RV_ATTR, .sp = sp, .av = m};
+  return v;
+}
+
 static rval comm_reducer(rd *r, TSNode call) {
   tir_span sp = rd_span(call);
   TSNode args = rd_field(call, "arguments");
@@ -753,6 +901,7 @@ rval rd_eval_call(rd *r, TSNode n) {
   const char *tn = rd_t_name(r, fn);
   bool ok;
   if (tn && !strcmp(tn, "comm_reducer")) return comm_reducer(r, n);
+  if (tn && !strcmp(tn, "index_map")) return index_map(r, n);
   if (tn) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);

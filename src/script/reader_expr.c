@@ -277,10 +277,6 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   const char *s = rd_as_str(r, v, "a dtype");
   if (!s) return false;
   if (!tir_dtype_parse(s, out)) {
-    if (strstr(s, "xvscale")) {
-      tir_error(r->d, v.sp, "scalable vector dtype '%s' (TVM 0.27, Arm SVE) is not supported by tirc", s);
-      return false;
-    }
     static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                          "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
     const char *near = tir_suggest(s, DTYPES, -1);
@@ -907,7 +903,12 @@ static tir_expr *region_as_load(rd *r, rval v) {
   tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(g->n + 1));
   for (int i = 0; i < g->n; i++) {
     int64_t ext;
-    if (!tir_is_const_int(g->region[i].extent, &ext) || ext < 1 || ext > 65535) {
+    int k = rd_scalable_lanes(g->region[i].extent);
+    if (k) { /* lo:lo + T.vscale() * 4: a scalable vector */
+      idx[i] = tir_ramp(r->c, g->region[i].min, tir_int(r->c, g->region[i].min->dtype, 1), TIR_LANES_SCALABLE | k);
+      continue;
+    }
+    if (!tir_is_const_int(g->region[i].extent, &ext) || ext < 1 || ext >= TIR_LANES_SCALABLE) {
       tir_error(r->d, v.sp, "a buffer slice used as a value needs constant extents");
       return NULL;
     }
@@ -975,9 +976,24 @@ bool rd_as_region(rd *r, rval v, tir_buffer_region *out) {
     out->region = tir_alloc(r->c, sizeof(tir_range) * (size_t)(e->u.load.nidx + 1));
     for (int i = 0; i < e->u.load.nidx; i++) {
       tir_expr *ix = e->u.load.idx[i];
-      if (ix->kind == TIR_RAMP)
-        out->region[i] = (tir_range){ix->u.ramp.base, tir_int(r->c, ix->u.ramp.base->dtype, ix->u.ramp.lanes)};
-      else
+      if (ix->kind == TIR_RAMP) {
+        /* the elements it covers: lanes of stride 1, (lanes - 1) * stride + 1 of a positive stride */
+        int64_t st;
+        tir_dtype it = ix->u.ramp.base->dtype;
+        int lanes = ix->u.ramp.lanes & ~TIR_LANES_SCALABLE;
+        bool scalable = ix->u.ramp.lanes & TIR_LANES_SCALABLE;
+        if (!tir_is_const_int(ix->u.ramp.stride, &st) || st < 1 || (scalable && st != 1)) {
+          tir_error(r->d, v.sp, "a region of a vector index whose stride is not a positive constant%s",
+                    scalable ? " (or, scalable, not 1)" : "");
+          return false;
+        }
+        tir_expr *ext = tir_int(r->c, it, (lanes - 1) * st + 1);
+        if (scalable) {
+          tir_expr *vs = tir_call(r->c, it, "vscale", NULL, 0);
+          ext = tir_binary(r->c, TIR_MUL, vs, tir_int(r->c, it, lanes));
+        }
+        out->region[i] = (tir_range){ix->u.ramp.base, ext};
+      } else
         out->region[i] = (tir_range){ix, tir_int(r->c, ix->dtype, 1)};
     }
     return true;

@@ -27,7 +27,6 @@ MODULES = ["cuda", "x86", "arm_cpu", "rocm", "metal", "hexagon", "riscv_cpu", "d
 # construct in the text -> the words tirc's error must hold
 REFUSED = {
     "T.metal.": "is a Metal intrinsic of TVM 0.27 that tirc does not support",
-    "T.vscale": "T.vscale (TVM 0.27) is not supported by tirc",
     "T.tvm_stack_make_shape": "(TVM 0.27) is not supported by tirc",
 }
 

@@ -1,0 +1,52 @@
+/* scalable.c - tir_func_find_scalable: where a function uses a scalable
+ * vector (T.vscale(), a float32xvscalex4 value).  tirc reads and prints
+ * them; its passes, code generators and interpreter refuse a function that
+ * uses one, at that place (their lane counts are not known before run
+ * time, and nothing here reasons about that). */
+#include <string.h>
+
+#include "tir/analysis.h"
+#include "tir/visit.h"
+
+typedef struct {
+  const tir_expr *found;
+} sc_find;
+
+static bool sc_expr(tir_visitor *v, const tir_expr *e) {
+  sc_find *f = v->user;
+  if (f->found) return false;
+  if (tir_dtype_is_scalable(e->dtype) ||
+      (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "vscale") || !strcmp(e->u.call.op, "tir.vscale"))))
+    f->found = e;
+  return !f->found;
+}
+
+static bool sc_stmt(tir_visitor *v, const tir_stmt *s) {
+  sc_find *f = v->user;
+  if (f->found) return false;
+  if ((s->kind == TIR_ALLOC_BUFFER || s->kind == TIR_DECL_BUFFER) && tir_dtype_is_scalable(s->u.decl.buf->dtype))
+    f->found = s->u.decl.buf->data;
+  if (s->kind == TIR_ALLOCATE && tir_dtype_is_scalable(s->u.alloc.dtype)) f->found = s->u.alloc.var;
+  return !f->found;
+}
+
+const tir_expr *tir_func_find_scalable(const tir_func *f) {
+  sc_find fd = {NULL};
+  tir_visitor v = {.expr = sc_expr, .stmt = sc_stmt, .user = &fd, .visit_buffer_fields = true};
+  for (int i = 0; i < f->nparams && !fd.found; i++) {
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (b && tir_dtype_is_scalable(b->dtype)) fd.found = b->data;
+  }
+  if (!fd.found) tir_visit_stmt(&v, f->body);
+  return fd.found;
+}
+
+bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d) {
+  const tir_expr *e = tir_func_find_scalable(f);
+  if (!e) return true;
+  tir_error(d, e->span.line ? e->span : f->span,
+            "%s: function '%s' uses scalable vectors (T.vscale, Arm SVE): tirc reads and prints them, but does not "
+            "lower, emit or run them",
+            what, f->name);
+  return false;
+}
