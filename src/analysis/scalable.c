@@ -9,15 +9,18 @@
 #include "tir/visit.h"
 
 typedef struct {
-  const tir_expr *found;
+  const tir_expr *found;   /* the first with a source position */
+  const tir_expr *nospan;  /* else the first */
 } sc_find;
 
 static bool sc_expr(tir_visitor *v, const tir_expr *e) {
   sc_find *f = v->user;
   if (f->found) return false;
   if (tir_dtype_is_scalable(e->dtype) ||
-      (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "vscale") || !strcmp(e->u.call.op, "tir.vscale"))))
-    f->found = e;
+      (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "vscale") || !strcmp(e->u.call.op, "tir.vscale")))) {
+    if (e->span.line) f->found = e;
+    else if (!f->nospan) f->nospan = e;
+  }
   return !f->found;
 }
 
@@ -31,14 +34,14 @@ static bool sc_stmt(tir_visitor *v, const tir_stmt *s) {
 }
 
 const tir_expr *tir_func_find_scalable(const tir_func *f) {
-  sc_find fd = {NULL};
+  sc_find fd = {NULL, NULL};
   tir_visitor v = {.expr = sc_expr, .stmt = sc_stmt, .user = &fd, .visit_buffer_fields = true};
   for (int i = 0; i < f->nparams && !fd.found; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     if (b && tir_dtype_is_scalable(b->dtype)) fd.found = b->data;
   }
   if (!fd.found) tir_visit_stmt(&v, f->body);
-  return fd.found;
+  return fd.found ? fd.found : fd.nospan;
 }
 
 bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d) {
