@@ -81,6 +81,15 @@ static const tir_intrin TABLE[] = {
     {"ptx_legacy.ldmatrix", TIR_ARITY_RANGE, 7, 7, {A_BOOL, A_INT, A_STR, A_ANY}, 4, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
+    /* TVM's fused multiply-add, ldexp(x, exp), fixed-point multiply
+     * (q_multiply_shift(x, y, q, s): x * y * 2^(-q) * 2^s, rounded; TVM's
+     * LowerIntrin expands it), an arbitrary value, a tuple of arguments
+     * (a packed call's): read and printed */
+    {"fma", TIR_ARITY_RANGE, 3, 3, {A_ANY}, 1, TIR_IR_ARG0, true, true, NULL},
+    {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, true, false, NULL},
+    {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_ARG0, true, true, NULL},
+    {"undef", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
+    {"tvm_tuple", TIR_ARITY_RANGE, 0, -1, {A_ANY}, 1, TIR_IR_HANDLE, false, false, NULL},
     /* Arm SVE's vector length in units of 128 bits (scalable vectors: read
      * and printed; nothing lowers, emits or runs them) */
     {"vscale", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, true, false, NULL},

@@ -2,6 +2,7 @@
  * T.if_then_else, intrinsics checked by the intrinsic table, and
  * buf.access_ptr(...) desugared as semantics.md says. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_b
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
-    "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
+    "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "infinity", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
@@ -45,13 +46,13 @@ static const char *const TVM_UNSUPPORTED[] = {
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
     "call_kernel",
-    "constexpr", "continue_loop", "decl_scalar", "dp4a", "fma", "func_ret", "get_active_lane_mask",
-    "hint", "ignore_loop_partition", "infinity", "inline", "iter_var", "ldexp",
+    "constexpr", "continue_loop", "decl_scalar", "dp4a", "func_ret", "get_active_lane_mask",
+    "hint", "ignore_loop_partition", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
-    "meta_var", "print_buffer", "ptr", "ptr_byte_offset", "q_multiply_shift",
+    "meta_var", "print_buffer", "ptr", "ptr_byte_offset",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
     "tvm_stack_make_array", "tvm_stack_make_shape",
-    "tvm_tuple", "tvm_warp_shuffle", "tvm_warp_activemask", "undef", "var", NULL};
+    "tvm_warp_shuffle", "tvm_warp_activemask", "var", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
@@ -312,6 +313,23 @@ static rval dtype_first_call(rd *r, const char *name, rd_args *a) {
   tir_expr **args = exprs_of(r, a, 1, NULL);
   if (!args) return rv_err();
   return checked_call(r, name, t, args, a->npos - 1, a->sp);
+}
+
+/* T.infinity(dtype) of a float dtype: the constant, as TVM folds it */
+static rval infinity_value(rd *r, rd_args *a) {
+  rval *v = rd_arg(a, 0, "dtype");
+  tir_dtype t;
+  if (!v || a->npos + a->nkw != 1) {
+    tir_error(r->d, a->sp, "T.infinity expects a dtype");
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, *v, &t)) return rv_err();
+  if (t.lanes != 1 || !tir_dtype_is_float(t) || !(t.bits == 16 || t.bits == 32 || t.bits == 64)) {
+    char b[32];
+    tir_error(r->d, a->sp, "T.infinity: dtype %s has no infinity in tirc (float16/32/64, bfloat16)", tir_dtype_str(t, b));
+    return rv_err();
+  }
+  return rv_expr(tir_float(r->c, t, INFINITY), a->sp);
 }
 
 /* T.min_value / T.max_value of a scalar dtype: the constant, as TVM folds it */
@@ -605,6 +623,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "Let")) return let_call(r, a);
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
   if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');
+  if (!strcmp(name, "infinity")) return infinity_value(r, a);
   if (!strcmp(name, "reinterpret")) return reinterpret(r, a);
   if (!strcmp(name, "target")) return target_call(r, a);
   if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin") ||
