@@ -186,12 +186,15 @@ valgrind: all $(UNIT_BINS)
 	@VALGRIND=1 tests/run-golden.sh $(TIRC)
 
 # the GPU benchmark's inputs (TVM here; bench/gpu/run_gpu.sh builds and runs
-# them on a GPU machine) and the codegen kernels' CUDA for
-# tests/codegen/gpu/run_gpu.sh FROM=build/gpu/codegen
+# them on a GPU machine), the codegen kernels' CUDA for
+# tests/codegen/gpu/run_gpu.sh FROM=build/gpu/codegen, and the corpus's
+# dlight-scheduled programs as tirc's and TVM's CUDA for run_corpus_gpu.sh
 bench-gpu-gen: $(TIRC)
 	@python3 bench/gpu/gen_gpu.py $(BUILD)/gpu $(TIRC)
 	@EMIT_TO=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh $(TIRC)
-	@echo "on a GPU machine: sh bench/gpu/run_gpu.sh $(BUILD)/gpu; FROM=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh x sm_90"
+	@python3 tests/corpus/gen_corpus.py $(BUILD)/gpu/corpus_src $(TIRC) > /dev/null
+	@python3 bench/gpu/gen_corpus_gpu.py $(BUILD)/gpu/corpus_src $(BUILD)/gpu/corpus $(TIRC)
+	@echo "on a GPU machine: sh bench/gpu/run_gpu.sh $(BUILD)/gpu; FROM=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh x sm_90; sh bench/gpu/run_corpus_gpu.sh $(BUILD)/gpu/corpus"
 
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
