@@ -89,6 +89,9 @@ static const tir_intrin TABLE[] = {
     {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, true, false, NULL},
     {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_ARG0, true, true, NULL},
     {"undef", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
+    /* dp4a(a, b, acc): the dot product of two int8x4 plus acc (the reader
+     * writes TVM's default acc 0 of a two-argument call) */
+    {"dp4a", TIR_ARITY_RANGE, 3, 3, {A_ANY}, 1, TIR_IR_INT32, true, false, NULL},
     {"tvm_tuple", TIR_ARITY_RANGE, 0, -1, {A_ANY}, 1, TIR_IR_HANDLE, false, false, NULL},
     /* Arm SVE's vector length in units of 128 bits (scalable vectors: read
      * and printed; nothing lowers, emits or runs them) */

@@ -46,7 +46,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
     "call_kernel",
-    "constexpr", "continue_loop", "decl_scalar", "dp4a", "func_ret", "get_active_lane_mask",
+    "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset",
@@ -250,6 +250,11 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
   }
   tir_expr **args = exprs_of(r, a, 0, in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT ? first_expr(a, 0) : NULL);
   if (!args) return rv_err();
+  if (!strcmp(name, "dp4a") && a->npos == 2) { /* T.dp4a(a, b): TVM's acc=0 */
+    tir_expr **a3 = rd_tmp(r, sizeof *a3 * 3);
+    a3[0] = args[0], a3[1] = args[1], a3[2] = tir_i32(r->c, 0);
+    return checked_call(r, name, TIR_VOID, a3, 3, a->sp);
+  }
   if (in->kinds[0] == TIR_IA_FLOAT)
     for (int i = 0; i < a->npos; i++)
       if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
