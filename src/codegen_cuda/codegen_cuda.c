@@ -26,19 +26,19 @@
 
 static const char *const tags[6] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
 
+const char *cuda_tag_name(int i) { return i >= 0 && i < 6 ? tags[i] : NULL; }
+
 int cuda_tag_index(const char *tag) {
   for (int i = 0; tag && i < 6; i++)
     if (!strcmp(tags[i], tag)) return i;
   return -1;
 }
 
-static bool is_thread_attr(const tir_stmt *s) {
-  return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent");
-}
+bool cuda_is_thread_attr(const tir_stmt *s) { return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent"); }
 
 /* the thread tag of a thread_extent attr: its thread_tag, else (IR read
  * from T.launch_thread("blockIdx.x", n) without one) the var's name */
-static const char *attr_tag(const tir_stmt *s) {
+const char *cuda_attr_tag(const tir_stmt *s) {
   if (s->u.attr.thread_tag) return s->u.attr.thread_tag;
   return tir_is_var(s->u.attr.node) ? s->u.attr.node->u.var.name : NULL;
 }
@@ -63,11 +63,11 @@ typedef struct unit {
 
 static bool k_attr(cg *g, const tir_stmt *s) {
   cuda_kernel *k = g->user;
-  if (!is_thread_attr(s)) return false;
-  int ti = cuda_tag_index(attr_tag(s));
+  if (!cuda_is_thread_attr(s)) return false;
+  int ti = cuda_tag_index(cuda_attr_tag(s));
   if (ti < 0 || !tir_is_var(s->u.attr.node)) {
     cg_error(g, s->span, "thread tag '%s' is not one of blockIdx.x/y/z, threadIdx.x/y/z",
-             attr_tag(s) ? attr_tag(s) : "");
+             cuda_attr_tag(s) ? cuda_attr_tag(s) : "");
     return true;
   }
   const tir_expr *var = s->u.attr.node;
@@ -106,7 +106,7 @@ static bool k_unroll(cg *g, const tir_stmt *loop) {
 
 typedef struct { bool found; } thread_find;
 static bool find_thread_idx(tir_visitor *v, const tir_stmt *s) {
-  if (is_thread_attr(s) && cuda_tag_index(attr_tag(s)) >= 3) ((thread_find *)v->user)->found = true;
+  if (cuda_is_thread_attr(s) && cuda_tag_index(cuda_attr_tag(s)) >= 3) ((thread_find *)v->user)->found = true;
   return true;
 }
 /* does s launch threadIdx threads? */
@@ -252,7 +252,7 @@ static bool kf_stmt(tir_visitor *v, const tir_stmt *s) {
   case TIR_FOR: var_list_add(&kf->defined, s->u.loop.var); break;
   case TIR_LET_STMT: var_list_add(&kf->defined, s->u.let.var); break;
   case TIR_ATTR: /* a virtual thread is a loop inside the kernel */
-    if ((is_thread_attr(s) || !strcmp(s->u.attr.key, "virtual_thread")) && tir_is_var(s->u.attr.node))
+    if ((cuda_is_thread_attr(s) || !strcmp(s->u.attr.key, "virtual_thread")) && tir_is_var(s->u.attr.node))
       var_list_add(&kf->defined, s->u.attr.node);
     break;
   case TIR_ALLOCATE: var_list_add(&kf->defined, s->u.alloc.var); break;
@@ -301,8 +301,8 @@ static bool collect_launch(tir_visitor *v, const tir_stmt *s) {
       if (at.line && !lc->k->shared_span.line) lc->k->shared_span = at;
     }
   }
-  if (!is_thread_attr(s)) return true;
-  int ti = cuda_tag_index(attr_tag(s));
+  if (!cuda_is_thread_attr(s)) return true;
+  int ti = cuda_tag_index(cuda_attr_tag(s));
   if (ti < 0) return true; /* reported when printed */
   const tir_expr *prev = lc->k->launch[ti], *cur = s->u.attr.value;
   int64_t a, b;
@@ -543,7 +543,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
 
 typedef struct { bool found; } launch_find;
 static bool find_launch(tir_visitor *v, const tir_stmt *s) {
-  if (is_thread_attr(s)) ((launch_find *)v->user)->found = true;
+  if (cuda_is_thread_attr(s)) ((launch_find *)v->user)->found = true;
   return true;
 }
 static bool has_launch(const tir_stmt *s) {
@@ -619,7 +619,7 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
   case TIR_CONTINUE: cg_linef(h, "continue;"); return;
   default: break;
   }
-  if (!has_launch(s) || is_thread_attr(s)) {
+  if (!has_launch(s) || cuda_is_thread_attr(s)) {
     if (!has_launch(s)) warn_single_thread(u, s);
     emit_kernel(u, h, s);
     return;

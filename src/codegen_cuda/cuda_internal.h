@@ -25,8 +25,13 @@ typedef struct cuda_kernel {
 /* frees what cuda_sync.c keeps in k */
 void cuda_sync_free(cuda_kernel *k);
 
-/* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag */
+/* 0..5 for blockIdx.x..threadIdx.z, -1 for another tag; and back */
 int cuda_tag_index(const char *tag);
+const char *cuda_tag_name(int i);
+/* a thread_extent attr; its thread tag (its thread_tag, else, read from
+ * T.launch_thread("blockIdx.x", n) without one, the var's name) */
+bool cuda_is_thread_attr(const tir_stmt *s);
+const char *cuda_attr_tag(const tir_stmt *s);
 
 /* barriers (cuda_sync.c): the shared buffers a statement reads and writes */
 void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i);

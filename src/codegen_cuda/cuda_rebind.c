@@ -34,7 +34,6 @@
 #include "passes/ptr_set.h"
 #include "tir/visit.h"
 
-static const char *const tags[6] = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
 
 typedef struct rebind_check {
   cg *host;
@@ -48,14 +47,6 @@ typedef struct rebind_check {
   bool ok;
 } rebind_check;
 
-static bool is_thread_attr(const tir_stmt *s) {
-  return s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "thread_extent");
-}
-
-static const char *attr_tag(const tir_stmt *s) {
-  if (s->u.attr.thread_tag) return s->u.attr.thread_tag;
-  return tir_is_var(s->u.attr.node) ? s->u.attr.node->u.var.name : NULL;
-}
 
 static bool is_local_scope(const char *scope) {
   return scope && (!strncmp(scope, "local", 5) || !strncmp(scope, "warp", 4));
@@ -163,13 +154,13 @@ static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
   const tir_expr *oe = outer->u.attr.value, *ie = inner->u.attr.value;
   if (!(tir_is_const_int(oe, &a) && tir_is_const_int(ie, &b) && a == b) && !tir_expr_identical(oe, ie)) {
     cg_error(rc->host, at, "%s is bound again inside its binding at line %d with another extent: CUDA has one %s, "
-             "so the inner loop can run on it only with the outer loop's extent", tags[ti], oline, tags[ti]);
+             "so the inner loop can run on it only with the outer loop's extent", cuda_tag_name(ti), oline, cuda_tag_name(ti));
     rc->ok = false;
     return;
   }
   if (rc->nonuniform[ti]) {
     cg_error(rc->host, at, "%s is bound again inside its binding at line %d under a condition or loop bound that "
-             "depends on the outer %s: on CUDA only some of its iterations would run", tags[ti], oline, tags[ti]);
+             "depends on the outer %s: on CUDA only some of its iterations would run", cuda_tag_name(ti), oline, cuda_tag_name(ti));
     rc->ok = false;
     return;
   }
@@ -188,7 +179,7 @@ static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
     cg_error(rc->host, at,
              "%s is bound again inside its binding at line %d, and its body %s: CUDA runs each inner iteration in "
              "one thread only (the index is the outer one), which would not do what every thread's loop does",
-             tags[ti], oline, why);
+             cuda_tag_name(ti), oline, why);
     rc->ok = false;
   }
   ptr_set_free(&bs.own);
@@ -241,8 +232,8 @@ static void check_store(rebind_check *rc, const tir_stmt *s) {
              "every thread of the %s launch at line %d %s %s at one index, which does not depend on %s: %s, which "
              "would race on CUDA; lower it into T.tvm_thread_allreduce first (TVM's LowerCrossThreadReduction, "
              "which tirc does not have), or guard the store so that one thread makes it",
-             tags[ti], launch->span.line ? launch->span.line : launch->u.attr.value->span.line,
-             f.found ? "updates" : "stores its own value to", b->name, tags[ti],
+             cuda_tag_name(ti), launch->span.line ? launch->span.line : launch->u.attr.value->span.line,
+             f.found ? "updates" : "stores its own value to", b->name, cuda_tag_name(ti),
              f.found ? "a reduction across threads" : "threads writing different values to one place");
     rc->ok = false;
   }
@@ -328,8 +319,8 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
     return false;
   }
   case TIR_ATTR: {
-    if (!is_thread_attr(s)) return true;
-    int ti = cuda_tag_index(attr_tag(s));
+    if (!cuda_is_thread_attr(s)) return true;
+    int ti = cuda_tag_index(cuda_attr_tag(s));
     if (ti < 0) return true; /* reported when printed */
     const tir_expr *var = s->u.attr.node;
     if (rc->active[ti]) {
