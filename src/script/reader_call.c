@@ -552,6 +552,13 @@ static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
     a->pos = pos;
     a->npos++;
     drop_kwarg(a, k);
+  } else if (!strcmp(name, "tvm_struct_get")) { /* its dtype last, as a string or `dtype=` */
+    rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
+    memcpy(pos, a->pos, sizeof *pos * (size_t)a->npos);
+    pos[a->npos] = a->kwv[k];
+    a->pos = pos;
+    a->npos++;
+    drop_kwarg(a, k);
   } else if (in_list(DTYPE_IGNORED, name) || (tir_intrin_lookup(name) && !in_list(DTYPE_REFUSED, name))) {
     drop_kwarg(a, k);
   }
