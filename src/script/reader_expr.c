@@ -1046,8 +1046,21 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "subscript")) v = rd_subscript(r, n);
   else if (!strcmp(t, "call")) v = rd_eval_call(r, n);
   else if (!strcmp(t, "conditional_expression")) {
-    tir_error(r->d, sp, "conditional expressions are not supported; use T.if_then_else or T.Select");
-    v = rv_err();
+    /* `a if c else b`, as TVM's parser reads it: c a Python bool picks a
+     * branch (the other is not read); c a TIR bool is T.if_then_else(c, a, b);
+     * anything else (a Python int too) is refused */
+    rval c = ts_node_named_child_count(n) == 3 ? rd_eval(r, ts_node_named_child(n, 1)) : rv_err();
+    if (c.k == RV_BOOL) {
+      v = rd_eval(r, ts_node_named_child(n, c.i ? 0 : 2));
+    } else if (c.k == RV_EXPR && tir_dtype_is_bool(c.e->dtype)) {
+      rval pos[3] = {c, rd_eval(r, ts_node_named_child(n, 0)), rd_eval(r, ts_node_named_child(n, 2))};
+      rd_args a = {.pos = pos, .npos = 3, .sp = sp};
+      v = pos[1].k == RV_ERR || pos[2].k == RV_ERR ? rv_err() : rd_call_t(r, "if_then_else", n, &a);
+    } else {
+      if (c.k != RV_ERR)
+        tir_error(r->d, c.sp, "the condition of `a if c else b` must be a Python bool or a TIR bool");
+      v = rv_err();
+    }
   } else {
     tir_error(r->d, sp, "unsupported expression (%s)", t);
     v = rv_err();
