@@ -267,6 +267,9 @@ tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */
+/* buf.vload / buf.vstore's target: the elements from `ix` (the last index
+ * the first of `lanes`), as a load; NULL with an error */
+tir_expr *rd_vector_access(rd *r, tir_buffer *b, rval ix, int lanes, tir_span sp);
 /* k for k * T.vscale() or T.vscale() * k (a scalable vector's lanes), else 0 */
 int rd_scalable_lanes(const tir_expr *e);
 bool rd_as_region(rd *r, rval v, tir_buffer_region *out);

@@ -720,6 +720,38 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
 /* T.comm_reducer(lambda x0, .., y0, ..: result or (results), [identity, ..]):
  * the lambda's first half of parameters is lhs, the second rhs, each typed
  * as its identity (a Python int is int32), as TVM's comm_reducer makes them */
+/* ---- buf.vload(indices, dtype) / buf.vstore(indices, value) ----
+ * TVM's: the last index is the start of `lanes` consecutive elements (a
+ * Ramp), the others are points.  A load of those elements (lanes of the
+ * buffer's element type), or NULL with an error. */
+tir_expr *rd_vector_access(rd *r, tir_buffer *b, rval ix, int lanes, tir_span sp) {
+  int n = ix.k == RV_TUPLE ? ix.n : 1;
+  if (n != b->ndim || n < 1) {
+    tir_error(r->d, sp, "%s has %d dimensions, and %d indices are given", b->name, b->ndim, n);
+    return NULL;
+  }
+  if (lanes < 1 || lanes >= TIR_LANES_SCALABLE || b->dtype.lanes != 1) {
+    tir_error(r->d, sp, "%s: a vector access of %d lanes is not supported here", b->name, lanes);
+    return NULL;
+  }
+  tir_expr **idx = rd_tmp(r, sizeof *idx * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    rval v = ix.k == RV_TUPLE ? ix.items[i] : ix;
+    tir_expr *e = v.k == RV_EXPR ? rd_as_expr(r, v) : rd_convert(r, v, TIR_INT32);
+    if (!e) return NULL;
+    /* a vector index (a Ramp) already names the lanes, as TVM keeps it */
+    bool vec = i == n - 1 && e->dtype.lanes == lanes && lanes > 1;
+    if (!tir_dtype_is_int(e->dtype) || (e->dtype.lanes != 1 && !vec)) {
+      tir_error(r->d, v.sp, "an index of %s must be a scalar integer%s", b->name, i == n - 1 ? " or a vector of the lanes" : "");
+      return NULL;
+    }
+    idx[i] = i == n - 1 && lanes > 1 && !vec ? tir_ramp(r->c, e, tir_int(r->c, e->dtype, 1), lanes) : e;
+  }
+  tir_expr *ld = tir_load(r->c, b, idx, n);
+  ld->span = sp;
+  return ld;
+}
+
 /* ---- T.index_map(lambda i, j: (...), inverse_index_map=lambda ..., index_dtype="int64") ---- */
 
 typedef struct {
@@ -943,6 +975,20 @@ rval rd_eval_call(rd *r, TSNode n) {
     rval obj = rd_eval(r, rd_field(fn, "object"));
     if (obj.k == RV_ERR) return obj;
     const char *m = rd_text(r, rd_field(fn, "attribute"));
+    if (obj.k == RV_BUFFER && !strcmp(m, "vload")) {
+      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      a.sp = rd_span(n);
+      if (!ok) return rv_err();
+      rval *ix = rd_arg(&a, 0, "begin"), *dt = rd_arg(&a, 1, "dtype");
+      if (!ix || a.npos + a.nkw != (dt ? 2 : 1)) {
+        tir_error(r->d, a.sp, "%s.vload expects (indices, dtype) (a predicate is not supported)", obj.buf->name);
+        return rv_err();
+      }
+      tir_dtype t = obj.buf->dtype;
+      if (dt && !rd_parse_dtype(r, *dt, &t)) return rv_err();
+      tir_expr *ld = rd_vector_access(r, obj.buf, *ix, t.lanes, a.sp);
+      return ld ? rv_expr(ld, a.sp) : rv_err();
+    }
     if (obj.k == RV_BUFFER && !strcmp(m, "access_ptr")) {
       ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
       a.sp = rd_span(n);

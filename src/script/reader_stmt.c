@@ -867,6 +867,37 @@ static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *
   return NULL;
 }
 
+/* buf.vstore(indices, value): a store of value's lanes from the indices */
+static tir_stmt *vstore(rd *r, TSNode call) {
+  tir_span sp = rd_span(call);
+  rval obj = rd_eval(r, rd_field(rd_field(call, "function"), "object"));
+  if (obj.k == RV_ERR) return NULL;
+  if (obj.k != RV_BUFFER) {
+    tir_error(r->d, sp, "'.vstore' applies to a buffer");
+    return NULL;
+  }
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  rval *ix = rd_arg(&a, 0, "begin"), *val = rd_arg(&a, 1, "value");
+  if (!ix || !val || a.npos + a.nkw != 2) {
+    tir_error(r->d, sp, "%s.vstore expects (indices, value) (a predicate is not supported)", obj.buf->name);
+    return NULL;
+  }
+  tir_expr *v = val->k == RV_EXPR ? rd_as_expr(r, *val) : rd_convert(r, *val, obj.buf->dtype);
+  if (!v) return NULL;
+  tir_expr *ld = rd_vector_access(r, obj.buf, *ix, v->dtype.lanes, sp);
+  if (!ld) return NULL;
+  if (!tir_dtype_eq(ld->dtype, v->dtype)) {
+    char x[32], y[32];
+    tir_error(r->d, val->sp, "%s.vstore of a %s value into %s elements", obj.buf->name, tir_dtype_str(v->dtype, x),
+              tir_dtype_str(ld->dtype, y));
+    return NULL;
+  }
+  tir_stmt *s = tir_store(r->c, obj.buf, v, ld->u.load.idx, ld->u.load.nidx);
+  s->span = sp;
+  return s;
+}
+
 static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_named_child_count(s) != 1) {
@@ -876,6 +907,9 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
   if (rd_is(e, "assignment")) return assignment(r, e, list, idx, rest_used);
   if (rd_is(e, "augmented_assignment")) return aug_assignment(r, e);
   if (rd_is(e, "string") || rd_is(e, "concatenated_string")) return NULL; /* a docstring */
+  if (rd_is(e, "call") && rd_is(rd_field(e, "function"), "attribute") &&
+      !strcmp(rd_text(r, rd_field(rd_field(e, "function"), "attribute")), "vstore"))
+    return vstore(r, e);
   if (rd_is(e, "call")) return call_stmt(r, e, list, idx, rest_used);
   return evaluate(r, rd_eval(r, e), rd_span(e));
 }
