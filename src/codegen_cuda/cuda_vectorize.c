@@ -22,24 +22,6 @@ typedef struct {
   int n;
 } vec_ctx;
 
-typedef struct {
-  const tir_expr *v;
-  bool found;
-} use_find;
-
-static bool use_expr(tir_visitor *vis, const tir_expr *e) {
-  use_find *u = vis->user;
-  if (e == u->v) u->found = true;
-  return !u->found;
-}
-
-static bool uses(const tir_expr *e, const tir_expr *v) {
-  use_find u = {v, false};
-  tir_visitor vis = {.expr = use_expr, .user = &u};
-  tir_visit_expr(&vis, e);
-  return u.found;
-}
-
 /* a + b, b - a, without a term 0 */
 static tir_expr *arith(tir_ctx *x, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   int64_t z;
@@ -53,15 +35,17 @@ static tir_expr *widen(vec_ctx *c, tir_expr *e) {
 }
 
 /* e with v as Ramp(0, 1, n): n lanes, or e itself when it does not use v;
- * NULL where not supported */
+ * NULL where not supported.  One walk: a node is e itself when its
+ * children are; a node kind not vectorized here is walked once, to see
+ * whether it uses v. */
 static tir_expr *vec(vec_ctx *c, tir_expr *e) {
   tir_ctx *x = c->g->ctx;
-  if (!uses(e, c->v)) return e;
-  if (e->dtype.lanes != 1) return NULL;
   if (e == c->v) return tir_ramp(x, tir_int(x, e->dtype, 0), tir_int(x, e->dtype, 1), c->n);
+  if (e->dtype.lanes != 1) return cg_expr_reads(e, c->v) ? NULL : e;
   if (TIR_IS_BINARY(e->kind)) {
     tir_expr *a = vec(c, e->u.bin.a), *b = vec(c, e->u.bin.b);
     if (!a || !b) return NULL;
+    if (a == e->u.bin.a && b == e->u.bin.b) return e;
     bool ra = a->kind == TIR_RAMP, rb = b->kind == TIR_RAMP, sa = a->dtype.lanes == 1, sb = b->dtype.lanes == 1;
     if (e->kind == TIR_ADD || e->kind == TIR_SUB) {
       tir_expr_kind k = e->kind;
@@ -80,24 +64,29 @@ static tir_expr *vec(vec_ctx *c, tir_expr *e) {
     return tir_binary(x, e->kind, widen(c, a), widen(c, b));
   }
   switch (e->kind) {
-  case TIR_NOT: {
-    tir_expr *a = vec(c, e->u.un.a);
-    return a ? tir_not(x, widen(c, a)) : NULL;
-  }
+  case TIR_NOT:
   case TIR_CAST: {
     tir_expr *a = vec(c, e->u.un.a);
-    return a ? tir_cast(x, tir_dtype_with_lanes(e->dtype, c->n), widen(c, a)) : NULL;
+    if (!a || a == e->u.un.a) return a ? e : NULL;
+    return e->kind == TIR_NOT ? tir_not(x, widen(c, a)) : tir_cast(x, tir_dtype_with_lanes(e->dtype, c->n), widen(c, a));
   }
   case TIR_SELECT: {
     tir_expr *p = vec(c, e->u.select.cond), *t = vec(c, e->u.select.t), *f = vec(c, e->u.select.f);
-    return p && t && f ? tir_select(x, widen(c, p), widen(c, t), widen(c, f)) : NULL;
+    if (!p || !t || !f) return NULL;
+    if (p == e->u.select.cond && t == e->u.select.t && f == e->u.select.f) return e;
+    return tir_select(x, widen(c, p), widen(c, t), widen(c, f));
   }
   case TIR_BUFFER_LOAD: {
-    if (e->u.load.nidx != 1 || e->u.load.buf->dtype.lanes != 1) return NULL;
+    if (e->u.load.nidx != 1 || e->u.load.buf->dtype.lanes != 1) return cg_expr_reads(e, c->v) ? NULL : e;
     tir_expr *i = vec(c, e->u.load.idx[0]);
-    return i ? tir_load(x, e->u.load.buf, &i, 1) : NULL;
+    if (!i || i == e->u.load.idx[0]) return i ? e : NULL;
+    return tir_load(x, e->u.load.buf, &i, 1);
   }
-  default: return NULL;
+  case TIR_INT_IMM:
+  case TIR_FLOAT_IMM:
+  case TIR_STRING_IMM:
+  case TIR_VAR: return e;
+  default: return cg_expr_reads(e, c->v) ? NULL : e;
   }
 }
 
