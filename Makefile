@@ -110,6 +110,7 @@ hostile: $(TIRC)
 corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
 	@python3 tests/corpus/tensor_intrin.py $(TIRC)
+	@python3 tests/corpus/tvm_source.py $(TIRC)
 
 python-test: all
 	@tests/python/run.sh

@@ -426,7 +426,10 @@ struct tir_stmt {
       tir_stmt *body;
       const char *thread_tag; /* "thread_extent"/"virtual_thread": "blockIdx.x", ... (T.launch_thread); else NULL */
     } attr;
-    struct { tir_expr *cond, *msg; tir_stmt *body; } assrt;
+    /* msg: the whole message; kind and parts, where not NULL, are TVM
+     * 0.27's `assert c, ("ValueError", ["a", "b"])` (kind NULL: a
+     * RuntimeError whose one part is msg) */
+    struct { tir_expr *cond, *msg; tir_stmt *body; const char *kind; const char **parts; int nparts; } assrt;
     struct {
       tir_expr **iter_values; /* one per block iter var */
       int n;

@@ -159,8 +159,11 @@ static bool k_evaluate(cg *g, const tir_stmt *s) {
   const tir_expr *v = s->u.eval.value;
   if (v->kind != TIR_CALL) return false;
   if (!strcmp(v->u.call.op, "slice_tensor")) return cuda_slice_tensor(g, s);
-  if (!strcmp(v->u.call.op, "tvm_storage_sync")) {
-    cg_linef(g, "__syncthreads();");
+  if (!strcmp(v->u.call.op, "tvm_storage_sync")) { /* the scope is a string constant (checked when read) */
+    const char *scope = v->u.call.nargs && v->u.call.args[0]->kind == TIR_STRING_IMM ? v->u.call.args[0]->u.str : "";
+    if (!strcmp(scope, "warp")) cg_linef(g, "__syncwarp();");
+    else if (!strcmp(scope, "shared") || !strcmp(scope, "shared.dyn")) cg_linef(g, "__syncthreads();");
+    else cg_error(g, v->span, "T.tvm_storage_sync(\"%s\"): a barrier across thread blocks is not supported by tirc's CUDA", scope);
     return true;
   }
   return false;

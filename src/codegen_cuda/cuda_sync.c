@@ -150,7 +150,7 @@ static bool explicit_sync(const tir_stmt *s) {
   const tir_expr *e = s->u.eval.value;
   const char *op = e->u.call.op;
   if (!strncmp(op, "tir.", 4)) op += 4;
-  return !strcmp(op, "tvm_storage_sync") && e->u.call.nargs == 1 && e->u.call.args[0]->kind == TIR_STRING_IMM &&
+  return !strcmp(op, "tvm_storage_sync") && e->u.call.nargs >= 1 && e->u.call.args[0]->kind == TIR_STRING_IMM &&
          !strcmp(e->u.call.args[0]->u.str, "shared");
 }
 

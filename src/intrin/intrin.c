@@ -29,7 +29,8 @@ static const tir_intrin TABLE[] = {
     {"call_extern", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
     {"call_pure_extern", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, true, false, NULL},
     /* control and sync */
-    {"tvm_storage_sync", TIR_ARITY_RANGE, 1, 1, {A_STR}, 1, TIR_IR_INT32, false, false, NULL},
+    /* (scope, is_load, num_blocks): TVM 0.27's T.tvm_storage_sync writes all three; the last two are for "global" */
+    {"tvm_storage_sync", TIR_ARITY_RANGE, 1, 3, {A_STR, A_BOOL, A_INT}, 3, TIR_IR_INT32, false, false, NULL},
     {"ret", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, false, false, NULL},
     {"likely", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_ARG0, true, false, NULL},
     {"if_then_else", TIR_ARITY_RANGE, 3, 3, {A_BOOL, A_ANY, A_ANY}, 3, TIR_IR_ARG1, true, false, NULL},

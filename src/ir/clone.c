@@ -353,6 +353,12 @@ static tir_stmt *stmt(cl *k, const tir_stmt *s) {
     n->u.assrt.cond = expr(k, n->u.assrt.cond);
     n->u.assrt.msg = expr(k, n->u.assrt.msg);
     n->u.assrt.body = stmt(k, n->u.assrt.body);
+    n->u.assrt.kind = str(k, n->u.assrt.kind);
+    if (n->u.assrt.parts) {
+      const char **ps = tir_alloc(k->c, sizeof *ps * (size_t)(n->u.assrt.nparts + 1));
+      for (int i = 0; i < n->u.assrt.nparts; i++) ps[i] = str(k, n->u.assrt.parts[i]);
+      n->u.assrt.parts = ps;
+    }
     break;
   case TIR_BLOCK_REALIZE:
     n->u.realize.iter_values = exprs(k, n->u.realize.iter_values, n->u.realize.n);

@@ -357,6 +357,8 @@ static void c_stmt(canon *c, const tir_stmt *s) {
   case TIR_ASSERT:
     c_expr(c, s->u.assrt.cond);
     c_expr(c, s->u.assrt.msg);
+    put_str(c, s->u.assrt.kind ? s->u.assrt.kind : "RuntimeError");
+    for (int i = 0; i < s->u.assrt.nparts; i++) put_str(c, s->u.assrt.parts[i]);
     c_stmt(c, s->u.assrt.body);
     break;
   case TIR_BLOCK_REALIZE:

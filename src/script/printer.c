@@ -935,7 +935,18 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
     pr_puts(&p->out, "assert ");
     pr_expr(p, s->u.assrt.cond);
     pr_puts(&p->out, ", ");
-    pr_expr(p, s->u.assrt.msg);
+    if (s->u.assrt.kind) { /* ("ValueError", ["a", "b"]) */
+      pr_puts(&p->out, "(");
+      pr_string_lit(&p->out, s->u.assrt.kind);
+      pr_puts(&p->out, ", [");
+      for (int i = 0; i < s->u.assrt.nparts; i++) {
+        if (i) pr_puts(&p->out, ", ");
+        pr_string_lit(&p->out, s->u.assrt.parts[i]);
+      }
+      pr_puts(&p->out, "])");
+    } else {
+      pr_expr(p, s->u.assrt.msg);
+    }
     pr_puts(&p->out, "\n");
     if (s->u.assrt.body) pr_stmt(p, s->u.assrt.body);
     break;

@@ -313,6 +313,74 @@ static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
   return true;
 }
 
+/* `n = TypeVar("n")` (TVM 0.27 prints one for an int64 var a signature
+ * uses first, with `# from typing import TypeVar`): true when s is one,
+ * recorded or reported */
+static bool type_var(rd *r, TSNode s) {
+  TSNode a = ts_node_named_child(s, 0);
+  if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment")) return false;
+  TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
+  if (!rd_is(lhs, "identifier") || !rd_is(rhs, "call") || !ts_node_is_null(rd_field(a, "type"))) return false;
+  const char *fn = rd_text(r, rd_field(rhs, "function"));
+  if (strcmp(fn, "TypeVar") && strcmp(fn, "typing.TypeVar")) return false;
+  const char *name = rd_text(r, lhs);
+  TSNode args = rd_field(rhs, "arguments");
+  TSNode a0 = ts_node_named_child(args, 0);
+  if (ts_node_named_child_count(args) != 1 || !rd_is(a0, "string")) {
+    tir_error(r->d, rd_span(rhs), "a symbolic TypeVar takes only its name: %s = TypeVar(\"%s\")", name, name);
+    return true;
+  }
+  rval v = rd_eval(r, a0);
+  if (v.k == RV_ERR) return true;
+  if (strcmp(v.s, name)) {
+    tir_error(r->d, rd_span(a0), "TypeVar binding '%s' must match its declared name '%s'", name, v.s);
+    return true;
+  }
+  if (r->ntypevars == r->captypevars) {
+    r->captypevars = r->captypevars ? 2 * r->captypevars : 8;
+    r->typevars = realloc(r->typevars, sizeof *r->typevars * (size_t)r->captypevars);
+    if (!r->typevars) abort();
+  }
+  r->typevars[r->ntypevars++] = name;
+  return true;
+}
+
+/* the module's TypeVars that def's signature names (outside attributes;
+ * in strings too), not its parameters: int64 vars, in scope for it */
+static bool names_word(const char *t, const char *w) {
+  size_t n = strlen(w);
+  for (const char *p = strstr(t, w); p; p = strstr(p + 1, w)) {
+    bool before = p > t && (p[-1] == '_' || p[-1] == '.' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                            (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+    char c = p[n];
+    bool after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+static void signature_type_vars(rd *r, TSNode def) {
+  if (!r->ntypevars) return;
+  TSNode ps = rd_field(def, "parameters"), rt = rd_field(def, "return_type");
+  uint32_t cnt = ts_node_named_child_count(ps);
+  for (int k = 0; k < r->ntypevars; k++) {
+    const char *tv = r->typevars[k];
+    bool used = !ts_node_is_null(rt) && names_word(rd_text(r, rt), tv), param = false;
+    for (uint32_t i = 0; i < cnt; i++) {
+      TSNode p = ts_node_named_child(ps, i);
+      if (!rd_is(p, "typed_parameter")) continue;
+      param |= !strcmp(rd_text(r, ts_node_named_child(p, 0)), tv);
+      used |= names_word(rd_text(r, rd_field(p, "type")), tv);
+    }
+    if (!used || param) continue;
+    tir_expr *e = tir_var(r->c, tv, TIR_INT64);
+    e->span = rd_span(def);
+    rd_push_sym(r, tv, rv_expr(e, e->span));
+    r->syms[r->nsyms - 1].free_decl = true;
+    r->syms[r->nsyms - 1].from_shape = true;
+  }
+}
+
 /* T.Buffer(...), T.Buffer[...], T.handle, T.int32 ... */
 static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp) {
   TSNode t = ts_node_named_child(type, 0);
@@ -375,6 +443,14 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
     tir_error(r->d, rd_span(t), "a parameter type must be T.Buffer(...), T.handle or a dtype such as T.int32");
     return false;
   }
+  rd_sym *made = rd_lookup(r, name);
+  if (made && made->from_shape && made->val.k == RV_EXPR && made->val.e->kind == TIR_VAR &&
+      tir_dtype_eq(made->val.e->dtype, dt)) { /* a shape string before it made it: the same var */
+    made->from_shape = made->free_decl = false;
+    fn->params[i] = made->val.e;
+    fn->nparams++;
+    return true;
+  }
   fn->params[i] = tir_var(r->c, name, dt);
   fn->params[i]->span = sp;
   fn->nparams++;
@@ -389,6 +465,19 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
   const char **seen = tir_alloc(r->c, sizeof *seen * (cnt + 1));
   int nseen = 0;
   bool ok = true;
+  fn->sig_names = tir_alloc(r->c, sizeof *fn->sig_names * (cnt + 1));
+  fn->sig_dts = tir_alloc(r->c, sizeof *fn->sig_dts * (cnt + 1));
+  for (uint32_t i = 0; i < cnt; i++) { /* T.int64 and the like; T.handle is none */
+    TSNode p = ts_node_named_child(ps, i), t;
+    if (!rd_is(p, "typed_parameter")) continue;
+    t = ts_node_named_child(rd_field(p, "type"), 0);
+    const char *tn = rd_is(t, "attribute") ? rd_t_name(r, t) : NULL;
+    tir_dtype dt;
+    if (tn && strcmp(tn, "handle") && tir_dtype_parse(tn, &dt) && tir_dtype_is_int(dt)) {
+      fn->sig_names[fn->nsig] = rd_text(r, ts_node_named_child(p, 0));
+      fn->sig_dts[fn->nsig++] = dt;
+    }
+  }
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode p = ts_node_named_child(ps, i);
     if (rd_is(p, "comment")) continue;
@@ -439,6 +528,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
       rt_ok = false;
   }
   rd_chunk_begin(r, def);
+  signature_type_vars(r, def);
   if (r->d->nerrors == before && rt_ok && prim_func_flags(r, dec_call, &fn) &&
       params(r, &fn, rd_field(def, "parameters"), method)) {
     fn.root.body = rd_field(def, "body");
@@ -493,7 +583,13 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       add_func(r, m, prim_func(r, def, call, true), def);
       continue;
     }
-    tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
+    TSNode dn = rd_is(s, "decorated_definition") ? ts_node_named_child(ts_node_named_child(s, 0), 0) : (TSNode){0};
+    if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
+    const char *dt = ts_node_is_null(dn) ? "" : rd_text(r, dn);
+    if (!strncmp(dt, "R.", 2))
+      tir_error(r->d, rd_span(s), "@%s is a Relax function: tirc reads TIR only (@T.prim_func)", dt);
+    else
+      tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
   }
 }
 
@@ -539,6 +635,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       tir_error(r->d, rd_span(s), "expected @T.prim_func before this definition");
       continue;
     }
+    if (type_var(r, s)) continue;
     tir_error(r->d, rd_span(s), "unexpected top-level statement");
   }
 }
@@ -610,6 +707,8 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   /* accesses that certainly run out of bounds are errors of the input */
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   free(r.syms);
+  free(r.typevars);
+  if (r.sub_parser) ts_parser_delete(r.sub_parser);
   free(r.loops);
   free(r.intern);
   rd_tmp_free(&r);

@@ -48,6 +48,11 @@ typedef struct rval {
   tir_dtype dt;
   tir_buffer_region region;
   tir_attr_val *av;
+  /* RV_STR of one plain literal: its body's bytes in the source and the
+   * point they start at (lit_len 0 otherwise), for a shape string that is
+   * an expression (T.Buffer(("n + 1",), ...)) */
+  uint32_t lit_at, lit_len;
+  TSPoint lit_pt;
 } rval;
 
 /* a name in scope */
@@ -91,6 +96,9 @@ typedef struct rd_func {
   tir_expr **params; int nparams;
   tir_buffer **bufmap;
   bool explicit_s_tir;
+  /* the scalar parameters' names and dtypes: a var a shape string makes
+   * takes the dtype of a parameter of its name */
+  const char **sig_names; tir_dtype *sig_dts; int nsig;
   int nblocks;
   rd_block root; /* collects function-level block allocations */
   /* the last block finished outside any block, and whether its reads /
@@ -130,6 +138,10 @@ typedef struct rd {
   bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
+  /* module-level `n = TypeVar("n")`: each function whose signature names
+   * one gets an int64 var of that name (TVM 0.27's printer writes them) */
+  const char **typevars; int ntypevars, captypevars; /* malloc'd */
+  TSParser *sub_parser; /* for shape strings that are expressions; lazily made */
   rd_loop *loops; int nloops, caploops; /* malloc'd */
   int loop_depth; /* for/while loops around the statement read, within its block */
   rd_func *fn;
@@ -168,6 +180,8 @@ typedef struct rd {
 /* list's named children (comments too), in order; *n their count */
 const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n);
 void rd_free_children(rd *r);
+/* forgets the lists met since the from'th that belong to tree */
+void rd_free_children_of(rd *r, int from, const TSTree *tree);
 /* forgets the lists met since the from'th of any tree but keep, before
  * those trees are deleted */
 void rd_free_children_since(rd *r, int from, const TSTree *keep);

@@ -9,26 +9,105 @@
 
 /* ---- buffers ---- */
 
+const TSLanguage *tree_sitter_python(void);
+
+static bool plain_ident(const char *s) {
+  if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) return false;
+  for (; *s; s++)
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9'))) return false;
+  return true;
+}
+
+/* the var a shape string makes for an unbound name: int32, or the dtype
+ * of a scalar parameter of that name (which is then that var) */
+static tir_expr *shape_var(rd *r, const char *name, tir_span sp) {
+  tir_dtype dt = TIR_INT32;
+  if (r->fn)
+    for (int k = 0; k < r->fn->nsig; k++)
+      if (!strcmp(r->fn->sig_names[k], name)) dt = r->fn->sig_dts[k];
+  tir_expr *e = tir_var(r->c, tir_strdup(r->c, name), dt);
+  e->span = sp;
+  rd_push_sym(r, e->u.var.name, rv_expr(e, sp));
+  r->syms[r->nsyms - 1].free_decl = true;
+  r->syms[r->nsyms - 1].from_shape = true;
+  return e;
+}
+
+/* whether identifier n is a name the expression looks up (not an
+ * attribute's name, a keyword, a called function or T itself) */
+static bool looked_up(rd *r, TSNode n) {
+  TSNode p = ts_node_parent(n);
+  if (rd_is(p, "attribute") || rd_is(p, "keyword_argument")) return false;
+  if (rd_is(p, "call") && ts_node_eq(rd_field(p, "function"), n)) return false;
+  const char *t = rd_text(r, n);
+  return strcmp(t, r->t_alias ? r->t_alias : "T") && strcmp(t, "True") && strcmp(t, "False") && strcmp(t, "None");
+}
+
+/* T.Buffer(("n + 1",), ...): TVM 0.27 reads a quoted extent as an
+ * expression whose unbound names it makes (its "match scope"); the body's
+ * later `n = T.int32()` is the same var.  The string's body is parsed in
+ * place (an included range of the source), so positions are the file's. */
+static tir_expr *shape_string(rd *r, rval v) {
+  if (plain_ident(v.s)) {
+    rd_sym *sym = rd_lookup(r, v.s);
+    if (sym && sym->val.k == RV_EXPR && tir_dtype_is_int(sym->val.e->dtype)) return sym->val.e;
+    return shape_var(r, v.s, v.sp);
+  }
+  if (!v.lit_len) {
+    tir_error(r->d, v.sp, "a buffer extent written as a string must be one plain literal on one line");
+    return NULL;
+  }
+  if (!r->sub_parser) {
+    r->sub_parser = ts_parser_new();
+    ts_parser_set_language(r->sub_parser, tree_sitter_python());
+  }
+  TSRange range = {.start_point = v.lit_pt,
+                   .end_point = {v.lit_pt.row, v.lit_pt.column + v.lit_len},
+                   .start_byte = v.lit_at,
+                   .end_byte = v.lit_at + v.lit_len};
+  if (!ts_parser_set_included_ranges(r->sub_parser, &range, 1)) return NULL;
+  ts_parser_set_timeout_micros(r->sub_parser, rd_parse_budget(v.lit_len));
+  TSTree *t = ts_parser_parse_string(r->sub_parser, NULL, r->src, (uint32_t)r->len);
+  if (!t) {
+    tir_error(r->d, v.sp, "cannot read this buffer extent as an expression");
+    return NULL;
+  }
+  TSNode root = ts_tree_root_node(t), st = ts_node_named_child(root, 0);
+  TSNode x = rd_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0)
+                                                                                     : (TSNode){0};
+  tir_expr *e = NULL;
+  int mark = r->nkids;
+  if (ts_node_has_error(root) || ts_node_named_child_count(root) != 1 || ts_node_is_null(x) ||
+      rd_is(x, "assignment")) {
+    tir_error(r->d, v.sp, "cannot read this buffer extent as an expression: '%s'", v.s);
+  } else {
+    /* first the unbound names, in order */
+    TSTreeCursor cur = ts_tree_cursor_new(x);
+    for (bool more = true; more;) {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      if (rd_is(n, "identifier") && looked_up(r, n) && !rd_lookup(r, rd_text(r, n)))
+        shape_var(r, rd_text(r, n), rd_span(n));
+      if (ts_tree_cursor_goto_first_child(&cur)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cur))
+        if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), x)) {
+          more = false;
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&cur);
+    e = rd_as_expr(r, rd_eval(r, x));
+  }
+  rd_free_children_of(r, mark, t);
+  ts_tree_delete(t);
+  return e;
+}
+
 static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
   if (v.k == RV_TUPLE) {
     *ndim = v.n;
     *shape = tir_alloc(r->c, sizeof **shape * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) {
-      tir_expr *e;
-      if (v.items[i].k == RV_STR) { /* T.Buffer(("n",), ...): the size var n, made here if new */
-        rd_sym *sym = rd_lookup(r, v.items[i].s);
-        if (sym && sym->val.k == RV_EXPR && tir_dtype_is_int(sym->val.e->dtype)) {
-          e = sym->val.e;
-        } else {
-          e = tir_var(r->c, v.items[i].s, TIR_INT32);
-          e->span = v.items[i].sp;
-          rd_push_sym(r, v.items[i].s, rv_expr(e, v.items[i].sp));
-          r->syms[r->nsyms - 1].free_decl = true;
-          r->syms[r->nsyms - 1].from_shape = true;
-        }
-      } else {
-        e = rd_as_expr(r, v.items[i]);
-      }
+      tir_expr *e = v.items[i].k == RV_STR ? shape_string(r, v.items[i]) : rd_as_expr(r, v.items[i]);
       if (!e) return false;
       if (!tir_dtype_is_int(e->dtype)) {
         tir_error(r->d, v.items[i].sp, "buffer shape must be integers");
@@ -38,7 +117,7 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
     }
     return true;
   }
-  tir_expr *e = rd_as_expr(r, v);
+  tir_expr *e = v.k == RV_STR ? shape_string(r, v) : rd_as_expr(r, v);
   if (!e) return false;
   if (!tir_dtype_is_int(e->dtype)) {
     tir_error(r->d, v.sp, "buffer shape must be integers");

@@ -73,17 +73,60 @@ static rval float_literal(rd *r, TSNode n) {
   return (rval){.k = RV_FLOAT, .f = v, .sp = sp};
 }
 
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* code point u as UTF-8 at out; its length */
+static size_t utf8_put(unsigned long u, char *out) {
+  if (u < 0x80) { out[0] = (char)u; return 1; }
+  if (u < 0x800) { out[0] = (char)(0xC0 | (u >> 6)); out[1] = (char)(0x80 | (u & 63)); return 2; }
+  if (u < 0x10000) {
+    out[0] = (char)(0xE0 | (u >> 12)); out[1] = (char)(0x80 | ((u >> 6) & 63)); out[2] = (char)(0x80 | (u & 63));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (u >> 18)); out[1] = (char)(0x80 | ((u >> 12) & 63));
+  out[2] = (char)(0x80 | ((u >> 6) & 63)); out[3] = (char)(0x80 | (u & 63));
+  return 4;
+}
+
+/* Python's escapes (\xHH, \uXXXX, \UXXXXXXXX, octal, the letters); an
+ * unknown one stays as written, as in Python.  out has room for n bytes
+ * (no escape grows). */
 static int unescape(const char *s, size_t n, char *out) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     char ch = s[i];
     if (ch == '\\' && i + 1 < n) {
       char e = s[++i];
+      int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+      if (digits) {
+        unsigned long u = 0;
+        int got = 0;
+        while (got < digits && i + 1 + got < n && hexval(s[i + 1 + got]) >= 0) u = u * 16 + (unsigned long)hexval(s[i + 1 + (got++)]);
+        if (got == digits && u <= 0x10FFFF) {
+          i += (size_t)digits;
+          k += utf8_put(u, out + k);
+          continue;
+        }
+        out[k++] = '\\';
+        out[k++] = e;
+        continue;
+      }
+      if (e >= '0' && e <= '7') {
+        unsigned u = (unsigned)(e - '0');
+        for (int d = 0; d < 2 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; d++) u = u * 8 + (unsigned)(s[++i] - '0');
+        k += utf8_put(u, out + k);
+        continue;
+      }
       switch (e) {
       case 'n': ch = '\n'; break;
       case 't': ch = '\t'; break;
       case 'r': ch = '\r'; break;
-      case '0': ch = '\0'; break;
+      case 'a': ch = '\a'; break;
+      case 'b': ch = '\b'; break;
+      case 'f': ch = '\f'; break;
+      case 'v': ch = '\v'; break;
       case '\\': case '\'': case '"': ch = e; break;
       case '\n': continue;
       default: out[k++] = '\\'; ch = e; break;
@@ -132,7 +175,17 @@ static rval string_value(rd *r, TSNode n) {
   }
   const char *s = string_literal(r, n);
   if (!s) return rv_err();
-  return (rval){.k = RV_STR, .s = s, .sp = rd_span(n)};
+  rval v = {.k = RV_STR, .s = s, .sp = rd_span(n)};
+  /* where the body is the source's text (no prefix, no escape, one line) */
+  const char *t = rd_text(r, n);
+  size_t len = strlen(t), sl = strlen(s);
+  if ((t[0] == '"' || t[0] == '\'') && len == sl + 2 && !memcmp(t + 1, s, sl) && !strchr(s, '\n') && sl) {
+    v.lit_at = ts_node_start_byte(n) + 1;
+    v.lit_len = (uint32_t)sl;
+    v.lit_pt = ts_node_start_point(n);
+    v.lit_pt.column++;
+  }
+  return v;
 }
 
 /* ---- conversions ---- */
@@ -778,9 +831,12 @@ static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
   return cnt;
 }
 
+/* a Python int index is an int32 (int64 past it) whatever the buffer's
+ * shape, as TVM 0.27 reads it; like is the dtype of a slice's other end */
 static tir_expr *index_expr(rd *r, rval v, tir_dtype like) {
   if (v.k == RV_ERR) return NULL;
-  if (v.k == RV_INT) return rd_convert(r, v, tir_dtype_is_int(like) ? like : TIR_INT32);
+  if (v.k == RV_INT && tir_dtype_is_int(like)) return rd_convert(r, v, like);
+  if (v.k == RV_INT) return rd_as_expr(r, v);
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return NULL;
   if (!tir_dtype_is_int(e->dtype)) {
@@ -863,11 +919,10 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
   bool any_slice = false;
   for (int i = 0; i < n; i++) any_slice |= ix[i].is_slice;
   if (!check_rank(r, b, n, sp)) return rv_err();
-  tir_dtype it = b->ndim ? b->shape[0]->dtype : TIR_INT32;
   if (!any_slice) {
     tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
-      if (!(idx[i] = index_expr(r, ix[i].v, it))) return rv_err();
+      if (!(idx[i] = index_expr(r, ix[i].v, TIR_VOID))) return rv_err();
     return rv_expr(with_span(r, tir_load(r->c, b, idx, n), sp), sp);
   }
   rval v = {.k = RV_REGION, .sp = sp};
@@ -876,7 +931,7 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
   for (int i = 0; i < n; i++) {
     tir_range *g = &v.region.region[i];
     if (!ix[i].is_slice) {
-      if (!(g->min = index_expr(r, ix[i].v, it))) return rv_err();
+      if (!(g->min = index_expr(r, ix[i].v, TIR_VOID))) return rv_err();
       g->extent = tir_int(r->c, g->min->dtype, 1);
       continue;
     }
@@ -888,8 +943,8 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
         return rv_err();
       }
     }
-    tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, it, 0) : index_expr(r, ix[i].lo, it);
-    tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : it);
+    tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, b->shape[i]->dtype, 0) : index_expr(r, ix[i].lo, TIR_VOID);
+    tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : TIR_VOID);
     if (!lo || !hi) return rv_err();
     if (!match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
     g->min = lo;

@@ -220,6 +220,15 @@ void rd_free_children_since(rd *r, int from, const TSTree *keep) {
     }
 }
 
+void rd_free_children_of(rd *r, int from, const TSTree *tree) {
+  for (int i = from; i < r->nkids; i++)
+    if (r->kids[i].n && r->kids[i].tree == tree) {
+      free(r->kids[i].n);
+      r->kids[i].n = NULL;
+      tir_ptrmap_put(&r->kids_of, r->kids[i].id, -1);
+    }
+}
+
 void rd_free_children(rd *r) {
   for (int i = 0; i < r->nkids; i++) free(r->kids[i].n);
   free(r->kids);

@@ -644,7 +644,28 @@ static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
 static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode list, uint32_t idx, bool *rest_used,
                              TSNode body_node) {
   tir_expr *c = rd_as_expr(r, cond);
-  const char *m = msg.k == RV_NONE ? "" : rd_as_str(r, msg, "an assert message");
+  const char *m, *kind = NULL, **parts = NULL;
+  int nparts = 0;
+  if (msg.k == RV_TUPLE && !msg.is_list) { /* TVM 0.27: (kind, [parts]) */
+    rval *pl = msg.n == 2 ? &msg.items[1] : NULL;
+    if (!pl || pl->k != RV_TUPLE) {
+      tir_error(r->d, msg.sp, "an assert message must be a string or (error kind, [message parts])");
+      return NULL;
+    }
+    if (!(kind = rd_as_str(r, msg.items[0], "an assert's error kind"))) return NULL;
+    parts = tir_alloc(r->c, sizeof *parts * (size_t)(pl->n + 1));
+    size_t total = 0;
+    for (int i = 0; i < pl->n; i++) {
+      if (!(parts[i] = rd_as_str(r, pl->items[i], "an assert message part"))) return NULL;
+      total += strlen(parts[i]);
+    }
+    nparts = pl->n;
+    char *all = tir_alloc(r->c, total + 1);
+    for (int i = 0; i < nparts; i++) strcat(all, parts[i]);
+    m = all;
+  } else {
+    m = msg.k == RV_NONE ? "" : rd_as_str(r, msg, "an assert message");
+  }
   if (!c || !m) return NULL;
   if (!tir_dtype_is_bool(c->dtype)) {
     tir_error(r->d, cond.sp, "an assert condition must be a bool");
@@ -654,6 +675,9 @@ static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode lis
   if (!body) return NULL;
   tir_stmt *s = tir_assert(r->c, c, tir_string(r->c, m), body);
   s->span = sp;
+  s->u.assrt.kind = kind;
+  s->u.assrt.parts = parts;
+  s->u.assrt.nparts = nparts;
   return s;
 }
 

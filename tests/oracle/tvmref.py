@@ -48,7 +48,9 @@ def read(src):
     from tvm.script import ir as I  # noqa: E741
     # the shim only where it is needed: TVM's parser treats its own T module
     # specially (T.int32x2 annotations, the T.cuda.* namespaces)
-    return tvm.script.from_source(src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I})
+    from typing import TypeVar  # TVM 0.27 prints `n = TypeVar("n")` (its import commented)
+    return tvm.script.from_source(
+        src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I, "TypeVar": TypeVar})
 
 
 def as_module(obj):
