@@ -618,6 +618,14 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
     host_stmt(u, h, s->u.let.body);
     return;
   }
+  case TIR_ASSERT: /* on the host: a failed one is the call's error (every later launch and allocation waits on err) */
+    if (!has_launch(s)) break;
+    cg_line_start(h);
+    cg_text_puts(h->out, "if (err == cudaSuccess && !(");
+    cg_expr(h, s->u.assrt.cond);
+    cg_text_puts(h->out, ")) err = cudaErrorAssert;\n");
+    host_stmt(u, h, s->u.assrt.body);
+    return;
   case TIR_BREAK: cg_linef(h, "break;"); return; /* of a host loop (the verifier checked) */
   case TIR_CONTINUE: cg_linef(h, "continue;"); return;
   default: break;
