@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -111,6 +111,7 @@ corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
 	@python3 tests/corpus/tensor_intrin.py $(TIRC)
 	@python3 tests/corpus/tvm_source.py $(TIRC)
+	@python3 tests/corpus/topi_sweep.py $(TIRC)
 
 python-test: all
 	@tests/python/run.sh
@@ -120,6 +121,10 @@ aot-full: $(TIRC)
 
 analyzer-diff: all
 	@python3 tests/oracle/diff_analyzer.py
+
+# the topi sweep with its CUDA built by nvcc (about 2 minutes more)
+corpus-full: $(TIRC)
+	@python3 tests/corpus/topi_sweep.py $(TIRC) --full
 
 # the interpreter (docs/exec.md): its own tests, the C against it, every
 # golden input of tests/passes/ with --verify-exec; exec-full adds the slow ones

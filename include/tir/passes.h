@@ -36,6 +36,8 @@ tir_func *tir_pass_canonicalize_loop(tir_ctx *c, const tir_func *f, tir_diag *d)
 tir_func *tir_pass_compact_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d);
 /* lowering to flat loops (src/passes/, one file each; see docs) */
+/* a reduction over threadIdx-bound loops as T.tvm_thread_allreduce (TVM's LowerCrossThreadReduction) */
+tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_lower_init_block(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_diag *d);
 tir_func *tir_pass_convert_blocks_to_opaque(tir_ctx *c, const tir_func *f, tir_diag *d);

@@ -169,6 +169,17 @@ static bool print_bits(cg *g, const tir_expr *e) {
   static const struct { const char *name, *sym; int nargs; } bin[] = {
       {"bitwise_and", "&", 2}, {"bitwise_or", "|", 2}, {"bitwise_xor", "^", 2},
       {"shift_left", "<<", 2}, {"shift_right", ">>", 2}, {"bitwise_not", "~", 1}};
+  if (n == 2 && tir_dtype_is_bool(a[0]->dtype) && tir_dtype_is_bool(a[1]->dtype) && a[0]->dtype.lanes == 1 &&
+      a[1]->dtype.lanes == 1) { /* on bools (topi's logical_xor): 0/1 ints, the result a bool again */
+    const char *sym = !strcmp(op, "bitwise_and") ? "&" : !strcmp(op, "bitwise_or") ? "|" : !strcmp(op, "bitwise_xor") ? "^" : NULL;
+    if (!sym) return false;
+    cg_text_printf(g->out, "((%s)(", g->target->bool_type);
+    cg_expr_prec(g, a[0], 14);
+    cg_text_printf(g->out, " %s ", sym);
+    cg_expr_prec(g, a[1], 14);
+    cg_text_puts(g->out, "))");
+    return true;
+  }
   if (n < 1 || !tir_dtype_is_int(a[0]->dtype) || a[0]->dtype.lanes != 1) return false;
   char ty[32], uty[32];
   tir_dtype t = e->dtype, u = a[0]->dtype;
@@ -251,7 +262,7 @@ bool cg_c_call(cg *g, const tir_expr *e) {
   int n = e->u.call.nargs;
   if (print_half_math(g, e)) return true;
   if (print_bits(g, e) || print_reinterpret(g, e)) return true;
-  if (!strcmp(op, "likely") && n == 1) { /* a hint: its condition */
+  if ((!strcmp(op, "likely") || !strcmp(op, "tvm_thread_invariant")) && n == 1) { /* a hint: its condition */
     cg_text_puts(g->out, "(");
     cg_expr(g, a[0]);
     cg_text_puts(g->out, ")");

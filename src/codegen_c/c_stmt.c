@@ -293,6 +293,17 @@ static char *size_expr(cg *g, tir_expr *const *ext, int n, int64_t *konst) {
     if (tir_is_const_int(ext[i], &v)) k *= v;
     else is_const = false;
   }
+  if (!is_const && g->target->is_cuda) { /* a kernel's arrays are static: a symbolic extent's constant bound (min(n, 1)) */
+    bool bounded = true;
+    k = 1;
+    for (int i = 0; i < n && bounded; i++) {
+      int64_t v, lo;
+      if (!tir_is_const_int(ext[i], &v)) tir_const_bound(cg_bounds(g), ext[i], &lo, &v);
+      bounded = v >= 0 && v != INT64_MAX && !__builtin_mul_overflow(k, v, &k);
+    }
+    is_const = bounded;
+    if (bounded && k == 0) k = 1;
+  }
   if (is_const) {
     cg_text_printf(&t, "%lld", (long long)k);
   } else {
@@ -505,6 +516,7 @@ void cg_stmt(cg *g, const tir_stmt *s) {
     cg_text_puts(g->out, ")");
     cg_open(g);
     cg_stmt(g, s->u.whl.body);
+    if (g->target->loop_end) g->target->loop_end(g, s);
     cg_close(g);
     break;
   case TIR_IF: print_if(g, s); break;

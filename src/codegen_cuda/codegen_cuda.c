@@ -123,8 +123,13 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
   if (s->kind != TIR_ALLOC_BUFFER) return false;
   const tir_buffer *b = s->u.decl.buf;
   const char *scope = b->scope ? b->scope : "global";
-  int64_t n = 1, v;
-  for (int i = 0; i < b->ndim; i++) n = tir_is_const_int(b->shape[i], &v) ? n * v : -1;
+  int64_t n = 1, v, lo;
+  for (int i = 0; i < b->ndim && n >= 0; i++) {
+    if (!tir_is_const_int(b->shape[i], &v)) /* a symbolic extent with a constant bound (min(n, 1)): that many (size too) */
+      tir_const_bound(cg_bounds(g), b->shape[i], &lo, &v);
+    n = v < 0 || v == INT64_MAX || __builtin_mul_overflow(n, v, &n) ? -1 : n;
+  }
+  if (n == 0) n = 1;
   if (!strncmp(scope, "shared", 6)) {
     if (n < 0) {
       cg_error(g, s->span, "shared buffer '%s' has a symbolic size: only static shared memory is supported", b->name);

@@ -20,16 +20,23 @@
  *     outer index, a let or loop var computed from it, a local value), so
  *     each inner iteration does the same in every thread;
  *   - its body writes no local (per-thread) storage it does not allocate,
- *     reads no local storage from outside, and reads no buffer it writes,
- *     so running an iteration several times equals running it once;
+ *     reads no local storage from outside whose value differs between the
+ *     threads, and reads no buffer it writes, so running an iteration
+ *     several times equals running it once;
  *   - its body calls nothing with a side effect (barriers, atomics).
  * The barriers that the shared writes then need before the other threads
- * read them are placed by cuda_sync.c, as for any shared access. */
+ * read them are placed by cuda_sync.c, as for any shared access.
+ *
+ * Which local values differ between the threads of a tag is a fixed point
+ * over the kernel (cuda_rebindings_ok, at the end): a value is the same in
+ * every thread unless it comes from a thread index, from a local value
+ * that differs, or from control flow that differs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codegen_cuda/cuda_internal.h"
+#include "ir/ptrmap.h"
 #include "intrin/intrin.h"
 #include "passes/ptr_set.h"
 #include "tir/visit.h"
@@ -44,6 +51,20 @@ typedef struct rebind_check {
   int pinned[6];             /* > 0: under an if that at most one of them passes */
   ptr_set local;             /* data vars of per-thread storage (local, warp) */
   ptr_set shared;            /* data vars of shared storage (one per block) */
+  /* per tag: the per-thread buffers whose values may differ between its
+   * threads, and the loops that some of them may leave early; found by
+   * walking the kernel until they stop growing (see cuda_rebindings_ok) */
+  ptr_set lvary[6], vloop[6];
+  struct rb_loop { const tir_stmt *loop; int base[6]; } *loops;
+  int nloops, caploops;
+  /* the buffers (data vars) of other storage whose loads flow into each
+   * per-thread buffer and let var (the key: its index in taints) */
+  tir_ptrmap taint_of;
+  ptr_set *taints;
+  int ntaints, captaints;
+  bool explicit_sync; /* the kernel has a T.tvm_storage_sync of its own */
+  bool final; /* the last walk: the checks report */
+  bool grew;  /* a walk added to lvary or vloop */
   bool ok;
 } rebind_check;
 
@@ -55,7 +76,7 @@ static bool is_local_scope(const char *scope) {
 /* ---- does an expression differ between the threads of one index? ---- */
 
 typedef struct {
-  const ptr_set *dep, *local;
+  const ptr_set *dep, *lvary;
   const tir_expr *found; /* the var (or the local buffer's data var) found */
 } vary_find;
 
@@ -63,7 +84,7 @@ static bool vary_expr(tir_visitor *v, const tir_expr *e) {
   vary_find *f = v->user;
   if (f->found) return false;
   if (e->kind == TIR_VAR && ptr_set_has(f->dep, e)) f->found = e;
-  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(f->local, e->u.load.buf->data)) f->found = e->u.load.buf->data;
+  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(f->lvary, e->u.load.buf->data)) f->found = e->u.load.buf->data;
   return !f->found;
 }
 
@@ -71,16 +92,130 @@ static bool thread_var_of(const rebind_check *rc, int ti, const tir_expr *v) { r
 
 static const tir_expr *varies(const rebind_check *rc, int ti, const tir_expr *e) {
   if (!e) return NULL;
-  vary_find f = {&rc->dep[ti], &rc->local, NULL};
+  vary_find f = {&rc->dep[ti], &rc->lvary[ti], NULL};
   tir_visitor v = {.expr = vary_expr, .user = &f};
   tir_visit_expr(&v, e);
   return f.found;
 }
 
+/* a condition: T.tvm_thread_invariant(c) is the same in every thread, as
+ * its writer states (TVM's LLM kernels wrap their tile loops' conditions) */
+static bool cond_varies(const rebind_check *rc, int ti, const tir_expr *c) {
+  if (c && c->kind == TIR_CALL && c->u.call.nargs == 1) {
+    const char *op = c->u.call.op;
+    if (!strncmp(op, "tir.", 4)) op += 4;
+    if (!strcmp(op, "tvm_thread_invariant")) return false;
+  }
+  return varies(rc, ti, c) != NULL;
+}
+
+static void lvary_add(rebind_check *rc, int ti, const void *data) {
+  if (ptr_set_has(&rc->lvary[ti], data)) return;
+  ptr_set_add(&rc->lvary[ti], data);
+  rc->grew = true;
+}
+
+/* the per-thread buffers a call may write or read through a pointer (its
+ * data var, address_of(L[i])), and with a call that has an effect, any it
+ * names (T.tvm_thread_allreduce writes its results, given as loads) */
+typedef struct {
+  rebind_check *rc;
+  bool effect;
+} escape_find;
+
+static bool escape_expr(tir_visitor *v, const tir_expr *e) {
+  escape_find *f = v->user;
+  const void *data = NULL;
+  if (e->kind == TIR_VAR) data = e;
+  else if (e->kind == TIR_BUFFER_LOAD && f->effect) data = e->u.load.buf->data;
+  else if (e->kind == TIR_CALL && !strcmp(e->u.call.op, "address_of") && e->u.call.nargs == 1 &&
+           e->u.call.args[0]->kind == TIR_BUFFER_LOAD)
+    data = e->u.call.args[0]->u.load.buf->data;
+  if (data && ptr_set_has(&f->rc->local, data))
+    for (int ti = 0; ti < 6; ti++)
+      if (f->rc->active[ti]) lvary_add(f->rc, ti, data);
+  return true;
+}
+
+static void escapes(rebind_check *rc, const tir_expr *e) {
+  bool effect = false;
+  if (e && e->kind == TIR_CALL) {
+    const tir_intrin *in = tir_intrin_lookup(e->u.call.op);
+    effect = !in || !in->pure;
+  }
+  escape_find f = {rc, effect};
+  tir_visitor v = {.expr = escape_expr, .user = &f};
+  tir_visit_expr(&v, e);
+}
+
+/* ---- what loads flow into a value ---- */
+
+static ptr_set *taint(rebind_check *rc, const void *key, bool make) {
+  long i = tir_ptrmap_get(&rc->taint_of, key, -1);
+  if (i >= 0) return &rc->taints[i];
+  if (!make) return NULL;
+  if (rc->ntaints == rc->captaints) {
+    rc->captaints = rc->captaints ? 2 * rc->captaints : 16;
+    rc->taints = realloc(rc->taints, sizeof *rc->taints * (size_t)rc->captaints);
+    if (!rc->taints) abort();
+  }
+  rc->taints[rc->ntaints] = (ptr_set){0};
+  tir_ptrmap_put(&rc->taint_of, key, rc->ntaints);
+  return &rc->taints[rc->ntaints++];
+}
+
+typedef struct {
+  rebind_check *rc;
+  ptr_set *into;
+  const void *self; /* no copy of a set into itself */
+  bool grew;
+} taint_find;
+
+static void taint_union(taint_find *f, const ptr_set *from) {
+  if (!from || from == f->into) return;
+  for (size_t i = 0; i < from->cap; i++)
+    if (from->keys[i] && !ptr_set_has(f->into, from->keys[i])) {
+      ptr_set_add(f->into, from->keys[i]);
+      f->grew = true;
+    }
+}
+
+static bool taint_expr(tir_visitor *v, const tir_expr *e) {
+  taint_find *f = v->user;
+  if (e->kind == TIR_VAR) {
+    taint_union(f, taint(f->rc, e, false));
+  } else if (e->kind == TIR_BUFFER_LOAD) {
+    const void *data = e->u.load.buf->data;
+    if (ptr_set_has(&f->rc->local, data)) taint_union(f, taint(f->rc, data, false));
+    else if (!ptr_set_has(f->into, data)) ptr_set_add(f->into, data), f->grew = true;
+  }
+  return true;
+}
+
+/* adds to key's set the buffers e's value comes from; true if it grew */
+static bool taint_flow(rebind_check *rc, const void *key, const tir_expr *e) {
+  taint_find f = {rc, taint(rc, key, true), key, false};
+  tir_visitor v = {.expr = taint_expr, .user = &f};
+  tir_visit_expr(&v, e);
+  return f.grew;
+}
+
+/* does e's value come from a load of buffer data (through per-thread
+ * buffers and lets too)? */
+static bool tainted_by(rebind_check *rc, const tir_expr *e, const void *data) {
+  ptr_set tmp = {0};
+  taint_find f = {rc, &tmp, NULL, false};
+  tir_visitor v = {.expr = taint_expr, .user = &f};
+  tir_visit_expr(&v, e);
+  bool has = ptr_set_has(&tmp, data);
+  ptr_set_free(&tmp);
+  return has;
+}
+
 /* ---- the inner binding's body ---- */
 
 typedef struct {
-  const ptr_set *dep, *local;
+  const ptr_set *dep, *local, *lvary;
   ptr_set own;     /* data vars allocated inside the body */
   ptr_set written; /* data vars the body stores to */
   const char *why; /* the first reason it cannot run once per index */
@@ -98,9 +233,10 @@ static bool body_expr(tir_visitor *v, const tir_expr *e) {
   if (b->why) return false;
   if (e->kind == TIR_VAR && ptr_set_has(b->dep, e))
     body_fail(b, "uses '%s', whose value differs between the threads of the outer index", e->u.var.name);
-  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(b->local, e->u.load.buf->data) &&
+  else if (e->kind == TIR_BUFFER_LOAD && ptr_set_has(b->lvary, e->u.load.buf->data) &&
            !ptr_set_has(&b->own, e->u.load.buf->data))
-    body_fail(b, "reads the per-thread buffer '%s' of the outer thread", e->u.load.buf->name);
+    body_fail(b, "reads the per-thread buffer '%s' of the outer thread, whose value may differ between its threads",
+              e->u.load.buf->name);
   else if (e->kind == TIR_CALL) {
     const tir_intrin *in = tir_intrin_lookup(e->u.call.op);
     if (!in || !in->pure) body_fail(b, "calls '%s', which has an effect", e->u.call.op);
@@ -164,7 +300,7 @@ static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
     rc->ok = false;
     return;
   }
-  body_scan bs = {.dep = &rc->dep[ti], .local = &rc->local};
+  body_scan bs = {.dep = &rc->dep[ti], .local = &rc->local, .lvary = &rc->lvary[ti]};
   tir_visitor v = {.expr = body_expr, .stmt = body_stmt, .user = &bs};
   tir_visit_stmt(&v, inner->u.attr.body);
   if (!bs.why && bs.written.n) {
@@ -194,9 +330,9 @@ static void check_inner(rebind_check *rc, int ti, const tir_stmt *inner) {
  * threadIdx.x with a coefficient other than 0, e independent of it), is an update of one element by all those threads at once: on CUDA
  * they race and updates are lost, where the IR (and tirc's interpreter, and
  * the C) accumulate them in thread order.  That is a block reducing over a
- * thread-bound loop, which TVM's LowerCrossThreadReduction turns into
- * T.tvm_thread_allreduce before its CUDA code generator; tirc has no such
- * pass, so the store is refused by name.  The same for a blockIdx launch
+ * thread-bound loop, which LowerCrossThreadReduction (lower_cross_thread)
+ * turns into T.tvm_thread_allreduce where it can; what is left is refused
+ * at the store, by name.  The same for a blockIdx launch
  * and a global buffer. */
 
 typedef struct {
@@ -214,6 +350,8 @@ static bool rmw_expr(tir_visitor *v, const tir_expr *e) {
   return !f->found;
 }
 
+static bool tainted_by(rebind_check *rc, const tir_expr *e, const void *data);
+
 static void check_store(rebind_check *rc, const tir_stmt *s) {
   const tir_buffer *b = s->u.store.buf;
   if (s->u.store.nidx != 1 || ptr_set_has(&rc->local, b->data)) return;
@@ -227,11 +365,15 @@ static void check_store(rebind_check *rc, const tir_stmt *s) {
     rmw_find f = {b, s->u.store.idx[0], false};
     tir_visitor v = {.expr = rmw_expr, .user = &f};
     tir_visit_expr(&v, s->u.store.value);
+    /* read into a per-thread buffer or let first: some threads may read what others already wrote (unless
+     * the kernel orders its shared memory with barriers of its own; global memory has none across blocks) */
+    if (!f.found && !(shared && rc->explicit_sync) && tainted_by(rc, s->u.store.value, b->data)) f.found = true;
     if (!f.found && !varies(rc, ti, s->u.store.value)) continue; /* one value, stored by every thread */
     cg_error(rc->host, s->span,
              "every thread of the %s launch at line %d %s %s at one index, which does not depend on %s: %s, which "
-             "would race on CUDA; lower it into T.tvm_thread_allreduce first (TVM's LowerCrossThreadReduction, "
-             "which tirc does not have), or guard the store so that one thread makes it",
+             "would race on CUDA; write it as T.tvm_thread_allreduce (lower_cross_thread, TVM's "
+             "LowerCrossThreadReduction, does so for a block reducing into one buffer by +, *, max or min with the "
+             "identity as its init), or guard the store so that one thread makes it",
              cuda_tag_name(ti), launch->span.line ? launch->span.line : launch->u.attr.value->span.line,
              f.found ? "updates" : "stores its own value to", b->name, cuda_tag_name(ti),
              f.found ? "a reduction across threads" : "threads writing different values to one place");
@@ -258,10 +400,43 @@ static bool affine_in_thread(const rebind_check *rc, int ti, const tir_expr *e, 
   return false;
 }
 
+/* is e a sum of terms k * v (k >= 0 constant, v a thread index of any
+ * tag, never negative) and constants >= 0, in which the tag's own index
+ * appears with total coefficient *coef (0 where it does not)? */
+static bool nonneg_thread_sum(const rebind_check *rc, int ti, const tir_expr *e, int64_t k, int64_t *coef) {
+  int64_t c;
+  if (tir_is_const_int(e, &c)) return c * k >= 0 || c == 0;
+  if (e->kind == TIR_VAR) {
+    if (thread_var_of(rc, ti, e)) {
+      *coef += k;
+      return true;
+    }
+    for (int t = 0; t < 6; t++)
+      if (t != ti && rc->active[t] && thread_var_of(rc, t, e)) return k >= 0;
+    return false;
+  }
+  if (e->kind == TIR_ADD)
+    return nonneg_thread_sum(rc, ti, e->u.bin.a, k, coef) && nonneg_thread_sum(rc, ti, e->u.bin.b, k, coef);
+  if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.b, &c) && c >= 0)
+    return nonneg_thread_sum(rc, ti, e->u.bin.a, k * c, coef);
+  if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.a, &c) && c >= 0)
+    return nonneg_thread_sum(rc, ti, e->u.bin.b, k * c, coef);
+  if (e->kind == TIR_CAST && tir_dtype_is_int(e->u.un.a->dtype) && e->dtype.bits >= e->u.un.a->dtype.bits)
+    return nonneg_thread_sum(rc, ti, e->u.un.a, k, coef);
+  return false;
+}
+
 /* does cond hold for at most one thread index of the tag (a conjunct
- * affine(t) == independent)? */
+ * affine(t) == independent, or s < c where s is a sum as above with the
+ * tag's index at a coefficient >= c: only index 0 passes, as dlight's
+ * `T.where(bx * 1024 + tx < 1)` for a reduction to one element)? */
 static bool pins(const rebind_check *rc, int ti, const tir_expr *cond) {
   if (cond->kind == TIR_AND) return pins(rc, ti, cond->u.bin.a) || pins(rc, ti, cond->u.bin.b);
+  int64_t c, coef = 0;
+  if ((cond->kind == TIR_LT || cond->kind == TIR_LE) && tir_is_const_int(cond->u.bin.b, &c) &&
+      nonneg_thread_sum(rc, ti, cond->u.bin.a, 1, &coef) && coef > 0 &&
+      (cond->kind == TIR_LT ? c <= coef : c < coef))
+    return true;
   if (cond->kind != TIR_EQ) return false;
   for (int side = 0; side < 2; side++) {
     const tir_expr *a = side ? cond->u.bin.b : cond->u.bin.a, *b = side ? cond->u.bin.a : cond->u.bin.b;
@@ -272,6 +447,30 @@ static bool pins(const rebind_check *rc, int ti, const tir_expr *cond) {
 }
 
 /* ---- the walk over the kernel ---- */
+
+static void loop_push(rebind_check *rc, const tir_stmt *loop) {
+  if (rc->nloops == rc->caploops) {
+    rc->caploops = rc->caploops ? 2 * rc->caploops : 16;
+    rc->loops = realloc(rc->loops, sizeof *rc->loops * (size_t)rc->caploops);
+    if (!rc->loops) abort();
+  }
+  struct rb_loop *l = &rc->loops[rc->nloops++];
+  l->loop = loop;
+  memcpy(l->base, rc->nonuniform, sizeof l->base);
+}
+
+/* a store to per-thread storage differs between the threads of a tag when
+ * its value or index does, or when only some of them make it */
+static void local_store(rebind_check *rc, const tir_stmt *s) {
+  const void *data = s->u.store.buf->data;
+  if (taint_flow(rc, data, s->u.store.value)) rc->grew = true;
+  for (int ti = 0; ti < 6; ti++) {
+    if (!rc->active[ti] || ptr_set_has(&rc->lvary[ti], data)) continue;
+    bool v = rc->nonuniform[ti] || varies(rc, ti, s->u.store.value);
+    for (int i = 0; i < s->u.store.nidx && !v; i++) v = varies(rc, ti, s->u.store.idx[i]);
+    if (v) lvary_add(rc, ti, data);
+  }
+}
 
 static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
   rebind_check *rc = v->user;
@@ -286,11 +485,33 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
     if (s->u.alloc.scope && !strncmp(s->u.alloc.scope, "shared", 6)) ptr_set_add(&rc->shared, s->u.alloc.var);
     return true;
   case TIR_BUFFER_STORE:
-    check_store(rc, s);
+    escapes(rc, s->u.store.value);
+    if (ptr_set_has(&rc->local, s->u.store.buf->data)) local_store(rc, s);
+    else if (rc->final) check_store(rc, s);
     return true;
+  case TIR_EVALUATE: {
+    const tir_expr *e = s->u.eval.value;
+    if (e && e->kind == TIR_CALL && (!strcmp(e->u.call.op, "tvm_storage_sync") || !strcmp(e->u.call.op, "tir.tvm_storage_sync")))
+      rc->explicit_sync = true;
+    escapes(rc, e);
+    return true;
+  }
   case TIR_LET_STMT:
+    escapes(rc, s->u.let.value);
+    if (taint_flow(rc, s->u.let.var, s->u.let.value)) rc->grew = true;
     for (int ti = 0; ti < 6; ti++)
       if (rc->active[ti] && varies(rc, ti, s->u.let.value)) ptr_set_add(&rc->dep[ti], s->u.let.var);
+    return true;
+  case TIR_BREAK:
+  case TIR_CONTINUE: /* under control flow that differs between threads: they leave the loop at different times */
+    if (rc->nloops) {
+      struct rb_loop *l = &rc->loops[rc->nloops - 1];
+      for (int ti = 0; ti < 6; ti++)
+        if (rc->active[ti] && rc->nonuniform[ti] > l->base[ti] && !ptr_set_has(&rc->vloop[ti], l->loop)) {
+          ptr_set_add(&rc->vloop[ti], l->loop);
+          rc->grew = true;
+        }
+    }
     return true;
   case TIR_FOR:
   case TIR_IF:
@@ -301,14 +522,19 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
       if (s->kind == TIR_FOR) {
         nu[ti] = varies(rc, ti, s->u.loop.min) || varies(rc, ti, s->u.loop.extent) || varies(rc, ti, s->u.loop.step);
         if (nu[ti]) ptr_set_add(&rc->dep[ti], s->u.loop.var);
+        nu[ti] |= ptr_set_has(&rc->vloop[ti], s);
+      } else if (s->kind == TIR_WHILE) {
+        nu[ti] = cond_varies(rc, ti, s->u.whl.cond) || ptr_set_has(&rc->vloop[ti], s);
       } else {
-        nu[ti] = s->kind == TIR_WHILE || varies(rc, ti, s->u.ifs.cond);
+        nu[ti] = cond_varies(rc, ti, s->u.ifs.cond);
       }
       rc->nonuniform[ti] += nu[ti];
     }
-    if (s->kind == TIR_FOR) tir_visit_stmt(v, s->u.loop.body);
-    else if (s->kind == TIR_WHILE) tir_visit_stmt(v, s->u.whl.body);
-    else {
+    if (s->kind == TIR_FOR || s->kind == TIR_WHILE) {
+      loop_push(rc, s);
+      tir_visit_stmt(v, s->kind == TIR_FOR ? s->u.loop.body : s->u.whl.body);
+      rc->nloops--;
+    } else {
       bool pin[6] = {0};
       for (int ti = 0; ti < 6; ti++) rc->pinned[ti] += pin[ti] = rc->active[ti] && pins(rc, ti, s->u.ifs.cond);
       tir_visit_stmt(v, s->u.ifs.then_s);
@@ -324,7 +550,7 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
     if (ti < 0) return true; /* reported when printed */
     const tir_expr *var = s->u.attr.node;
     if (rc->active[ti]) {
-      check_inner(rc, ti, s);
+      if (rc->final) check_inner(rc, ti, s);
       /* the inner index is the outer one: it differs between the threads as the outer does */
       if (tir_is_var(var)) ptr_set_add(&rc->dep[ti], var), ptr_set_add(&rc->tvars[ti], var);
       tir_visit_stmt(v, s->u.attr.body);
@@ -345,11 +571,37 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
   }
 }
 
+/* Which per-thread values are the same in every thread of a tag is a
+ * fixed point (a value stored in one loop iteration is read in the next):
+ * walks start from "all the same" and add what differs until a walk adds
+ * nothing; each walk only adds, so there are at most as many as there are
+ * per-thread buffers and loops to add, times the 6 tags (past MAX_WALKS,
+ * every per-thread buffer is taken to differ, as before this analysis).
+ * The last walk makes the checks. */
+enum { MAX_WALKS = 32 };
+
 bool cuda_rebindings_ok(cg *host, const tir_stmt *body) {
   rebind_check rc = {.host = host, .ok = true};
   tir_visitor v = {.stmt = walk_stmt, .user = &rc};
+  int walks = 0;
+  do {
+    rc.grew = false;
+    tir_visit_stmt(&v, body);
+  } while (rc.grew && ++walks < MAX_WALKS);
+  if (rc.grew)
+    for (size_t i = 0; i < rc.local.cap; i++)
+      if (rc.local.keys[i])
+        for (int ti = 0; ti < 6; ti++) ptr_set_add(&rc.lvary[ti], rc.local.keys[i]);
+  rc.final = true;
   tir_visit_stmt(&v, body);
-  for (int i = 0; i < 6; i++) ptr_set_free(&rc.dep[i]), ptr_set_free(&rc.tvars[i]);
+  for (int i = 0; i < 6; i++) {
+    ptr_set_free(&rc.dep[i]), ptr_set_free(&rc.tvars[i]);
+    ptr_set_free(&rc.lvary[i]), ptr_set_free(&rc.vloop[i]);
+  }
+  free(rc.loops);
+  for (int i = 0; i < rc.ntaints; i++) ptr_set_free(&rc.taints[i]);
+  free(rc.taints);
+  tir_ptrmap_free(&rc.taint_of);
   ptr_set_free(&rc.local);
   ptr_set_free(&rc.shared);
   return rc.ok;

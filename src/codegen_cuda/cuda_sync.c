@@ -250,16 +250,25 @@ void cuda_before_seq_item(cg *g, const tir_stmt *seq, int i) {
 
 void cuda_loop_end(cg *g, const tir_stmt *loop) {
   const cuda_kernel *k = g->user;
-  if (!k || loop->kind != TIR_FOR) return;
-  const tir_stmt *body = loop->u.loop.body;
-  tir_stmt *const *items = body->kind == TIR_SEQ ? body->u.seq.stmts : (tir_stmt *const *)&loop->u.loop.body;
+  if (!k || (loop->kind != TIR_FOR && loop->kind != TIR_WHILE)) return;
+  tir_stmt *const *bodyp = loop->kind == TIR_FOR ? &loop->u.loop.body : &loop->u.whl.body;
+  const tir_stmt *body = *bodyp;
+  tir_stmt *const *items = body->kind == TIR_SEQ ? body->u.seq.stmts : bodyp;
   int n = body->kind == TIR_SEQ ? body->u.seq.n : 1;
   acc end, head;
   int first_sync;
   replay(k, items, n, &end, &first_sync);
-  /* the next iteration's items before its first barrier */
+  /* the next iteration's items before its first barrier (a while loop's
+   * condition first) */
   memset(&head, 0, sizeof head);
   head.k = k;
+  if (loop->kind == TIR_WHILE) {
+    tir_stmt cond = {.kind = TIR_EVALUATE};
+    cond.u.eval.value = loop->u.whl.cond;
+    acc a;
+    accesses(k, &cond, &a);
+    merge(&head, &a);
+  }
   for (int j = 0; j < (first_sync < n ? first_sync : n); j++) {
     acc a;
     accesses(k, items[j], &a);

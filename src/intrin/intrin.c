@@ -112,6 +112,10 @@ static const tir_intrin TABLE[] = {
     {"tvm_struct_get", TIR_ARITY_RANGE, 3, 3, {A_HDL, A_INT, A_INT}, 3, TIR_IR_EXPLICIT, false, false, NULL},
     {"tvm_struct_set", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_ANY}, 4, TIR_IR_INT32, false, false, NULL},
     {"tvm_stack_alloca", TIR_ARITY_RANGE, 2, 2, {A_STR, A_INT}, 2, TIR_IR_HANDLE, false, false, NULL},
+    /* a DLTensor on the stack for T.call_packed (topi's sort, topk: te.extern): (data, shape, strides or 0,
+     * ndim, a value of the element dtype, elem_offset) and its shape (the extents) */
+    {"tvm_stack_make_array", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_HDL, A_ANY, A_INT, A_ANY, A_INT}, 6, TIR_IR_HANDLE, false, false, NULL},
+    {"tvm_stack_make_shape", TIR_ARITY_RANGE, 0, -1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_throw_last_error", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
 };
 

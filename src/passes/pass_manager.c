@@ -13,7 +13,7 @@
 
 /* ---- named pipelines (extend the table; a spec may name other pipelines) ---- */
 static const tir_named_pipeline named[] = {
-    {"default", "canonicalize_loop,lower_init,plan_alloc,to_opaque,compact,lower_match,simplify,lower_opaque,flatten,lower_thread_allreduce,simplify,remove_noop,lower_intrin", "the full lowering pipeline (TVM's order)"},
+    {"default", "canonicalize_loop,lower_cross_thread,lower_init,plan_alloc,to_opaque,compact,lower_match,simplify,lower_opaque,flatten,lower_thread_allreduce,simplify,remove_noop,lower_intrin", "the full lowering pipeline (TVM's order)"},
 };
 /* ---- end of the named pipelines ---- */
 

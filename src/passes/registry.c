@@ -12,6 +12,7 @@ static const tir_pass_info passes[] = {
      tir_pass_canonicalize_loop},
     {"Simplify", "simplify", "simplify every expression with the arithmetic analyzer",
      tir_pass_simplify},
+    {"LowerCrossThreadReduction", "lower_cross_thread", "a reduction over threadIdx-bound loops as each thread's part and a T.tvm_thread_allreduce", tir_pass_lower_cross_thread_reduction},
     {"LowerInitBlock", "lower_init", "turn a block's init into an if on the first reduction iteration", tir_pass_lower_init_block},
     {"PlanAndUpdateBufferAllocationLocation", "plan_alloc", "move each block allocation to the lowest common ancestor of its uses", tir_pass_plan_buffer_allocation},
     {"ConvertBlocksToOpaque", "to_opaque", "replace block iter vars by their bindings; blocks become opaque", tir_pass_convert_blocks_to_opaque},

@@ -51,7 +51,6 @@ static const char *const TVM_UNSUPPORTED[] = {
     "lookup_param", "macro", "masked_load", "masked_store",
     "meta_var", "print_buffer", "ptr", "ptr_byte_offset",
     "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
-    "tvm_stack_make_array", "tvm_stack_make_shape",
     "tvm_warp_shuffle", "tvm_warp_activemask", "var", NULL};
 
 static bool in_list(const char *const *l, const char *s) {

@@ -8,7 +8,7 @@ For each printed function that TVM itself reads back:
     tirc's output is structurally equal to TVM's reading of the function;
   - or tirc refuses it with errors (one per use of the construct) whose
     messages hold the reason listed for its construct in REFUSED below (target-specific intrinsics that are
-    neither C nor CUDA, scalable vectors, the packed-call API).
+    neither C nor CUDA).
 A crash, a refusal not listed, a round-trip difference, or a listed refusal
 that no longer happens (update the list) fails the test.  Prints the counts.
 """
@@ -27,7 +27,6 @@ MODULES = ["cuda", "x86", "arm_cpu", "rocm", "metal", "hexagon", "riscv_cpu", "d
 # construct in the text -> the words tirc's error must hold
 REFUSED = {
     "T.metal.": "is a Metal intrinsic of TVM 0.27 that tirc does not support",
-    "T.tvm_stack_make_shape": "(TVM 0.27) is not supported by tirc",
 }
 
 

@@ -41,8 +41,11 @@ def to_tirx(src):
     return src
 
 
-def read(src):
-    """TVMScript text -> tvm PrimFunc or IRModule."""
+def read(src, check_well_formed=True):
+    """TVMScript text -> tvm PrimFunc or IRModule.  check_well_formed=False
+    for what TVM's LowerCrossThreadReduction writes, which TVM's own
+    well-formedness check refuses (a thread loop var used in the new
+    cross-thread block)."""
     src = to_tirx(src)
     src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
     from tvm.script import ir as I  # noqa: E741
@@ -50,7 +53,8 @@ def read(src):
     # specially (T.int32x2 annotations, the T.cuda.* namespaces)
     from typing import TypeVar  # TVM 0.27 prints `n = TypeVar("n")` (its import commented)
     return tvm.script.from_source(
-        src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I, "TypeVar": TypeVar})
+        src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I, "TypeVar": TypeVar},
+        check_well_formed=check_well_formed)
 
 
 def as_module(obj):

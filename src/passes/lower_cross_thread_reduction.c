@@ -1,0 +1,429 @@
+/* lower_cross_thread_reduction.c - LowerCrossThreadReduction (alias
+ * lower_cross_thread), as TVM's pass of that name: a reduction block whose
+ * reduction runs over threadIdx-bound loops (dlight's reductions: every
+ * thread adds into one element) becomes a reduction of each thread's part
+ * and a T.tvm_thread_allreduce over the threads, which LowerThreadAllreduce
+ * then lowers.  For block B writing W[I] with init `W[I] = identity` and
+ * update `W[I] = f(W[I], rhs)` (f one of +, *, max, min, W first as TVM
+ * matches it; the identity f's: 0, 1, the dtype's lowest, its highest):
+ *
+ *   with T.sblock("B_in_thread_init"):  in_thread_W[0] = identity
+ *   <B's loops that reduce and are not thread-bound>:
+ *     with T.sblock("B_in_thread"):     B's iter vars and predicate;
+ *                                       in_thread_W[0] = f(in_thread_W[0], rhs)
+ *   with T.sblock("B_cross_thread"):
+ *     T.attr(T.comm_reducer(lambda x0, y0: f(x0, y0), [identity]), "reduce_scope", 0)
+ *     T.tvm_thread_allreduce(T.uint32(1), in_thread_W[0], T.bool(True), cross_thread_W[0], <thread vars>)
+ *   with T.sblock("B_write_back"):      B's spatial iter vars (fresh);
+ *                                       T.where(<thread vars> == 0); W[I] = cross_thread_W[0]
+ *
+ * in place of the outermost of those loops (of B itself when there is
+ * none).  With no such loop and no predicate, the in-thread part is left
+ * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
+ * (1,)-shaped "local" buffers are allocated in the root block, cross_thread
+ * first, as TVM does.  The thread-bound reduction loops must enclose the
+ * others, and those others must lead straight to B (loop inside loop) and
+ * bind no spatial iter var.  A block that is not of this form (several
+ * buffers, an init that is not the identity, no init) is left as it is,
+ * as are the reductions over no thread-bound loop: a CUDA kernel with one
+ * is then refused where every thread stores to one element. */
+#include <float.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir/passes.h"
+#include "tir/visit.h"
+
+typedef struct {
+  tir_ctx *c;
+  tir_stmt **loops; /* the loops around the statement visited, outermost first */
+  int nloops, caploops;
+  /* an outer loop to replace by what its reduction became (found at the block) */
+  const tir_stmt **from;
+  tir_stmt **to;
+  int nrep, caprep;
+  tir_buffer **allocs; /* for the root block, in order */
+  int nalloc, capalloc;
+} lctr;
+
+/* ---- does e use var v? ---- */
+typedef struct {
+  const tir_expr *v;
+  bool found;
+} use_find;
+
+static bool use_expr(tir_visitor *vis, const tir_expr *e) {
+  use_find *f = vis->user;
+  if (e == f->v) f->found = true;
+  return !f->found;
+}
+
+static bool uses(const tir_expr *e, const tir_expr *v) {
+  if (!e) return false;
+  use_find f = {v, false};
+  tir_visitor vis = {.expr = use_expr, .user = &f};
+  tir_visit_expr(&vis, e);
+  return f.found;
+}
+
+typedef struct {
+  const tir_buffer *b;
+  bool found;
+} load_find;
+
+static bool load_expr(tir_visitor *vis, const tir_expr *e) {
+  load_find *f = vis->user;
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf == f->b) f->found = true;
+  return !f->found;
+}
+
+static bool loads(const tir_expr *e, const tir_buffer *b) {
+  load_find f = {b, false};
+  tir_visitor vis = {.expr = load_expr, .user = &f};
+  tir_visit_expr(&vis, e);
+  return f.found;
+}
+
+/* ---- the reducer ---- */
+
+/* f's identity in dtype t, or NULL (TVM's: 0, 1, min_value, max_value) */
+static tir_expr *identity(tir_ctx *c, tir_expr_kind f, tir_dtype t) {
+  bool flt = t.code == TIR_TC_FLOAT, sgn = t.code == TIR_TC_INT;
+  if (t.lanes != 1 || (!flt && !sgn && t.code != TIR_TC_UINT) || t.bits > 64) return NULL;
+  if (f == TIR_ADD || f == TIR_MUL) {
+    int v = f == TIR_ADD ? 0 : 1;
+    return flt ? tir_float(c, t, v) : tir_int(c, t, v);
+  }
+  if (f != TIR_MAX && f != TIR_MIN) return NULL;
+  bool lowest = f == TIR_MAX;
+  if (flt) {
+    double m = tir_dtype_float_max(t);
+    if (m == 0) return NULL;
+    return tir_float(c, t, lowest ? -m : m);
+  }
+  if (t.bits == 64 && !sgn && !lowest) return NULL; /* UINT64_MAX is no int64_t */
+  int64_t hi = sgn ? (int64_t)((UINT64_C(1) << (t.bits - 1)) - 1) : (int64_t)((UINT64_C(1) << t.bits) - 1);
+  int64_t lo = sgn ? -hi - 1 : 0;
+  return tir_int(c, t, lowest ? lo : hi);
+}
+
+static bool same_const(const tir_expr *a, const tir_expr *b) {
+  if (a->kind != b->kind || !tir_dtype_eq(a->dtype, b->dtype)) return false;
+  if (a->kind == TIR_INT_IMM) return a->u.int_val == b->u.int_val;
+  if (a->kind == TIR_FLOAT_IMM) return a->u.float_val == b->u.float_val;
+  return false;
+}
+
+static bool is_w_load(const tir_expr *e, const tir_stmt *st) {
+  if (e->kind != TIR_BUFFER_LOAD || e->u.load.buf != st->u.store.buf || e->u.load.nidx != st->u.store.nidx) return false;
+  for (int i = 0; i < st->u.store.nidx; i++)
+    if (!tir_expr_identical(e->u.load.idx[i], st->u.store.idx[i])) return false;
+  return true;
+}
+
+/* B of the form in the header: its combiner f, rhs and whether W is f's first operand */
+typedef struct {
+  tir_expr_kind f;
+  tir_expr *rhs, *ident;
+  bool w_first;
+  tir_buffer *w;
+  const tir_stmt *update;
+} reduction;
+
+static bool match_reduction(tir_ctx *c, const tir_block *b, reduction *r) {
+  if (b->n_writes != 1 || !b->init || b->init->kind != TIR_BUFFER_STORE || !b->body ||
+      b->body->kind != TIR_BUFFER_STORE || b->n_match || b->n_alloc)
+    return false;
+  const tir_stmt *up = b->body, *in = b->init;
+  tir_buffer *w = up->u.store.buf;
+  if (w != b->writes[0].buf || in->u.store.buf != w || in->u.store.nidx != up->u.store.nidx) return false;
+  for (int i = 0; i < up->u.store.nidx; i++)
+    if (!tir_expr_identical(in->u.store.idx[i], up->u.store.idx[i])) return false;
+  const tir_expr *v = up->u.store.value;
+  if (v->kind != TIR_ADD && v->kind != TIR_MUL && v->kind != TIR_MAX && v->kind != TIR_MIN) return false;
+  bool first = is_w_load(v->u.bin.a, up);
+  if (!first) return false; /* TVM's reducers match W first only (`A[k] + W[i]` is left, as TVM refuses it) */
+  tir_expr *rhs = first ? v->u.bin.b : v->u.bin.a;
+  if (loads(rhs, w)) return false;
+  tir_expr *id = identity(c, v->kind, w->dtype);
+  if (!id || !same_const(in->u.store.value, id)) return false;
+  *r = (reduction){v->kind, rhs, id, first, w, up};
+  return true;
+}
+
+/* ---- building ---- */
+
+static tir_buffer *local_1(tir_ctx *c, const char *prefix, const tir_buffer *w) {
+  size_t n = strlen(prefix) + strlen(w->name) + 1;
+  char *name = tir_alloc(c, n);
+  strcpy(name, prefix);
+  strcat(name, w->name);
+  tir_expr *one = tir_i32(c, 1);
+  return tir_buffer_new(c, name, w->dtype, &one, 1, &one, 1, NULL, "local", 0, 0, NULL);
+}
+
+static tir_expr *at0(tir_ctx *c, tir_buffer *b) {
+  tir_expr *z = tir_i32(c, 0);
+  return tir_load(c, b, &z, 1);
+}
+
+static tir_stmt *store0(tir_ctx *c, tir_buffer *b, tir_expr *v) {
+  tir_expr *z = tir_i32(c, 0);
+  return tir_store(c, b, v, &z, 1);
+}
+
+static tir_buffer_region *region0(tir_ctx *c, tir_buffer *b) {
+  tir_buffer_region *r = tir_alloc(c, sizeof *r);
+  r->buf = b;
+  r->n = 1;
+  r->region = tir_alloc(c, sizeof *r->region);
+  r->region[0] = (tir_range){tir_i32(c, 0), tir_i32(c, 1)};
+  return r;
+}
+
+static const char *suffixed(tir_ctx *c, const char *name, const char *suffix) {
+  char *s = tir_alloc(c, strlen(name) + strlen(suffix) + 1);
+  strcpy(s, name);
+  strcat(s, suffix);
+  return s;
+}
+
+/* B's reads but those of W */
+static void reads_but(tir_ctx *c, const tir_block *b, const tir_buffer *w, tir_block *to) {
+  to->reads = tir_alloc(c, sizeof *to->reads * (size_t)(b->n_reads + 1));
+  to->n_reads = 0;
+  for (int i = 0; i < b->n_reads; i++)
+    if (b->reads[i].buf != w) to->reads[to->n_reads++] = b->reads[i];
+}
+
+static tir_stmt *realize(tir_ctx *c, tir_block *blk, tir_expr **values, int n, tir_expr *pred) {
+  return tir_block_realize(c, values, n, pred ? pred : tir_bool(c, true), blk);
+}
+
+static tir_expr *combine(tir_ctx *c, const reduction *r, tir_expr *acc, tir_expr *x) {
+  return r->w_first ? tir_binary(c, r->f, acc, x) : tir_binary(c, r->f, x, acc);
+}
+
+static tir_expr *reducer_node(tir_ctx *c, const reduction *r) {
+  tir_expr *x = tir_var(c, "x0", r->w->dtype), *y = tir_var(c, "y0", r->w->dtype);
+  tir_expr *res = tir_binary(c, r->f, x, y);
+  return tir_comm_reducer(c, &x, &y, &res, (tir_expr *const *)&r->ident, 1);
+}
+
+/* the replacement of B's realize s, with `chain` its it loops (outermost
+ * first, n of them) and `threads` the thread-bound reduction loops */
+static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
+                       tir_stmt *const *threads, int nthreads) {
+  tir_ctx *c = st->c;
+  const tir_block *b = s->u.realize.block;
+  const tir_expr *p = s->u.realize.predicate;
+  bool pred = p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0);
+  bool in_thread = nchain > 0 || pred;
+  tir_buffer *ct = local_1(c, "cross_thread_", r->w), *it = in_thread ? local_1(c, "in_thread_", r->w) : NULL;
+  tir_stmt *parts[4];
+  int np = 0;
+  tir_expr **targs = tir_alloc(c, sizeof *targs * (size_t)(nthreads + 4));
+  if (in_thread) {
+    tir_block *ib = tir_block_new(c, suffixed(c, b->name, "_in_thread_init"));
+    ib->writes = region0(c, it);
+    ib->n_writes = 1;
+    ib->reads = tir_alloc(c, sizeof *ib->reads);
+    ib->body = store0(c, it, r->ident);
+    parts[np++] = realize(c, ib, NULL, 0, NULL);
+    tir_block *ub = tir_block_copy(c, b);
+    ub->name = suffixed(c, b->name, "_in_thread");
+    ub->init = NULL;
+    reads_but(c, b, r->w, ub);
+    ub->writes = region0(c, it);
+    ub->n_writes = 1;
+    ub->body = store0(c, it, combine(c, r, at0(c, it), r->rhs));
+    tir_stmt *u = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, ub);
+    for (int k = nchain - 1; k >= 0; k--) {
+      tir_stmt *l = tir_stmt_copy(c, chain[k]);
+      l->u.loop.body = u;
+      u = l;
+    }
+    parts[np++] = u;
+    tir_block *cb = tir_block_new(c, suffixed(c, b->name, "_cross_thread"));
+    cb->reads = region0(c, it);
+    cb->n_reads = 1;
+    cb->writes = region0(c, ct);
+    cb->n_writes = 1;
+    targs[0] = tir_int(c, (tir_dtype){TIR_TC_UINT, 32, 1}, 1);
+    targs[1] = at0(c, it);
+    targs[2] = tir_bool(c, true);
+    targs[3] = at0(c, ct);
+    for (int i = 0; i < nthreads; i++) targs[4 + i] = threads[i]->u.loop.var;
+    tir_stmt *call = tir_evaluate(c, tir_call(c, TIR_HANDLE, "tvm_thread_allreduce", targs, 4 + nthreads));
+    cb->body = tir_attr_stmt(c, "reduce_scope", reducer_node(c, r), tir_i32(c, 0), call);
+    parts[np++] = realize(c, cb, NULL, 0, NULL);
+  } else {
+    tir_block *cb = tir_block_copy(c, b);
+    cb->name = suffixed(c, b->name, "_cross_thread");
+    cb->init = NULL;
+    reads_but(c, b, r->w, cb);
+    cb->writes = region0(c, ct);
+    cb->n_writes = 1;
+    targs[0] = tir_int(c, (tir_dtype){TIR_TC_UINT, 32, 1}, 1);
+    targs[1] = r->rhs;
+    targs[2] = tir_bool(c, true);
+    targs[3] = at0(c, ct);
+    for (int i = 0; i < nthreads; i++) targs[4 + i] = threads[i]->u.loop.var;
+    tir_stmt *call = tir_evaluate(c, tir_call(c, TIR_HANDLE, "tvm_thread_allreduce", targs, 4 + nthreads));
+    cb->body = tir_attr_stmt(c, "reduce_scope", reducer_node(c, r), tir_i32(c, 0), call);
+    parts[np++] = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, cb);
+  }
+  /* the write-back: B's spatial iter vars, fresh */
+  tir_block *wb = tir_block_new(c, suffixed(c, b->name, "_write_back"));
+  tir_var_map vm = {0};
+  wb->iter_vars = tir_alloc(c, sizeof *wb->iter_vars * (size_t)(b->n_iter + 1));
+  tir_expr **vals = tir_alloc(c, sizeof *vals * (size_t)(b->n_iter + 1));
+  for (int i = 0; i < b->n_iter; i++) {
+    const tir_iter_var *iv = &b->iter_vars[i];
+    if (iv->type != TIR_ITER_SPATIAL) continue;
+    tir_expr *nv = tir_var(c, iv->var->u.var.name, iv->var->dtype);
+    nv->span = iv->var->span;
+    tir_var_map_set(&vm, iv->var, nv);
+    vals[wb->n_iter] = s->u.realize.iter_values[i];
+    wb->iter_vars[wb->n_iter] = *iv;
+    wb->iter_vars[wb->n_iter++].var = nv;
+  }
+  tir_expr *wpred = NULL;
+  for (int i = 0; i < nthreads; i++) {
+    const tir_stmt *l = threads[i];
+    tir_expr *eq = tir_binary(c, TIR_EQ, l->u.loop.var, l->u.loop.min);
+    wpred = wpred ? tir_binary(c, TIR_AND, wpred, eq) : eq;
+  }
+  wb->reads = region0(c, ct);
+  wb->n_reads = 1;
+  wb->writes = tir_alloc(c, sizeof *wb->writes);
+  wb->writes[0] = b->writes[0];
+  wb->writes[0].region = tir_alloc(c, sizeof(tir_range) * (size_t)(b->writes[0].n + 1));
+  for (int i = 0; i < b->writes[0].n; i++) {
+    wb->writes[0].region[i].min = tir_substitute_expr(c, b->writes[0].region[i].min, &vm);
+    wb->writes[0].region[i].extent = tir_substitute_expr(c, b->writes[0].region[i].extent, &vm);
+  }
+  wb->n_writes = 1;
+  tir_stmt *wst = tir_store(c, r->w, at0(c, ct), r->update->u.store.idx, r->update->u.store.nidx);
+  wb->body = tir_substitute_stmt(c, wst, &vm);
+  tir_var_map_free(&vm);
+  parts[np++] = realize(c, wb, vals, wb->n_iter, wpred);
+  /* the buffers, for the root block */
+  for (int k = 0; k < 2; k++) {
+    tir_buffer *nb = k ? it : ct;
+    if (!nb) continue;
+    if (st->nalloc == st->capalloc) {
+      st->capalloc = st->capalloc ? 2 * st->capalloc : 8;
+      st->allocs = realloc(st->allocs, sizeof *st->allocs * (size_t)st->capalloc);
+      if (!st->allocs) abort();
+    }
+    st->allocs[st->nalloc++] = nb;
+  }
+  return tir_seq(c, parts, np);
+}
+
+static bool thread_loop(const tir_stmt *l) {
+  return l->u.loop.kind == TIR_FOR_THREAD_BINDING && l->u.loop.thread_tag &&
+         !strncmp(l->u.loop.thread_tag, "threadIdx.", 10);
+}
+
+/* B's realize s under st->loops: its replacement (and, with in-thread
+ * loops, that of the outermost of them, recorded), or NULL to keep it */
+static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
+  const tir_block *b = s->u.realize.block;
+  reduction r;
+  if (!match_reduction(st->c, b, &r)) return NULL;
+  /* which loops reduce: their vars bind reduce iter vars only */
+  tir_stmt **threads = tir_alloc(st->c, sizeof *threads * (size_t)(st->nloops + 1));
+  int nthreads = 0, first_it = -1, last_thread = -1;
+  for (int k = 0; k < st->nloops; k++) {
+    const tir_stmt *l = st->loops[k];
+    bool red = false, spat = false;
+    for (int i = 0; i < b->n_iter; i++) {
+      if (!uses(s->u.realize.iter_values[i], l->u.loop.var)) continue;
+      if (b->iter_vars[i].type == TIR_ITER_REDUCE) red = true;
+      else spat = true;
+    }
+    if (!red) continue;
+    if (spat) return NULL; /* a loop binding both kinds (TVM refuses) */
+    if (l->u.loop.kind == TIR_FOR_THREAD_BINDING) {
+      if (!thread_loop(l)) return NULL; /* a blockIdx or vthread reduction */
+      threads[nthreads++] = st->loops[k];
+      last_thread = k;
+    } else if (first_it < 0) {
+      first_it = k;
+    }
+  }
+  if (!nthreads) return NULL;
+  int nchain = 0;
+  if (first_it >= 0) {
+    if (first_it < last_thread) return NULL; /* an in-thread loop outside a thread loop */
+    /* from the outermost in-thread loop down: loop inside loop to B, none binding a spatial iter var */
+    for (int k = first_it; k < st->nloops; k++) {
+      const tir_stmt *l = st->loops[k], *next = k + 1 < st->nloops ? st->loops[k + 1] : s;
+      if (l->u.loop.body != next || l->u.loop.kind == TIR_FOR_THREAD_BINDING) return NULL;
+    }
+    nchain = st->nloops - first_it;
+  }
+  tir_stmt *rep = lower(st, s, &r, st->loops + (first_it >= 0 ? first_it : st->nloops), nchain, threads, nthreads);
+  if (!nchain) return rep;
+  if (st->nrep == st->caprep) {
+    st->caprep = st->caprep ? 2 * st->caprep : 8;
+    st->from = realloc(st->from, sizeof *st->from * (size_t)st->caprep);
+    st->to = realloc(st->to, sizeof *st->to * (size_t)st->caprep);
+    if (!st->from || !st->to) abort();
+  }
+  st->from[st->nrep] = st->loops[first_it];
+  st->to[st->nrep++] = rep;
+  return NULL;
+}
+
+static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
+  lctr *st = m->user;
+  if (s->kind == TIR_FOR) {
+    if (st->nloops == st->caploops) {
+      st->caploops = st->caploops ? 2 * st->caploops : 16;
+      st->loops = realloc(st->loops, sizeof *st->loops * (size_t)st->caploops);
+      if (!st->loops) abort();
+    }
+    st->loops[st->nloops++] = s;
+    return NULL;
+  }
+  if (s->kind == TIR_BLOCK_REALIZE && s->u.realize.block->init) return try_block(st, s);
+  return NULL;
+}
+
+static tir_stmt *post(tir_mutator *m, tir_stmt *s) {
+  lctr *st = m->user;
+  if (s->kind != TIR_FOR) return s;
+  const tir_stmt *orig = st->loops[--st->nloops];
+  for (int i = st->nrep - 1; i >= 0; i--)
+    if (st->from[i] == orig) return st->to[i];
+  return s;
+}
+
+tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, tir_diag *d) {
+  (void)d;
+  if (!f->s_tir || !f->body || f->body->kind != TIR_BLOCK_REALIZE) return tir_func_copy(c, f);
+  lctr st = {.c = c};
+  tir_mutator m = {.pre_stmt = pre, .stmt = post, .ctx = c, .user = &st};
+  tir_func *out = tir_func_copy(c, f);
+  out->body = tir_mutate_stmt(&m, f->body);
+  if (st.nalloc) { /* into the root block, after its own */
+    tir_block *root = tir_block_copy(c, out->body->u.realize.block);
+    tir_buffer **a = tir_alloc(c, sizeof *a * (size_t)(root->n_alloc + st.nalloc + 1));
+    if (root->n_alloc) memcpy(a, root->alloc_buffers, sizeof *a * (size_t)root->n_alloc);
+    memcpy(a + root->n_alloc, st.allocs, sizeof *a * (size_t)st.nalloc);
+    root->alloc_buffers = a;
+    root->n_alloc += st.nalloc;
+    tir_stmt *r = tir_stmt_copy(c, out->body);
+    r->u.realize.block = root;
+    out->body = r;
+  }
+  free(st.loops);
+  free(st.from);
+  free(st.to);
+  free(st.allocs);
+  return out;
+}
