@@ -372,7 +372,7 @@ static void check_store(rebind_check *rc, const tir_stmt *s) {
     cg_error(rc->host, s->span,
              "every thread of the %s launch at line %d %s %s at one index, which does not depend on %s: %s, which "
              "would race on CUDA; write it as T.tvm_thread_allreduce (lower_cross_thread, TVM's "
-             "LowerCrossThreadReduction, does so for a block reducing into one buffer by +, *, max or min with the "
+             "LowerCrossThreadReduction, does so for a block reducing by +, *, max, min, argmax or argmin with the "
              "identity as its init), or guard the store so that one thread makes it",
              cuda_tag_name(ti), launch->span.line ? launch->span.line : launch->u.attr.value->span.line,
              f.found ? "updates" : "stores its own value to", b->name, cuda_tag_name(ti),

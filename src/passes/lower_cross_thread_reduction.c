@@ -18,13 +18,17 @@
  *                                       T.where(<thread vars> == 0); W[I] = cross_thread_W[0]
  *
  * in place of the outermost of those loops (of B itself when there is
- * none).  With no such loop and no predicate, the in-thread part is left
+ * none).  TVM's argmax and argmin (two buffers, index and value, written
+ * through two lets: `Select(v > y or v == y and i < j, i, j)` and
+ * `Select(v > y, v, y)`, identity (-1, lowest); `<` and highest for argmin)
+ * are matched as templates and reduce both values in one allreduce; the
+ * in-thread update is B's body with each W_i[I] as in_thread_i[0].  With no such loop and no predicate, the in-thread part is left
  * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
  * (1,)-shaped "local" buffers are allocated in the root block, cross_thread
  * first, as TVM does.  The thread-bound reduction loops must enclose the
  * others, and those others must lead straight to B (loop inside loop) and
- * bind no spatial iter var.  A block that is not of this form (several
- * buffers, an init that is not the identity, no init) is left as it is,
+ * bind no spatial iter var.  A block that is not of this form (another
+ * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
  * is then refused where every thread stores to one element. */
 #include <float.h>
@@ -122,34 +126,159 @@ static bool is_w_load(const tir_expr *e, const tir_stmt *st) {
   return true;
 }
 
-/* B of the form in the header: its combiner f, rhs and whether W is f's first operand */
+/* B of one of the forms in the header: n values (1; 2 for argmax/argmin),
+ * the buffers W_i written at the common index I, the values y_i reduced in
+ * (rhs), the identities and the reducer (a comm_reducer node) */
 typedef struct {
-  tir_expr_kind f;
-  tir_expr *rhs, *ident;
-  bool w_first;
-  tir_buffer *w;
-  const tir_stmt *update;
+  int n;
+  tir_buffer *w[2];
+  tir_expr *const *idx;
+  int nidx;
+  tir_expr *rhs[2], *ident[2];
+  tir_expr *reducer;
 } reduction;
 
-static bool match_reduction(tir_ctx *c, const tir_block *b, reduction *r) {
-  if (b->n_writes != 1 || !b->init || b->init->kind != TIR_BUFFER_STORE || !b->body ||
-      b->body->kind != TIR_BUFFER_STORE || b->n_match || b->n_alloc)
+static bool same_index(const tir_expr *const *a, int na, const tir_expr *const *b, int nb) {
+  if (na != nb) return false;
+  for (int i = 0; i < na; i++)
+    if (!tir_expr_identical(a[i], b[i])) return false;
+  return true;
+}
+
+/* ---- argmax / argmin: TVM's two-value reducers, matched as templates ---- */
+
+/* r0 = Select(x1 CMP y1 or x1 == y1 and x0 < y0, x0, y0), r1 = Select(x1 CMP y1, x1, y1) */
+static void arg_template(tir_ctx *c, tir_expr_kind cmp, tir_expr *x0, tir_expr *x1, tir_expr *y0, tir_expr *y1,
+                         tir_expr **r0, tir_expr **r1) {
+  tir_expr *first = tir_binary(c, TIR_OR, tir_binary(c, cmp, x1, y1),
+                               tir_binary(c, TIR_AND, tir_binary(c, TIR_EQ, x1, y1), tir_binary(c, TIR_LT, x0, y0)));
+  *r0 = tir_select(c, first, x0, y0);
+  *r1 = tir_select(c, tir_binary(c, cmp, x1, y1), x1, y1);
+}
+
+/* does e have the form of template t, where the pattern vars p[0..1] stand
+ * for any expr (the same wherever they appear: bound into got)? */
+static bool match_tmpl(const tir_expr *t, const tir_expr *e, tir_expr *const *p, tir_expr **got) {
+  for (int i = 0; i < 2; i++)
+    if (t == p[i]) {
+      if (!got[i]) got[i] = (tir_expr *)e;
+      return tir_expr_identical(got[i], e);
+    }
+  if (t->kind != e->kind || !tir_dtype_eq(t->dtype, e->dtype)) return false;
+  if (TIR_IS_BINARY(t->kind)) return match_tmpl(t->u.bin.a, e->u.bin.a, p, got) && match_tmpl(t->u.bin.b, e->u.bin.b, p, got);
+  if (t->kind == TIR_SELECT)
+    return match_tmpl(t->u.select.cond, e->u.select.cond, p, got) && match_tmpl(t->u.select.t, e->u.select.t, p, got) &&
+           match_tmpl(t->u.select.f, e->u.select.f, p, got);
+  return tir_expr_identical(t, e);
+}
+
+/* `l0 = e0; l1 = e1; W0[I] = l0; W1[I] = l1` (TVM's topi.argmax, as lets)
+ * or `W0[I] = e0; W1[I] = e1`: e0, e1 and the two stores */
+static bool pair_body(const tir_stmt *s, const tir_expr **e, const tir_stmt **st) {
+  const tir_expr *lv[2] = {NULL, NULL};
+  for (int i = 0; i < 2 && s->kind == TIR_LET_STMT; i++) {
+    lv[i] = s->u.let.var;
+    e[i] = s->u.let.value;
+    s = s->u.let.body;
+  }
+  if ((lv[0] != NULL) != (lv[1] != NULL) || s->kind != TIR_SEQ || s->u.seq.n != 2) return false;
+  for (int i = 0; i < 2; i++) {
+    st[i] = s->u.seq.stmts[i];
+    if (st[i]->kind != TIR_BUFFER_STORE) return false;
+    if (lv[0] && st[i]->u.store.value != lv[i]) return false;
+    if (!lv[0]) e[i] = st[i]->u.store.value;
+  }
+  return true;
+}
+
+static bool match_pair(tir_ctx *c, const tir_block *b, reduction *r) {
+  const tir_expr *e[2];
+  const tir_stmt *st[2], *in = b->init;
+  if (!pair_body(b->body, e, st) || in->kind != TIR_SEQ || in->u.seq.n != 2) return false;
+  tir_buffer *w0 = st[0]->u.store.buf, *w1 = st[1]->u.store.buf;
+  if (w0 == w1 || b->n_writes != 2 || !same_index((const tir_expr *const *)st[0]->u.store.idx, st[0]->u.store.nidx,
+                                                  (const tir_expr *const *)st[1]->u.store.idx, st[1]->u.store.nidx))
     return false;
+  for (int i = 0; i < 2; i++) {
+    const tir_stmt *is = in->u.seq.stmts[i];
+    if (is->kind != TIR_BUFFER_STORE || is->u.store.buf != st[i]->u.store.buf ||
+        !same_index((const tir_expr *const *)is->u.store.idx, is->u.store.nidx,
+                    (const tir_expr *const *)st[0]->u.store.idx, st[0]->u.store.nidx))
+      return false;
+    if (b->writes[0].buf != st[i]->u.store.buf && b->writes[1].buf != st[i]->u.store.buf) return false;
+  }
+  if (!tir_dtype_is_int(w0->dtype) || w0->dtype.lanes != 1) return false;
+  tir_expr *x0 = tir_load(c, w0, st[0]->u.store.idx, st[0]->u.store.nidx);
+  tir_expr *x1 = tir_load(c, w1, st[0]->u.store.idx, st[0]->u.store.nidx);
+  static const tir_expr_kind cmps[2] = {TIR_GT, TIR_LT}; /* argmax, argmin */
+  for (int k = 0; k < 2; k++) {
+    tir_expr *p[2] = {tir_var(c, "y0", w0->dtype), tir_var(c, "y1", w1->dtype)}, *got[2] = {NULL, NULL}, *r0, *r1;
+    arg_template(c, cmps[k], x0, x1, p[0], p[1], &r0, &r1);
+    if (!match_tmpl(r0, e[0], p, got) || !match_tmpl(r1, e[1], p, got) || !got[0] || !got[1]) continue;
+    if (loads(got[0], w0) || loads(got[0], w1) || loads(got[1], w0) || loads(got[1], w1)) return false;
+    tir_expr *id0 = tir_int(c, w0->dtype, -1), *id1 = identity(c, k ? TIR_MIN : TIR_MAX, w1->dtype);
+    if (!id1 || !same_const(in->u.seq.stmts[0]->u.store.value, id0) || !same_const(in->u.seq.stmts[1]->u.store.value, id1))
+      return false;
+    tir_expr *lx[2] = {tir_var(c, "x0", w0->dtype), tir_var(c, "x1", w1->dtype)};
+    tir_expr *ly[2] = {tir_var(c, "y0", w0->dtype), tir_var(c, "y1", w1->dtype)}, *res[2], *ids[2] = {id0, id1};
+    arg_template(c, cmps[k], lx[0], lx[1], ly[0], ly[1], &res[0], &res[1]);
+    *r = (reduction){.n = 2, .w = {w0, w1}, .idx = st[0]->u.store.idx, .nidx = st[0]->u.store.nidx,
+                     .rhs = {got[0], got[1]}, .ident = {id0, id1},
+                     .reducer = tir_comm_reducer(c, lx, ly, res, ids, 2)};
+    return true;
+  }
+  return false;
+}
+
+static bool match_reduction(tir_ctx *c, const tir_block *b, reduction *r) {
+  if (!b->init || !b->body || b->n_match || b->n_alloc) return false;
+  if (b->body->kind != TIR_BUFFER_STORE) return match_pair(c, b, r);
   const tir_stmt *up = b->body, *in = b->init;
   tir_buffer *w = up->u.store.buf;
-  if (w != b->writes[0].buf || in->u.store.buf != w || in->u.store.nidx != up->u.store.nidx) return false;
-  for (int i = 0; i < up->u.store.nidx; i++)
-    if (!tir_expr_identical(in->u.store.idx[i], up->u.store.idx[i])) return false;
+  if (b->n_writes != 1 || in->kind != TIR_BUFFER_STORE || w != b->writes[0].buf || in->u.store.buf != w ||
+      !same_index((const tir_expr *const *)in->u.store.idx, in->u.store.nidx,
+                  (const tir_expr *const *)up->u.store.idx, up->u.store.nidx))
+    return false;
   const tir_expr *v = up->u.store.value;
   if (v->kind != TIR_ADD && v->kind != TIR_MUL && v->kind != TIR_MAX && v->kind != TIR_MIN) return false;
-  bool first = is_w_load(v->u.bin.a, up);
-  if (!first) return false; /* TVM's reducers match W first only (`A[k] + W[i]` is left, as TVM refuses it) */
-  tir_expr *rhs = first ? v->u.bin.b : v->u.bin.a;
+  if (!is_w_load(v->u.bin.a, up)) return false; /* TVM's reducers match W first only (`A[k] + W[i]` is left, as TVM refuses it) */
+  tir_expr *rhs = v->u.bin.b;
   if (loads(rhs, w)) return false;
   tir_expr *id = identity(c, v->kind, w->dtype);
   if (!id || !same_const(in->u.store.value, id)) return false;
-  *r = (reduction){v->kind, rhs, id, first, w, up};
+  tir_expr *x = tir_var(c, "x0", w->dtype), *y = tir_var(c, "y0", w->dtype);
+  tir_expr *res = tir_binary(c, v->kind, x, y);
+  *r = (reduction){.n = 1, .w = {w, NULL}, .idx = up->u.store.idx, .nidx = up->u.store.nidx, .rhs = {rhs, NULL},
+                   .ident = {id, NULL}, .reducer = tir_comm_reducer(c, &x, &y, &res, &id, 1)};
   return true;
+}
+
+/* the body with W_i[I] (loads and stores) as in_thread_i[0] */
+typedef struct {
+  const reduction *r;
+  tir_buffer **it;
+} to_it;
+
+static tir_expr *it_load(tir_mutator *m, tir_expr *e) {
+  const to_it *t = m->user;
+  if (e->kind != TIR_BUFFER_LOAD) return e;
+  for (int i = 0; i < t->r->n; i++)
+    if (e->u.load.buf == t->r->w[i] && same_index((const tir_expr *const *)e->u.load.idx, e->u.load.nidx, (const tir_expr *const *)t->r->idx, t->r->nidx)) {
+      tir_expr *z = tir_i32(m->ctx, 0);
+      return tir_load(m->ctx, t->it[i], &z, 1);
+    }
+  return e;
+}
+
+static tir_stmt *it_store(tir_mutator *m, tir_stmt *s) {
+  const to_it *t = m->user;
+  if (s->kind != TIR_BUFFER_STORE) return s;
+  for (int i = 0; i < t->r->n; i++)
+    if (s->u.store.buf == t->r->w[i]) {
+      tir_expr *z = tir_i32(m->ctx, 0);
+      return tir_store(m->ctx, t->it[i], s->u.store.value, &z, 1);
+    }
+  return s;
 }
 
 /* ---- building ---- */
@@ -189,26 +318,36 @@ static const char *suffixed(tir_ctx *c, const char *name, const char *suffix) {
   return s;
 }
 
-/* B's reads but those of W */
-static void reads_but(tir_ctx *c, const tir_block *b, const tir_buffer *w, tir_block *to) {
+/* B's reads but those of the W_i */
+static void reads_but(tir_ctx *c, const tir_block *b, const reduction *r, tir_block *to) {
   to->reads = tir_alloc(c, sizeof *to->reads * (size_t)(b->n_reads + 1));
   to->n_reads = 0;
   for (int i = 0; i < b->n_reads; i++)
-    if (b->reads[i].buf != w) to->reads[to->n_reads++] = b->reads[i];
+    if (b->reads[i].buf != r->w[0] && b->reads[i].buf != r->w[1]) to->reads[to->n_reads++] = b->reads[i];
 }
 
 static tir_stmt *realize(tir_ctx *c, tir_block *blk, tir_expr **values, int n, tir_expr *pred) {
   return tir_block_realize(c, values, n, pred ? pred : tir_bool(c, true), blk);
 }
 
-static tir_expr *combine(tir_ctx *c, const reduction *r, tir_expr *acc, tir_expr *x) {
-  return r->w_first ? tir_binary(c, r->f, acc, x) : tir_binary(c, r->f, x, acc);
+/* a block of the (1,) buffers bs[0..n) written (and rs read, when given) */
+static tir_buffer_region *regions0(tir_ctx *c, tir_buffer *const *bs, int n) {
+  tir_buffer_region *r = tir_alloc(c, sizeof *r * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) r[i] = *region0(c, bs[i]);
+  return r;
 }
 
-static tir_expr *reducer_node(tir_ctx *c, const reduction *r) {
-  tir_expr *x = tir_var(c, "x0", r->w->dtype), *y = tir_var(c, "y0", r->w->dtype);
-  tir_expr *res = tir_binary(c, r->f, x, y);
-  return tir_comm_reducer(c, &x, &y, &res, (tir_expr *const *)&r->ident, 1);
+static tir_stmt *allreduce(tir_ctx *c, const reduction *r, tir_expr *const *src, tir_buffer *const *ct,
+                           tir_stmt *const *threads, int nthreads) {
+  int n = r->n, na = 0;
+  tir_expr **a = tir_alloc(c, sizeof *a * (size_t)(2 * n + 2 + nthreads));
+  a[na++] = tir_int(c, (tir_dtype){TIR_TC_UINT, 32, 1}, n);
+  for (int i = 0; i < n; i++) a[na++] = src[i];
+  a[na++] = tir_bool(c, true);
+  for (int i = 0; i < n; i++) a[na++] = at0(c, ct[i]);
+  for (int i = 0; i < nthreads; i++) a[na++] = threads[i]->u.loop.var;
+  tir_stmt *call = tir_evaluate(c, tir_call(c, TIR_HANDLE, "tvm_thread_allreduce", a, na));
+  return tir_attr_stmt(c, "reduce_scope", r->reducer, tir_i32(c, 0), call);
 }
 
 /* the replacement of B's realize s, with `chain` its it loops (outermost
@@ -220,24 +359,32 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
   const tir_expr *p = s->u.realize.predicate;
   bool pred = p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0);
   bool in_thread = nchain > 0 || pred;
-  tir_buffer *ct = local_1(c, "cross_thread_", r->w), *it = in_thread ? local_1(c, "in_thread_", r->w) : NULL;
+  int n = r->n;
+  tir_buffer *ct[2] = {NULL, NULL}, *it[2] = {NULL, NULL};
+  for (int i = 0; i < n; i++) {
+    ct[i] = local_1(c, "cross_thread_", r->w[i]);
+    if (in_thread) it[i] = local_1(c, "in_thread_", r->w[i]);
+  }
   tir_stmt *parts[4];
   int np = 0;
-  tir_expr **targs = tir_alloc(c, sizeof *targs * (size_t)(nthreads + 4));
   if (in_thread) {
     tir_block *ib = tir_block_new(c, suffixed(c, b->name, "_in_thread_init"));
-    ib->writes = region0(c, it);
-    ib->n_writes = 1;
+    ib->writes = regions0(c, it, n);
+    ib->n_writes = n;
     ib->reads = tir_alloc(c, sizeof *ib->reads);
-    ib->body = store0(c, it, r->ident);
+    tir_stmt *inits[2];
+    for (int i = 0; i < n; i++) inits[i] = store0(c, it[i], r->ident[i]);
+    ib->body = tir_seq(c, inits, n);
     parts[np++] = realize(c, ib, NULL, 0, NULL);
     tir_block *ub = tir_block_copy(c, b);
     ub->name = suffixed(c, b->name, "_in_thread");
     ub->init = NULL;
-    reads_but(c, b, r->w, ub);
-    ub->writes = region0(c, it);
-    ub->n_writes = 1;
-    ub->body = store0(c, it, combine(c, r, at0(c, it), r->rhs));
+    reads_but(c, b, r, ub);
+    ub->writes = regions0(c, it, n);
+    ub->n_writes = n;
+    to_it t = {r, it};
+    tir_mutator m = {.expr = it_load, .stmt = it_store, .ctx = c, .user = &t};
+    ub->body = tir_mutate_stmt(&m, b->body);
     tir_stmt *u = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, ub);
     for (int k = nchain - 1; k >= 0; k--) {
       tir_stmt *l = tir_stmt_copy(c, chain[k]);
@@ -246,32 +393,22 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     }
     parts[np++] = u;
     tir_block *cb = tir_block_new(c, suffixed(c, b->name, "_cross_thread"));
-    cb->reads = region0(c, it);
-    cb->n_reads = 1;
-    cb->writes = region0(c, ct);
-    cb->n_writes = 1;
-    targs[0] = tir_int(c, (tir_dtype){TIR_TC_UINT, 32, 1}, 1);
-    targs[1] = at0(c, it);
-    targs[2] = tir_bool(c, true);
-    targs[3] = at0(c, ct);
-    for (int i = 0; i < nthreads; i++) targs[4 + i] = threads[i]->u.loop.var;
-    tir_stmt *call = tir_evaluate(c, tir_call(c, TIR_HANDLE, "tvm_thread_allreduce", targs, 4 + nthreads));
-    cb->body = tir_attr_stmt(c, "reduce_scope", reducer_node(c, r), tir_i32(c, 0), call);
+    cb->reads = regions0(c, it, n);
+    cb->n_reads = n;
+    cb->writes = regions0(c, ct, n);
+    cb->n_writes = n;
+    tir_expr *src[2];
+    for (int i = 0; i < n; i++) src[i] = at0(c, it[i]);
+    cb->body = allreduce(c, r, src, ct, threads, nthreads);
     parts[np++] = realize(c, cb, NULL, 0, NULL);
   } else {
     tir_block *cb = tir_block_copy(c, b);
     cb->name = suffixed(c, b->name, "_cross_thread");
     cb->init = NULL;
-    reads_but(c, b, r->w, cb);
-    cb->writes = region0(c, ct);
-    cb->n_writes = 1;
-    targs[0] = tir_int(c, (tir_dtype){TIR_TC_UINT, 32, 1}, 1);
-    targs[1] = r->rhs;
-    targs[2] = tir_bool(c, true);
-    targs[3] = at0(c, ct);
-    for (int i = 0; i < nthreads; i++) targs[4 + i] = threads[i]->u.loop.var;
-    tir_stmt *call = tir_evaluate(c, tir_call(c, TIR_HANDLE, "tvm_thread_allreduce", targs, 4 + nthreads));
-    cb->body = tir_attr_stmt(c, "reduce_scope", reducer_node(c, r), tir_i32(c, 0), call);
+    reads_but(c, b, r, cb);
+    cb->writes = regions0(c, ct, n);
+    cb->n_writes = n;
+    cb->body = allreduce(c, r, r->rhs, ct, threads, nthreads);
     parts[np++] = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, cb);
   }
   /* the write-back: B's spatial iter vars, fresh */
@@ -295,23 +432,27 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     tir_expr *eq = tir_binary(c, TIR_EQ, l->u.loop.var, l->u.loop.min);
     wpred = wpred ? tir_binary(c, TIR_AND, wpred, eq) : eq;
   }
-  wb->reads = region0(c, ct);
-  wb->n_reads = 1;
-  wb->writes = tir_alloc(c, sizeof *wb->writes);
-  wb->writes[0] = b->writes[0];
-  wb->writes[0].region = tir_alloc(c, sizeof(tir_range) * (size_t)(b->writes[0].n + 1));
-  for (int i = 0; i < b->writes[0].n; i++) {
-    wb->writes[0].region[i].min = tir_substitute_expr(c, b->writes[0].region[i].min, &vm);
-    wb->writes[0].region[i].extent = tir_substitute_expr(c, b->writes[0].region[i].extent, &vm);
+  wb->reads = regions0(c, ct, n);
+  wb->n_reads = n;
+  wb->writes = tir_alloc(c, sizeof *wb->writes * (size_t)(b->n_writes + 1));
+  for (int j = 0; j < b->n_writes; j++) {
+    wb->writes[j] = b->writes[j];
+    wb->writes[j].region = tir_alloc(c, sizeof(tir_range) * (size_t)(b->writes[j].n + 1));
+    for (int i = 0; i < b->writes[j].n; i++) {
+      wb->writes[j].region[i].min = tir_substitute_expr(c, b->writes[j].region[i].min, &vm);
+      wb->writes[j].region[i].extent = tir_substitute_expr(c, b->writes[j].region[i].extent, &vm);
+    }
   }
-  wb->n_writes = 1;
-  tir_stmt *wst = tir_store(c, r->w, at0(c, ct), r->update->u.store.idx, r->update->u.store.nidx);
-  wb->body = tir_substitute_stmt(c, wst, &vm);
+  wb->n_writes = b->n_writes;
+  tir_stmt *wst[2];
+  for (int i = 0; i < n; i++)
+    wst[i] = tir_substitute_stmt(c, tir_store(c, r->w[i], at0(c, ct[i]), r->idx, r->nidx), &vm);
+  wb->body = tir_seq(c, wst, n);
   tir_var_map_free(&vm);
   parts[np++] = realize(c, wb, vals, wb->n_iter, wpred);
-  /* the buffers, for the root block */
-  for (int k = 0; k < 2; k++) {
-    tir_buffer *nb = k ? it : ct;
+  /* the buffers, for the root block: the cross-thread ones, then the in-thread ones */
+  for (int k = 0; k < 2 * n; k++) {
+    tir_buffer *nb = k < n ? ct[k] : it[k - n];
     if (!nb) continue;
     if (st->nalloc == st->capalloc) {
       st->capalloc = st->capalloc ? 2 * st->capalloc : 8;

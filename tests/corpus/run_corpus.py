@@ -124,7 +124,13 @@ def main():
                 continue
             src = ctr[:-len("_ctr.tir")] + ".tir"
             r = subprocess.run([tirc, "--passes=lower_cross_thread", src], capture_output=True, text=True, timeout=60)
-            why = f"exit {r.returncode}" if r.returncode else equal(r.stdout, open(ctr).read(), False)
+            why = f"exit {r.returncode}" if r.returncode else None
+            if not why:  # TVM's pass run here: TVM cannot read its own print of argmax's (`or` in the reducer)
+                try:
+                    want = tvm.s_tir.transform.LowerCrossThreadReduction()(tvm.script.from_source(open(src).read()))
+                    tvm.ir.assert_structural_equal(want, tvm.script.from_source(r.stdout, check_well_formed=False))
+                except Exception as e:  # noqa: BLE001
+                    why = [l for l in str(e).splitlines() if l.strip()][0][:160]
             key = f"{name[:-4]} LowerCrossThreadReduction"
             if why is None and key in known:
                 fail += 1
@@ -185,9 +191,9 @@ def main():
                                        capture_output=True, text=True, timeout=300)
                 return name, r
             # a reduction over a thread-bound loop that lower_cross_thread
-            # (first in the default pipeline) does not lower (argmax's, into
-            # two buffers) must be refused by name (its CUDA would race), and
-            # its _gpu_ctr form (TVM's pass's output) compile
+            # (second in the default pipeline) would not lower must be
+            # refused by name (its CUDA would race), and its _gpu_ctr form
+            # (TVM's pass's output) compile
             gpu_files = [b for b in files if re.search(r"_gpu(_ctr)?\.tir$", b)]
             names = {os.path.basename(b)[:-4] for b in gpu_files}
             built = refused = 0
@@ -201,8 +207,7 @@ def main():
                     else:
                         built += 1
             print(f"corpus: {built} programs scheduled for CUDA emitted as CUDA and compiled by nvcc (sm_80); "
-                  f"{refused} refused as reductions across threads that lower_cross_thread does not lower "
-                  f"(into several buffers; TVM's lowered forms among those compiled)")
+                  f"{refused} refused as reductions across threads that lower_cross_thread does not lower")
     print(f"corpus: {'ok' if not fail else f'{fail} failures'}")
     return 1 if fail else 0
 
