@@ -484,7 +484,7 @@ static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   else if (!strcmp(op, "&")) v = p & q;
   else if (!strcmp(op, "|")) v = p | q;
   else if (!strcmp(op, "^")) v = p ^ q;
-  else if (!strcmp(op, "<<")) { if (q < 0 || q > 62 || (p << q) >> q != p) goto overflow; v = p << q; }
+  else if (!strcmp(op, "<<")) { if (q < 0 || q > 62 || __builtin_mul_overflow(p, (int64_t)1 << q, &v)) goto overflow; } /* p * 2^q: Python's, and no C shift of a negative */
   else if (!strcmp(op, ">>")) { if (q < 0) goto overflow; v = q > 63 ? (p < 0 ? -1 : 0) : p >> q; }
   else if (!strcmp(op, "**")) {
     if (q < 0) { out.k = RV_FLOAT; out.f = pow(x, y); return out; }

@@ -3,7 +3,9 @@
   llm:       the kernels of tvm.relax.frontend.nn.llm (paged-KV attention
              prefill and decode, ragged prefill, MLA, tree attention, state
              merging, KV-cache page copies), instantiated at two dtypes and
-             the configurations below, as TVM prints them (mod.script());
+             the configurations below, and relax's generic GPU kernels
+             (multinomial sampling, 2-D and 3-D cumsum), as TVM prints them
+             (mod.script());
   docstring: every TVMScript example in the docstrings of the installed
              package (tvm.s_tir.Schedule's before/after programs and the
              rest), as their authors wrote them.
@@ -78,6 +80,12 @@ def llm_cases():
         add("tree_attn_" + dt, ta.tree_attn, 8, 32, 128, dt, rope, cuda)
         add("tree_attn_paged_cpu_" + dt, ta.tree_attn_with_paged_kv_cache_cpu, 8, 32, 128, dt, rope)
         add("tree_attn_paged_" + dt, ta.tree_attn_with_paged_kv_cache, 8, 32, 128, dt, rope, cuda)
+    # relax's generic GPU kernels (the sampling and scan ops' TIR)
+    from tvm.relax.backend.gpu_generic import cumsum, sampling
+    add("multinomial_float32", sampling.gpu_multinomial_from_uniform)
+    for dt in ["float32", "int32"]:
+        add("cumsum2d_" + dt, cumsum.gpu_2d_continuous_cumsum, in_dtype=dt, out_dtype=dt)
+        add("cumsum3d_" + dt, cumsum.gpu_3d_axis_1_cumsum, in_dtype=dt, out_dtype=dt)
     out = []
     for name, fn, a, k in cases:
         with cuda:
