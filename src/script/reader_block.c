@@ -33,12 +33,14 @@ static tir_expr *shape_var(rd *r, const char *name, tir_span sp) {
   return e;
 }
 
-/* whether identifier n is a name the expression looks up (not an
- * attribute's name, a keyword, a called function or T itself) */
-static bool looked_up(rd *r, TSNode n) {
-  TSNode p = ts_node_parent(n);
-  if (rd_is(p, "attribute") || rd_is(p, "keyword_argument")) return false;
-  if (rd_is(p, "call") && ts_node_eq(rd_field(p, "function"), n)) return false;
+/* whether identifier n, met in field `field` of its parent, is a name the
+ * expression looks up (not an attribute's object or name, a keyword, a
+ * called function or T itself); by the field, not ts_node_parent, which
+ * walks down from the root (quadratic on a long chain) */
+static bool looked_up(rd *r, TSNode n, const char *field) {
+  if (field && (!strcmp(field, "attribute") || !strcmp(field, "object") || !strcmp(field, "name") ||
+                !strcmp(field, "function")))
+    return false;
   const char *t = rd_text(r, n);
   return strcmp(t, r->t_alias ? r->t_alias : "T") && strcmp(t, "True") && strcmp(t, "False") && strcmp(t, "None");
 }
@@ -85,7 +87,8 @@ static tir_expr *shape_string(rd *r, rval v) {
     TSTreeCursor cur = ts_tree_cursor_new(x);
     for (bool more = true; more;) {
       TSNode n = ts_tree_cursor_current_node(&cur);
-      if (rd_is(n, "identifier") && looked_up(r, n) && !rd_lookup(r, rd_text(r, n)))
+      if (rd_is(n, "identifier") && looked_up(r, n, ts_tree_cursor_current_field_name(&cur)) &&
+          !rd_lookup(r, rd_text(r, n)))
         shape_var(r, rd_text(r, n), rd_span(n));
       if (ts_tree_cursor_goto_first_child(&cur)) continue;
       while (!ts_tree_cursor_goto_next_sibling(&cur))
