@@ -140,8 +140,8 @@ static void record(sh_walk *w, const void *data, const char *name, bool store, t
   a.loops = malloc(sizeof *a.loops * (size_t)(w->nloops + 1));
   a.lets = malloc(sizeof *a.lets * (size_t)(w->nlets + 1));
   if (!a.loops || !a.lets) abort();
-  memcpy(a.loops, w->loops, sizeof *a.loops * (size_t)w->nloops);
-  memcpy(a.lets, w->lets, sizeof *a.lets * (size_t)w->nlets);
+  if (w->nloops) memcpy(a.loops, w->loops, sizeof *a.loops * (size_t)w->nloops);
+  if (w->nlets) memcpy(a.lets, w->lets, sizeof *a.lets * (size_t)w->nlets);
   a.nloops = w->nloops;
   a.nlets = w->nlets;
   memcpy(a.tvar, w->var, sizeof a.tvar);
