@@ -6,6 +6,8 @@
              the configurations below, and relax's generic GPU kernels
              (multinomial sampling, 2-D and 3-D cumsum), as TVM prints them
              (mod.script());
+  legalize:  the PrimFuncs relax.transform.LegalizeOps writes for a relax
+             function of 26 ops (softmax, norms, scans, sorts, matmul, ...);
   docstring: every TVMScript example in the docstrings of the installed
              package (tvm.s_tir.Schedule's before/after programs and the
              rest), as their authors wrote them.
@@ -94,6 +96,38 @@ def llm_cases():
     return out
 
 
+def legalize_cases():
+    """the PrimFuncs relax.transform.LegalizeOps writes for a relax function
+    of 26 ops (TIR that relax users get from TVM, static and symbolic)"""
+    import numpy as np
+    from tvm import relax
+    from tvm.script import relax as R
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", R.Tensor((4, 8), "float32"))
+    y = relax.Var("y", R.Tensor((4, 8), "float32"))
+    z = relax.Var("z", R.Tensor((tvm.tirx.Var("n", "int64"), 8), "float32"))
+    idx = relax.Var("i", R.Tensor((3,), "int64"))
+    ones = relax.const(tvm.runtime.tensor(np.ones(8, "float32")))
+    zeros = relax.const(tvm.runtime.tensor(np.zeros(8, "float32")))
+    op = relax.op
+    with bb.function("main", [x, y, z, idx]):
+        with bb.dataflow():
+            outs = [bb.emit(e) for e in [
+                op.add(x, y), op.nn.softmax(x), op.sum(x, axis=[1]), op.argmax(x, axis=1), op.take(x, idx, axis=1),
+                op.nn.layer_norm(x, ones, zeros, [1]), op.cumsum(x, axis=1), op.sort(x, axis=1),
+                op.topk(x, 2, axis=1), op.nn.gelu(x), op.nn.silu(x), op.matmul(x, op.permute_dims(y)),
+                op.nn.softmax(z), op.mean(z, axis=[0]), op.strided_slice(x, [1], [0], [4], [2]),
+                op.where(op.greater(x, y), x, y), op.nn.rms_norm(x, ones, [1]), op.concat([x, y], axis=0),
+                op.split(x, 2, axis=1), op.repeat(x, 2, axis=0), op.flip(x, axis=1), op.tril(x),
+                op.one_hot(idx, relax.prim_value(1.0), relax.prim_value(0.0), 4, -1), op.variance(x, axis=[1]),
+                op.cumprod(x, axis=0), op.nn.log_softmax(x)]]
+            gv = bb.emit_output(relax.Tuple(outs))
+        bb.emit_func_output(gv)
+    mod = relax.transform.LegalizeOps()(bb.get())
+    return [("legalize", gv.name_hint, None, tvm.IRModule({"main": f}).script())
+            for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)]
+
+
 def docstring_cases():
     """(kind, name, key, text): each @T.prim_func / @I.ir_module example of
     a docstring, dedented, from its decorator to the end of its body"""
@@ -150,7 +184,7 @@ def run(cmd, **kw):
 
 def main():
     tirc = os.path.abspath(sys.argv[1])
-    cases = llm_cases() + docstring_cases()
+    cases = llm_cases() + legalize_cases() + docstring_cases()
     counts = {}
     fail = 0
     emitted = {"c": 0, "cuda": 0}
@@ -218,7 +252,7 @@ def main():
             why = re.sub(r"^.*?error: ", "", errs[0])
             why = re.sub(r"\b(line|at) \d+", r"\1 N", why)[:110]
             refused_emit.setdefault(why, []).append(name)
-    for kind in ("llm", "docstring"):
+    for kind in ("llm", "legalize", "docstring"):
         c = {w: v for (k, w), v in counts.items() if k == kind}
         print("tvm_source: %s: %d programs: %d round-trip equal, %d refused as listed, %d that TVM cannot read" %
               (kind, sum(c.values()), c.get("equal", 0), c.get("refused as listed", 0), c.get("TVM cannot read", 0)))
