@@ -109,9 +109,7 @@ hostile: $(TIRC)
 
 corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
-	@python3 tests/corpus/tensor_intrin.py $(TIRC)
-	@python3 tests/corpus/tvm_source.py $(TIRC)
-	@python3 tests/corpus/topi_sweep.py $(TIRC)
+	@tests/corpus/run_parallel.sh $(TIRC) tests/corpus/tensor_intrin.py tests/corpus/tvm_source.py tests/corpus/topi_sweep.py
 
 python-test: all
 	@tests/python/run.sh
