@@ -120,9 +120,10 @@ aot-full: $(TIRC)
 analyzer-diff: all
 	@python3 tests/oracle/diff_analyzer.py
 
-# the topi sweep with its CUDA built by nvcc (about 2 minutes more)
+# the topi sweep and TVM's own kernels with their CUDA built by nvcc (about 2 minutes more)
 corpus-full: $(TIRC)
 	@python3 tests/corpus/topi_sweep.py $(TIRC) --full
+	@python3 tests/corpus/tvm_source.py $(TIRC) --full
 
 # the interpreter (docs/exec.md): its own tests, the C against it, every
 # golden input of tests/passes/ with --verify-exec; exec-full adds the slow ones

@@ -184,6 +184,7 @@ def run(cmd, **kw):
 
 def main():
     tirc = os.path.abspath(sys.argv[1])
+    full = "--full" in sys.argv[2:]  # and the emitted CUDA built by nvcc (make corpus-full)
     cases = llm_cases() + legalize_cases() + docstring_cases()
     counts = {}
     fail = 0
@@ -240,6 +241,12 @@ def main():
                     fail += 1
                     print("FAIL tvm_source llm %s: its C does not build: %s" % (name, g.stderr[:300]))
                     continue
+            if p.returncode == 0 and gpu and full:
+                nv = run(["nvcc", "-arch=sm_80", "-Werror", "all-warnings", "-c", code, "-o", code + ".o"])
+                if nv.returncode != 0:
+                    fail += 1
+                    print("FAIL tvm_source llm %s: nvcc: %s" % (name, nv.stderr[:300]))
+                    continue
             if p.returncode == 0:
                 emitted[target] += 1
                 continue
@@ -256,7 +263,8 @@ def main():
         c = {w: v for (k, w), v in counts.items() if k == kind}
         print("tvm_source: %s: %d programs: %d round-trip equal, %d refused as listed, %d that TVM cannot read" %
               (kind, sum(c.values()), c.get("equal", 0), c.get("refused as listed", 0), c.get("TVM cannot read", 0)))
-    print("tvm_source: llm kernels emitted: %d as C (built by gcc), %d as CUDA; refused:" % (emitted["c"], emitted["cuda"]))
+    print("tvm_source: llm kernels emitted: %d as C (built by gcc), %d as CUDA%s; refused:" %
+          (emitted["c"], emitted["cuda"], " (built by nvcc)" if full else ""))
     for why, names in sorted(refused_emit.items()):
         print("  %d: %s (%s)" % (len(names), why, ", ".join(names)))
     print("tvm_source: %d failed" % fail)
