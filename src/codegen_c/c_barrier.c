@@ -104,7 +104,6 @@ typedef struct {
   const char *name;
   int store_line;
   bool too_many;
-  tir_diag *d;
 } sh_walk;
 
 static int tag_slot(sh_walk *w, const char *tag) {
@@ -356,7 +355,7 @@ bool cg_c_check_barriers(const tir_func *f, tir_diag *d) {
               "--emit=cuda keeps it");
     return false;
   }
-  sh_walk w = {.top = true, .d = d};
+  sh_walk w = {.top = true};
   sh_stmt_walk(&w, f->body);
   if (w.failed && w.too_many)
     tir_error(d, w.at.line ? w.at : f->span,

@@ -167,7 +167,6 @@ static ptr_set *taint(rebind_check *rc, const void *key, bool make) {
 typedef struct {
   rebind_check *rc;
   ptr_set *into;
-  const void *self; /* no copy of a set into itself */
   bool grew;
 } taint_find;
 
@@ -194,7 +193,7 @@ static bool taint_expr(tir_visitor *v, const tir_expr *e) {
 
 /* adds to key's set the buffers e's value comes from; true if it grew */
 static bool taint_flow(rebind_check *rc, const void *key, const tir_expr *e) {
-  taint_find f = {rc, taint(rc, key, true), key, false};
+  taint_find f = {rc, taint(rc, key, true), false};
   tir_visitor v = {.expr = taint_expr, .user = &f};
   tir_visit_expr(&v, e);
   return f.grew;
@@ -204,7 +203,7 @@ static bool taint_flow(rebind_check *rc, const void *key, const tir_expr *e) {
  * buffers and lets too)? */
 static bool tainted_by(rebind_check *rc, const tir_expr *e, const void *data) {
   ptr_set tmp = {0};
-  taint_find f = {rc, &tmp, NULL, false};
+  taint_find f = {rc, &tmp, false};
   tir_visitor v = {.expr = taint_expr, .user = &f};
   tir_visit_expr(&v, e);
   bool has = ptr_set_has(&tmp, data);

@@ -119,11 +119,16 @@ static bool same_const(const tir_expr *a, const tir_expr *b) {
   return false;
 }
 
-static bool is_w_load(const tir_expr *e, const tir_stmt *st) {
-  if (e->kind != TIR_BUFFER_LOAD || e->u.load.buf != st->u.store.buf || e->u.load.nidx != st->u.store.nidx) return false;
-  for (int i = 0; i < st->u.store.nidx; i++)
-    if (!tir_expr_identical(e->u.load.idx[i], st->u.store.idx[i])) return false;
+static bool same_index(tir_expr *const *a, int na, tir_expr *const *b, int nb) {
+  if (na != nb) return false;
+  for (int i = 0; i < na; i++)
+    if (!tir_expr_identical(a[i], b[i])) return false;
   return true;
+}
+
+static bool is_w_load(const tir_expr *e, const tir_stmt *st) {
+  return e->kind == TIR_BUFFER_LOAD && e->u.load.buf == st->u.store.buf &&
+         same_index(e->u.load.idx, e->u.load.nidx, st->u.store.idx, st->u.store.nidx);
 }
 
 /* B of one of the forms in the header: n values (1; 2 for argmax/argmin),
@@ -137,13 +142,6 @@ typedef struct {
   tir_expr *rhs[2], *ident[2];
   tir_expr *reducer;
 } reduction;
-
-static bool same_index(const tir_expr *const *a, int na, const tir_expr *const *b, int nb) {
-  if (na != nb) return false;
-  for (int i = 0; i < na; i++)
-    if (!tir_expr_identical(a[i], b[i])) return false;
-  return true;
-}
 
 /* ---- argmax / argmin: TVM's two-value reducers, matched as templates ---- */
 
@@ -196,14 +194,14 @@ static bool match_pair(tir_ctx *c, const tir_block *b, reduction *r) {
   const tir_stmt *st[2], *in = b->init;
   if (!pair_body(b->body, e, st) || in->kind != TIR_SEQ || in->u.seq.n != 2) return false;
   tir_buffer *w0 = st[0]->u.store.buf, *w1 = st[1]->u.store.buf;
-  if (w0 == w1 || b->n_writes != 2 || !same_index((const tir_expr *const *)st[0]->u.store.idx, st[0]->u.store.nidx,
-                                                  (const tir_expr *const *)st[1]->u.store.idx, st[1]->u.store.nidx))
+  if (w0 == w1 || b->n_writes != 2 || !same_index(st[0]->u.store.idx, st[0]->u.store.nidx,
+                                                  st[1]->u.store.idx, st[1]->u.store.nidx))
     return false;
   for (int i = 0; i < 2; i++) {
     const tir_stmt *is = in->u.seq.stmts[i];
     if (is->kind != TIR_BUFFER_STORE || is->u.store.buf != st[i]->u.store.buf ||
-        !same_index((const tir_expr *const *)is->u.store.idx, is->u.store.nidx,
-                    (const tir_expr *const *)st[0]->u.store.idx, st[0]->u.store.nidx))
+        !same_index(is->u.store.idx, is->u.store.nidx,
+                    st[0]->u.store.idx, st[0]->u.store.nidx))
       return false;
     if (b->writes[0].buf != st[i]->u.store.buf && b->writes[1].buf != st[i]->u.store.buf) return false;
   }
@@ -236,8 +234,8 @@ static bool match_reduction(tir_ctx *c, const tir_block *b, reduction *r) {
   const tir_stmt *up = b->body, *in = b->init;
   tir_buffer *w = up->u.store.buf;
   if (b->n_writes != 1 || in->kind != TIR_BUFFER_STORE || w != b->writes[0].buf || in->u.store.buf != w ||
-      !same_index((const tir_expr *const *)in->u.store.idx, in->u.store.nidx,
-                  (const tir_expr *const *)up->u.store.idx, up->u.store.nidx))
+      !same_index(in->u.store.idx, in->u.store.nidx,
+                  up->u.store.idx, up->u.store.nidx))
     return false;
   const tir_expr *v = up->u.store.value;
   if (v->kind != TIR_ADD && v->kind != TIR_MUL && v->kind != TIR_MAX && v->kind != TIR_MIN) return false;
@@ -263,7 +261,7 @@ static tir_expr *it_load(tir_mutator *m, tir_expr *e) {
   const to_it *t = m->user;
   if (e->kind != TIR_BUFFER_LOAD) return e;
   for (int i = 0; i < t->r->n; i++)
-    if (e->u.load.buf == t->r->w[i] && same_index((const tir_expr *const *)e->u.load.idx, e->u.load.nidx, (const tir_expr *const *)t->r->idx, t->r->nidx)) {
+    if (e->u.load.buf == t->r->w[i] && same_index(e->u.load.idx, e->u.load.nidx, t->r->idx, t->r->nidx)) {
       tir_expr *z = tir_i32(m->ctx, 0);
       return tir_load(m->ctx, t->it[i], &z, 1);
     }

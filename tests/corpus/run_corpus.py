@@ -28,13 +28,27 @@ ALIAS = {"LowerInitBlock": "lower_init", "PlanAndUpdateBufferAllocationLocation"
          "LowerOpaqueBlock": "lower_opaque", "FlattenBuffer": "flatten"}
 
 
-def equal(a_text, b_text, check_well_formed=True):
+def equal(a_text, b_text):
     try:
-        tvm.ir.assert_structural_equal(tvm.script.from_source(a_text, check_well_formed=check_well_formed),
-                                       tvm.script.from_source(b_text, check_well_formed=check_well_formed))
+        tvm.ir.assert_structural_equal(tvm.script.from_source(a_text), tvm.script.from_source(b_text))
         return None
     except Exception as e:  # noqa: BLE001
         return [l for l in str(e).splitlines() if l.strip()][0][:160]
+
+
+def tally(st, known, key, why):
+    """count a stage into st ([equal, known]); 1 for a failure, printed"""
+    if why is None and key in known:
+        print(f"FAIL {key}: listed in known_differences.txt but now equal to TVM's (remove the line)")
+        return 1
+    if why is None:
+        st[0] += 1
+    elif key in known:
+        st[1] += 1
+    else:
+        print(f"FAIL {key}: {why}")
+        return 1
+    return 0
 
 
 def main():
@@ -103,16 +117,7 @@ def main():
                 r = subprocess.run([tirc, f"--passes={ALIAS[pname]}", prev], capture_output=True, text=True, timeout=60)
                 why = f"exit {r.returncode}" if r.returncode else equal(r.stdout, open(cur).read())
                 key = f"{name} {pname}"
-                if why is None and key in known:
-                    fail += 1
-                    print(f"FAIL {key}: listed in known_differences.txt but now equal to TVM's (remove the line)")
-                elif why is None:
-                    st[0] += 1
-                elif key in known:
-                    st[1] += 1
-                else:
-                    fail += 1
-                    print(f"FAIL {key}: {why}")
+                fail += tally(st, known, key, why)
                 prev = cur
         # LowerCrossThreadReduction: tirc's lower_cross_thread on each
         # scheduled program against TVM's pass (whose output TVM's own
@@ -132,16 +137,7 @@ def main():
                 except Exception as e:  # noqa: BLE001
                     why = [l for l in str(e).splitlines() if l.strip()][0][:160]
             key = f"{name[:-4]} LowerCrossThreadReduction"
-            if why is None and key in known:
-                fail += 1
-                print(f"FAIL {key}: listed in known_differences.txt but now equal to TVM's (remove the line)")
-            elif why is None:
-                st[0] += 1
-            elif key in known:
-                st[1] += 1
-            else:
-                fail += 1
-                print(f"FAIL {key}: {why}")
+            fail += tally(st, known, key, why)
         for p, (eq, kn) in stats.items():
             print(f"corpus: {p}: {eq} equal to TVM's, {kn} known differences")
         # by running (tirc's interpreter, seeded inputs): a scheduled program
