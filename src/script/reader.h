@@ -151,6 +151,11 @@ typedef struct rd {
   bool too_deep;      /* stmt_depth hit its limit (reported once) */
   int nest;           /* indentation levels the printer will write (an elif is one more) */
   bool in_rest;       /* the next rd_stmts reads the rest of a list: no new level */
+  /* `a, b = x, y`: the names still to bind after the first, each a let of
+   * its value (all values read first, as Python does); the rest of the
+   * list is read after the last (reader_stmt.c, tuple_assign) */
+  struct rd_pend { const char *name; rval v; tir_span sp; } *pend; /* scratch */
+  int pend_i, pend_n;
   /* the free var of a T.attr whose only statement is the for loop read
    * next: that loop binds it (see reader_stmt.c, pragma_loop_var) */
   tir_expr *loop_var_hint;

@@ -129,8 +129,11 @@ tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
 }
 
 /* the rest of the statement list after idx, in the current scope */
+static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, bool whole_rest);
+
 static tir_stmt *rest_of(rd *r, TSNode list, uint32_t idx, bool *rest_used) {
   *rest_used = true;
+  if (r->pend_i < r->pend_n) return pend_run(r, list, idx, rest_used, true);
   r->in_rest = true;
   return rd_stmts(r, list, idx + 1);
 }
@@ -370,7 +373,7 @@ static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
 }
 
 static bool more_stmts(rd *r, TSNode list, uint32_t idx) {
-  if (rd_list_continues(r, list)) return true;
+  if (r->pend_i < r->pend_n || rd_list_continues(r, list)) return true;
   uint32_t cnt;
   const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = idx + 1; i < cnt; i++)
@@ -503,6 +506,72 @@ static tir_stmt *bind(rd *r, const char *name, TSNode call, TSNode list, uint32_
   return s;
 }
 
+/* the pending names of `a, b, ... = x, y, ...` bound in order, each as
+ * `name = value` alone would be; with whole_rest, the rest of the list
+ * after them too (rest_of of the last let lands here) */
+static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, bool whole_rest) {
+  int n = r->pend_n - r->pend_i + 1, ng = 0;
+  tir_stmt **got = rd_tmp(r, sizeof *got * (size_t)n);
+  while (r->pend_i < r->pend_n) {
+    struct rd_pend p = r->pend[r->pend_i++];
+    bool used = false;
+    int errs = r->d->nerrors;
+    tir_stmt *s = let(r, p.name, p.v, (TSNode){0}, list, idx, &used, p.sp);
+    if (r->d->nerrors > errs) {
+      r->pend_i = r->pend_n;
+      *rest_used |= used;
+      return NULL;
+    }
+    if (s) got[ng++] = s;
+    if (used) {
+      *rest_used = true;
+      return ng ? tir_seq(r->c, got, ng) : NULL;
+    }
+  }
+  if (whole_rest) {
+    *rest_used = true;
+    r->in_rest = true;
+    tir_stmt *rest = rd_stmts(r, list, idx + 1);
+    if (!rest) return NULL;
+    got[ng++] = rest;
+  }
+  return ng == 0 ? NULL : ng == 1 ? got[0] : tir_seq(r->c, got, ng);
+}
+
+/* `a, b = x, y` (Python's tuple assignment: TVM binds each name to its
+ * value, read before any is bound); NULL with *done false when not one */
+static tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list, uint32_t idx, bool *rest_used,
+                              bool *done) {
+  uint32_t n = ts_node_named_child_count(left);
+  *done = false;
+  if (n < 2 || n != ts_node_named_child_count(right)) return NULL;
+  for (uint32_t i = 0; i < n; i++)
+    if (!rd_is(ts_node_named_child(left, i), "identifier")) return NULL;
+  *done = true;
+  /* TVM refuses a name bound already (a local scalar stored to in
+   * order would break `a, b = b, a`) or twice */
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode l = ts_node_named_child(left, i);
+    const char *nm = rd_text(r, l);
+    bool twice = false;
+    for (uint32_t j = 0; j < i && !twice; j++) twice = !strcmp(nm, rd_text(r, ts_node_named_child(left, j)));
+    if (twice || (r->tirx && rd_scalar_target(r, nm))) {
+      tir_error(r->d, rd_span(l), "'%s' is already defined in this scope: a tuple assignment binds new names only", nm);
+      return NULL;
+    }
+  }
+  struct rd_pend *p = rd_tmp(r, sizeof *p * n);
+  bool ok = true;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode l = ts_node_named_child(left, i);
+    p[i] = (struct rd_pend){rd_text(r, l), rd_eval(r, ts_node_named_child(right, i)), rd_span(l)};
+    ok &= p[i].v.k != RV_ERR;
+  }
+  if (!ok) return NULL;
+  r->pend = p, r->pend_i = 0, r->pend_n = (int)n;
+  return pend_run(r, list, idx, rest_used, false);
+}
+
 static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
@@ -536,6 +605,9 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       }
     }
     if (all) return NULL;
+    bool done;
+    tir_stmt *s = tuple_assign(r, left, right, list, idx, rest_used, &done);
+    if (done) return s;
   }
   if (!rd_is(left, "identifier")) {
     tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
