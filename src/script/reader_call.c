@@ -22,7 +22,8 @@ static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
     "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "infinity", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
-    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", NULL};
+    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", "ramp", "broadcast",
+    "meta_var", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
  * (the printer writes them where `a + b` would fold when read back) */
@@ -43,14 +44,14 @@ static const char *const TVM_UNSUPPORTED[] = {
     "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle",
     "TMEMPool", "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
-    "anylist_getitem", "anylist_resetitem", "assume", "break_loop", "broadcast",
+    "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
-    "meta_var", "print_buffer", "ptr", "ptr_byte_offset",
-    "q_multiply_shift_per_axis", "ramp", "shared_scalar", "static_assert", "thread_return",
+    "print_buffer", "ptr", "ptr_byte_offset",
+    "q_multiply_shift_per_axis", "shared_scalar", "static_assert", "thread_return",
     "tvm_warp_shuffle", "tvm_warp_activemask", "var", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
@@ -631,6 +632,18 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "Cast")) return cast_call(r, a, true);
   if (!strcmp(name, "cast")) return cast_call(r, a, false);
   if (!strcmp(name, "Ramp") || !strcmp(name, "Broadcast")) return vector_call(r, name, a);
+  /* TVM 0.27's T.ramp and T.broadcast are the same node classes */
+  if (!strcmp(name, "ramp")) return vector_call(r, "Ramp", a);
+  if (!strcmp(name, "broadcast")) return vector_call(r, "Broadcast", a);
+  /* T.meta_var(v): the value itself (an assignment binds it by name, with
+   * no let: reader_stmt.c) */
+  if (!strcmp(name, "meta_var")) {
+    if (a->npos != 1 || a->nkw) {
+      tir_error(r->d, a->sp, "T.meta_var expects one value");
+      return rv_err();
+    }
+    return a->pos[0];
+  }
   if (!strcmp(name, "Let")) return let_call(r, a);
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
   if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');

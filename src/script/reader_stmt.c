@@ -572,6 +572,28 @@ static tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list, uin
   return pend_run(r, list, idx, rest_used, false);
 }
 
+static tir_stmt *meta_var(rd *r, TSNode left, TSNode right) {
+  rval v = rd_eval(r, right);
+  if (v.k == RV_ERR) return NULL;
+  if (rd_is(left, "identifier")) {
+    rd_push_sym(r, rd_text(r, left), v);
+    return NULL;
+  }
+  uint32_t n = ts_node_named_child_count(left);
+  bool names = rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern");
+  for (uint32_t i = 0; names && i < n; i++) names = rd_is(ts_node_named_child(left, i), "identifier");
+  if (!names) {
+    tir_error(r->d, rd_span(left), "T.meta_var binds a name or a tuple of names");
+    return NULL;
+  }
+  if (v.k != RV_TUPLE || v.n != (int)n) {
+    tir_error(r->d, v.sp, "T.meta_var's value does not unpack into %u names", n);
+    return NULL;
+  }
+  for (uint32_t i = 0; i < n; i++) rd_push_sym(r, rd_text(r, ts_node_named_child(left, i)), v.items[i]);
+  return NULL;
+}
+
 static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
@@ -586,6 +608,11 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     return scalar(r, rd_text(r, left), t, NULL, list, idx, rest_used, sp);
   }
   if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
+  /* `x = T.meta_var(v)`, `a, b = T.meta_var((u, v))`: bound by name, no let (TVM's parser-time values) */
+  if (rd_is(right, "call") && ts_node_is_null(type)) {
+    const char *tn = rd_t_name(r, rd_field(right, "function"));
+    if (tn && !strcmp(tn, "meta_var")) return meta_var(r, left, right);
+  }
   /* `n, m = T.int64(), T.int64()`: several size vars at once, as TVM prints them */
   if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) &&
       (rd_is(right, "expression_list") || rd_is(right, "tuple")) && ts_node_is_null(type) &&
