@@ -174,7 +174,7 @@ bigdeep-long: $(TIRC)
 	@python3 tests/fuzz/bigdeep.py $(TIRC) --time $(BIGDEEP_TIME) --seed $$(date +%s) --cuda
 
 test: all
-	@$(MAKE) --no-print-directory unit cli chunked-read emit-sweep golden golden-reclaim codegen aot hostile corpus install-check python-test oracle analyzer-diff fuzz bigdeep exec fuzz-exec memplan-tvm
+	@$(MAKE) --no-print-directory -j2 --output-sync=target corpus hostile codegen aot install-check exec emit-sweep chunked-read memplan-tvm fuzz bigdeep oracle python-test fuzz-exec golden golden-reclaim unit cli analyzer-diff
 
 # the golden outputs again with the pipeline moving the live IR to a fresh
 # ctx after every pass (docs/passes.md): the same text
