@@ -245,6 +245,10 @@ typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDE
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */
+  /* TIR_AV_EXPR: written as a TIR value (T.int64(3), T.bool(True),
+   * T.float64(0.5)), where a bare int64, bool or float64 constant is a
+   * Python value (TVM 0.27 tells the two apart: a boxed int is no IntImm) */
+  bool typed;
   tir_attr_val **items;  /* LIST / DICT values */
   const char **keys;     /* DICT keys */
   int n;

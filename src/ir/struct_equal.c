@@ -226,6 +226,13 @@ static void c_av(canon *c, const tir_attr_val *a) {
   }
   put(c, (uint64_t)a->kind);
   if (a->kind == TIR_AV_EXPR) {
+    /* a typed constant differs from the Python value of its print (only
+     * int64, bool and float64 constants can be either) */
+    const tir_expr *e = a->expr;
+    bool ambiguous = e && (e->kind == TIR_INT_IMM || e->kind == TIR_FLOAT_IMM) &&
+                     (tir_dtype_eq(e->dtype, TIR_INT64) || tir_dtype_eq(e->dtype, TIR_FLOAT64) ||
+                      tir_dtype_eq(e->dtype, TIR_BOOL));
+    put(c, ambiguous && a->typed);
     c_expr(c, a->expr);
     return;
   }

@@ -101,16 +101,19 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   }
   switch (a->kind) {
   case TIR_AV_EXPR:
-    if (a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
+    if (a->typed && a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
+      pr_expr(p, a->expr);
+    else if (a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
       pr_puts(&p->out, a->expr->u.int_val ? "True" : "False");
     else if (a->expr && a->expr->kind == TIR_INT_IMM && a->expr->dtype.lanes == 1) {
-      /* int64: a Python int (TVM's boxed int), bare; any other: the IntImm, typed */
+      /* int64: a Python int (TVM's boxed int), bare, unless written typed;
+       * any other: the IntImm, typed */
       char buf[64], ty[32];
-      if (tir_dtype_eq(a->expr->dtype, TIR_INT64)) snprintf(buf, sizeof buf, "%lld", (long long)a->expr->u.int_val);
+      if (tir_dtype_eq(a->expr->dtype, TIR_INT64) && !a->typed) snprintf(buf, sizeof buf, "%lld", (long long)a->expr->u.int_val);
       else snprintf(buf, sizeof buf, "T.%s(%lld)", tir_dtype_str(a->expr->dtype, ty), (long long)a->expr->u.int_val);
       pr_puts(&p->out, buf);
     } else if (a->expr && a->expr->kind == TIR_FLOAT_IMM && tir_dtype_eq(a->expr->dtype, TIR_FLOAT64) &&
-             isfinite(a->expr->u.float_val)) { /* a Python float: its shortest repr */
+             isfinite(a->expr->u.float_val) && !a->typed) { /* a Python float: its shortest repr */
       char buf[40];
       double v = a->expr->u.float_val;
       for (int prec = 1; prec <= 17; prec++) {

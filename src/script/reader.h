@@ -281,6 +281,9 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
 /* binary op on values with TVM's dtype rules and constant folding */
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
+int rd_dtype_rank(tir_dtype t);
+bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp);
+tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other);
 /* the same without constant folding (T.Add(...) and the other node constructors) */
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* A[...] with its indices; on a buffer: a load or a region */

@@ -382,7 +382,26 @@ static rval if_then_else(rd *r, rd_args *a, bool select) {
   if (!want_args(r, name, a, 3, 3)) return rv_err();
   tir_expr *c = rd_as_expr(r, a->pos[0]);
   const tir_expr *like = first_expr(a, 1);
-  tir_expr **tf = exprs_of(r, a, 1, like);
+  tir_expr **tf;
+  if (select) {
+    tf = exprs_of(r, a, 1, like);
+  } else {
+    /* TVM 0.27's if_then_else matches its branches' dtypes as arithmetic
+     * does (a Python number promoted: rd_promote_lit); Select does not */
+    rval t = a->pos[1], f = a->pos[2];
+    bool pt = t.k == RV_INT || t.k == RV_FLOAT || t.k == RV_BOOL, pf = f.k == RV_INT || f.k == RV_FLOAT || f.k == RV_BOOL;
+    tf = tir_alloc(r->c, sizeof *tf * 2);
+    if (pt != pf) {
+      tir_expr *o = rd_as_expr(r, pt ? f : t);
+      tir_expr *l = o ? rd_promote_lit(r, pt ? t : f, &o) : NULL;
+      tf[0] = pt ? l : o, tf[1] = pt ? o : l;
+      if (tf[0] && tf[1] && !rd_match_types(r, &tf[0], &tf[1], a->sp)) return rv_err();
+    } else {
+      tf[0] = rd_as_expr(r, t), tf[1] = rd_as_expr(r, f);
+      if (tf[0] && tf[1] && !rd_match_types(r, &tf[0], &tf[1], a->sp)) return rv_err();
+    }
+    if (!tf[0] || !tf[1]) tf = NULL;
+  }
   if (!c || !tf) return rv_err();
   if (!tir_dtype_is_bool(c->dtype)) {
     char b[32];

@@ -364,7 +364,9 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
   if (v.k == RV_BUFFER) return tir_av_expr(r->c, v.buf->data);
   if (v.k == RV_ATTR) return v.av;
   tir_expr *e = rd_as_expr(r, v);
-  return e ? tir_av_expr(r->c, e) : NULL;
+  tir_attr_val *av = e ? tir_av_expr(r->c, e) : NULL;
+  if (av) av->typed = v.k == RV_EXPR;
+  return av;
 }
 
 /* ---- binary operators ---- */
@@ -382,7 +384,17 @@ static tir_expr *fold(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
 }
 
 /* make a and b one dtype, as TVM's BinaryOpMatchTypes */
-static bool match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp) {
+/* TVM 0.27's order of the dtypes of a binary operation's operands: the one
+ * of lower rank is cast to the other's type (bool < int8 < uint8 < int16 <
+ * ... < int64 < uint64 < the small floats < bfloat16 < float16 < float32 <
+ * float64: of one width, unsigned over signed and float16 over bfloat16) */
+int rd_dtype_rank(tir_dtype t) {
+  if (tir_dtype_is_bool(t)) return 0;
+  if (tir_dtype_is_float(t)) return 1000 + t.bits * 4 + (t.code == TIR_TC_FLOAT ? 2 : t.code == TIR_TC_BFLOAT ? 1 : 0);
+  return t.bits * 2 + (t.code == TIR_TC_UINT ? 1 : 0);
+}
+
+bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp) {
   tir_expr *a = *pa, *b = *pb;
   if (tir_dtype_eq(a->dtype, b->dtype)) return true;
   if (a->dtype.lanes != b->dtype.lanes) {
@@ -393,9 +405,7 @@ static bool match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp) {
   tir_dtype ta = a->dtype, tb = b->dtype;
   if (tir_dtype_eq(ta, tb)) goto done;
   if (tir_dtype_is_handle(ta) || tir_dtype_is_handle(tb)) goto bad;
-  if (tir_dtype_is_float(ta) && !tir_dtype_is_float(tb)) b = cast_to(r, ta, b);
-  else if (tir_dtype_is_float(tb) && !tir_dtype_is_float(ta)) a = cast_to(r, tb, a);
-  else if (ta.bits > tb.bits || (ta.bits == tb.bits && ta.code == TIR_TC_INT)) b = cast_to(r, ta, b);
+  if (rd_dtype_rank(ta) >= rd_dtype_rank(tb)) b = cast_to(r, ta, b);
   else a = cast_to(r, tb, a);
 done:
   *pa = a;
@@ -418,7 +428,7 @@ static bool div_by_zero(rd *r, tir_expr_kind k, const tir_expr *b) {
 }
 
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
-  if (!match_types(r, &a, &b, a->span)) return NULL;
+  if (!rd_match_types(r, &a, &b, a->span)) return NULL;
   if (div_by_zero(r, k, b)) return NULL;
   tir_expr *f = fold(r, k, a, b);
   return f ? f : tir_binary(r->c, k, a, b);
@@ -426,9 +436,26 @@ tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
 
 /* T.Add(a, b) and the other node constructors: the node, never folded */
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
-  if (!match_types(r, &a, &b, a->span)) return NULL;
+  if (!rd_match_types(r, &a, &b, a->span)) return NULL;
   if (div_by_zero(r, k, b)) return NULL;
   return tir_binary(r->c, k, a, b);
+}
+
+/* TVM 0.27's arithmetic (+ - * / // % max min, a comparison with the
+ * number on its right, if_then_else): a Python int is an int32 (an int64
+ * past int32's range), a float a float32; the operand of lower rank is cast
+ * to the other's type, the number converted to it (a bool adopts the
+ * other's type). NULL with *other_out unchanged on an error. */
+static tir_expr *adopt(rd *r, rval lit, tir_expr *other);
+
+tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other) {
+  tir_expr *o = *other;
+  tir_dtype ot = tir_dtype_with_lanes(o->dtype, 1);
+  if (lit.k == RV_BOOL || tir_dtype_is_handle(ot)) return adopt(r, lit, o);
+  tir_dtype lt = lit.k == RV_FLOAT ? TIR_FLOAT32 : lit.i >= INT32_MIN && lit.i <= INT32_MAX ? TIR_INT32 : TIR_INT64;
+  tir_dtype t = rd_dtype_rank(ot) >= rd_dtype_rank(lt) ? ot : lt;
+  if (!tir_dtype_eq(t, ot)) *other = cast_to(r, tir_dtype_with_lanes(t, o->dtype.lanes), o);
+  return rd_convert(r, lit, t);
 }
 
 /* a Python number next to an expr takes the expr's (scalar) dtype */
@@ -506,7 +533,7 @@ unsupported:
 }
 
 static tir_expr *bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
-  if (!match_types(r, &a, &b, sp)) return NULL;
+  if (!rd_match_types(r, &a, &b, sp)) return NULL;
   if (!tir_dtype_is_int(a->dtype) && !tir_dtype_is_bool(a->dtype)) {
     tir_error(r->d, sp, "bitwise operators need integer operands");
     return NULL;
@@ -526,12 +553,22 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   if (a.k == RV_ERR || b.k == RV_ERR) return rv_err();
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
   tir_expr *x, *y;
+  /* TVM 0.27 promotes in arithmetic (rd_promote_lit); comparisons and the
+   * bitwise operators convert the number to the other side's type. (Its
+   * tvm.script.from_source, under its default globals, promotes in a
+   * comparison with the number on the right too; its @T.prim_func
+   * decorator, which TVM's own code runs, does not: tirc reads as the
+   * decorator does, docs/syntax.md) */
+  static const char *const promoting[] = {"+", "-", "*", "/", "//", "%", "max", "min", "floordiv", "floormod",
+                                          "truncdiv", "truncmod", NULL};
+  bool promote = false;
+  for (int i = 0; promoting[i]; i++) promote |= !strcmp(op, promoting[i]);
   if (is_pynum(a) && b.k != RV_REGION) {
     if (!(y = rd_as_expr(r, b))) return rv_err();
-    x = adopt(r, a, y);
+    x = promote ? rd_promote_lit(r, a, &y) : adopt(r, a, y);
   } else if (is_pynum(b) && a.k != RV_REGION) {
     if (!(x = rd_as_expr(r, a))) return rv_err();
-    y = adopt(r, b, x);
+    y = promote ? rd_promote_lit(r, b, &x) : adopt(r, b, x);
   } else {
     x = rd_as_expr(r, a);
     y = rd_as_expr(r, b);
@@ -946,7 +983,7 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, b->shape[i]->dtype, 0) : index_expr(r, ix[i].lo, TIR_VOID);
     tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : TIR_VOID);
     if (!lo || !hi) return rv_err();
-    if (!match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
+    if (!rd_match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
     g->min = lo;
     g->extent = slice_extent(r, lo, hi);
   }

@@ -986,7 +986,25 @@ static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *
     tir_error(r->d, sp, "T.func_attr expects one dict");
     return NULL;
   }
-  r->fn->f->attrs = rd_as_attr(r, a.pos[0]);
+  tir_attr_val *d = rd_as_attr(r, a.pos[0]), *old = r->fn->f->attrs;
+  if (d && old && old->kind == TIR_AV_DICT && old->n) {
+    /* a second T.func_attr adds its keys, as TVM merges them; a key given
+     * twice is refused, as TVM refuses it */
+    int n = old->n + d->n;
+    const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)n);
+    tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)n);
+    memcpy(keys, old->keys, sizeof *keys * (size_t)old->n);
+    memcpy(items, old->items, sizeof *items * (size_t)old->n);
+    for (int i = 0; i < d->n; i++) {
+      if (tir_av_get(old, d->keys[i])) {
+        tir_error(r->d, sp, "T.func_attr: the attribute '%s' is given twice", d->keys[i]);
+        return NULL;
+      }
+      keys[old->n + i] = d->keys[i], items[old->n + i] = d->items[i];
+    }
+    d = tir_av_dict(r->c, keys, items, n);
+  }
+  r->fn->f->attrs = d;
   return NULL;
 }
 
