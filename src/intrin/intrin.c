@@ -117,6 +117,21 @@ static const tir_intrin TABLE[] = {
     {"tvm_stack_make_array", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_HDL, A_ANY, A_INT, A_ANY, A_INT}, 6, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_stack_make_shape", TIR_ARITY_RANGE, 0, -1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_throw_last_error", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
+    /* LowerTVMBuiltin's packed calls through a stack: (name, stack, begin, end) */
+    {"call_packed_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"tvm_call_packed_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"call_cpacked_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    {"tvm_call_cpacked_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
+    /* the runtime's workspace: (device type, device id, bytes, dtype code, dtype bits) and its release */
+    {"TVMBackendAllocWorkspace", TIR_ARITY_RANGE, 5, 5, {A_INT, A_INT, A_INT, A_INT, A_INT}, 5, TIR_IR_HANDLE, false, false, NULL},
+    {"TVMBackendFreeWorkspace", TIR_ARITY_RANGE, 3, 3, {A_INT, A_INT, A_HDL}, 3, TIR_IR_INT32, false, false, NULL},
+    /* TVM's instrumentation markers (InstrumentProfileIntrinsics) */
+    {"start_profile_intrinsic", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
+    {"end_profile_intrinsic", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
+    /* a thread leaves the kernel (CUDA's return) */
+    {"thread_return", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_VOID, false, false, NULL},
+    /* a pointer moved by a number of bytes */
+    {"handle_add_byte_offset", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_INT}, 2, TIR_IR_HANDLE, true, false, NULL},
 };
 
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))

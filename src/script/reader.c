@@ -411,7 +411,8 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});
       return true;
     }
-    if (tn && is_call && !strcmp(tn, "handle")) { /* T.handle("float32", "global"): a typed pointer */
+    if (tn && is_call && (!strcmp(tn, "handle") || !strcmp(tn, "Ptr"))) {
+      /* T.handle("float32", "global"), T.Ptr("float32"): a typed pointer */
       rd_args a;
       if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
       rval *dt = rd_arg(&a, 0, "dtype"), *sc = rd_arg(&a, 1, "storage_scope");

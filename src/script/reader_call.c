@@ -20,7 +20,7 @@ static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
 static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
-    "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern",
+    "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern", "var",
     "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "infinity", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", "ramp", "broadcast",
     "meta_var", NULL};
@@ -40,9 +40,9 @@ static const char *const TVM_UNSUPPORTED[] = {
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
     "DtypeConstructor", "Else", "ExecScope", "FloatImm",
     "If", "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
-    "LocalVectorAnnotation", "Not", "Optional", "Ptr", "R",
+    "LocalVectorAnnotation", "Not", "Optional", "R",
     "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle",
-    "TMEMPool", "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "TensorMap", "Then",
+    "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
@@ -51,8 +51,8 @@ static const char *const TVM_UNSUPPORTED[] = {
     "hint", "ignore_loop_partition", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
     "print_buffer", "ptr", "ptr_byte_offset",
-    "q_multiply_shift_per_axis", "shared_scalar", "static_assert", "thread_return",
-    "tvm_warp_shuffle", "tvm_warp_activemask", "var", NULL};
+    "q_multiply_shift_per_axis", "shared_scalar", "static_assert",
+    "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
@@ -1025,8 +1025,38 @@ rval rd_eval_call(rd *r, TSNode n) {
       a.sp = rd_span(n);
       return ok ? access_ptr(r, obj.buf, &a) : rv_err();
     }
+    if (obj.k == RV_EXPR && !strcmp(m, "astype")) { /* x.astype(dtype): TVM's cast, as T.cast(x, dtype) */
+      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      a.sp = rd_span(n);
+      if (!ok) return rv_err();
+      if (a.npos != 1 || a.nkw) {
+        tir_error(r->d, a.sp, ".astype expects a dtype");
+        return rv_err();
+      }
+      rd_args c = {0};
+      rval pos[2] = {obj, a.pos[0]};
+      c.pos = pos, c.npos = 2, c.sp = a.sp;
+      return cast_call(r, &c, false);
+    }
     tir_error(r->d, rd_span(fn), "unsupported method '%s'", m);
     return rv_err();
+  }
+  if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn)) &&
+      (!strcmp(rd_text(r, fn), "max") || !strcmp(rd_text(r, fn), "min"))) {
+    /* Python's max and min of Python numbers (TVM evaluates them in Python) */
+    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    a.sp = rd_span(n);
+    if (!ok) return rv_err();
+    bool nums = a.npos >= 2 && !a.nkw;
+    for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT;
+    if (!nums) {
+      tir_error(r->d, a.sp, "Python's %s takes Python numbers here; use T.%s for TIR values", rd_text(r, fn),
+                rd_text(r, fn));
+      return rv_err();
+    }
+    rval v = a.pos[0];
+    for (int i = 1; i < a.npos && v.k != RV_ERR; i++) v = rd_binop(r, rd_text(r, fn), v, a.pos[i], a.sp);
+    return v;
   }
   if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn))) {
     tir_error(r->d, rd_span(fn), "undefined function '%s'", rd_text(r, fn));

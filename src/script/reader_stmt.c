@@ -166,6 +166,22 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   tir_dtype t;
   if (!tn) return false;
   bool is_handle = !strcmp(tn, "handle");
+  if (!strcmp(tn, "var")) { /* n = T.var("int32"): as n = T.int32() */
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+    a.sp = rd_span(call);
+    rval *dt = rd_arg(&a, 0, "dtype");
+    if (!dt || a.npos > 1 || a.nkw > (a.npos ? 0 : 1)) {
+      tir_error(r->d, a.sp, "T.var expects a dtype");
+      return true;
+    }
+    if (!rd_parse_dtype(r, *dt, &t)) return true;
+    tir_expr *v = tir_var(r->c, name, t);
+    v->span = sp;
+    rd_push_sym(r, name, rv_expr(v, sp));
+    r->syms[r->nsyms - 1].free_decl = true;
+    return true;
+  }
   if (!is_handle && !tir_dtype_parse(tn, &t)) return false;
   if (is_handle) t = TIR_HANDLE;
   rd_sym *made = rd_lookup(r, name);
