@@ -184,6 +184,10 @@ struct tir_expr {
        * T.call_intrin(dtype, "tirx.op", ...) (typed by its dtype, where
        * TVM's T.op(...) may be void) */
       bool written_out;
+      /* a call of another PrimFunc of the module (TVM's GlobalVar call,
+       * printed `Module.f(...)`): op is "Module.f" as written; opaque to
+       * every pass, refused where code is generated or run */
+      bool global;
     } call;
     struct {
       tir_buffer *buf;

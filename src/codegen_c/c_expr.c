@@ -335,6 +335,11 @@ static void print_mod(cg *g, const tir_expr *e, int need) {
 }
 
 static void print_call(cg *g, const tir_expr *e) {
+  if (e->u.call.global) {
+    cg_error(g, e->span, "a call of another function of the module (%s) is not supported by the C and CUDA code "
+                         "generators", e->u.call.op);
+    return;
+  }
   if (g->target->call && g->target->call(g, e)) return;
   if (cg_c_call(g, e)) return;
   if (!strcmp(e->u.call.op, "ret")) /* the generated functions return a status, not a value */

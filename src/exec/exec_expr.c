@@ -1086,7 +1086,10 @@ static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
     const xe *x = xc_allreduce(c, e, r);
     return x ? x : bad(c, e);
   }
-  xc_error(c, e->span, "cannot run T.%s here (the interpreter does not know it)", op);
+  if (e->u.call.global)
+    xc_error(c, e->span, "cannot run %s here (the interpreter runs one function: a call of another is not supported)", op);
+  else
+    xc_error(c, e->span, "cannot run T.%s here (the interpreter does not know it)", op);
   return bad(c, e);
 }
 

@@ -186,6 +186,7 @@ static void c_expr(canon *c, const tir_expr *e) {
     break;
   case TIR_CALL:
     put_str(c, e->u.call.op);
+    put(c, e->u.call.global);
     if (tir_is_comm_reducer(e)) /* its lhs and rhs vars are bound here, in order */
       for (int i = 0; i < e->u.call.nargs / 2; i++) c_var(c, e->u.call.args[i]);
     c_exprs(c, e->u.call.args, e->u.call.nargs);

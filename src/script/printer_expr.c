@@ -460,6 +460,16 @@ static void pr_comm_reducer(printer *p, const tir_expr *e) {
 
 static void pr_call(printer *p, const tir_expr *e) {
   const char *op = e->u.call.op;
+  if (e->u.call.global) { /* Module.f(args) */
+    pr_puts(&p->out, op);
+    pr_puts(&p->out, "(");
+    for (int i = 0; i < e->u.call.nargs; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_expr(p, e->u.call.args[i]);
+    }
+    pr_puts(&p->out, ")");
+    return;
+  }
   if (tir_is_comm_reducer(e)) {
     pr_comm_reducer(p, e);
     return;

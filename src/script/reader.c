@@ -573,6 +573,19 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
   uint32_t cnt = ts_node_named_child_count(body);
+  /* the functions a body may call as Module.f(...), before any is read */
+  r->cls_name = m->name;
+  free(r->gfuncs);
+  r->gfuncs = calloc(cnt ? cnt : 1, sizeof *r->gfuncs);
+  r->ngfuncs = 0;
+  for (uint32_t i = 0; r->gfuncs && i < cnt; i++) {
+    TSNode s = ts_node_named_child(body, i), call;
+    if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
+        rd_is(rd_field(s, "definition"), "function_definition")) {
+      TSNode def = rd_field(s, "definition");
+      r->gfuncs[r->ngfuncs++] = (struct rd_gfunc){rd_text(r, rd_field(def, "name")), rd_field(def, "return_type")};
+    }
+  }
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode s = ts_node_named_child(body, i);
     TSNode call;
@@ -709,6 +722,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   free(r.syms);
   free(r.typevars);
+  free(r.gfuncs);
   if (r.sub_parser) ts_parser_delete(r.sub_parser);
   free(r.loops);
   free(r.intern);

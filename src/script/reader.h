@@ -151,6 +151,10 @@ typedef struct rd {
   bool too_deep;      /* stmt_depth hit its limit (reported once) */
   int nest;           /* indentation levels the printer will write (an elif is one more) */
   bool in_rest;       /* the next rd_stmts reads the rest of a list: no new level */
+  /* the @I.ir_module class read: its name and its functions (their
+   * return annotations, read when a call of one is met) */
+  const char *cls_name;
+  struct rd_gfunc { const char *name; TSNode ret; } *gfuncs; int ngfuncs; /* malloc'd */
   /* `a, b = x, y`: the names still to bind after the first, each a let of
    * its value (all values read first, as Python does); the rest of the
    * list is read after the last (reader_stmt.c, tuple_assign) */

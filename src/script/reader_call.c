@@ -989,6 +989,47 @@ static rval comm_reducer(rd *r, TSNode call) {
   return rv_expr(e, sp);
 }
 
+/* Module.f(args): a call of the module's function f (TVM's GlobalVar
+ * call), of f's return type (void without one) */
+static rval global_call(rd *r, TSNode n) {
+  TSNode fn = rd_field(n, "function");
+  const char *name = rd_text(r, rd_field(fn, "attribute"));
+  tir_span sp = rd_span(n);
+  const struct rd_gfunc *g = NULL;
+  for (int i = 0; i < r->ngfuncs && !g; i++)
+    if (!strcmp(r->gfuncs[i].name, name)) g = &r->gfuncs[i];
+  if (!g) {
+    tir_error(r->d, rd_span(fn), "the module %s has no function '%s'", r->cls_name, name);
+    return rv_err();
+  }
+  tir_dtype t = TIR_VOID;
+  if (!ts_node_is_null(g->ret)) {
+    rval tv = rd_eval(r, ts_node_named_child_count(g->ret) ? ts_node_named_child(g->ret, 0) : g->ret);
+    if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return rv_err();
+  }
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  if (a.nkw) {
+    tir_error(r->d, a.kwsp[0], "%s.%s takes no keyword arguments", r->cls_name, name);
+    return rv_err();
+  }
+  tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)(a.npos ? a.npos : 1));
+  for (int i = 0; i < a.npos; i++) {
+    if (a.pos[i].k == RV_BUFFER) {
+      tir_error(r->d, a.pos[i].sp, "a buffer passed to the module's function '%s' is not supported; pass %s.data",
+                name, a.pos[i].buf->name);
+      return rv_err();
+    }
+    if (!(args[i] = rd_as_expr(r, a.pos[i]))) return rv_err();
+  }
+  char *op = tir_alloc(r->c, strlen(r->cls_name) + strlen(name) + 2);
+  sprintf(op, "%s.%s", r->cls_name, name);
+  tir_expr *e = tir_call(r->c, t, op, args, a.npos);
+  e->u.call.global = true;
+  e->span = sp;
+  return rv_expr(e, sp);
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
@@ -1002,6 +1043,9 @@ rval rd_eval_call(rd *r, TSNode n) {
     if (!ok) return rv_err();
     return rd_call_t(r, tn, n, &a);
   }
+  if (rd_is(fn, "attribute") && r->cls_name && rd_is(rd_field(fn, "object"), "identifier") &&
+      !strcmp(rd_text(r, rd_field(fn, "object")), r->cls_name) && !rd_lookup(r, r->cls_name))
+    return global_call(r, n);
   if (rd_is(fn, "attribute")) {
     rval obj = rd_eval(r, rd_field(fn, "object"));
     if (obj.k == RV_ERR) return obj;
