@@ -426,6 +426,10 @@ struct tir_stmt {
       /* TIR_ALLOC_BUFFER: `annotations=` of T.alloc_buffer (DICT or NULL),
        * e.g. LowerOpaqueBlock's buffer_data_alignment; NULL for DeclBuffer */
       tir_attr_val *annotations;
+      /* TIR_DECL_BUFFER read from `B = T.Buffer(shape, dtype, data=...)` in
+       * a body (TVM's older expected outputs; TVM 0.27 holds no DeclBuffer
+       * for it, and reads it with check_well_formed=False): printed back so */
+      bool implicit;
     } decl;
     struct {
       const char *key;    /* "thread_extent", "pragma_...", ... */

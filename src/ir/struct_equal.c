@@ -353,6 +353,7 @@ static void c_stmt(canon *c, const tir_stmt *s) {
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER:
     c_buffer(c, s->u.decl.buf);
     c_annots(c, s->kind == TIR_ALLOC_BUFFER ? s->u.decl.annotations : NULL);
+    put(c, s->kind == TIR_DECL_BUFFER && s->u.decl.implicit);
     c_stmt(c, s->u.decl.body);
     break;
   case TIR_ATTR:

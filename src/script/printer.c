@@ -731,7 +731,8 @@ static void pr_decl(printer *p, const tir_stmt *s) {
   line(p);
   /* the old dialect reads a statement-level T.alloc_buffer as a block
    * allocation: there T.decl_buffer without data= allocates */
-  const char *fn = s->kind == TIR_DECL_BUFFER || !tirx(p) ? "decl_buffer" : "alloc_buffer";
+  const char *fn = s->kind == TIR_DECL_BUFFER && s->u.decl.implicit ? "Buffer"
+                   : s->kind == TIR_DECL_BUFFER || !tirx(p) ? "decl_buffer" : "alloc_buffer";
   pr_printf(&p->out, "%s = T.%s(%s", name, fn, args);
   free(args);
   if (annotated) {
@@ -1177,13 +1178,30 @@ static bool param_as_handle(const tir_func *f, int i) {
   return f->buffer_map && f->buffer_map[i] && buffer_has_vars(f->buffer_map[i]);
 }
 
+static bool implicit_decl_stmt(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_DECL_BUFFER && s->u.decl.implicit) *(bool *)v->user = true;
+  return !*(bool *)v->user;
+}
+
+/* the function views a buffer through `B = T.Buffer(..., data=...)`,
+ * which TVM 0.27 reads only with check_well_formed=False */
+static bool has_implicit_decl(const tir_func *f) {
+  bool found = false;
+  tir_visitor v = {.stmt = implicit_decl_stmt, .user = &found};
+  if (f->body) tir_visit_stmt(&v, f->body);
+  return found;
+}
+
 static void pr_signature(printer *p, const tir_func *f) {
   line(p);
   pr_puts(&p->out, "@T.prim_func");
-  if (f->private_ || (f->s_tir && tirx(p))) {
+  bool cwf = has_implicit_decl(f);
+  if (f->private_ || (f->s_tir && tirx(p)) || cwf) {
+    const char *sep = "";
     pr_puts(&p->out, "(");
-    if (f->private_) pr_puts(&p->out, "private=True");
-    if (f->s_tir && tirx(p)) pr_printf(&p->out, "%ss_tir=True", f->private_ ? ", " : "");
+    if (f->private_) pr_puts(&p->out, "private=True"), sep = ", ";
+    if (f->s_tir && tirx(p)) pr_printf(&p->out, "%ss_tir=True", sep), sep = ", ";
+    if (cwf) pr_printf(&p->out, "%scheck_well_formed=False", sep);
     pr_puts(&p->out, ")");
   }
   pr_puts(&p->out, "\n");

@@ -287,7 +287,12 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   if (!b) return alloc_failed(r, name);
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
   rval *data = rd_arg(&a, 2, "data");
-  bool decl = !strcmp(tn, "decl_buffer") && data && data->k != RV_NONE;
+  bool implicit = !strcmp(tn, "Buffer");
+  bool decl = (!strcmp(tn, "decl_buffer") || implicit) && data && data->k != RV_NONE;
+  if (implicit && !decl) {
+    tir_error(r->d, a.sp, "T.Buffer in a body needs data= (the buffer it views); use T.decl_buffer or T.alloc_buffer");
+    return NULL;
+  }
   if (decl && annots) {
     tir_error(r->d, a.sp, "a T.decl_buffer with data= takes no annotations (only an allocation has them)");
     return NULL;
@@ -295,7 +300,9 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
   tir_stmt *body = rest_of(r, list, idx, rest_used);
   if (!body) return NULL;
-  return decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_annotated(r->c, b, annots, body);
+  tir_stmt *s = decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_annotated(r->c, b, annots, body);
+  s->u.decl.implicit = implicit;
+  return s;
 }
 
 /* the var a declaration `name = T.int32()` made, when hint (the node of
@@ -684,7 +691,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   if (rd_is(right, "call")) {
     const char *tn = rd_t_name(r, rd_field(right, "function"));
     if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
-    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") ||
+    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || !strcmp(tn, "Buffer") ||
                (r->tirx && (!strcmp(tn, "alloc_buffer") || !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared")))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
     if (tn && !strcmp(tn, "bind") && ts_node_is_null(type)) return bind(r, name, right, list, idx, rest_used, sp);
