@@ -130,6 +130,8 @@ static const tir_intrin TABLE[] = {
     {"end_profile_intrinsic", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
     /* a thread leaves the kernel (CUDA's return) */
     {"thread_return", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_VOID, false, false, NULL},
+    /* TVM's Shuffle node, T.Shuffle([vectors], [indices]): (the number of vectors, the vectors, the indices) */
+    {"Shuffle", TIR_ARITY_RANGE, 3, -1, {A_INT, A_ANY}, 2, TIR_IR_EXPLICIT, true, false, NULL},
     /* a pointer moved by a number of bytes */
     {"handle_add_byte_offset", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_INT}, 2, TIR_IR_HANDLE, true, false, NULL},
 };

@@ -474,6 +474,18 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_comm_reducer(p, e);
     return;
   }
+  int64_t nv;
+  if (!strcmp(op, "Shuffle") && e->u.call.nargs >= 1 && tir_is_const_int(e->u.call.args[0], &nv) && nv >= 1 &&
+      nv < e->u.call.nargs) { /* T.Shuffle([vectors], [indices]) */
+    pr_puts(&p->out, "T.Shuffle([");
+    for (int i = 1; i < e->u.call.nargs; i++) {
+      if (i == 1 + nv) pr_puts(&p->out, "], [");
+      else if (i > 1) pr_puts(&p->out, ", ");
+      pr_expr(p, e->u.call.args[i]);
+    }
+    pr_puts(&p->out, "])");
+    return;
+  }
   if (pr_access_ptr(p, e)) return;
   int pr;
   const char *bop = bitwise_op(e, &pr);

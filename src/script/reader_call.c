@@ -22,7 +22,7 @@ static const char *const EXPR_NAMES[] = {
     "max", "min", "abs", "if_then_else", "Select", "Cast", "cast", "floordiv", "floormod",
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern", "var",
     "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "infinity", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
-    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", "ramp", "broadcast",
+    "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", "ramp", "broadcast", "Shuffle",
     "meta_var", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
@@ -41,7 +41,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "DtypeConstructor", "Else", "ExecScope", "FloatImm",
     "If", "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Not", "Optional", "R",
-    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef", "Shuffle",
+    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
@@ -491,6 +491,49 @@ static bool lanes_arg(rd *r, rval v, int *lanes) {
   return true;
 }
 
+/* T.Shuffle([vectors], [indices]): the lanes picked by index from the
+ * vectors laid end to end (TVM's Shuffle node); held as the call
+ * Shuffle(nvectors, vectors..., indices...) */
+static rval shuffle_call(rd *r, rd_args *a) {
+  if (!want_args(r, "Shuffle", a, 2, 2)) return rv_err();
+  rval vs = a->pos[0], is = a->pos[1];
+  if (vs.k != RV_TUPLE || is.k != RV_TUPLE || vs.n < 1 || is.n < 1) {
+    tir_error(r->d, a->sp, "T.Shuffle expects ([vectors], [indices])");
+    return rv_err();
+  }
+  int n = 1 + vs.n + is.n, total = 0;
+  tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)n);
+  args[0] = tir_i32(r->c, vs.n);
+  tir_dtype elem = TIR_VOID;
+  for (int i = 0; i < vs.n; i++) {
+    tir_expr *v = rd_as_expr(r, vs.items[i]);
+    if (!v) return rv_err();
+    tir_dtype t = tir_dtype_with_lanes(v->dtype, 1);
+    if (i && !tir_dtype_eq(t, elem)) {
+      char x[32], y[32];
+      tir_error(r->d, vs.items[i].sp, "T.Shuffle's vectors differ in element type (%s and %s)", tir_dtype_str(elem, x),
+                tir_dtype_str(t, y));
+      return rv_err();
+    }
+    elem = t;
+    total += v->dtype.lanes;
+    args[1 + i] = v;
+  }
+  for (int i = 0; i < is.n; i++) {
+    tir_expr *x = rd_as_expr(r, is.items[i]);
+    int64_t k;
+    if (!x) return rv_err();
+    if (!tir_is_const_int(x, &k) || k < 0 || k >= total) {
+      tir_error(r->d, is.items[i].sp, "a T.Shuffle index must be a constant lane in [0, %d)", total);
+      return rv_err();
+    }
+    args[1 + vs.n + i] = x;
+  }
+  tir_expr *e = tir_call(r->c, tir_dtype_with_lanes(elem, is.n), "Shuffle", args, n);
+  e->span = a->sp;
+  return rv_expr(e, a->sp);
+}
+
 static rval vector_call(rd *r, const char *name, rd_args *a) {
   int lanes;
   if (!strcmp(name, "Ramp")) {
@@ -653,6 +696,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "Ramp") || !strcmp(name, "Broadcast")) return vector_call(r, name, a);
   /* TVM 0.27's T.ramp and T.broadcast are the same node classes */
   if (!strcmp(name, "ramp")) return vector_call(r, "Ramp", a);
+  if (!strcmp(name, "Shuffle")) return shuffle_call(r, a);
   if (!strcmp(name, "broadcast")) return vector_call(r, "Broadcast", a);
   /* T.meta_var(v): the value itself (an assignment binds it by name, with
    * no let: reader_stmt.c) */
