@@ -499,6 +499,7 @@ typedef struct tir_func {
 
 typedef struct tir_module {
   const char *name; /* class name of @I.ir_module, or NULL for a bare prim_func */
+  tir_attr_val *attrs; /* I.module_attrs({...}) of the class (a DICT), or NULL */
   tir_func **funcs;
   int nfuncs;
   /* tir_module_add's own: the array it made and its room (it grows by
@@ -522,6 +523,8 @@ tir_module *tir_module_clone(tir_ctx *c, const tir_module *m);
 tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from);
 tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from);
 tir_module *tir_module_new(tir_ctx *c, const char *name);
+/* an empty module of m's name and attributes (in m's ctx) */
+tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m);
 void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f);
 tir_func *tir_module_find(const tir_module *m, const char *name);
 /* the global_symbol attr if set, else the name */

@@ -30,7 +30,7 @@ char *tir_transform_text(const char *src, size_t len, const char *passes, const 
       tir_error(d, ((tir_span){0, 0}), "a symbol names one function, and the module has %d", m->nfuncs);
       m = NULL;
     } else {
-      tir_module *r = tir_module_new(ctx, m->name);
+      tir_module *r = tir_module_new_like(ctx, m);
       tir_module_add(ctx, r, tir_func_with_symbol(ctx, m->funcs[0], symbol));
       m = r;
     }

@@ -414,6 +414,12 @@ tir_module *tir_module_new(tir_ctx *c, const char *name) {
   return m;
 }
 
+tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m) {
+  tir_module *n = tir_module_new(c, m->name);
+  n->attrs = m->attrs;
+  return n;
+}
+
 void tir_module_add(tir_ctx *c, tir_module *m, tir_func *f) {
   if (m->funcs != m->own_funcs || m->nfuncs >= m->cap_funcs) { /* a copy with room to double (was: one more each time, quadratic) */
     int cap = m->nfuncs < 4 ? 8 : 2 * m->nfuncs;

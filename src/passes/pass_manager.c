@@ -228,7 +228,7 @@ static bool should_print(const tir_pipeline_opts *o, const tir_pass_info *info) 
 /* one pass over every function: a new module, or NULL */
 static tir_module *run_pass(tir_pipeline *p, int k, tir_ctx *c, const tir_module *m, tir_diag *d) {
   const tir_pass_info *info = p->passes[k];
-  tir_module *out = tir_module_new(c, m->name);
+  tir_module *out = tir_module_new_like(c, m);
   double t0 = now_ms();
   for (int i = 0; i < m->nfuncs; i++) {
     int before = d ? d->nerrors : 0;
@@ -319,7 +319,7 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
   }
   tir_verify_exec_free(vx);
   if (cur == m) { /* no passes: still a new module, as promised */
-    tir_module *copy = tir_module_new(c, m->name);
+    tir_module *copy = tir_module_new_like(c, m);
     for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, copy, m->funcs[i]);
     return copy;
   }

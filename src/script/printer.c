@@ -1398,6 +1398,12 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   pr_imports(&p, true, o);
   pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent++;
+  if (m->attrs && m->attrs->kind == TIR_AV_DICT && m->attrs->n) {
+    line(&p);
+    pr_puts(&p.out, "I.module_attrs(");
+    pr_attr_val(&p, m->attrs);
+    pr_puts(&p.out, ")\n");
+  }
   for (int i = 0; i < m->nfuncs; i++) {
     if (i) pr_puts(&p.out, "\n");
     pr_func(&p, m->funcs[i]);

@@ -591,6 +591,22 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
     TSNode call;
     if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
     if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
+    if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
+        rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_attrs")) {
+      TSNode call = ts_node_named_child(s, 0);
+      rd_args a;
+      if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
+      if (a.npos != 1 || a.nkw || a.pos[0].k != RV_DICT) {
+        tir_error(r->d, rd_span(call), "I.module_attrs expects one dict");
+        continue;
+      }
+      if (m->attrs) {
+        tir_error(r->d, rd_span(call), "I.module_attrs is given twice");
+        continue;
+      }
+      m->attrs = rd_as_attr(r, a.pos[0]);
+      continue;
+    }
     if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
         rd_is(rd_field(s, "definition"), "function_definition")) {
       TSNode def = rd_field(s, "definition");
