@@ -180,6 +180,12 @@ static bool print_bits(cg *g, const tir_expr *e) {
     cg_text_puts(g->out, "))");
     return true;
   }
+  if (n == 1 && !strcmp(op, "bitwise_not") && tir_dtype_is_bool(a[0]->dtype) && a[0]->dtype.lanes == 1) {
+    cg_text_printf(g->out, "((%s)!", g->target->bool_type); /* ~ of a bool (one bit): its negation */
+    cg_expr_prec(g, a[0], 2);
+    cg_text_puts(g->out, ")");
+    return true;
+  }
   if (n < 1 || !tir_dtype_is_int(a[0]->dtype) || a[0]->dtype.lanes != 1) return false;
   char ty[32], uty[32];
   tir_dtype t = e->dtype, u = a[0]->dtype;

@@ -650,7 +650,8 @@ static rval unary(rd *r, TSNode n) {
     tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0) : tir_int(r->c, s, -1);
     return rv_expr(with_span(r, rd_bin_expr(r, TIR_MUL, e, m1), sp), sp);
   }
-  if (!tir_dtype_is_int(e->dtype)) goto bad;
+  /* ~b of a bool: TVM's bitwise_not on a bool, its logical negation */
+  if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_bool(e->dtype)) goto bad;
   return rv_expr(with_span(r, tir_call(r->c, e->dtype, "bitwise_not", &e, 1), sp), sp);
 bad:
   tir_error(r->d, sp, "unary '%s' cannot be applied to this operand", op);
