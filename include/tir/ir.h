@@ -245,7 +245,8 @@ typedef struct tir_attr_val tir_attr_val;
  * its parameters (vars, their own), items[1] a LIST of its results
  * (exprs over them), items[2] (n == 3) the inverse_index_map, an
  * INDEX_MAP; closed: no visitor or pass enters it */
-typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP } tir_av_kind;
+/* TIR_AV_NONE: Python's None (no items) */
+typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */

@@ -137,6 +137,7 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
     pr_attr_dict(p, a, NULL, NULL);
     break;
   case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
+  case TIR_AV_NONE: pr_puts(&p->out, "None"); break;
   case TIR_AV_TARGET: /* as written: TVM builds the same Target from it */
     pr_puts(&p->out, "T.target(");
     pr_attr_val(p, a->items[0]);

@@ -362,6 +362,11 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
     return tir_av_dict(r->c, keys, items, v.n);
   }
   if (v.k == RV_BUFFER) return tir_av_expr(r->c, v.buf->data);
+  if (v.k == RV_NONE) {
+    tir_attr_val *none = tir_av_list(r->c, NULL, 0);
+    none->kind = TIR_AV_NONE;
+    return none;
+  }
   if (v.k == RV_ATTR) return v.av;
   tir_expr *e = rd_as_expr(r, v);
   tir_attr_val *av = e ? tir_av_expr(r->c, e) : NULL;
