@@ -294,6 +294,10 @@ struct tir_buffer {
    * function without s_tir, where a buffer has a default layout otherwise,
    * printed `layout=None`; never set in s_tir functions (all are None) */
   bool layout_none;
+  /* `B = A.view(shape)` in such a function: TVM gives B A's layout (where
+   * T.decl_buffer(shape, data=A.data) has the default one): B's DeclBuffer
+   * is printed back as A.view(shape); NULL otherwise */
+  const struct tir_buffer *view_of;
 };
 
 /* a new buffer (fresh id); arrays are copied.  elem_offset NULL => 0;

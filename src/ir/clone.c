@@ -225,6 +225,7 @@ static tir_buffer *buffer(cl *k, const tir_buffer *b) {
   n->elem_offset = expr(k, n->elem_offset);
   n->scope = str(k, n->scope);
   n->axis_separators = arr(k, n->axis_separators, sizeof *n->axis_separators * (size_t)n->naxis_sep);
+  n->view_of = buffer(k, n->view_of);
   return n;
 }
 

@@ -97,6 +97,7 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
   if (force || !unchanged(fl, b)) {
     f = tir_buffer_copy(c, b);
     f->layout_none = fl->layouts;
+    f->view_of = NULL;
   }
   if (!already_flat(b)) {
     tir_expr *size;

@@ -720,6 +720,23 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
 
 static void pr_decl(printer *p, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
+  if (s->kind == TIR_DECL_BUFFER && !s->u.decl.implicit && b->view_of && !b->layout_none && tirx(p) &&
+      b->data == b->view_of->data && pr_lookup(p, b->view_of)) { /* B = A.view(shape): A's layout */
+    int mark = p->nnames;
+    line(p);
+    const char *name = pr_define(p, b, b->name);
+    pr_printf(&p->out, "%s = ", name);
+    pr_buffer_name(p, b->view_of);
+    pr_puts(&p->out, ".view(");
+    for (int i = 0; i < b->ndim; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_expr(p, b->shape[i]);
+    }
+    pr_puts(&p->out, ")\n");
+    if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
+    pr_pop_flat(p, mark);
+    return;
+  }
   bool annotated = s->kind == TIR_ALLOC_BUFFER && !av_empty(s->u.decl.annotations);
   if (s->kind == TIR_ALLOC_BUFFER && tirx(p) && b->scalar && b->ndim == 1 && is_const(b->shape[0], 1) &&
       !strcmp(b->scope ? b->scope : "global", "local") && s->u.decl.body && !annotated) {

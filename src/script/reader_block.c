@@ -174,8 +174,10 @@ tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval 
   b->elem_offset = tir_int(r->c, b->ndim ? b->shape[0]->dtype : TIR_INT32, 0);
   b->axis_separators = NULL;
   b->naxis_sep = 0;
-  /* as FlattenBuffer's flat buffers: layout=None, which only a tirx function without s_tir spells */
-  b->layout_none = !(r->fn && (r->fn->explicit_s_tir || !r->tirx));
+  /* in a tirx function without s_tir, TVM gives a view its source's layout
+   * (elsewhere every layout is None) */
+  b->layout_none = false;
+  b->view_of = r->fn && r->tirx && !r->fn->explicit_s_tir ? src : NULL;
   return b;
 }
 
