@@ -70,6 +70,14 @@ static const tir_intrin TABLE[] = {
     {"tvm_warp_shuffle", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
     {"tvm_warp_shuffle_up", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
     {"tvm_warp_shuffle_down", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    {"tvm_warp_shuffle_xor", TIR_ARITY_RANGE, 5, 5, {A_INT, A_ANY, A_INT, A_INT, A_INT}, 5, TIR_IR_ARG1, false, false, NULL},
+    /* the CUDA mask of a warp's active threads (TVM's LowerThreadAllreduce writes it) */
+    {"cuda.__activemask", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_UINT32, false, false, NULL},
+    /* CUDA's warp shuffles as TVM's lowered allreduce writes them: (mask, value, lane or delta, width) */
+    {"cuda.__shfl_sync", TIR_ARITY_RANGE, 4, 4, {A_INT, A_ANY, A_INT, A_INT}, 4, TIR_IR_ARG1, false, false, NULL},
+    {"cuda.__shfl_up_sync", TIR_ARITY_RANGE, 4, 4, {A_INT, A_ANY, A_INT, A_INT}, 4, TIR_IR_ARG1, false, false, NULL},
+    {"cuda.__shfl_down_sync", TIR_ARITY_RANGE, 4, 4, {A_INT, A_ANY, A_INT, A_INT}, 4, TIR_IR_ARG1, false, false, NULL},
+    {"cuda.__shfl_xor_sync", TIR_ARITY_RANGE, 4, 4, {A_INT, A_ANY, A_INT, A_INT}, 4, TIR_IR_ARG1, false, false, NULL},
     /* LowerCrossThreadReduction's: (size, source[size], cond, result[size],
      * the reducing thread vars...), under a "reduce_scope" attr on a comm_reducer */
     {"tvm_thread_allreduce", TIR_ARITY_RANGE, 4, -1, {A_INT, A_ANY}, 2, TIR_IR_HANDLE, false, false, NULL},

@@ -474,6 +474,11 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_comm_reducer(p, e);
     return;
   }
+  if (!strcmp(op, "bitwise_not") && e->u.call.nargs == 1 && tir_dtype_is_bool(e->u.call.args[0]->dtype)) {
+    pr_puts(&p->out, "~"); /* of a bool, as TVM prints it (T.bitwise_not takes integers) */
+    pr_sub(p, e->u.call.args[0], prec_of(e->u.call.args[0]) < P_ATOM);
+    return;
+  }
   int64_t nv;
   if (!strcmp(op, "Shuffle") && e->u.call.nargs >= 1 && tir_is_const_int(e->u.call.args[0], &nv) && nv >= 1 &&
       nv < e->u.call.nargs) { /* T.Shuffle([vectors], [indices]) */

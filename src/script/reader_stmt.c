@@ -892,15 +892,28 @@ static tir_stmt *flat_attr(rd *r, const char *key, tir_expr *val, TSNode list, u
 }
 
 static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool scoped) {
-  if (a->npos == 1 && a->pos[0].k == RV_DICT && !scoped) { /* T.attr({"key": value}), as TVM prints a marker */
-    if (a->pos[0].n != 1) {
-      tir_error(r->d, a->sp, "T.attr({...}) expects one key");
+  if (a->npos == 1 && a->pos[0].k == RV_DICT) {
+    /* T.attr({"key": value, ...}), as TVM prints a marker (or several,
+     * nested in the dict's order), or `with T.attr({...}):` over a body */
+    int n = a->pos[0].n;
+    if (n < 1) {
+      tir_error(r->d, a->sp, "T.attr({...}) expects a key");
       return NULL;
     }
-    const char *key = rd_as_str(r, a->pos[0].keys[0], "the attribute key");
-    tir_expr *val = rd_as_expr(r, a->pos[0].items[0]);
-    if (!key || !val) return NULL;
-    return flat_attr(r, key, val, list, from, a->sp);
+    const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)n);
+    tir_expr **vals = tir_alloc(r->c, sizeof *vals * (size_t)n);
+    for (int i = 0; i < n; i++) {
+      keys[i] = rd_as_str(r, a->pos[0].keys[i], "the attribute key");
+      vals[i] = rd_as_expr(r, a->pos[0].items[i]);
+      if (!keys[i] || !vals[i]) return NULL;
+    }
+    if (!scoped) r->in_rest = true;
+    tir_stmt *s = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
+    for (int i = n - 1; i >= 0 && s; i--) {
+      s = tir_attr_stmt(r->c, keys[i], tir_i32(r->c, 0), vals[i], s);
+      s->span = a->sp;
+    }
+    return s;
   }
   if (a->npos != 3) {
     tir_error(r->d, a->sp, "T.attr expects (node, key, value), got %d arguments", a->npos);
