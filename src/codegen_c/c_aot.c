@@ -502,6 +502,17 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
     cg_error(x->g, e->span, "T.%s: '%s' is not a C identifier", e->u.call.op, name);
     return true;
   }
+  static const char *const STDIO[] = {"printf", "fprintf", "puts", "putchar", "fflush", "snprintf", "sprintf", NULL};
+  for (int i = 0; STDIO[i]; i++)
+    if (!strcmp(name, STDIO[i])) {
+      x->g->used_stdio = true; /* <stdio.h> (<cstdio>) is included */
+      return true;
+    }
+  if (!x->g->target->is_cuda && name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) {
+    cg_error(x->g, e->span, "T.%s: '%s' is a name C reserves for its implementation (a CUDA or compiler builtin?): "
+                            "no C header tirc includes declares it", e->u.call.op, name);
+    return true;
+  }
   if (cg_reserved_name(name)) return true; /* declared by the headers (or refused by the compiler) */
   for (int i = 0; i < x->n; i++)
     if (!strcmp(x->first[i]->u.call.args[0]->u.str, name)) {

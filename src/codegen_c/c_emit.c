@@ -67,6 +67,24 @@ void cg_free(cg *g) {
   g->spans = NULL;
   g->nspans = g->spans_cap = 0;
   g->nnames = g->names_cap = 0;
+  free(g->void_ptrs);
+  g->void_ptrs = NULL;
+  g->nvoid_ptrs = g->cap_void_ptrs = 0;
+}
+
+void cg_note_void_ptr(cg *g, const void *var) {
+  if (g->nvoid_ptrs == g->cap_void_ptrs) {
+    g->cap_void_ptrs = g->cap_void_ptrs ? 2 * g->cap_void_ptrs : 8;
+    g->void_ptrs = realloc(g->void_ptrs, sizeof *g->void_ptrs * (size_t)g->cap_void_ptrs);
+    if (!g->void_ptrs) abort();
+  }
+  g->void_ptrs[g->nvoid_ptrs++] = var;
+}
+
+bool cg_is_void_ptr(const cg *g, const void *var) {
+  for (int i = 0; i < g->nvoid_ptrs; i++)
+    if (g->void_ptrs[i] == var) return true;
+  return false;
 }
 
 tir_analyzer *cg_bounds(cg *g) {

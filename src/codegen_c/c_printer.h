@@ -127,7 +127,14 @@ struct cg {
   /* the ranges of the loop vars in scope, for cg_truncates_alike */
   tir_analyzer *bounds;
   bool index_ctx; /* the expression being printed is a buffer index (c_expr.c) */
+  /* the handle vars declared `void *` (untyped parameters and lets): a
+   * buffer declared over one is a typed view, not another name (c_stmt.c) */
+  const void **void_ptrs;
+  int nvoid_ptrs, cap_void_ptrs;
+  bool used_stdio; /* an extern of <stdio.h> is called (printf) */
 };
+void cg_note_void_ptr(cg *g, const void *var);
+bool cg_is_void_ptr(const cg *g, const void *var);
 
 void cg_init(cg *g, const cg_target *t, tir_ctx *c, tir_diag *d);
 void cg_free(cg *g);

@@ -277,8 +277,14 @@ static void print_let(cg *g, const tir_stmt *s) {
   bool unused = !cg_uses_var(s->u.let.body, var);
   /* nvcc's front end counts no (void)x as a use (#550-D: set but never used) */
   const char *attr = unused && g->target->is_cuda ? "[[maybe_unused]] " : "";
-  if (var->dtype.code == TIR_TC_HANDLE) cg_linef(g, "%svoid *%s = %s;", attr, n, val);
-  else cg_linef(g, "%s%s %s = %s;", attr, ty, n, val);
+  char ety[32];
+  if (var->dtype.code == TIR_TC_HANDLE && var->u.var.ptr_elem.bits && cg_type(g, var->u.var.ptr_elem, ety, var->span))
+    cg_linef(g, "%s%s *%s = (%s *)(%s);", attr, ety, n, ety, val); /* T.let[T.handle("float32")] */
+  else if (var->dtype.code == TIR_TC_HANDLE) {
+    cg_linef(g, "%svoid *%s = %s;", attr, n, val);
+    cg_note_void_ptr(g, var);
+  } else
+    cg_linef(g, "%s%s %s = %s;", attr, ty, n, val);
   if (unused && !g->target->is_cuda) cg_linef(g, "(void)%s;", n);
   cg_stmt(g, s->u.let.body);
 }
@@ -447,7 +453,8 @@ static void print_decl_buffer(cg *g, const tir_stmt *s) {
     return;
   }
   tir_dtype pe = b->data->u.var.ptr_elem;
-  bool same_type = pe.bits == 0 || tir_dtype_eq(pe, b->dtype);
+  /* an untyped data var names the same elements unless C declared it void * */
+  bool same_type = pe.bits == 0 ? !cg_is_void_ptr(g, b->data) : tir_dtype_eq(pe, b->dtype);
   if (tir_is_const_int(b->elem_offset, &off) && off == 0 && same_type) {
     cg_stmt(g, s->u.decl.body); /* another name for the same elements */
     return;
@@ -530,6 +537,11 @@ void cg_stmt(cg *g, const tir_stmt *s) {
   case TIR_ALLOC_BUFFER: print_alloc_buffer(g, s); break;
   case TIR_ATTR: print_attr(g, s); break;
   case TIR_ASSERT:
+    if (g->target->is_cuda) { /* in a kernel (the host's asserts are codegen_cuda.c's) */
+      cg_error(g, s->span, "an assert inside a CUDA kernel is not supported: a kernel returns no status (check the "
+                           "condition before the launch)");
+      break;
+    }
     cg_line_start(g);
     cg_text_puts(g->out, "if (!(");
     cg_expr(g, s->u.assrt.cond);

@@ -440,19 +440,26 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     kvars[ak->nparams] = v;
     ak->params[ak->nparams++] = *kp;
     free(kp);
+    bool typed_ptr = false;
     if (b) {
+      /* __restrict__ for a parameter buffer's data (no alias, as TVM's noalias); not for a pointer the host
+       * holds as a handle (a parameter or a let), which another may alias */
       cg_type(&g, b->dtype, ty, b->span);
-      cg_text_printf(&sig, "%s *__restrict__ %s", ty, kname);
+      cg_text_printf(&sig, "%s *%s%s", ty, cg_is_void_ptr(host, v) ? "" : "__restrict__ ", kname);
+      typed_ptr = true;
     } else if (v->dtype.code == TIR_TC_HANDLE && v->u.var.ptr_elem.bits) {
       cg_type(&g, v->u.var.ptr_elem, ty, v->span); /* a planned workspace, seen through views */
       cg_text_printf(&sig, "%s *%s", ty, kname);
+      typed_ptr = true;
     } else if (v->dtype.code == TIR_TC_HANDLE) {
       cg_text_printf(&sig, "void *%s", kname);
     } else {
       cg_type(&g, v->dtype, ty, v->span);
       cg_text_printf(&sig, "%s %s", ty, kname);
     }
-    cg_text_puts(&args, hname);
+    /* a void * of the host (an untyped handle) given to a typed kernel pointer: C++ wants the cast */
+    if (typed_ptr && cg_is_void_ptr(host, v)) cg_text_printf(&args, "(%s *)%s", ty, hname);
+    else cg_text_puts(&args, hname);
   }
   int64_t threads = block_threads(&k);
   if (threads > 0)
@@ -620,6 +627,7 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
     char *val = cg_expr_str(h, s->u.let.value);
     cg_linef(h, "%s%s %s = %s;", cg_uses_var(s->u.let.body, s->u.let.var) ? "" : "[[maybe_unused]] ", ty,
              cg_define(h, s->u.let.var, s->u.let.var->u.var.name), val);
+    if (s->u.let.var->dtype.code == TIR_TC_HANDLE) cg_note_void_ptr(h, s->u.let.var); /* cast where a kernel types it */
     host_stmt(u, h, s->u.let.body);
     return;
   }
@@ -706,6 +714,7 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
       cg_text_printf(&sig, "%s *%s, ", ty, n);
     } else if (f->params[i]->dtype.code == TIR_TC_HANDLE) {
       cg_text_printf(&sig, "void *%s, ", cg_define(&h, f->params[i], f->params[i]->u.var.name));
+      cg_note_void_ptr(&h, f->params[i]); /* a kernel that types it gets it cast */
     } else {
       cg_type(&h, f->params[i]->dtype, ty, f->params[i]->span);
       cg_text_printf(&sig, "%s %s, ", ty, cg_define(&h, f->params[i], f->params[i]->u.var.name));
@@ -779,12 +788,14 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
                        "#include <cuda_runtime.h>\n");
     if (u.used_f16) cg_text_puts(&out, "#include <cuda_fp16.h>\n");
     if (u.used_bf16) cg_text_puts(&out, "#include <cuda_bf16.h>\n");
-    cg_text_puts(&out, "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n\n");
     cg helpers_cg;
     cg_init(&helpers_cg, &kernel_target, u.ctx, d);
     memcpy(helpers_cg.helpers, u.helpers, sizeof u.helpers);
     cg_text protos = {0};
     cg_extern_decls(&helpers_cg, m, &protos);
+    cg_text_puts(&out, "#include <math.h>\n#include <stdint.h>\n");
+    if (helpers_cg.used_stdio) cg_text_puts(&out, "#include <cstdio>\n");
+    cg_text_puts(&out, "#include <string.h>\n\n");
     if (protos.len) cg_text_puts(&out, protos.s);
     cg_text_free(&protos);
     if (helpers_cg.failed) u.failed = true;
