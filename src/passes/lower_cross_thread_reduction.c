@@ -25,9 +25,9 @@
  * in-thread update is B's body with each W_i[I] as in_thread_i[0].  With no such loop and no predicate, the in-thread part is left
  * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
  * (1,)-shaped "local" buffers are allocated in the root block, cross_thread
- * first, as TVM does.  The thread-bound reduction loops must enclose the
- * others, and those others must lead straight to B (loop inside loop) and
- * bind no spatial iter var.  A block that is not of this form (another
+ * first, as TVM does.  The in-thread loops must lead straight to B (loop
+ * inside loop) and bind no spatial iter var; a thread-bound reduction loop
+ * among them moves out, around the lowered parts, as TVM orders them.  A block that is not of this form (another
  * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
  * is then refused where every thread stores to one element. */
@@ -495,17 +495,33 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   if (!nthreads) return NULL;
-  int nchain = 0;
+  int nchain = 0, ninner = 0;
+  tir_stmt **chain = st->loops + st->nloops, **inner = NULL;
   if (first_it >= 0) {
-    if (first_it < last_thread) return NULL; /* an in-thread loop outside a thread loop */
-    /* from the outermost in-thread loop down: loop inside loop to B, none binding a spatial iter var */
+    /* from the outermost in-thread loop down: loop inside loop to B, each reducing and none binding a
+     * spatial iter var; a thread-bound one among them (an in-thread loop outside a thread loop) moves
+     * out, around the lowered parts, the in-thread loops inside, as TVM's pass orders them */
+    chain = tir_alloc(st->c, sizeof *chain * (size_t)(st->nloops - first_it + 1));
+    inner = tir_alloc(st->c, sizeof *inner * (size_t)(st->nloops - first_it + 1));
     for (int k = first_it; k < st->nloops; k++) {
-      const tir_stmt *l = st->loops[k], *next = k + 1 < st->nloops ? st->loops[k + 1] : s;
-      if (l->u.loop.body != next || l->u.loop.kind == TIR_FOR_THREAD_BINDING) return NULL;
+      tir_stmt *l = st->loops[k];
+      const tir_stmt *next = k + 1 < st->nloops ? st->loops[k + 1] : s;
+      if (l->u.loop.body != next) return NULL;
+      bool red = false;
+      for (int i = 0; i < b->n_iter && !red; i++)
+        red = b->iter_vars[i].type == TIR_ITER_REDUCE && uses(s->u.realize.iter_values[i], l->u.loop.var);
+      if (!red) return NULL; /* a loop binding no iter var between them */
+      if (l->u.loop.kind == TIR_FOR_THREAD_BINDING) inner[ninner++] = l;
+      else chain[nchain++] = l;
     }
-    nchain = st->nloops - first_it;
   }
-  tir_stmt *rep = lower(st, s, &r, st->loops + (first_it >= 0 ? first_it : st->nloops), nchain, threads, nthreads);
+  (void)last_thread;
+  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads);
+  for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
+    tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
+    l->u.loop.body = rep;
+    rep = l;
+  }
   if (!nchain) return rep;
   if (st->nrep == st->caprep) {
     st->caprep = st->caprep ? 2 * st->caprep : 8;
