@@ -109,7 +109,7 @@ hostile: $(TIRC)
 
 corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
-	@tests/corpus/run_parallel.sh $(TIRC) tests/corpus/tensor_intrin.py tests/corpus/tvm_source.py tests/corpus/topi_sweep.py
+	@tests/corpus/run_parallel.sh $(TIRC) tests/corpus/tensor_intrin.py tests/corpus/tvm_source.py tests/corpus/topi_sweep.py tests/corpus/constructs.py
 
 python-test: all
 	@tests/python/run.sh

@@ -104,6 +104,26 @@ static bool relax_range(detector *d, tir_expr *min, tir_expr *extent, tir_expr *
          ana_relaxed_bounds(d->a, last, d->relax, d->nrelax, &l2, hi);
 }
 
+typedef struct {
+  const detector *d;
+  bool found;
+} local_find;
+
+static bool local_load_expr(tir_visitor *v, const tir_expr *e) {
+  local_find *f = v->user;
+  if (e->kind == TIR_BUFFER_LOAD && is_local(f->d, e->u.load.buf)) f->found = true;
+  return !f->found;
+}
+
+/* e loads a buffer allocated in the block */
+static bool loads_local(const detector *d, const tir_expr *e) {
+  if (!e) return false;
+  local_find f = {d, false};
+  tir_visitor v = {.expr = local_load_expr, .user = &f};
+  tir_visit_expr(&v, e);
+  return f.found;
+}
+
 /* an access of buf over ranges (min, extent) per dim */
 static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n);
 
@@ -151,6 +171,9 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
   }
   tir_expr **lo = xmalloc_n(n, sizeof *lo), **hi = xmalloc_n(n, sizeof *hi);
   bool ok = true;
+  /* an index that loads a buffer the block allocates (a tirx local scalar
+   * x = ...: A[x]) names nothing outside the block: the whole dimension */
+  for (int i = 0; i < n && ok; i++) ok = !loads_local(d, rg[i].min) && !loads_local(d, rg[i].extent);
   for (int i = 0; i < n && ok; i++) ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
   if (!ok) { /* unbounded: the whole buffer */
     for (int i = 0; i < n && i < buf->ndim; i++) {

@@ -1,0 +1,128 @@
+"""constructs.py - one-construct and whole-program TVMScript texts that
+TVM 0.27 reads (tests/corpus/constructs/*.tir: TVM's test idioms, written
+for two sweeps of 2026-11-26, and texts TVM printed after its own passes),
+each read by tirc and printed back, TVM's reading of that print compared
+with TVM's reading of the text (structural equality, map_free_vars), and
+each put through tirc's default pipeline (which may refuse, never crash).
+
+Every file's outcome is listed in constructs/expected.txt:
+  equal    round-trips structurally equal
+  refused  tirc refuses it with a file:line:col error (the construct named)
+  known    differs from TVM as tests/corpus/constructs/expected.txt says why
+A file whose outcome differs from its line fails the run, as does a crash
+or a timeout anywhere.
+
+usage: python3 tests/corpus/constructs.py TIRC [--update]
+"""
+import concurrent.futures
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DIR = os.path.join(HERE, "constructs")
+EXPECTED = os.path.join(DIR, "expected.txt")
+
+# import tirx before anything loads tvm.script.parser: tirc reads as the
+# @T.prim_func decorator does (docs/syntax.md, comparisons)
+from tvm.script import tirx as _T, ir as _I  # noqa: E402
+import tvm  # noqa: E402
+import tvm_ffi  # noqa: E402
+
+EV = {"T": _T, "I": _I}
+
+
+def tvm_read(text):
+    for wf in (True, False):
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                return tvm.script.from_source(text, extra_vars=dict(EV), check_well_formed=wf)
+        except Exception:
+            pass
+    return None
+
+
+def as_pair(a, b):
+    def mod(o):
+        return o if isinstance(o, tvm.IRModule) else tvm.IRModule({"main": o})
+    if isinstance(a, tvm.tirx.PrimFunc) and isinstance(b, tvm.tirx.PrimFunc):
+        return a, b
+    return mod(a), mod(b)
+
+
+def crashed(rc, err):
+    return rc is None or rc >= 128 or rc < 0 or bool(
+        re.search(r"Sanitizer|runtime error:|Assertion .* failed|Segmentation", err))
+
+
+def run(tirc, args, path):
+    try:
+        p = subprocess.run([tirc] + args + [path], capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", "timeout"
+
+
+def tirc_side(tirc, path):
+    """(print rc, stdout, stderr, pipeline rc, its stderr): the processes run in threads"""
+    rc, out, err = run(tirc, [], path)
+    prc, _, perr = run(tirc, ["--passes=default", "-o", os.devnull], path)
+    return rc, out, err, prc, perr
+
+
+def main():
+    tirc = os.path.abspath(sys.argv[1])
+    update = "--update" in sys.argv
+    files = sorted(f for f in os.listdir(DIR) if f.endswith(".tir"))
+    expected = {}
+    if os.path.exists(EXPECTED):
+        for line in open(EXPECTED):
+            if line.strip() and not line.startswith("#"):
+                name, rest = line.split(":", 1)
+                expected[name.strip()] = rest.strip()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        sides = dict(zip(files, ex.map(lambda f: tirc_side(tirc, os.path.join(DIR, f)), files)))
+    got, fails = {}, []
+    for f in files:
+        path = os.path.join(DIR, f)
+        rc, out, err, prc, perr = sides[f]
+        if crashed(rc, err) or crashed(prc, perr):
+            fails.append("%s: tirc crashed or timed out: %s" % (f, (err or perr)[-300:]))
+            continue
+        if rc != 0:
+            first = err.strip().splitlines()[0] if err.strip() else ""
+            got[f] = "refused" if re.search(r":\d+:\d+: error: ", first) else "bad-error"
+        else:
+            a, b = tvm_read(open(path).read()), tvm_read(out)
+            if a is None:
+                got[f] = "tvm-unreadable"
+            elif b is None:
+                got[f] = "output-unreadable"
+            else:
+                a, b = as_pair(a, b)
+                got[f] = "equal" if tvm_ffi.structural_equal(a, b, map_free_vars=True) else "differs"
+        want = expected.get(f, "")
+        kind = want.split()[0].rstrip(":") if want else ""
+        ok = got[f] == kind or (got[f] == "differs" and kind == "known")
+        if not ok and not update:
+            fails.append("%s: %s, expected %s" % (f, got[f], want or "(no line)"))
+    if update:
+        with open(EXPECTED, "w") as fh:
+            fh.write("# tests/corpus/constructs.py: each file's outcome (equal, refused, or known: why it differs)\n")
+            for f in files:
+                old = expected.get(f, "")
+                line = old if (got.get(f) == "differs" and old.startswith("known")) else got.get(f, "crash")
+                fh.write("%s: %s\n" % (f, line))
+    counts = {}
+    for v in got.values():
+        counts[v] = counts.get(v, 0) + 1
+    for msg in fails:
+        print("FAIL constructs/" + msg)
+    print("constructs: %d programs: %s; %d failed" % (len(files), ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), len(fails)))
+    sys.exit(1 if fails else 0)
+
+
+main()
