@@ -5,6 +5,13 @@
 
 #include "script/reader.h"
 
+/* the statements that scope the rest of their list (lets, local scalars,
+ * allocations: up to RD_MAX_STMT_DEPTH = 500 deep) recurse through
+ * rd_stmts, stmt_at, expr_stmt, assignment, let and rest_of: the other
+ * statements' readers stay out of those frames (the ASan build's frames
+ * hold every inlined local with its redzones) */
+#define NOINLINE __attribute__((noinline))
+
 typedef struct stmt_list {
   tir_stmt **s;
   int n, cap;
@@ -129,7 +136,11 @@ tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
 }
 
 /* the rest of the statement list after idx, in the current scope */
-static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, bool whole_rest);
+/* not inlined: rest_of, let and assignment are on the path of every
+ * statement that scopes the rest (500 deep, RD_MAX_STMT_DEPTH), whose
+ * frames must stay small (the ASan build's too) */
+static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, bool whole_rest)
+    __attribute__((noinline));
 
 static tir_stmt *rest_of(rd *r, TSNode list, uint32_t idx, bool *rest_used) {
   *rest_used = true;
@@ -532,7 +543,8 @@ static tir_stmt *bind(rd *r, const char *name, TSNode call, TSNode list, uint32_
 /* the pending names of `a, b, ... = x, y, ...` bound in order, each as
  * `name = value` alone would be; with whole_rest, the rest of the list
  * after them too (rest_of of the last let lands here) */
-static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, bool whole_rest) {
+static __attribute__((noinline)) tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used,
+                                                    bool whole_rest) {
   int n = r->pend_n - r->pend_i + 1, ng = 0;
   tir_stmt **got = rd_tmp(r, sizeof *got * (size_t)n);
   while (r->pend_i < r->pend_n) {
@@ -561,16 +573,20 @@ static tir_stmt *pend_run(rd *r, TSNode list, uint32_t idx, bool *rest_used, boo
   return ng == 0 ? NULL : ng == 1 ? got[0] : tir_seq(r->c, got, ng);
 }
 
-/* `a, b = x, y` (Python's tuple assignment: TVM binds each name to its
- * value, read before any is bound); NULL with *done false when not one */
-static tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list, uint32_t idx, bool *rest_used,
-                              bool *done) {
+/* `a, b = x, y` of names, as many as values */
+static bool is_tuple_assign(TSNode left, TSNode right) {
   uint32_t n = ts_node_named_child_count(left);
-  *done = false;
-  if (n < 2 || n != ts_node_named_child_count(right)) return NULL;
+  if (n < 2 || n != ts_node_named_child_count(right)) return false;
   for (uint32_t i = 0; i < n; i++)
-    if (!rd_is(ts_node_named_child(left, i), "identifier")) return NULL;
-  *done = true;
+    if (strcmp(ts_node_type(ts_node_named_child(left, i)), "identifier")) return false;
+  return true;
+}
+
+/* `a, b = x, y` (Python's tuple assignment: TVM binds each name to its
+ * value, read before any is bound) */
+static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list,
+                                                        uint32_t idx, bool *rest_used) {
+  uint32_t n = ts_node_named_child_count(left);
   /* TVM refuses a name bound already (a local scalar stored to in
    * order would break `a, b = b, a`) or twice */
   for (uint32_t i = 0; i < n; i++) {
@@ -595,7 +611,7 @@ static tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list, uin
   return pend_run(r, list, idx, rest_used, false);
 }
 
-static tir_stmt *meta_var(rd *r, TSNode left, TSNode right) {
+static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode right) {
   rval v = rd_eval(r, right);
   if (v.k == RV_ERR) return NULL;
   if (rd_is(left, "identifier")) {
@@ -655,9 +671,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       }
     }
     if (all) return NULL;
-    bool done;
-    tir_stmt *s = tuple_assign(r, left, right, list, idx, rest_used, &done);
-    if (done) return s;
+    if (is_tuple_assign(left, right)) return tuple_assign(r, left, right, list, idx, rest_used);
   }
   if (!rd_is(left, "identifier")) {
     tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
@@ -726,7 +740,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   return let(r, name, v, type, list, idx, rest_used, sp);
 }
 
-static tir_stmt *aug_assignment(rd *r, TSNode n) {
+static NOINLINE tir_stmt *aug_assignment(rd *r, TSNode n) {
   TSNode left = rd_field(n, "left");
   const char *op = ts_node_type(rd_field(n, "operator"));
   tir_buffer *sc = rd_is(left, "identifier") ? rd_scalar_target(r, rd_text(r, left)) : NULL;
@@ -938,7 +952,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
 
 /* `return v`: TVM's T.evaluate(T.ret(v)), a Python int in the function's
  * return dtype */
-static tir_stmt *return_stmt(rd *r, TSNode s) {
+static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_is_null(e)) {
     tir_error(r->d, rd_span(s), "'return' needs a value in a prim_func (T.ret(value))");
@@ -968,7 +982,7 @@ static tir_stmt *jump_stmt(rd *r, bool brk, tir_span sp) {
   return s;
 }
 
-static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
+static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   const char *tn = rd_t_name(r, rd_field(call, "function"));
   tir_span sp = rd_span(call);
   if (tn && (!strcmp(tn, "break_loop") || !strcmp(tn, "continue_loop"))) {
@@ -1045,7 +1059,7 @@ static tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *
 }
 
 /* buf.vstore(indices, value): a store of value's lanes from the indices */
-static tir_stmt *vstore(rd *r, TSNode call) {
+static NOINLINE tir_stmt *vstore(rd *r, TSNode call) {
   tir_span sp = rd_span(call);
   rval obj = rd_eval(r, rd_field(rd_field(call, "function"), "object"));
   if (obj.k == RV_ERR) return NULL;
@@ -1075,6 +1089,9 @@ static tir_stmt *vstore(rd *r, TSNode call) {
   return s;
 }
 
+/* a bare expression statement: T.evaluate of it */
+static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) { return evaluate(r, rd_eval(r, e), rd_span(e)); }
+
 static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_named_child_count(s) != 1) {
@@ -1088,7 +1105,7 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
       !strcmp(rd_text(r, rd_field(rd_field(e, "function"), "attribute")), "vstore"))
     return vstore(r, e);
   if (rd_is(e, "call")) return call_stmt(r, e, list, idx, rest_used);
-  return evaluate(r, rd_eval(r, e), rd_span(e));
+  return bare_expr(r, e);
 }
 
 /* ---- loops ---- */
@@ -1213,7 +1230,7 @@ bad:
   return false;
 }
 
-static tir_stmt *for_stmt(rd *r, TSNode s) {
+static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   tir_expr *hint = r->loop_var_hint;
   r->loop_var_hint = NULL;
   loop_spec ls;
@@ -1343,9 +1360,9 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
   return s;
 }
 
-static tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
+static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
 
-static tir_stmt *while_stmt(rd *r, TSNode s) {
+static NOINLINE tir_stmt *while_stmt(rd *r, TSNode s) {
   rval py;
   tir_expr *cond = condition(r, rd_field(s, "condition"), &py, false);
   if (py.k == RV_ERR) return NULL;
@@ -1383,7 +1400,7 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
 }
 
 
-static tir_stmt *with_stmt(rd *r, TSNode s) {
+static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   TSNode clause = ts_node_named_child(s, 0);
   TSNode body = rd_field(s, "body");
   if (!rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) {
@@ -1437,6 +1454,15 @@ static tir_stmt *with_stmt(rd *r, TSNode s) {
   return NULL;
 }
 
+/* `assert c, msg` */
+static NOINLINE tir_stmt *python_assert(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
+  TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
+  rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
+  rval cond = rd_eval(r, c);
+  if (cond.k == RV_ERR || msg.k == RV_ERR) return NULL;
+  return assert_stmt(r, cond, msg, rd_span(s), list, idx, rest_used, (TSNode){0});
+}
+
 static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   const char *t = ts_node_type(s);
   if (!strcmp(t, "expression_statement")) return expr_stmt(r, s, list, idx, rest_used);
@@ -1447,13 +1473,7 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   if (!strcmp(t, "pass_statement")) return NULL;
   if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) return jump_stmt(r, t[0] == 'b', rd_span(s));
   if (!strcmp(t, "return_statement")) return return_stmt(r, s);
-  if (!strcmp(t, "assert_statement")) {
-    TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
-    rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
-    rval cond = rd_eval(r, c);
-    if (cond.k == RV_ERR || msg.k == RV_ERR) return NULL;
-    return assert_stmt(r, cond, msg, rd_span(s), list, idx, rest_used, (TSNode){0});
-  }
+  if (!strcmp(t, "assert_statement")) return python_assert(r, s, list, idx, rest_used);
   tir_error(r->d, rd_span(s), "unsupported statement (%s)", t);
   return NULL;
 }
