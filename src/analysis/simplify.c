@@ -1617,6 +1617,7 @@ static tir_expr *simp_call(tir_analyzer *a, tir_expr *e) {
     r = tir_call(a->c, e->dtype, e->u.call.op, args, n);
     r->span = e->span;
     r->u.call.written_out = e->u.call.written_out;
+    r->u.call.global = e->u.call.global;
   }
   free(args);
   return r;

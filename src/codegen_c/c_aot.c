@@ -508,7 +508,8 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
       x->g->used_stdio = true; /* <stdio.h> (<cstdio>) is included */
       return true;
     }
-  if (!x->g->target->is_cuda && name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) {
+  if (!x->g->target->is_cuda && ((name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) ||
+                                 (!strncmp(name, "atomic", 6) && cg_reserved_name(name)))) {
     cg_error(x->g, e->span, "T.%s: '%s' is a name C reserves for its implementation (a CUDA or compiler builtin?): "
                             "no C header tirc includes declares it", e->u.call.op, name);
     return true;

@@ -177,6 +177,11 @@ const char *cg_buffer_ptr(cg *g, const tir_buffer *b) {
   const char *n = cg_lookup(g, b); /* a view at an offset of its data (decl_buffer) */
   if (n) return n;
   n = cg_lookup(g, b->data);
+  if (n && cg_is_void_ptr(g, b->data)) { /* the CUDA host's untyped handle: no element to index */
+    cg_error(g, b->span, "buffer '%s' is indexed through the handle '%s' (void *) here: not supported (the C and "
+                         "CUDA kernels see it typed; index it inside the kernel)", b->name, n);
+    return n;
+  }
   if (n) return n;
   cg_error(g, b->span, "buffer '%s' is used where it is not allocated or declared", b->name);
   return "tir_undefined";

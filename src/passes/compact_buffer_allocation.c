@@ -745,6 +745,7 @@ static tir_expr *shift_access_ptr(compact_state *st, tir_expr *e) {
   memcpy(args, e->u.call.args, sizeof args);
   args[2] = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, off, delta));
   tir_expr *r = tir_call(st->c, e->dtype, e->u.call.op, args, 5);
+  r->u.call.global = e->u.call.global;
   r->span = e->span;
   r->u.call.written_out = e->u.call.written_out;
   return r;

@@ -652,7 +652,9 @@ static rval unary(rd *r, TSNode n) {
     if (e->kind == TIR_FLOAT_IMM) return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
     if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
     tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
-    tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0) : tir_int(r->c, s, -1);
+    tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0)
+                   : s.code == TIR_TC_UINT ? tir_int(r->c, s, s.bits >= 64 ? -1 : (int64_t)((1ull << s.bits) - 1))
+                                           : tir_int(r->c, s, -1);
     return rv_expr(with_span(r, rd_bin_expr(r, TIR_MUL, e, m1), sp), sp);
   }
   /* ~b of a bool: TVM's bitwise_not on a bool, its logical negation */
@@ -814,6 +816,13 @@ static rval dictionary(rd *r, TSNode n) {
     }
     rval k = rd_eval(r, rd_field(p, "key")), x = rd_eval(r, rd_field(p, "value"));
     if (k.k == RV_ERR || x.k == RV_ERR) bad = true;
+    int same = -1; /* a key given again: Python keeps its first place and the last value */
+    for (int j = 0; k.k == RV_STR && j < v.n && same < 0; j++)
+      if (v.keys[j].k == RV_STR && !strcmp(v.keys[j].s, k.s)) same = j;
+    if (same >= 0) {
+      v.items[same] = x;
+      continue;
+    }
     v.keys[v.n] = k;
     v.items[v.n++] = x;
   }

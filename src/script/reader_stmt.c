@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "script/reader.h"
+#include "tir/visit.h"
 
 /* the statements that scope the rest of their list (lets, local scalars,
  * allocations: up to RD_MAX_STMT_DEPTH = 500 deep) recurse through
@@ -164,6 +165,11 @@ static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span 
     return NULL;
   }
   if (!rd_store_kind_ok(r, value, load->dtype, load->u.load.buf->name)) return NULL;
+  if (value.k == RV_EXPR && value.e && value.e->dtype.lanes != 1 && value.e->dtype.lanes != load->dtype.lanes) {
+    tir_error(r->d, value.sp, "a value of %d lanes stored to %d lanes of %s", value.e->dtype.lanes & ~TIR_LANES_SCALABLE,
+              load->dtype.lanes & ~TIR_LANES_SCALABLE, load->u.load.buf->name);
+    return NULL;
+  }
   tir_expr *v = rd_convert(r, value, load->dtype);
   if (!v) return NULL;
   tir_stmt *s = tir_store(r->c, load->u.load.buf, v, load->u.load.idx, load->u.load.nidx);
@@ -437,7 +443,7 @@ static tir_stmt *scalar(rd *r, const char *name, tir_dtype t, rval *init, TSNode
 
 static bool python_only(rval v) {
   return v.k == RV_BUFFER || v.k == RV_STR || v.k == RV_TUPLE || v.k == RV_DTYPE || v.k == RV_DICT ||
-         v.k == RV_NONE;
+         v.k == RV_NONE || v.k == RV_REGION;
 }
 
 /* `x = v` / `x: A = v` in the tirx dialect (see reader_scalar.c); NULL with
@@ -589,12 +595,16 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
   uint32_t n = ts_node_named_child_count(left);
   /* TVM refuses a name bound already (a local scalar stored to in
    * order would break `a, b = b, a`) or twice */
+  if (n > 64) { /* each name scopes the rest: a chain as deep as the names */
+    tir_error(r->d, rd_span(left), "a tuple assignment of %u names: at most 64 are read", n);
+    return NULL;
+  }
   for (uint32_t i = 0; i < n; i++) {
     TSNode l = ts_node_named_child(left, i);
     const char *nm = rd_text(r, l);
     bool twice = false;
     for (uint32_t j = 0; j < i && !twice; j++) twice = !strcmp(nm, rd_text(r, ts_node_named_child(left, j)));
-    if (twice || (r->tirx && rd_scalar_target(r, nm))) {
+    if (twice || rd_lookup(r, nm)) {
       tir_error(r->d, rd_span(l), "'%s' is already defined in this scope: a tuple assignment binds new names only", nm);
       return NULL;
     }
@@ -611,9 +621,34 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
   return pend_run(r, list, idx, rest_used, false);
 }
 
+typedef struct {
+  long n, cap;
+} size_count;
+
+static bool size_expr(tir_visitor *vis, const tir_expr *e) {
+  (void)e;
+  size_count *c = vis->user;
+  return ++c->n <= c->cap;
+}
+
+/* the nodes of e as a tree (a shared subtree counted at each use), up to cap + 1 */
+static long tree_size(const tir_expr *e, long cap) {
+  size_count c = {0, cap};
+  tir_visitor vis = {.expr = size_expr, .user = &c};
+  tir_visit_expr(&vis, e);
+  return c.n;
+}
+
 static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode right) {
   rval v = rd_eval(r, right);
   if (v.k == RV_ERR) return NULL;
+  /* each use of the name copies the expression: T.meta_var(x + x) chained
+   * doubles it, a tree that no pass could walk in time */
+  if (v.k == RV_EXPR && tree_size(v.e, 10000) > 10000) {
+    tir_error(r->d, v.sp, "T.meta_var: the expression has more than 10000 nodes written out (each use of a name "
+                          "copies it); bind it with a let");
+    return NULL;
+  }
   if (rd_is(left, "identifier")) {
     rd_push_sym(r, rd_text(r, left), v);
     return NULL;
