@@ -319,6 +319,7 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   if (!body) return NULL;
   tir_stmt *s = decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_annotated(r->c, b, annots, body);
   s->u.decl.implicit = implicit;
+  if (!s->span.line) s->span = a.sp; /* the declaration's place, for errors about it */
   return s;
 }
 
