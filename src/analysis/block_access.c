@@ -35,6 +35,8 @@ typedef struct detector {
   int nscope;
   const tir_buffer **local; /* allocated inside the block */
   int nlocal, caplocal;
+  const tir_buffer **views; /* declared inside the block (DeclBuffer: another name for some data) */
+  int nviews, capviews;
   access_list reads, writes;
   tir_var_map lets; /* let-bound vars in scope -> their values (as TVM, regions see through lets) */
 } detector;
@@ -143,8 +145,25 @@ static void record(detector *d, access_list *l, tir_buffer *buf, const tir_range
   free(sub);
 }
 
+static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data);
+
 static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
   if (is_local(d, buf)) return;
+  bool inner_view = false;
+  for (int i = 0; i < d->nviews && !inner_view; i++) inner_view = d->views[i] == buf;
+  tir_range *whole = NULL;
+  if (inner_view) {
+    /* a buffer the block declares over other data names nothing outside
+     * it: the access is one of the whole buffer that data is, where that
+     * buffer is known (else of nothing a region can name) */
+    tir_buffer *o = buffer_of_data(d, buf->data);
+    if (!o || o == buf || is_local(d, o)) return;
+    whole = xmalloc_n(o->ndim, sizeof *whole);
+    for (int i = 0; i < o->ndim; i++) whole[i] = (tir_range){tir_int(d->c, o->shape[i]->dtype, 0), o->shape[i]};
+    record_ranges(d, l, o, whole, o->ndim);
+    free(whole);
+    return;
+  }
   const tir_match_buffer *mb = match_of(d, buf);
   tir_range *conv = NULL;
   if (mb) {
@@ -407,7 +426,11 @@ static void walk_stmt(detector *d, tir_stmt *s) {
     for (int i = 0; i < s->u.seq.n; i++) walk_stmt(d, s->u.seq.stmts[i]);
     return;
   case TIR_ALLOCATE: walk_stmt(d, s->u.alloc.body); return;
-  case TIR_DECL_BUFFER: walk_stmt(d, s->u.decl.body); return;
+  case TIR_DECL_BUFFER:
+    d->views = grow_arr(d->views, &d->capviews, d->nviews + 1, sizeof *d->views);
+    d->views[d->nviews++] = s->u.decl.buf;
+    walk_stmt(d, s->u.decl.body);
+    return;
   case TIR_ALLOC_BUFFER:
     push_local(d, s->u.decl.buf);
     walk_stmt(d, s->u.decl.body);
@@ -497,6 +520,7 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   free_list(&d.writes);
   free(d.relax);
   free(d.local);
+  free(d.views);
   tir_var_map_free(&d.lets);
   tir_analyzer_free(d.a);
 }
