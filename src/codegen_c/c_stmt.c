@@ -36,6 +36,14 @@ bool cg_uses_var(const tir_stmt *s, const void *var) {
   return u.found;
 }
 
+/* s reads var (a load of a buffer over it, or the var itself), stores aside */
+static bool reads_var(const tir_stmt *s, const void *var) {
+  use_ctx u = {var, false};
+  tir_visitor v = {.expr = use_expr, .user = &u};
+  tir_visit_stmt(&v, s);
+  return u.found;
+}
+
 /* ---- statements ---- */
 
 static void print_store(cg *g, const tir_stmt *s) {
@@ -327,25 +335,6 @@ static char *size_expr(cg *g, tir_expr *const *ext, int n, int64_t *konst) {
 
 /* an array for an allocation: automatic when small, static when large and
  * constant (the stack would not hold it), a VLA when symbolic */
-typedef struct {
-  const void *data;
-  bool found;
-} read_find;
-
-static bool read_expr(tir_visitor *v, const tir_expr *e) {
-  read_find *f = v->user;
-  if ((e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == f->data) || (const void *)e == f->data) f->found = true;
-  return !f->found;
-}
-
-/* body reads the array whose data var is data (a load, or the pointer itself) */
-static bool read_in(const tir_stmt *body, const void *data) {
-  read_find f = {data, false};
-  tir_visitor v = {.expr = read_expr, .user = &f};
-  tir_visit_stmt(&v, body);
-  return f.found;
-}
-
 static void declare_array(cg *g, const tir_stmt *s, const void *key, const char *hint, tir_dtype t,
                           tir_expr *const *ext, int n, int align, const tir_stmt *body) {
   char ty[32];
@@ -370,7 +359,7 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
     cg_linef(g, "_Alignas(%d) %s %s[%s];", align, ty, name, size);
   else
     cg_linef(g, "%s %s[%s];", ty, name, size);
-  if (!g->target->is_cuda && !read_in(body, key)) cg_linef(g, "(void)%s;", name); /* only stored: gcc's -Wunused-but-set */
+  if (!g->target->is_cuda && !reads_var(body, key)) cg_linef(g, "(void)%s;", name); /* only stored: gcc's -Wunused-but-set */
   cg_stmt(g, body);
 }
 

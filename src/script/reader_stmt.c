@@ -585,7 +585,7 @@ static bool is_tuple_assign(TSNode left, TSNode right) {
   uint32_t n = ts_node_named_child_count(left);
   if (n < 2 || n != ts_node_named_child_count(right)) return false;
   for (uint32_t i = 0; i < n; i++)
-    if (strcmp(ts_node_type(ts_node_named_child(left, i)), "identifier")) return false;
+    if (!rd_is(ts_node_named_child(left, i), "identifier")) return false;
   return true;
 }
 
