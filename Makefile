@@ -129,6 +129,7 @@ corpus-full: $(TIRC)
 # golden input of tests/passes/ with --verify-exec; exec-full adds the slow ones
 exec: all
 	@tests/exec/run.sh $(TIRC)
+	@python3 tests/exec/jam_stress.py $(BUILD)/tests/tools/exec_harness $(TIRC) 60 1
 
 exec-full: all
 	@FULL=1 TIMEOUT=600 tests/exec/run.sh $(TIRC)

@@ -70,6 +70,9 @@ void cg_free(cg *g) {
   free(g->void_ptrs);
   g->void_ptrs = NULL;
   g->nvoid_ptrs = g->cap_void_ptrs = 0;
+  free(g->jam_made);
+  g->jam_made = NULL;
+  g->njam_made = g->jam_made_cap = 0;
 }
 
 void cg_note_void_ptr(cg *g, const void *var) {

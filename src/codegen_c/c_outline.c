@@ -121,6 +121,24 @@ static bool temp_restrict(const cg *g, const capture *caps, int n, int i) {
   return true;
 }
 
+static const cg_span_info *buffer_span(const cg *g, const tir_buffer *b) {
+  const cg_span_info *s = span_of(g, b);
+  return s ? s : span_of(g, b->data);
+}
+
+bool cg_distinct_memory(const cg *g, const tir_buffer *a, const tir_buffer *b) {
+  if (a->data == b->data) { /* two views of one data: their known bytes apart */
+    const cg_span_info *sa = span_of(g, a), *sb = span_of(g, b);
+    return a != b && sa && sb && (sa->hi <= sb->lo || sb->hi <= sa->lo);
+  }
+  const cg_param_info *pa = param_of(g, a->data), *pb = param_of(g, b->data);
+  if ((pa && pa->is_restrict) || (pb && pb->is_restrict)) return true;
+  if (pa || pb) return false;
+  const cg_span_info *sa = buffer_span(g, a), *sb = buffer_span(g, b);
+  if (!sa || !sb) return false;
+  return sa->base != sb->base || sa->hi <= sb->lo || sb->hi <= sa->lo;
+}
+
 bool cg_outline_body(cg *g, const tir_stmt *body) {
   if (g->target->is_cuda || !g->pre || !g->func_symbol) return false;
   outline_scan o = {.g = g};

@@ -120,6 +120,8 @@ struct cg {
   const char *func_symbol;
   int outline_counter;
   int64_t split_budget; /* statements loop splitting may still copy in this function (c_split.c) */
+  const tir_stmt **jam_made; /* the loops c_jam.c made (not jammed again) */
+  int njam_made, jam_made_cap;
   cg_param_info *param_info;
   int nparam_info;
   cg_span_info *spans;
@@ -211,6 +213,21 @@ bool cg_outline_body(cg *g, const tir_stmt *body);
 /* a serial loop split where a comparison of its var with a constant changes
  * (c_split.c): prints the parts and returns true, or false */
 bool cg_split_loop(cg *g, const tir_stmt *loop);
+/* s with its stores', lets', evaluates' and ifs' expressions simplified by
+ * a, decided ifs folded (c_split.c) */
+tir_stmt *cg_tidy_stmt(cg *g, tir_analyzer *a, tir_stmt *s);
+/* a spatial loop around a reduction unrolled and jammed into it (c_jam.c):
+ * prints it and returns true, or false */
+bool cg_jam_loop(cg *g, const tir_stmt *loop);
+/* a reduction's init first in a nest's innermost body, peeled (c_stmt.c):
+ * the nest without it, or NULL; first the init, vars/mins (nvars of them,
+ * at most CG_PEEL_MAX) the substitution that places it before the nest */
+#define CG_PEEL_MAX 8
+const tir_stmt *cg_peel_first(cg *g, const tir_stmt *body, const tir_expr *var, const tir_expr *min,
+                              const tir_stmt **first, const tir_expr **vars, tir_expr **mins, int *nvars);
+/* the memory of a and of b provably does not overlap (c_outline.c): a
+ * restrict parameter's, or temporaries whose bytes are known apart */
+bool cg_distinct_memory(const cg *g, const tir_buffer *a, const tir_buffer *b);
 /* integer divisions and remainders invariant in a loop (c_hoist.c): the
  * body returned with each replaced by a variable, whose declaration waits
  * in out for cg_hoisted_emit */

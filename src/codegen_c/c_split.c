@@ -192,7 +192,7 @@ static tir_stmt *tidy_stmt(tir_mutator *m, tir_stmt *st) {
 #undef TIDY
 }
 
-static tir_stmt *tidy_part(cg *g, tir_analyzer *a, tir_stmt *s) {
+tir_stmt *cg_tidy_stmt(cg *g, tir_analyzer *a, tir_stmt *s) {
   tidy t = {.a = a};
   tir_mutator m = {.stmt = tidy_stmt, .ctx = g->ctx, .user = &t};
   return tir_mutate_stmt(&m, s);
@@ -240,13 +240,13 @@ bool cg_split_loop(cg *g, const tir_stmt *loop) {
     if (bounds[i + 1] - bounds[i] == 1) { /* one iteration: the body at that value */
       tir_var_map vm = {0};
       tir_var_map_set(&vm, loop->u.loop.var, tir_int(g->ctx, t, bounds[i]));
-      cg_stmt(g, tidy_part(g, a, tir_substitute_stmt(g->ctx, body, &vm)));
+      cg_stmt(g, cg_tidy_stmt(g, a, tir_substitute_stmt(g->ctx, body, &vm)));
       tir_var_map_free(&vm);
       continue;
     }
     tir_stmt *part = tir_for(g->ctx, loop->u.loop.var, tir_int(g->ctx, t, bounds[i]),
                              tir_int(g->ctx, t, bounds[i + 1] - bounds[i]), loop->u.loop.kind, loop->u.loop.thread_tag,
-                             loop->u.loop.annotations, tidy_part(g, a, body));
+                             loop->u.loop.annotations, cg_tidy_stmt(g, a, body));
     cg_stmt(g, part);
   }
   tir_analyzer_free(a);

@@ -149,7 +149,6 @@ static bool loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
  * the nest once): S runs once, before everything else the nest runs.  The
  * rest (the nest without the if), or NULL when there is nothing to peel;
  * vars and mins (n of them) the substitution for S. */
-#define PEEL_MAX 8
 static bool cond_covers(const tir_expr *c, const tir_expr **vars, tir_expr **mins, int n, bool *seen) {
   if (c->kind == TIR_AND) return cond_covers(c->u.bin.a, vars, mins, n, seen) && cond_covers(c->u.bin.b, vars, mins, n, seen);
   if (c->kind != TIR_EQ) return false;
@@ -163,14 +162,14 @@ static bool cond_covers(const tir_expr *c, const tir_expr **vars, tir_expr **min
   return false;
 }
 
-static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *var, const tir_expr *min,
+const tir_stmt *cg_peel_first(cg *g, const tir_stmt *body, const tir_expr *var, const tir_expr *min,
                                   const tir_stmt **first, const tir_expr **vars, tir_expr **mins, int *nvars) {
-  const tir_stmt *chain[PEEL_MAX];
+  const tir_stmt *chain[CG_PEEL_MAX];
   int n = 0, nloops = 0;
   vars[n] = var;
   mins[n++] = (tir_expr *)min;
   const tir_stmt *cur = body;
-  while (cur && cur->kind == TIR_FOR && n < PEEL_MAX) {
+  while (cur && cur->kind == TIR_FOR && n < CG_PEEL_MAX) {
     int64_t e, m;
     if (!tir_is_const_int(cur->u.loop.extent, &e) || e <= 0 || !tir_is_const_int(cur->u.loop.min, &m)) return NULL;
     chain[nloops++] = cur;
@@ -181,7 +180,7 @@ static const tir_stmt *peel_first(cg *g, const tir_stmt *body, const tir_expr *v
   if (!cur || cur->kind != TIR_SEQ || cur->u.seq.n < 2) return NULL;
   const tir_stmt *s = cur->u.seq.stmts[0];
   if (s->kind != TIR_IF || s->u.ifs.else_s) return NULL;
-  bool seen[PEEL_MAX] = {false};
+  bool seen[CG_PEEL_MAX] = {false};
   if (!cond_covers(s->u.ifs.cond, vars, mins, n, seen)) return NULL;
   for (int i = 0; i < n; i++)
     if (!seen[i]) return NULL;
@@ -201,13 +200,14 @@ void cg_loop(cg *g, const tir_expr *var, const tir_expr *min, const tir_expr *ex
              const tir_stmt *loop) {
   if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && g->target->loop && g->target->loop(g, loop)) return;
   if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && cg_split_loop(g, loop)) return;
+  if (loop && loop->kind == TIR_FOR && body == loop->u.loop.body && cg_jam_loop(g, loop)) return;
   const tir_stmt *first = NULL, *rest = NULL;
-  const tir_expr *pvars[PEEL_MAX];
-  tir_expr *pmins[PEEL_MAX];
+  const tir_expr *pvars[CG_PEEL_MAX];
+  tir_expr *pmins[CG_PEEL_MAX];
   int npeel = 0;
   /* C only: CUDA places barriers between the statements of the body */
   if (!g->target->is_cuda && loop && loop->kind == TIR_FOR && loop->u.loop.kind != TIR_FOR_PARALLEL &&
-      (rest = peel_first(g, body, var, min, &first, pvars, pmins, &npeel))) {
+      (rest = cg_peel_first(g, body, var, min, &first, pvars, pmins, &npeel))) {
     tir_var_map m = {0};
     for (int i = 0; i < npeel; i++) tir_var_map_set(&m, pvars[i], pmins[i]);
     tir_stmt *init = tir_substitute_stmt(g->ctx, (tir_stmt *)first, &m);
