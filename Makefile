@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -94,6 +94,11 @@ oracle: $(TIRC)
 
 codegen: $(TIRC)
 	@tests/codegen/run.sh $(TIRC)
+	@tests/exp/run.sh $(TIRC) 257
+
+# tir_exp_f32 (the generated C's float32 e^x) on all 2^32 floats: a few minutes
+check-exp: $(TIRC)
+	@tests/exp/run.sh $(TIRC) 1
 
 cli: $(TIRC)
 	@tests/cli/run.sh $(TIRC)

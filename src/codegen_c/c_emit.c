@@ -318,6 +318,44 @@ static void emit_half_helper(cg_text *out, const char *pre, const char *T, const
                    pre, T, S, T, T, T);
 }
 
+/* T.exp of a float32 (c_intrin.c): e^x computed in double and rounded once
+ * to float, which is e^x correctly rounded for every float x (checked
+ * exhaustively: tests/exp/exp_f32_check.c, make check-exp); glibc's expf, which a call of expf
+ * gets, is not for about 0.06 % of them, and no loop calling it vectorizes.
+ * e^x = 2^k e^r, k = round(x / ln 2) by the 1.5 * 2^52 shifter, r = x - k
+ * ln 2 (ln 2 split in two: k ln2_hi exact) in [-0.35, 0.35], e^r by its
+ * Taylor polynomial to r^13 (truncation below 2^-57), 2^k built in the
+ * exponent bits; |x| > 110 is 110 with x's sign first (e^110 overflows a
+ * float, e^-110 is below half its least subnormal), by integer selects:
+ * no branch, no table, so gcc vectorizes a loop of it.  NaN stays NaN. */
+static const char EXP_F32[] =
+    "static inline float tir_exp_f32(float x) {\n"
+    "  union { float f; uint32_t u; } in = {.f = x};\n"
+    "  uint32_t mag = in.u & 0x7fffffffu;\n"
+    "  mag = mag > 0x42dc0000u && mag <= 0x7f800000u ? 0x42dc0000u : mag; /* |x| > 110: 110 */\n"
+    "  in.u = (in.u & 0x80000000u) | mag;\n"
+    "  double d = (double)in.f;\n"
+    "  union { double f; uint64_t u; } k = {.f = d * 1.4426950408889634 + 6755399441055744.0};\n"
+    "  double kd = k.f - 6755399441055744.0; /* round(x / ln 2) */\n"
+    "  double r = (d - kd * 0.6931471805598903) - kd * 5.497923018708371e-14;\n"
+    "  double p = 1.0 / 6227020800.0;\n"
+    "  p = p * r + 1.0 / 479001600.0;\n"
+    "  p = p * r + 1.0 / 39916800.0;\n"
+    "  p = p * r + 1.0 / 3628800.0;\n"
+    "  p = p * r + 1.0 / 362880.0;\n"
+    "  p = p * r + 1.0 / 40320.0;\n"
+    "  p = p * r + 1.0 / 5040.0;\n"
+    "  p = p * r + 1.0 / 720.0;\n"
+    "  p = p * r + 1.0 / 120.0;\n"
+    "  p = p * r + 1.0 / 24.0;\n"
+    "  p = p * r + 1.0 / 6.0;\n"
+    "  p = p * r + 0.5;\n"
+    "  p = p * r + 1.0;\n"
+    "  p = p * r + 1.0;\n"
+    "  union { uint64_t u; double f; } s = {.u = (k.u + 1023u) << 52}; /* 2^k */\n"
+    "  return (float)(p * s.f);\n"
+    "}\n";
+
 static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
   const char *T = type_name(g->target, i), *S = type_suffix[i], *pre = g->target->helper_prefix;
   bool is_float = i >= T_F32, is_unsigned = i >= 4 && i < 8;
@@ -374,6 +412,9 @@ static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
     break;
   case CG_MAX:
     cg_text_printf(out, "%s %s tir_max_%s(%s a, %s b) { return a > b ? a : b; }\n", pre, T, S, T, T);
+    break;
+  case CG_EXP:
+    if (i == T_F32) cg_text_puts(out, EXP_F32);
     break;
   default: break;
   }

@@ -340,6 +340,11 @@ static void print_call(cg *g, const tir_expr *e) {
                          "generators", e->u.call.op);
     return;
   }
+  if (!strcmp(e->u.call.op, "call_ffi_kernel")) {
+    cg_error(g, e->span, "T.call_ffi_kernel (the host's launch of a device kernel, after TVM's SplitHostDevice) is "
+                         "not supported by the C and CUDA code generators: give them the function before the split");
+    return;
+  }
   if (g->target->call && g->target->call(g, e)) return;
   if (cg_c_call(g, e)) return;
   if (!strcmp(e->u.call.op, "ret")) /* the generated functions return a status, not a value */

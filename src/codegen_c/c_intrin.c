@@ -44,6 +44,10 @@ static bool print_math(cg *g, const tir_expr *e) {
       return false;
     const char *fn = e->dtype.bits == 32 ? m->f32 : m->f64;
     if (!fn) return false;
+    if (!strcmp(op, "exp") && e->dtype.bits == 32 && e->dtype.lanes == 1 && !g->target->is_cuda) {
+      cg_need_helper(g, CG_EXP, e->dtype); /* correctly rounded, vectorizable (c_emit.c) */
+      fn = "tir_exp_f32";
+    }
     cg_text_printf(g->out, "%s(", fn);
     args_list(g, e->u.call.args, e->u.call.nargs);
     cg_text_puts(g->out, ")");

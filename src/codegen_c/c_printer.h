@@ -30,6 +30,7 @@ typedef enum cg_helper {
   CG_MAX,
   CG_TRUNCDIV, /* signed / and % where INT_MIN / -1 may occur (it traps in C) */
   CG_TRUNCMOD,
+  CG_EXP,      /* float32 e^x, correctly rounded and vectorizable (C only) */
   CG_HELPER_COUNT
 } cg_helper;
 #define CG_NTYPES 12 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 f16 bf16 */

@@ -165,6 +165,15 @@ static void pr_expr_tuple(printer *p, tir_expr *const *es, int n) {
   pr_puts(&p->out, ")");
 }
 
+/* the name of a data var in data=: its first name in scope (the buffer
+ * that owns it), not the name a later declaration over it gives its uses
+ * (data_as_declared) */
+static const char *data_name(const printer *p, const void *var) {
+  for (int i = 0; i < p->nnames; i++)
+    if (p->names[i].key == var) return p->names[i].text;
+  return NULL;
+}
+
 /* shape, dtype and the keyword arguments that differ from the defaults;
  * the buffer's data var is printed as data= when it already has a name */
 static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
@@ -173,7 +182,7 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     pr_puts(&p->out, ", ");
     pr_dtype_str(&p->out, b->dtype);
   }
-  const char *data = pr_lookup(p, b->data);
+  const char *data = data_name(p, b->data);
   if (data) pr_printf(&p->out, ", data=%s", data);
   if (b->nstrides) {
     pr_puts(&p->out, ", strides=");
@@ -718,6 +727,26 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   pr_pop_flat(p, mark);
 }
 
+/* TVM 0.27 reads `X.data` as tirx.buffer_data(X), naming the buffer, where
+ * tirc holds the data var itself.  A buffer declared over another buffer's
+ * data (A_1 = T.decl_buffer(..., data=A.data), A_1 = A.view(n)) is the one a
+ * pass that declares it makes the body use, and TVM prints the references
+ * after it as A_1.data: the data var prints so while the declaration is in
+ * scope (a plain handle var, A_ptr, keeps its name) */
+static void data_as_declared(printer *p, const tir_buffer *b, const char *name) {
+  for (int i = p->nnames - 1; i >= 0; i--) {
+    if (p->names[i].key != b->data) continue;
+    if (!p->names[i].alias || !p->names[i].buf || p->names[i].buf == b) return;
+    size_t n = strlen(name) + 8;
+    char *t = malloc(n);
+    if (!t) abort();
+    snprintf(t, n, "%s.data", name);
+    pr_define_alias(p, b->data, t, b);
+    free(t);
+    return;
+  }
+}
+
 static void pr_decl(printer *p, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   if (s->kind == TIR_DECL_BUFFER && !s->u.decl.implicit && b->view_of && !b->layout_none && tirx(p) &&
@@ -733,6 +762,7 @@ static void pr_decl(printer *p, const tir_stmt *s) {
       pr_expr(p, b->shape[i]);
     }
     pr_puts(&p->out, ")\n");
+    data_as_declared(p, b, name);
     if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
     pr_pop_flat(p, mark);
     return;
@@ -758,6 +788,7 @@ static void pr_decl(printer *p, const tir_stmt *s) {
     pr_attr_val(p, s->u.decl.annotations);
   }
   pr_puts(&p->out, ")\n");
+  if (s->kind == TIR_DECL_BUFFER) data_as_declared(p, b, name);
   if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
   pr_pop_flat(p, mark);
 }

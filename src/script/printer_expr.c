@@ -491,6 +491,17 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, "])");
     return;
   }
+  if (!strcmp(op, "call_ffi_kernel") && e->u.call.nargs >= 1 && tir_is_const_int(e->u.call.args[0], &nv) &&
+      nv >= 0 && 1 + nv < e->u.call.nargs) { /* [n, tags..., symbol, args...] (reader_call.c) */
+    pr_puts(&p->out, "T.call_ffi_kernel(");
+    pr_args(p, e->u.call.args + 1 + nv, e->u.call.nargs - 1 - (int)nv);
+    pr_puts(&p->out, ", launch_params=[");
+    pr_args(p, e->u.call.args + 1, (int)nv);
+    pr_puts(&p->out, "], ret_ty=");
+    pr_dtype_str(&p->out, e->dtype);
+    pr_puts(&p->out, ")");
+    return;
+  }
   if (pr_access_ptr(p, e)) return;
   int pr;
   const char *bop = bitwise_op(e, &pr);

@@ -45,7 +45,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
-    "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked", "call_ffi_kernel",
+    "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "ignore_loop_partition", "inline", "iter_var",
@@ -534,6 +534,54 @@ static rval shuffle_call(rd *r, rd_args *a) {
   return rv_expr(e, a->sp);
 }
 
+/* T.call_ffi_kernel(symbol, args..., launch_params=[tags], ret_ty="int32")
+ * (SplitHostDevice's launch of a device kernel, TVM 0.27): a Call of op
+ * "call_ffi_kernel" typed ret_ty whose args hold the launch params first,
+ * as Shuffle holds its shape: [n, tag_1 .. tag_n, symbol, args...] */
+static rval ffi_kernel_call(rd *r, rd_args *a) {
+  rval *lp = NULL, *rt = NULL;
+  for (int i = 0; i < a->nkw; i++) {
+    if (!strcmp(a->kw[i], "launch_params")) lp = &a->kwv[i];
+    else if (!strcmp(a->kw[i], "ret_ty")) rt = &a->kwv[i];
+    else {
+      tir_error(r->d, a->kwsp[i], "T.call_ffi_kernel takes no keyword argument '%s' (launch_params=, ret_ty=)",
+                a->kw[i]);
+      return rv_err();
+    }
+  }
+  if (!lp || lp->k != RV_TUPLE) {
+    tir_error(r->d, lp ? lp->sp : a->sp, "T.call_ffi_kernel expects launch_params=[...] (a list of launch tags)");
+    return rv_err();
+  }
+  if (a->npos < 1 || a->pos[0].k != RV_STR) {
+    tir_error(r->d, a->npos ? a->pos[0].sp : a->sp, "T.call_ffi_kernel expects the kernel's symbol (a string) first");
+    return rv_err();
+  }
+  tir_dtype t = TIR_INT32;
+  if (rt && (rt->k != RV_STR || !tir_dtype_parse(rt->s, &t))) {
+    tir_error(r->d, rt->sp, "T.call_ffi_kernel's ret_ty must be a dtype string (\"int32\")");
+    return rv_err();
+  }
+  int n = 1 + lp->n + a->npos;
+  tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)n);
+  args[0] = tir_i32(r->c, lp->n);
+  for (int i = 0; i < lp->n; i++) {
+    if (lp->items[i].k != RV_STR) {
+      tir_error(r->d, lp->items[i].sp, "a launch param of T.call_ffi_kernel must be a string (\"threadIdx.x\")");
+      return rv_err();
+    }
+    args[1 + i] = tir_string(r->c, lp->items[i].s);
+  }
+  for (int i = 0; i < a->npos; i++) {
+    tir_expr *x = rd_as_expr(r, a->pos[i]);
+    if (!x) return rv_err();
+    args[1 + lp->n + i] = x;
+  }
+  tir_expr *e = tir_call(r->c, t, "call_ffi_kernel", args, n);
+  e->span = a->sp;
+  return rv_expr(e, a->sp);
+}
+
 static rval vector_call(rd *r, const char *name, rd_args *a) {
   int lanes;
   if (!strcmp(name, "Ramp")) {
@@ -697,6 +745,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   /* TVM 0.27's T.ramp and T.broadcast are the same node classes */
   if (!strcmp(name, "ramp")) return vector_call(r, "Ramp", a);
   if (!strcmp(name, "Shuffle")) return shuffle_call(r, a);
+  if (!strcmp(name, "call_ffi_kernel")) return ffi_kernel_call(r, a);
   if (!strcmp(name, "broadcast")) return vector_call(r, "Broadcast", a);
   /* T.meta_var(v): the value itself (an assignment binds it by name, with
    * no let: reader_stmt.c) */
