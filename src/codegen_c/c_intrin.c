@@ -272,7 +272,8 @@ bool cg_c_call(cg *g, const tir_expr *e) {
   int n = e->u.call.nargs;
   if (print_half_math(g, e)) return true;
   if (print_bits(g, e) || print_reinterpret(g, e)) return true;
-  if ((!strcmp(op, "likely") || !strcmp(op, "tvm_thread_invariant")) && n == 1) { /* a hint: its condition */
+  if ((!strcmp(op, "likely") || !strcmp(op, "tvm_thread_invariant") || !strcmp(op, "ignore_loop_partition")) &&
+      n == 1) { /* a hint: its condition */
     cg_text_puts(g->out, "(");
     cg_expr(g, a[0]);
     cg_text_puts(g->out, ")");

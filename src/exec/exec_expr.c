@@ -1003,7 +1003,9 @@ static const xe *compile_call(xc *c, const tir_expr *e, int lane) {
   }
   const mathfn *m = find_math(op, false, NULL);
   if (m) return compile_math(c, e, m, args, n, lane);
-  if ((!strcmp(op, "likely") || !strcmp(op, "tvm_thread_invariant")) && n == 1) return ARG(0); /* hints */
+  if ((!strcmp(op, "likely") || !strcmp(op, "tvm_thread_invariant") || !strcmp(op, "ignore_loop_partition")) &&
+      n == 1)
+    return ARG(0); /* hints */
   if ((!strcmp(op, "if_then_else")) && n == 3) {
     r->c = ARG(0), r->a = ARG(1), r->b = ARG(2);
     if (r->vc == XV_INT) r->fn.i = i_select;

@@ -83,6 +83,14 @@ static const tir_intrin TABLE[] = {
     {"tvm_thread_allreduce", TIR_ARITY_RANGE, 4, -1, {A_INT, A_ANY}, 2, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_warp_activemask", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_UINT32, false, false, NULL},
     {"tvm_thread_invariant", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_ARG0, true, false, NULL},
+    /* a condition LoopPartition is not to split on: the condition itself (a hint, as likely) */
+    {"ignore_loop_partition", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_ARG0, true, false, NULL},
+    /* the counter of TVM's global barrier set up (CUDA; read and printed only) */
+    {"tvm_global_barrier_kinit", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_VOID, false, false, NULL},
+    /* (address, value): CUDA's atomicAdd, the old value (read and printed only) */
+    {"cuda.atomic_add", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_ANY}, 2, TIR_IR_ARG1, false, false, NULL},
+    /* (address, rw, locality, cache type): a hint to fetch the line (TVM's tirx.prefetch) */
+    {"prefetch", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_INT}, 4, TIR_IR_EXPLICIT, false, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
     /* TVM 0.27's CUDA tensor-core intrinsics (T.ptx_legacy.*, T.cuda.*_legacy,
      * as its s_tir tensor intrinsics write them) */

@@ -31,6 +31,8 @@ typedef enum rv_kind {
   RV_REGION, /* A[a:b, c] */
   RV_HANDLE_T, /* T.handle as an annotation */
   RV_ATTR,   /* an attribute value only (T.target(...)): av */
+  RV_FRESH,  /* T.int32() where a value is read: a fresh var of dt in a buffer's
+              * elem_offset or strides (as TVM reads it), else an error */
 } rv_kind;
 
 typedef struct rval {

@@ -181,7 +181,19 @@ tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval 
   return b;
 }
 
-static tir_expr *stride_of(rd *r, rval v) {
+static tir_expr *stride_of(rd *r, rval v, const char *buf, const char *field) {
+  if (v.k == RV_FRESH) { /* elem_offset=T.int32(): a var of its own, as TVM reads it */
+    if (!tir_dtype_is_int(v.dt)) {
+      tir_error(r->d, v.sp, "buffer %s must be an integer", field);
+      return NULL;
+    }
+    size_t n = strlen(buf) + strlen(field) + 2;
+    char *vn = tir_alloc(r->c, n);
+    snprintf(vn, n, "%s_%s", buf, field);
+    tir_expr *var = tir_var(r->c, vn, v.dt);
+    var->span = v.sp;
+    return var;
+  }
   if (v.k == RV_STR) {
     rd_sym *s = rd_lookup(r, v.s);
     if (s && s->val.k == RV_EXPR) return s->val.e;
@@ -215,7 +227,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   (void)param;
   static const char *const known[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope",
                                       "align", "offset_factor", "buffer_type", "axis_separators",
-                                      "layout", NULL};
+                                      "layout", "byte_offset", NULL};
   for (int i = 0; i < a->nkw; i++) {
     bool ok = false;
     for (int k = 0; known[k]; k++) ok |= !strcmp(a->kw[i], known[k]);
@@ -257,7 +269,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     nstrides = st->n;
     strides = tir_alloc(r->c, sizeof *strides * (size_t)(st->n + 1));
     for (int i = 0; i < st->n; i++)
-      if (!(strides[i] = stride_of(r, st->items[i]))) return NULL;
+      if (!(strides[i] = stride_of(r, st->items[i], name, "stride"))) return NULL;
     if (nstrides && nstrides != ndim) {
       tir_error(r->d, st->sp, "buffer '%s' has %d dimensions but %d strides", name, ndim, nstrides);
       return NULL;
@@ -269,7 +281,19 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   tir_expr *off = NULL;
   rval *ov = rd_arg(a, shape_pos + 4, "elem_offset");
   if (ov && ov->k != RV_NONE) {
-    if (!(off = stride_of(r, *ov))) return NULL;
+    if (!(off = stride_of(r, *ov, name, "elem_offset"))) return NULL;
+  } else if (rd_kwarg(a, "byte_offset") && rd_kwarg(a, "byte_offset")->k != RV_NONE) {
+    /* byte_offset=N: as TVM reads it, the elem_offset N / (bytes of an element) */
+    int64_t bo;
+    rval *bv = rd_kwarg(a, "byte_offset");
+    if (!rd_as_int(r, *bv, &bo, "byte_offset")) return NULL;
+    int64_t eb = tir_dtype_bytes(dt);
+    if (eb <= 0 || bo < 0 || bo % eb) {
+      tir_error(r->d, bv->sp, "buffer '%s': byte_offset %lld is not a multiple of its element's %lld bytes", name,
+                (long long)bo, (long long)eb);
+      return NULL;
+    }
+    off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT32, bo / eb);
   } else if (factor != 0) {
     size_t n = strlen(name);
     char *vn = tir_alloc(r->c, n + 16);

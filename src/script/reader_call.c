@@ -48,7 +48,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
-    "hint", "ignore_loop_partition", "inline", "iter_var",
+    "hint", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
     "print_buffer", "ptr", "ptr_byte_offset",
     "q_multiply_shift_per_axis", "shared_scalar", "static_assert",
@@ -181,6 +181,8 @@ static bool py_float(const char *s, double *out) {
 }
 
 static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
+  if (a->npos == 0 && a->nkw == 0) /* a fresh var, where a buffer field takes one (rd_as_expr refuses it) */
+    return (rval){.k = RV_FRESH, .sp = a->sp, .dt = t, .s = name};
   if (a->npos == 0) {
     tir_error(r->d, a->sp, "T.%s() declares a variable: write 'x = T.%s()'", name, name);
     return rv_err();

@@ -211,6 +211,9 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   case RV_BUFFER:
     tir_error(r->d, v.sp, "buffer '%s' cannot be used as a value here; index it or use .data", v.buf->name);
     return NULL;
+  case RV_FRESH:
+    tir_error(r->d, v.sp, "T.%s() declares a variable: write 'x = T.%s()'", v.s, v.s);
+    return NULL;
   default:
     tir_error(r->d, v.sp, "expected an expression");
     return NULL;

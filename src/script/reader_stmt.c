@@ -1128,6 +1128,33 @@ static NOINLINE tir_stmt *vstore(rd *r, TSNode call) {
 /* a bare expression statement: T.evaluate of it */
 static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) { return evaluate(r, rd_eval(r, e), rd_span(e)); }
 
+/* T.bind(value, var=v) as a statement: v, a var declared by v = T.int32(),
+ * bound to value over the rest of the body (TVM's LetStmt) */
+static tir_stmt *bind_var(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  a.sp = rd_span(call);
+  rval *v = rd_arg(&a, 0, "value"), *var = rd_arg(&a, 1, "var");
+  if (!v || !var || a.npos + a.nkw != 2) {
+    tir_error(r->d, a.sp, "T.bind as a statement expects (value, var=v), v declared by v = T.int32()");
+    return NULL;
+  }
+  tir_expr *x = var->k == RV_EXPR ? var->e : NULL;
+  rd_sym *sym = x && x->kind == TIR_VAR ? rd_lookup(r, x->u.var.name) : NULL;
+  if (!sym || !sym->free_decl || sym->val.k != RV_EXPR || sym->val.e != x) {
+    tir_error(r->d, var->sp, "T.bind's var= must be a variable declared by v = T.int32() and not bound yet");
+    return NULL;
+  }
+  tir_expr *e = rd_convert(r, *v, x->dtype);
+  if (!e) return NULL;
+  sym->free_decl = false; /* bound here */
+  tir_stmt *body = rest_of(r, list, idx, rest_used);
+  if (!body) return NULL;
+  tir_stmt *st = tir_let_stmt(r->c, x, e, body);
+  st->span = a.sp;
+  return st;
+}
+
 static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_named_child_count(s) != 1) {
@@ -1140,7 +1167,11 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
   if (rd_is(e, "call") && rd_is(rd_field(e, "function"), "attribute") &&
       !strcmp(rd_text(r, rd_field(rd_field(e, "function"), "attribute")), "vstore"))
     return vstore(r, e);
-  if (rd_is(e, "call")) return call_stmt(r, e, list, idx, rest_used);
+  if (rd_is(e, "call")) {
+    const char *tn = rd_t_name(r, rd_field(e, "function"));
+    if (tn && !strcmp(tn, "bind")) return bind_var(r, e, list, idx, rest_used);
+    return call_stmt(r, e, list, idx, rest_used);
+  }
   return bare_expr(r, e);
 }
 
