@@ -442,6 +442,9 @@ struct tir_stmt {
       tir_expr *value;
       tir_stmt *body;
       const char *thread_tag; /* "thread_extent"/"virtual_thread": "blockIdx.x", ... (T.launch_thread); else NULL */
+      /* the node when it is an attribute value, not an expr (T.attr(T.target("cuda"), "target", 0)):
+       * node is then NULL */
+      tir_attr_val *node_av;
     } attr;
     /* msg: the whole message; kind and parts, where not NULL, are TVM
      * 0.27's `assert c, ("ValueError", ["a", "b"])` (kind NULL: a

@@ -349,6 +349,7 @@ static tir_stmt *stmt(cl *k, const tir_stmt *s) {
     n->u.attr.value = expr(k, n->u.attr.value);
     n->u.attr.body = stmt(k, n->u.attr.body);
     n->u.attr.thread_tag = str(k, n->u.attr.thread_tag);
+    n->u.attr.node_av = attr(k, n->u.attr.node_av);
     break;
   case TIR_ASSERT:
     n->u.assrt.cond = expr(k, n->u.assrt.cond);

@@ -361,6 +361,7 @@ static void c_stmt(canon *c, const tir_stmt *s) {
     put_str(c, s->u.attr.key);
     put_str(c, s->u.attr.thread_tag);
     c_expr(c, s->u.attr.node);
+    c_av(c, s->u.attr.node_av);
     c_expr(c, s->u.attr.value);
     c_stmt(c, s->u.attr.body);
     break;

@@ -872,6 +872,7 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   line(p);
   pr_puts(&p->out, "with T.attr(");
   if (node) pr_expr(p, node);
+  else if (s->u.attr.node_av) pr_attr_val(p, s->u.attr.node_av); /* T.target(...) */
   else pr_puts(&p->out, "0");
   pr_puts(&p->out, ", ");
   pr_string_lit(&p->out, s->u.attr.key ? s->u.attr.key : "");

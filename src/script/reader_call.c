@@ -39,7 +39,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Break", "BufferLoad",
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
     "DtypeConstructor", "Else", "ExecScope", "FloatImm",
-    "If", "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
+    "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Not", "Optional", "R",
     "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",

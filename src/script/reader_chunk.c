@@ -26,6 +26,21 @@ static void *xrealloc(void *p, size_t n) {
   return p;
 }
 
+/* `with X.If(...):` (TVM's frame form of an if): its body, a T.Then and a
+ * T.Else frame, is one statement to the reader, never a list to cut */
+static bool is_if_frame(const rd *r, const rd_line *l) {
+  const char *s = r->src + l->first, *e = r->src + l->end;
+  if (e - s < 5 || memcmp(s, "with", 4) || (s[4] != ' ' && s[4] != '\t')) return false;
+  s += 4;
+  while (s < e && (*s == ' ' || *s == '\t')) s++;
+  const char *name = s;
+  while (s < e && (*s == '_' || *s == '.' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                   (*s >= '0' && *s <= '9')))
+    if (*s++ == '.') name = s;
+  while (s < e && (*s == ' ' || *s == '\t')) s++;
+  return s < e && *s == '(' && s - name >= 2 && !memcmp(name, "If", 2) && (name[2] == '(' || name[2] == ' ' || name[2] == '\t');
+}
+
 /* the plan for the def at line j (decorators from line dec), heads
  * around it; the index of the def's last body line in *last */
 static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head *around, int naround,
@@ -60,7 +75,7 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
       free(heads);
       return false;
     }
-    if (nstmt == 1 && v[k].kind == RD_LINE_WITH && k + 1 < e && v[k + 1].indent > b) {
+    if (nstmt == 1 && v[k].kind == RD_LINE_WITH && k + 1 < e && v[k + 1].indent > b && !is_if_frame(r, &v[k])) {
       heads[nh++] = head_of(L, k, k);
       k++;
       continue;

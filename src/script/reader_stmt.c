@@ -970,6 +970,17 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     return NULL;
   }
   const char *key = rd_as_str(r, a->pos[1], "the attribute key");
+  if (a->pos[0].k == RV_ATTR) { /* T.attr(T.target("cuda"), "target", 0): an attribute value as the node */
+    tir_expr *v = rd_as_expr(r, a->pos[2]);
+    if (!key || !v) return NULL;
+    if (!scoped) r->in_rest = true;
+    tir_stmt *b = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
+    if (!b) return NULL;
+    tir_stmt *s = tir_attr_stmt(r->c, key, NULL, v, b);
+    s->u.attr.node_av = a->pos[0].av;
+    s->span = a->sp;
+    return s;
+  }
   tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
   tir_expr *val = rd_as_expr(r, a->pos[2]);
   if (!key || !node || !val) return NULL;
@@ -1429,6 +1440,47 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
 
 static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
 
+/* `with T.Then():` or `with T.Else():` as a statement of a T.If frame's
+ * body: its body, or a null node */
+static TSNode frame_body(rd *r, TSNode st, const char *name) {
+  TSNode none = {0};
+  if (!rd_is(st, "with_statement")) return none;
+  TSNode clause = ts_node_named_child(st, 0);
+  if (!rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) return none;
+  TSNode call = rd_field(ts_node_named_child(clause, 0), "value");
+  const char *tn = rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
+  TSNode args = rd_field(call, "arguments");
+  if (!tn || strcmp(tn, name) || ts_node_named_child_count(args) != 0) return none;
+  return rd_field(st, "body");
+}
+
+/* TVM's frame form of an if: `with T.If(c):` over `with T.Then():` and an
+ * optional `with T.Else():` (the same IfThenElse as `if c:`) */
+static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
+  TSNode args = rd_field(call, "arguments");
+  if (ts_node_named_child_count(args) != 1) {
+    tir_error(r->d, rd_span(call), "T.If expects one condition");
+    return NULL;
+  }
+  uint32_t n = ts_node_named_child_count(body);
+  TSNode th = n >= 1 ? frame_body(r, ts_node_named_child(body, 0), "Then") : (TSNode){0};
+  TSNode el = n == 2 ? frame_body(r, ts_node_named_child(body, 1), "Else") : (TSNode){0};
+  if (ts_node_is_null(th) || (n == 2 && ts_node_is_null(el)) || n > 2) {
+    tir_error(r->d, rd_span(call), "a T.If frame holds `with T.Then():` and an optional `with T.Else():`, nothing else");
+    return NULL;
+  }
+  rval py;
+  tir_expr *cond = condition(r, ts_node_named_child(args, 0), &py, true);
+  if (py.k == RV_ERR) return NULL;
+  if (!cond) return py.i ? rd_body(r, th, 0) : (n == 2 ? rd_body(r, el, 0) : tir_evaluate(r->c, tir_i32(r->c, 0)));
+  tir_stmt *then_s = rd_body(r, th, 0);
+  tir_stmt *else_s = n == 2 ? rd_body(r, el, 0) : NULL;
+  if (!then_s || (n == 2 && !else_s)) return NULL;
+  tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
+  s->span = rd_span(call);
+  return s;
+}
+
 static NOINLINE tir_stmt *while_stmt(rd *r, TSNode s) {
   rval py;
   tir_expr *cond = condition(r, rd_field(s, "condition"), &py, false);
@@ -1502,6 +1554,7 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   }
   if (!strcmp(tn, r->tirx ? "sblock" : "block")) return rd_with_block(r, s, call, tn);
   if (!strcmp(tn, "init")) return init_block(r, s, call);
+  if (!strcmp(tn, "If")) return if_frame(r, call, body);
   rd_args a;
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
