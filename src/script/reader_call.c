@@ -43,7 +43,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "LocalVectorAnnotation", "Not", "Optional", "R",
     "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
-    "TileLayout", "Tuple", "Var", "While", "alloc_cast_frag", "alloc_scalar",
+    "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
     "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked",
     "call_kernel",

@@ -1555,6 +1555,24 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   if (!strcmp(tn, r->tirx ? "sblock" : "block")) return rd_with_block(r, s, call, tn);
   if (!strcmp(tn, "init")) return init_block(r, s, call);
   if (!strcmp(tn, "If")) return if_frame(r, call, body);
+  if (!strcmp(tn, "While")) { /* TVM's frame form of a while loop */
+    TSNode args = rd_field(call, "arguments");
+    if (ts_node_named_child_count(args) != 1) {
+      tir_error(r->d, rd_span(call), "T.While expects one condition");
+      return NULL;
+    }
+    rval py;
+    tir_expr *cond = condition(r, ts_node_named_child(args, 0), &py, false);
+    if (py.k == RV_ERR) return NULL;
+    if (!cond) cond = tir_bool(r->c, py.i != 0);
+    r->loop_depth++;
+    tir_stmt *b = rd_body(r, body, 0);
+    r->loop_depth--;
+    if (!b) return NULL;
+    tir_stmt *w = tir_while(r->c, cond, b);
+    w->span = rd_span(call);
+    return w;
+  }
   rd_args a;
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
