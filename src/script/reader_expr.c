@@ -1036,6 +1036,14 @@ rval rd_subscript(rd *r, TSNode n) {
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
   if (bs && bs->val.k == RV_ERR) {
     base = rv_err();
+  } else if (rd_is(vn, "identifier") && !bs && !strcmp(rd_text(r, vn), "metadata")) {
+    /* `metadata["ir.StringImm"][0]`: TVM's print of an object it keeps in
+     * the module's metadata section, which script() leaves out unless
+     * show_meta=True (TVM cannot read such a print back either) */
+    tir_error(r->d, rd_span(vn),
+              "metadata[...] names an object of the module's metadata section, which this print leaves out "
+              "(TVM's script(show_meta=False)); neither tirc nor TVM can read it back");
+    base = rv_err();
   } else if (rd_is(vn, "identifier") && !bs) {
     tir_error(r->d, rd_span(vn), "undefined buffer '%s'", rd_text(r, vn));
     base = rv_err();
