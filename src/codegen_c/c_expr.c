@@ -353,7 +353,8 @@ static void print_call(cg *g, const tir_expr *e) {
     cg_error(g, e->span, "T.tvm_thread_allreduce is not emitted as it is: lower it first with the "
                          "lower_thread_allreduce pass (in --passes=default)");
   else
-    cg_error(g, e->span, "the C code generator does not know the intrinsic '%s'", e->u.call.op);
+    cg_error(g, e->span, "the %s code generator does not know the intrinsic '%s'", g->target->is_cuda ? "CUDA" : "C",
+             e->u.call.op);
 }
 
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {
