@@ -300,6 +300,8 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     memcpy(vn, name, n);
     strcpy(vn + n, "_elem_offset");
     off = tir_var(r->c, vn, ndim ? shape[0]->dtype : TIR_INT32);
+  } else {
+    off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT32, 0); /* TVM's default: a 0 of the first extent's dtype */
   }
   const char *scope = "global";
   rval *sc = rd_arg(a, shape_pos + 5, "scope");
