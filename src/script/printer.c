@@ -736,11 +736,12 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
  * data (A_1 = T.decl_buffer(..., data=A.data), A_1 = A.view(n)) is the one a
  * pass that declares it makes the body use, and TVM prints the references
  * after it as A_1.data: the data var prints so while the declaration is in
- * scope (a plain handle var, A_ptr, keeps its name) */
+ * scope; so does a handle var (A = T.decl_buffer(..., data=A_ptr): A.data,
+ * as TVM prints the references of a kernel after SplitHostDevice) */
 static void data_as_declared(printer *p, const tir_buffer *b, const char *name) {
   for (int i = p->nnames - 1; i >= 0; i--) {
     if (p->names[i].key != b->data) continue;
-    if (!p->names[i].alias || !p->names[i].buf || p->names[i].buf == b) return;
+    if (p->names[i].buf == b) return;
     size_t n = strlen(name) + 8;
     char *t = malloc(n);
     if (!t) abort();
