@@ -983,8 +983,11 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
   rval v = {.k = RV_REGION, .sp = sp};
   v.region = (tir_buffer_region){.buf = b, .n = n, .span = sp};
   v.region.region = tir_alloc(r->c, sizeof(tir_range) * (size_t)(n + 1));
+  int64_t *steps = tir_alloc(r->c, sizeof *steps * (size_t)(n + 1));
+  bool stepped = false;
   for (int i = 0; i < n; i++) {
     tir_range *g = &v.region.region[i];
+    steps[i] = 1;
     if (!ix[i].is_slice) {
       if (!(g->min = index_expr(r, ix[i].v, TIR_VOID))) return rv_err();
       g->extent = tir_int(r->c, g->min->dtype, 1);
@@ -993,10 +996,12 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     if (ix[i].step.k != RV_NONE) {
       int64_t st;
       if (!rd_as_int(r, ix[i].step, &st, "a slice step")) return rv_err();
-      if (st != 1) {
-        tir_error(r->d, ix[i].step.sp, "slice steps other than 1 are not supported");
+      if (st < 1) {
+        tir_error(r->d, ix[i].step.sp, "a slice step must be a positive constant (got %lld)", (long long)st);
         return rv_err();
       }
+      steps[i] = st;
+      stepped |= st != 1;
     }
     tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, b->shape[i]->dtype, 0) : index_expr(r, ix[i].lo, TIR_VOID);
     tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : TIR_VOID);
@@ -1004,6 +1009,24 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     if (!rd_match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
     g->min = lo;
     g->extent = slice_extent(r, lo, hi);
+  }
+  if (stepped) { /* A[lo:hi:s]: TVM's print of a strided vector access, T.Ramp(lo, s, lanes) */
+    tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+      int64_t ext;
+      tir_range *g = &v.region.region[i];
+      if (!tir_is_const_int(g->extent, &ext) || ext < 1) {
+        tir_error(r->d, ix[i].sp, "a strided slice needs a constant extent (a vector of that many lanes)");
+        return rv_err();
+      }
+      int64_t lanes = (ext + steps[i] - 1) / steps[i];
+      if (lanes >= TIR_LANES_SCALABLE) {
+        tir_error(r->d, ix[i].sp, "a strided slice of %lld lanes is too wide", (long long)lanes);
+        return rv_err();
+      }
+      idx[i] = lanes == 1 ? g->min : tir_ramp(r->c, g->min, tir_int(r->c, g->min->dtype, steps[i]), (int)lanes);
+    }
+    return rv_expr(with_span(r, tir_load(r->c, b, idx, n), sp), sp);
   }
   return v;
 }
