@@ -254,6 +254,9 @@ struct tir_attr_val {
    * T.float64(0.5)), where a bare int64, bool or float64 constant is a
    * Python value (TVM 0.27 tells the two apart: a boxed int is no IntImm) */
   bool typed;
+  /* TIR_AV_EXPR of a buffer named as a value (T.sblock_attr({"layout_free_placeholders":
+   * [B]})): the buffer, expr its data var (TVM holds the Buffer itself) */
+  tir_buffer *buf;
   tir_attr_val **items;  /* LIST / DICT values */
   const char **keys;     /* DICT keys */
   int n;

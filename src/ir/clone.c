@@ -196,6 +196,7 @@ static tir_attr_val *attr(cl *k, const tir_attr_val *v) {
   *n = *v;
   mark_attr(k, v, n);
   n->expr = expr(k, n->expr);
+  n->buf = buffer(k, n->buf);
   if (n->items && !KEEP(k, n->items)) {
     tir_attr_val **old = n->items;
     n->items = tir_alloc(k->c, sizeof *n->items * (size_t)(n->n + 1));

@@ -236,6 +236,8 @@ static void c_av(canon *c, const tir_attr_val *a) {
                       tir_dtype_eq(e->dtype, TIR_BOOL));
     put(c, ambiguous && a->typed);
     c_expr(c, a->expr);
+    put(c, a->buf != NULL);
+    if (a->buf) c_buffer(c, a->buf);
     return;
   }
   put(c, (uint64_t)a->n);

@@ -101,7 +101,9 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   }
   switch (a->kind) {
   case TIR_AV_EXPR:
-    if (a->typed && a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
+    if (a->buf) /* a buffer as the value (layout_free_placeholders) */
+      pr_buffer_name(p, a->buf);
+    else if (a->typed && a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
       pr_expr(p, a->expr);
     else if (a->expr && a->expr->kind == TIR_INT_IMM && tir_dtype_is_bool(a->expr->dtype))
       pr_puts(&p->out, a->expr->u.int_val ? "True" : "False");

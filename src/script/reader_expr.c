@@ -364,7 +364,11 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
     }
     return tir_av_dict(r->c, keys, items, v.n);
   }
-  if (v.k == RV_BUFFER) return tir_av_expr(r->c, v.buf->data);
+  if (v.k == RV_BUFFER) {
+    tir_attr_val *a = tir_av_expr(r->c, v.buf->data);
+    a->buf = v.buf; /* the buffer itself, as TVM keeps it */
+    return a;
+  }
   if (v.k == RV_NONE) {
     tir_attr_val *none = tir_av_list(r->c, NULL, 0);
     none->kind = TIR_AV_NONE;
