@@ -445,8 +445,8 @@ struct tir_stmt {
       tir_expr *value;
       tir_stmt *body;
       const char *thread_tag; /* "thread_extent"/"virtual_thread": "blockIdx.x", ... (T.launch_thread); else NULL */
-      /* the node when it is an attribute value, not an expr (T.attr(T.target("cuda"), "target", 0)):
-       * node is then NULL */
+      /* the node when it is an attribute value, not an expr (T.attr(T.target("cuda"), "target", 0)),
+       * or a buffer (T.attr(A, "storage_alignment", 64): an EXPR value with buf set): node is then NULL */
       tir_attr_val *node_av;
     } attr;
     /* msg: the whole message; kind and parts, where not NULL, are TVM

@@ -249,6 +249,23 @@ static const char *define_buffer(printer *p, const tir_buffer *b) {
   return name;
 }
 
+/* a buffer an annotation names that nothing in scope declares (TVM's
+ * `B = T.Buffer(shape)` in a body, a buffer object with no statement):
+ * declared so before the annotation */
+static void declare_av_buffers(printer *p, const tir_attr_val *a) {
+  if (!a) return;
+  if (a->kind == TIR_AV_EXPR && a->buf && !pr_lookup(p, a->buf)) {
+    char *args = buffer_args_str(p, a->buf, BUF_OTHER);
+    const char *name = define_buffer(p, a->buf);
+    line(p);
+    pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
+    free(args);
+    return;
+  }
+  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
+    for (int i = 0; i < a->n; i++) declare_av_buffers(p, a->items[i]);
+}
+
 static void pr_region(printer *p, const tir_buffer_region *r) {
   pr_buffer_name(p, r->buf);
   pr_puts(&p->out, "[");
@@ -595,6 +612,7 @@ static void pr_block_realize(printer *p, const tir_stmt *r) {
   pr_regions(p, "reads", b->reads, b->n_reads);
   pr_regions(p, "writes", b->writes, b->n_writes);
   if (!av_empty(b->annotations)) {
+    declare_av_buffers(p, b->annotations);
     line(p);
     pr_printf(&p->out, "T.%s(", tirx(p) ? "sblock_attr" : "block_attr");
     pr_attr_val(p, b->annotations);
@@ -876,6 +894,7 @@ static void pr_attr(printer *p, const tir_stmt *s) {
     pr_var_decl_ctor(p, node);
     pr_puts(&p->out, "\n");
   }
+  declare_av_buffers(p, s->u.attr.node_av); /* a buffer node that nothing declares */
   line(p);
   pr_puts(&p->out, "with T.attr(");
   if (node) pr_expr(p, node);

@@ -64,6 +64,7 @@ typedef struct rd_sym {
   bool free_decl; /* `name = T.int32()`: a fresh free var */
   bool from_shape; /* made by a shape string ("n"), as TVM prints a size var first used there */
   bool loop_bound; /* a free_decl var a loop (or thread launch) after its T.attr binds */
+  bool dataless;   /* `B = T.Buffer(shape)` in a body: a buffer to name (annotations), no memory */
   unsigned uses;   /* uses of a free_decl var as a value, but for the T.attr nodes that hint a loop */
   tir_span bound_at; /* where loop_bound was set */
 } rd_sym;
@@ -140,6 +141,7 @@ typedef struct rd {
   bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
+  int ndataless; /* syms ever marked dataless (a T.Buffer without data= in a body) */
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */
   const char **typevars; int ntypevars, captypevars; /* malloc'd */

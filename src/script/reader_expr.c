@@ -748,6 +748,12 @@ static rval tuple_of(rd *r, tir_expr *const *es, int n, tir_span sp) {
 }
 
 static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
+  if (!strcmp(attr, "data") && r->ndataless) /* a T.Buffer without data= has no pointer to give */
+    for (int i = r->nsyms - 1; i >= 0; i--)
+      if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == b) {
+        tir_error(r->d, sp, "buffer '%s' = T.Buffer(...) without data= allocates nothing: it has no .data", b->name);
+        return rv_err();
+      }
   if (!strcmp(attr, "data")) return rv_expr(b->data, sp);
   if (!strcmp(attr, "elem_offset")) return rv_expr(b->elem_offset, sp);
   if (!strcmp(attr, "shape")) return tuple_of(r, b->shape, b->ndim, sp);
@@ -1062,6 +1068,11 @@ rval rd_subscript(rd *r, TSNode n) {
   rval base;
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
   if (bs && bs->val.k == RV_ERR) {
+    base = rv_err();
+  } else if (bs && bs->dataless) {
+    tir_error(r->d, rd_span(vn),
+              "buffer '%s' = T.Buffer(...) without data= allocates nothing: it can be named (in an annotation), "
+              "not indexed; use T.alloc_buffer, or T.decl_buffer(..., data=...)", rd_text(r, vn));
     base = rv_err();
   } else if (rd_is(vn, "identifier") && !bs && !strcmp(rd_text(r, vn), "metadata")) {
     /* `metadata["ir.StringImm"][0]`: TVM's print of an object it keeps in

@@ -307,8 +307,18 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   bool implicit = !strcmp(tn, "Buffer");
   bool decl = (!strcmp(tn, "decl_buffer") || implicit) && data && data->k != RV_NONE;
   if (implicit && !decl) {
-    tir_error(r->d, a.sp, "T.Buffer in a body needs data= (the buffer it views); use T.decl_buffer or T.alloc_buffer");
-    return NULL;
+    /* TVM reads it as a buffer object and no statement (its printer writes
+     * one a block's annotation names, layout_free_placeholders): a name for
+     * a buffer over a data var of its own, which no statement allocates;
+     * a load or store of it is refused by the verifier */
+    if (annots) {
+      tir_error(r->d, a.sp, "T.Buffer takes no annotations");
+      return NULL;
+    }
+    rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
+    r->syms[r->nsyms - 1].dataless = true;
+    r->ndataless++;
+    return rest_of(r, list, idx, rest_used);
   }
   if (decl && annots) {
     tir_error(r->d, a.sp, "a T.decl_buffer with data= takes no annotations (only an allocation has them)");
@@ -970,18 +980,20 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     return NULL;
   }
   const char *key = rd_as_str(r, a->pos[1], "the attribute key");
-  if (a->pos[0].k == RV_ATTR) { /* T.attr(T.target("cuda"), "target", 0): an attribute value as the node */
+  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER) {
+    /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
+     * value or a buffer (TVM holds the Buffer, not its data) as the node */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
     if (!key || !v) return NULL;
     if (!scoped) r->in_rest = true;
     tir_stmt *b = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
     if (!b) return NULL;
     tir_stmt *s = tir_attr_stmt(r->c, key, NULL, v, b);
-    s->u.attr.node_av = a->pos[0].av;
+    s->u.attr.node_av = a->pos[0].k == RV_ATTR ? a->pos[0].av : rd_as_attr(r, a->pos[0]);
     s->span = a->sp;
     return s;
   }
-  tir_expr *node = a->pos[0].k == RV_BUFFER ? a->pos[0].buf->data : rd_as_expr(r, a->pos[0]);
+  tir_expr *node = rd_as_expr(r, a->pos[0]);
   tir_expr *val = rd_as_expr(r, a->pos[2]);
   if (!key || !node || !val) return NULL;
   bool loop_var = node->kind == TIR_VAR && binds_next(r, list, from, node->u.var.name);
