@@ -505,6 +505,16 @@ static void pr_call(printer *p, const tir_expr *e) {
   if (pr_access_ptr(p, e)) return;
   int pr;
   const char *bop = bitwise_op(e, &pr);
+  if (bop && e->u.call.args[0]->kind == TIR_INT_IMM && e->u.call.args[1]->kind == TIR_INT_IMM) {
+    /* two constants, which reading `1 << 3` would fold: TVM's constructor */
+    static const struct { const char *op, *ctor; } C[] = {{"<<", "LShift"}, {">>", "RShift"}, {"&", "BitwiseAnd"},
+                                                           {"|", "BitwiseOr"}, {"^", "BitwiseXor"}};
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++)
+      if (!strcmp(bop, C[i].op)) {
+        pr_call2(p, C[i].ctor, e->u.call.args[0], e->u.call.args[1]);
+        return;
+      }
+  }
   if (bop) {
     const tir_expr *a = e->u.call.args[0], *b = e->u.call.args[1];
     pr_sub(p, a, prec_of(a) < pr);

@@ -294,6 +294,8 @@ bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp);
 tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other);
 /* the same without constant folding (T.Add(...) and the other node constructors) */
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
+/* a bitwise op's call (bitwise_and, shift_left, ...), its operands' types matched and a constant shift checked */
+tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */

@@ -36,12 +36,12 @@ static const struct { const char *name; tir_expr_kind kind; } NODE_CTORS[] = {
 /* TVM 0.27 T.* names tirc does not read (frames, node constructors,
  * target-specific intrinsics): a clear error instead of "unknown" */
 static const char *const TVM_UNSUPPORTED[] = {
-    "BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor", "Break", "BufferLoad",
+    "Break", "BufferLoad",
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
     "DtypeConstructor", "Else", "ExecScope", "FloatImm",
-    "IntImm", "Iter", "IterVar", "LShift", "Layout", "LetAnnotation",
+    "IntImm", "Iter", "IterVar", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Not", "Optional", "R",
-    "RShift", "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
+    "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
@@ -688,6 +688,40 @@ static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
+/* TVM's node constructors of the bitwise ops (T.LShift(1, 3): the Call
+ * itself, not folded, as TVM prints a shift of two constants) */
+static const struct { const char *name, *op; } BIT_CTORS[] = {
+    {"LShift", "shift_left"}, {"RShift", "shift_right"}, {"BitwiseAnd", "bitwise_and"},
+    {"BitwiseOr", "bitwise_or"}, {"BitwiseXor", "bitwise_xor"}};
+
+static rval bit_ctor(rd *r, const char *name, const char *op, rd_args *a) {
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.%s takes no keyword argument '%s'", name, a->kw[0]);
+    return rv_err();
+  }
+  if (!want_args(r, name, a, 2, 2)) return rv_err();
+  tir_expr **es = exprs_of(r, a, 0, first_expr(a, 0));
+  tir_expr *e = es ? rd_bit_call(r, op, es[0], es[1], a->sp) : NULL;
+  if (e) e->span = a->sp;
+  return e ? rv_expr(e, a->sp) : rv_err();
+}
+
+static rval bit_not_ctor(rd *r, rd_args *a) {
+  if (a->nkw || a->npos != 1) {
+    tir_error(r->d, a->sp, "T.BitwiseNot expects one argument");
+    return rv_err();
+  }
+  tir_expr *x = rd_as_expr(r, a->pos[0]);
+  if (!x) return rv_err();
+  if (!tir_dtype_is_int(x->dtype) && !tir_dtype_is_bool(x->dtype)) {
+    tir_error(r->d, a->sp, "T.BitwiseNot needs an integer operand");
+    return rv_err();
+  }
+  tir_expr *e = tir_call(r->c, x->dtype, "bitwise_not", &x, 1);
+  e->span = a->sp;
+  return rv_expr(e, a->sp);
+}
+
 /* T.target(spec, host=None): spec and host a target string or a dict of
  * its fields (TVM prints the dict), kept as written for T.func_attr */
 static bool target_part(rd *r, rval *v, const char *what) {
@@ -727,6 +761,9 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   (void)call;
   for (size_t i = 0; i < sizeof NODE_CTORS / sizeof NODE_CTORS[0]; i++)
     if (!strcmp(name, NODE_CTORS[i].name)) return node_ctor(r, name, NODE_CTORS[i].kind, a);
+  for (size_t i = 0; i < sizeof BIT_CTORS / sizeof BIT_CTORS[0]; i++)
+    if (!strcmp(name, BIT_CTORS[i].name)) return bit_ctor(r, name, BIT_CTORS[i].op, a);
+  if (!strcmp(name, "BitwiseNot")) return bit_not_ctor(r, a);
   dtype_kwarg(r, name, a);
   /* T.handle("int64", "global") as a type (T.let[T.handle(...)]): a pointer
    * type, which tirc's dtypes hold as handle */

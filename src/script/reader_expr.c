@@ -544,7 +544,7 @@ unsupported:
   return rv_err();
 }
 
-static tir_expr *bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
+tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
   if (!rd_match_types(r, &a, &b, sp)) return NULL;
   if (!tir_dtype_is_int(a->dtype) && !tir_dtype_is_bool(a->dtype)) {
     tir_error(r->d, sp, "bitwise operators need integer operands");
@@ -600,7 +600,7 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   static const struct { const char *op, *fn; } bits[] = {
       {"&", "bitwise_and"}, {"|", "bitwise_or"}, {"^", "bitwise_xor"}, {"<<", "shift_left"}, {">>", "shift_right"}};
   for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-    if (!strcmp(op, bits[i].op)) return rv_expr(with_span(r, bit_call(r, bits[i].fn, x, y, sp), sp), sp);
+    if (!strcmp(op, bits[i].op)) return rv_expr(with_span(r, rd_bit_call(r, bits[i].fn, x, y, sp), sp), sp);
   if (!strcmp(op, "**")) {
     tir_error(r->d, sp, "the '**' operator is not supported on TIR expressions; use T.pow");
     return rv_err();
