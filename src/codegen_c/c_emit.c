@@ -321,7 +321,8 @@ static void emit_half_helper(cg_text *out, const char *pre, const char *T, const
 /* T.exp of a float32 (c_intrin.c): e^x computed in double and rounded once
  * to float, which is e^x correctly rounded for every float x (checked
  * exhaustively: tests/exp/exp_f32_check.c, make check-exp); glibc's expf, which a call of expf
- * gets, is not for about 0.06 % of them, and no loop calling it vectorizes.
+ * gets, is not for 170,648 of them (0.06 % of values drawn uniformly from
+ * [-102, 88]), and no loop calling it vectorizes.
  * e^x = 2^k e^r, k = round(x / ln 2) by the 1.5 * 2^52 shifter, r = x - k
  * ln 2 (ln 2 split in two: k ln2_hi exact) in [-0.35, 0.35], e^r by its
  * Taylor polynomial to r^13 (truncation below 2^-57), 2^k built in the
