@@ -126,24 +126,6 @@ static bool scan_stmt(tir_visitor *v, const tir_stmt *s) {
   return !js->refuse;
 }
 
-typedef struct uses {
-  const tir_expr *var;
-  bool found;
-} uses;
-
-static bool uses_cb(tir_visitor *v, const tir_expr *e) {
-  uses *u = v->user;
-  if (e == u->var) u->found = true;
-  return !u->found;
-}
-
-static bool expr_uses(const tir_expr *e, const tir_expr *var) {
-  uses u = {var, false};
-  tir_visitor v = {.expr = uses_cb, .user = &u};
-  tir_visit_expr(&v, e);
-  return u.found;
-}
-
 /* a store in s that updates an element it reads (the same index), at an
  * index that uses none of the chain's vars (each loop of the chain carries
  * it: L is the spatial loop right around the reduction's loops) and that
@@ -169,9 +151,9 @@ static bool chain_stmt(tir_visitor *v, const tir_stmt *s) {
   chain_find *c = v->user;
   if (c->found || s->kind != TIR_BUFFER_STORE || s->u.store.nidx != 1) return !c->found;
   const tir_expr *idx = s->u.store.idx[0];
-  if (!expr_uses(idx, c->lvar)) return true;
+  if (!cg_expr_uses_var(idx, c->lvar)) return true;
   for (int i = 0; i < c->nchain; i++)
-    if (expr_uses(idx, c->chain[i]->u.loop.var)) return true;
+    if (cg_expr_uses_var(idx, c->chain[i]->u.loop.var)) return true;
   c->buf = s->u.store.buf;
   c->idx = idx;
   tir_visitor lv = {.expr = chain_load, .user = c};
@@ -200,6 +182,15 @@ static int64_t inner_elems(const tir_stmt *s) {
   tir_visitor v = {.stmt = elems_stmt, .user = &n};
   tir_visit_stmt(&v, s);
   return n;
+}
+
+/* idx's step along L's var, the constant idx(v = 1) - idx(v = 0), and
+ * idx(v = 0); false when the difference is no constant */
+static bool step_along(cg *g, tir_analyzer *a, const tir_expr *idx, const tir_var_map *at0, const tir_var_map *at1,
+                       int64_t *c, tir_expr **i0) {
+  *i0 = tir_substitute_expr(g->ctx, (tir_expr *)idx, at0);
+  tir_expr *i1 = tir_substitute_expr(g->ctx, (tir_expr *)idx, at1);
+  return tir_is_const_int(tir_simplify(a, tir_binary(g->ctx, TIR_SUB, i1, *i0)), c);
 }
 
 /* the accesses of each written buffer are disjoint between iterations of L */
@@ -233,12 +224,9 @@ static bool disjoint(cg *g, const jam_scan *js, const tir_stmt *loop) {
         ok = false;
         break;
       }
-      tir_expr *idx = (tir_expr *)x->idx;
-      tir_expr *i0 = tir_substitute_expr(g->ctx, idx, &at0);
-      tir_expr *i1 = tir_substitute_expr(g->ctx, idx, &at1);
+      tir_expr *idx = (tir_expr *)x->idx, *i0;
       int64_t c, z;
-      if (!tir_is_const_int(tir_simplify(a, tir_binary(g->ctx, TIR_SUB, i1, i0)), &c) || c == 0 ||
-          (coeff && c != coeff)) {
+      if (!step_along(g, a, idx, &at0, &at1, &c, &i0) || c == 0 || (coeff && c != coeff)) {
         ok = false;
         break;
       }
@@ -281,13 +269,9 @@ static bool along_l(cg *g, const jam_scan *js, int first, const tir_expr *lv) {
   tir_var_map_set(&at1, lv, tir_int(g->ctx, lv->dtype, 1));
   bool all = true;
   for (int j = first; j < js->n && all; j++) {
-    const tir_expr *idx = js->acc[j].idx;
     int64_t c;
-    all = idx && tir_is_const_int(tir_simplify(a, tir_binary(g->ctx, TIR_SUB,
-                                                              tir_substitute_expr(g->ctx, (tir_expr *)idx, &at1),
-                                                              tir_substitute_expr(g->ctx, (tir_expr *)idx, &at0))),
-                                  &c) &&
-          (c == 0 || c == 1);
+    tir_expr *i0;
+    all = js->acc[j].idx && step_along(g, a, js->acc[j].idx, &at0, &at1, &c, &i0) && (c == 0 || c == 1);
   }
   tir_var_map_free(&at0);
   tir_var_map_free(&at1);
@@ -320,7 +304,7 @@ bool cg_jam_loop(cg *g, const tir_stmt *loop) {
   for (const tir_stmt *c = nest; c->kind == TIR_FOR && c->u.loop.kind == TIR_FOR_SERIAL && !c->u.loop.step;
        c = c->u.loop.body) {
     int64_t e;
-    if (nchain == 16 || expr_uses(c->u.loop.min, lv) || expr_uses(c->u.loop.extent, lv) ||
+    if (nchain == 16 || cg_expr_uses_var(c->u.loop.min, lv) || cg_expr_uses_var(c->u.loop.extent, lv) ||
         !tir_is_const_int(c->u.loop.extent, &e) || e <= 0)
       return false;
     chain[nchain++] = c;

@@ -36,6 +36,13 @@ bool cg_uses_var(const tir_stmt *s, const void *var) {
   return u.found;
 }
 
+bool cg_expr_uses_var(const tir_expr *e, const void *var) {
+  use_ctx u = {var, false};
+  tir_visitor v = {.expr = use_expr, .user = &u};
+  tir_visit_expr(&v, e);
+  return u.found;
+}
+
 /* s reads var (a load of a buffer over it, or the var itself), stores aside */
 static bool reads_var(const tir_stmt *s, const void *var) {
   use_ctx u = {var, false};

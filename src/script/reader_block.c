@@ -279,13 +279,12 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   if (!int_opt(r, rd_arg(a, shape_pos + 6, "align"), &align, "align")) return NULL;
   if (!int_opt(r, rd_arg(a, shape_pos + 7, "offset_factor"), &factor, "offset_factor")) return NULL;
   tir_expr *off = NULL;
-  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset");
+  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"), *bv = rd_kwarg(a, "byte_offset");
   if (ov && ov->k != RV_NONE) {
     if (!(off = stride_of(r, *ov, name, "elem_offset"))) return NULL;
-  } else if (rd_kwarg(a, "byte_offset") && rd_kwarg(a, "byte_offset")->k != RV_NONE) {
+  } else if (bv && bv->k != RV_NONE) {
     /* byte_offset=N: as TVM reads it, the elem_offset N / (bytes of an element) */
     int64_t bo;
-    rval *bv = rd_kwarg(a, "byte_offset");
     if (!rd_as_int(r, *bv, &bo, "byte_offset")) return NULL;
     int64_t eb = tir_dtype_bytes(dt);
     if (eb <= 0 || bo < 0 || bo % eb) {

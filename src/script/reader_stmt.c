@@ -1493,22 +1493,28 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
   return s;
 }
 
-static NOINLINE tir_stmt *while_stmt(rd *r, TSNode s) {
+/* a while loop of condition node c over body (a `while` statement or TVM's
+ * `with T.While(c):` frame) */
+static tir_stmt *while_of(rd *r, TSNode c, TSNode body, tir_span sp) {
   rval py;
-  tir_expr *cond = condition(r, rd_field(s, "condition"), &py, false);
+  tir_expr *cond = condition(r, c, &py, false);
   if (py.k == RV_ERR) return NULL;
   if (!cond) cond = tir_bool(r->c, py.i != 0);
+  r->loop_depth++;
+  tir_stmt *b = rd_body(r, body, 0);
+  r->loop_depth--;
+  if (!b) return NULL;
+  tir_stmt *w = tir_while(r->c, cond, b);
+  w->span = sp;
+  return w;
+}
+
+static NOINLINE tir_stmt *while_stmt(rd *r, TSNode s) {
   if (!ts_node_is_null(rd_field(s, "alternative"))) {
     tir_error(r->d, rd_span(s), "while-else is not supported");
     return NULL;
   }
-  r->loop_depth++;
-  tir_stmt *body = rd_body(r, rd_field(s, "body"), 0);
-  r->loop_depth--;
-  if (!body) return NULL;
-  tir_stmt *w = tir_while(r->c, cond, body);
-  w->span = rd_span(s);
-  return w;
+  return while_of(r, rd_field(s, "condition"), rd_field(s, "body"), rd_span(s));
 }
 
 /* ---- with ---- */
@@ -1573,17 +1579,7 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
       tir_error(r->d, rd_span(call), "T.While expects one condition");
       return NULL;
     }
-    rval py;
-    tir_expr *cond = condition(r, ts_node_named_child(args, 0), &py, false);
-    if (py.k == RV_ERR) return NULL;
-    if (!cond) cond = tir_bool(r->c, py.i != 0);
-    r->loop_depth++;
-    tir_stmt *b = rd_body(r, body, 0);
-    r->loop_depth--;
-    if (!b) return NULL;
-    tir_stmt *w = tir_while(r->c, cond, b);
-    w->span = rd_span(call);
-    return w;
+    return while_of(r, ts_node_named_child(args, 0), body, rd_span(call));
   }
   rd_args a;
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
