@@ -396,6 +396,28 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     free(k.shared.vars);
     return;
   }
+  {
+    /* the copies to shared memory whose loads can be issued an iteration early: made now, after the
+     * rebindings are proved, on the kernel's own restrict parameters (cuda_prefetch.c) */
+    ptr_set unroll0 = {0};
+    cuda_unroll_plan(body, 0, &unroll0);
+    kfree kf0 = {0};
+    tir_visitor fv0 = {.expr = kf_expr, .stmt = kf_stmt, .user = &kf0};
+    tir_visit_stmt(&fv0, body);
+    var_list restricted = {0};
+    for (int i = 0; i < kf0.used.n; i++) {
+      const tir_expr *v = kf0.used.vars[i];
+      if (!in_list(&kf0.defined, v) && v->dtype.code == TIR_TC_HANDLE && buffer_over(&kf0, v) &&
+          !cg_is_void_ptr(host, v))
+        var_list_add(&restricted, v);
+    }
+    body = cuda_prefetch(u->ctx, (tir_stmt *)body, &unroll0, &restricted);
+    ptr_set_free(&unroll0);
+    free(restricted.vars);
+    free(kf0.used.vars);
+    free(kf0.defined.vars);
+    free(kf0.bufs);
+  }
   cuda_unroll_plan(body, 0, &k.unroll);
   kfree kf = {0};
   tir_visitor fv = {.expr = kf_expr, .stmt = kf_stmt, .user = &kf};

@@ -46,6 +46,14 @@ bool cuda_rebindings_ok(cg *host, const tir_stmt *body);
  * of max_step (0 outside one), added to out (cuda_unroll.c) */
 void cuda_unroll_plan(const tir_stmt *s, int64_t max_step, ptr_set *out);
 
+/* the global loads of a copy to shared memory at the start of a serial
+ * loop's body issued one iteration early, into registers (cuda_prefetch.c);
+ * unrolled: the loops cuda_unroll_plan unrolls in body; restrict_data: the
+ * data vars of the kernel's __restrict__ parameters.  body itself when
+ * nothing is done.  Made after cuda_rebindings_ok: the result is CUDA's
+ * meaning, one index per thread in a rebinding. */
+tir_stmt *cuda_prefetch(tir_ctx *x, tir_stmt *body, const ptr_set *unrolled, const var_list *restrict_data);
+
 /* slice_tensor as a per-thread vectorized copy (cuda_slice.c) */
 bool cuda_slice_tensor(cg *g, const tir_stmt *s);
 

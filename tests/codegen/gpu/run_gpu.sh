@@ -5,7 +5,8 @@
 # device), and runs it against the same plain C reference.
 #   tests/codegen/gpu/run_gpu.sh build/bin/tirc [sm_80]
 # COMPILE_ONLY=1 builds every kernel with its harness and runs none (for a
-# machine with nvcc and no GPU).  For a GPU machine without tirc's
+# machine with nvcc and no GPU); RACECHECK=1 runs each under
+# compute-sanitizer's racecheck (a shared-memory hazard fails the kernel).  For a GPU machine without tirc's
 # libraries: EMIT_TO=DIR writes every kernel's CUDA to DIR and stops (run
 # where tirc runs), FROM=DIR then builds and runs those instead of calling
 # tirc (the first argument is then ignored).
@@ -30,11 +31,11 @@ for k in "${kernels[@]}"; do
   name=$(basename "$k" .tir)
   if { if [ -n "${FROM:-}" ]; then cp "$FROM/$name.cu" "$tmp/$name.cu"; else "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu"; fi; } &&
      nvcc -arch="$arch" -O2 -Werror all-warnings -DTIR_GPU -I"$here" -x cu "$here/${name}_ref.c" "$tmp/$name.cu" -o "$tmp/$name" &&
-     { [ -n "${COMPILE_ONLY:-}" ] || "$tmp/$name"; }; then
+     { [ -n "${COMPILE_ONLY:-}" ] || ${RACECHECK:+compute-sanitizer --tool racecheck --error-exitcode 1 --print-limit 5} "$tmp/$name"; }; then
     pass=$((pass+1))
   else
     fail=$((fail+1)); echo "FAIL $name (gpu)"
   fi
 done
-echo "codegen-gpu${COMPILE_ONLY:+ (compile only)}: $pass passed, $fail failed"
+echo "codegen-gpu${COMPILE_ONLY:+ (compile only)}${RACECHECK:+ (racecheck)}: $pass passed, $fail failed"
 [ $fail -eq 0 ]
