@@ -569,58 +569,143 @@ static bool need_import(rd *r, TSNode at) {
   return true;
 }
 
+/* a def line of a class read in chunks, for its name and return type
+ * before the function is parsed: `def NAME(...) -> RET:`; false when the
+ * line is not that simple (the function is then not callable as Module.f
+ * before it is read, and a call of it is an error) */
+static bool def_line_of(rd *r, const struct rd_def_line *l, struct rd_gfunc *g) {
+  const char *s = r->src;
+  uint32_t i = l->first + 3, e = l->end;
+  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
+  uint32_t n0 = i;
+  while (i < e && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+                   (s[i] >= '0' && s[i] <= '9')))
+    i++;
+  uint32_t n1 = i;
+  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
+  if (n1 == n0 || i >= e || s[i] != '(') return false;
+  g->name = tir_strndup(r->c, s + n0, n1 - n0);
+  g->ret = (TSNode){0};
+  g->ret_len = 0;
+  /* the parameters' closing parenthesis, then `-> RET` up to the `:` */
+  int depth = 0;
+  char q = 0;
+  for (; i < e; i++) {
+    char c = s[i];
+    if (q) {
+      if (c == '\\') i++;
+      else if (c == q) q = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') q = c;
+    else if (c == '(' || c == '[' || c == '{') depth++;
+    else if ((c == ')' || c == ']' || c == '}') && --depth == 0) break;
+  }
+  if (i >= e) return false;
+  i++;
+  while (i < e && (s[i] == ' ' || s[i] == '\t' || s[i] == '\\' || s[i] == '\n' || s[i] == '\r')) i++;
+  if (i < e && s[i] == ':') return true; /* no return type: void */
+  if (i + 1 >= e || s[i] != '-' || s[i + 1] != '>') return false;
+  i += 2;
+  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
+  uint32_t r0 = i, r1 = i;
+  depth = 0;
+  q = 0;
+  for (; i < e; i++) {
+    char c = s[i];
+    if (q) {
+      if (c == '\\') i++;
+      else if (c == q) q = 0;
+      r1 = i + 1;
+      continue;
+    }
+    if (c == '"' || c == '\'') q = c;
+    else if (c == '(' || c == '[' || c == '{') depth++;
+    else if (c == ')' || c == ']' || c == '}') depth--;
+    else if (c == '\n' || c == '#') return false;
+    else if (c == ':' && depth == 0) break;
+    if (c != ' ' && c != '\t') r1 = i + 1;
+  }
+  if (i >= e || r1 == r0) return false;
+  if (r1 - r0 == 4 && !memcmp(s + r0, "None", 4)) return true; /* `-> None`: void, as prim_func reads it */
+  /* its position: the def's row, the column from the line's start */
+  uint32_t col = 0;
+  for (uint32_t x = l->start; x < r0; x++) col = s[x] == '\n' ? 0 : col + 1;
+  g->ret_at = r0;
+  g->ret_len = r1 - r0;
+  g->ret_pt = (TSPoint){l->srow, col};
+  return true;
+}
+
 static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
   uint32_t cnt = ts_node_named_child_count(body);
+  const rd_chunk_plan *plan = rd_class_begin(r, cls);
+  if (r->d->nerrors) return;
   /* the functions a body may call as Module.f(...), before any is read */
   r->cls_name = m->name;
   free(r->gfuncs);
-  r->gfuncs = calloc(cnt ? cnt : 1, sizeof *r->gfuncs);
+  r->gfuncs = calloc(plan ? (size_t)plan->ndefs + 1 : cnt ? cnt : 1, sizeof *r->gfuncs);
   r->ngfuncs = 0;
-  for (uint32_t i = 0; r->gfuncs && i < cnt; i++) {
+  if (!r->gfuncs) abort();
+  if (plan) /* the body is not all parsed yet: its def lines, from the source */
+    for (int i = 0; i < plan->ndefs; i++) {
+      struct rd_gfunc g = {0};
+      if (def_line_of(r, &plan->defs[i], &g)) r->gfuncs[r->ngfuncs++] = g;
+    }
+  for (uint32_t i = 0; !plan && i < cnt; i++) {
     TSNode s = ts_node_named_child(body, i), call;
     if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
         rd_is(rd_field(s, "definition"), "function_definition")) {
       TSNode def = rd_field(s, "definition");
-      r->gfuncs[r->ngfuncs++] = (struct rd_gfunc){rd_text(r, rd_field(def, "name")), rd_field(def, "return_type")};
+      TSNode rt = rd_field(def, "return_type"); /* `-> None` is void, as prim_func reads it */
+      if (!ts_node_is_null(rt) && !strcmp(rd_text(r, rt), "None")) rt = (TSNode){0};
+      r->gfuncs[r->ngfuncs++] = (struct rd_gfunc){.name = rd_text(r, rd_field(def, "name")), .ret = rt};
     }
   }
-  for (uint32_t i = 0; i < cnt; i++) {
-    TSNode s = ts_node_named_child(body, i);
-    TSNode call;
-    if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
-    if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
-    if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
-        rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_attrs")) {
-      TSNode call = ts_node_named_child(s, 0);
-      rd_args a;
-      if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
-      if (a.npos != 1 || a.nkw || a.pos[0].k != RV_DICT) {
-        tir_error(r->d, rd_span(call), "I.module_attrs expects one dict");
+  for (;;) {
+    for (uint32_t i = 0; i < cnt; i++) {
+      TSNode s = ts_node_named_child(body, i);
+      TSNode call;
+      if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
+      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
+      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
+          rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_attrs")) {
+        TSNode call = ts_node_named_child(s, 0);
+        rd_args a;
+        if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
+        if (a.npos != 1 || a.nkw || a.pos[0].k != RV_DICT) {
+          tir_error(r->d, rd_span(call), "I.module_attrs expects one dict");
+          continue;
+        }
+        if (m->attrs) {
+          tir_error(r->d, rd_span(call), "I.module_attrs is given twice");
+          continue;
+        }
+        m->attrs = rd_as_attr(r, a.pos[0]);
         continue;
       }
-      if (m->attrs) {
-        tir_error(r->d, rd_span(call), "I.module_attrs is given twice");
+      if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
+          rd_is(rd_field(s, "definition"), "function_definition")) {
+        TSNode def = rd_field(s, "definition");
+        add_func(r, m, prim_func(r, def, call, true), def);
         continue;
       }
-      m->attrs = rd_as_attr(r, a.pos[0]);
-      continue;
+      TSNode dn = rd_is(s, "decorated_definition") ? ts_node_named_child(ts_node_named_child(s, 0), 0) : (TSNode){0};
+      if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
+      const char *dt = ts_node_is_null(dn) ? "" : rd_text(r, dn);
+      if (!strncmp(dt, "R.", 2))
+        tir_error(r->d, rd_span(s), "@%s is a Relax function: tirc reads TIR only (@T.prim_func)", dt);
+      else
+        tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
     }
-    if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
-        rd_is(rd_field(s, "definition"), "function_definition")) {
-      TSNode def = rd_field(s, "definition");
-      add_func(r, m, prim_func(r, def, call, true), def);
-      continue;
-    }
-    TSNode dn = rd_is(s, "decorated_definition") ? ts_node_named_child(ts_node_named_child(s, 0), 0) : (TSNode){0};
-    if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
-    const char *dt = ts_node_is_null(dn) ? "" : rd_text(r, dn);
-    if (!strncmp(dt, "R.", 2))
-      tir_error(r->d, rd_span(s), "@%s is a Relax function: tirc reads TIR only (@T.prim_func)", dt);
-    else
-      tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
+    if (!plan) break;
+    body = rd_class_next(r); /* the next chunk of the body, the one before freed */
+    if (ts_node_is_null(body)) break;
+    cnt = ts_node_named_child_count(body);
   }
+  if (plan) rd_class_end(r);
 }
 
 static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {

@@ -111,10 +111,15 @@ typedef struct rd_func {
 } rd_func;
 
 typedef struct rd_chunk_plan {
-  uint32_t def_at;   /* the byte of the function's `def` */
+  uint32_t def_at;   /* the byte of the function's `def` (of a class plan: of its `class`) */
   TSRange *head; int nhead; /* the header lines around the list */
   uint32_t *cut; TSPoint *cutpt; int nchunks; /* chunk k is [cut[k], cut[k+1]) */
   int ndescend;      /* the `with`s between the body and the list */
+  /* a class plan: the body of an @I.ir_module class, its statements (the
+   * functions) in chunks; defs: each of its defs' logical line, for the
+   * names and return types the module's calls need before it is read */
+  bool cls;
+  struct rd_def_line { uint32_t start, first, end, srow; } *defs; int ndefs;
 } rd_chunk_plan;
 
 /* the state of chunked reading (reader_chunk.c) */
@@ -128,6 +133,12 @@ typedef struct rd_chunks {
   int kids_mark;            /* r->nkids when the first of them was made */
   const TSTree *tree0;      /* the first parse's */
   TSParser *parser;
+  /* the class being read in chunks: its plan, the next chunk, the current
+   * chunk's tree (NULL for the first, in tree0) and r->nkids when it was made */
+  const rd_chunk_plan *cls;
+  int cls_next;
+  TSTree *cls_tree;
+  int cls_mark;
 } rd_chunks;
 
 typedef struct rd {
@@ -158,7 +169,9 @@ typedef struct rd {
   /* the @I.ir_module class read: its name and its functions (their
    * return annotations, read when a call of one is met) */
   const char *cls_name;
-  struct rd_gfunc { const char *name; TSNode ret; } *gfuncs; int ngfuncs; /* malloc'd */
+  /* ret: the return annotation's node, or (a class read in chunks) its
+   * text at ret_at, ret_len bytes, ret_pt; neither: void */
+  struct rd_gfunc { const char *name; TSNode ret; uint32_t ret_at, ret_len; TSPoint ret_pt; } *gfuncs; int ngfuncs; /* malloc'd */
   /* `a, b = x, y`: the names still to bind after the first, each a let of
    * its value (all values read first, as Python does); the rest of the
    * list is read after the last (reader_stmt.c, tuple_assign) */
@@ -197,7 +210,7 @@ void rd_free_children(rd *r);
 void rd_free_children_of(rd *r, int from, const TSTree *tree);
 /* forgets the lists met since the from'th of any tree but keep, before
  * those trees are deleted */
-void rd_free_children_since(rd *r, int from, const TSTree *keep);
+void rd_free_children_since(rd *r, int from, const TSTree *keep, const TSTree *keep2);
 /* zeroed scratch memory, freed by the rd_tmp_release of a mark taken
  * before it: it must not be reachable from the IR or the symbol table */
 typedef struct rd_tmp_mark_t { int blk; size_t used; } rd_tmp_mark_t;
@@ -255,6 +268,13 @@ TSNode rd_next_chunk(rd *r, bool top);
 /* the list as the reader knows it: the current chunk's list is the first
  * chunk's */
 TSNode rd_list_canon(rd *r, TSNode list);
+/* an @I.ir_module class read in chunks: its plan (NULL: read whole),
+ * looked up by the class_definition node; then the body of each next
+ * chunk (a null node at the end, or after an error, which is reported);
+ * then the end, which frees the last chunk's tree */
+const rd_chunk_plan *rd_class_begin(rd *r, TSNode cls);
+TSNode rd_class_next(rd *r);
+void rd_class_end(rd *r);
 void rd_chunks_free(rd *r);
 /* syntax errors in a tree (reader.c): true when one was reported */
 bool rd_tree_errors(rd *r, TSNode root);

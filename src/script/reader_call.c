@@ -1121,6 +1121,47 @@ static rval comm_reducer(rd *r, TSNode call) {
   return rv_expr(e, sp);
 }
 
+const TSLanguage *tree_sitter_python(void);
+
+/* the return annotation of a function of a class read in chunks, from its
+ * text (the function's own tree may not be parsed yet): parsed in place */
+static rval ret_of_text(rd *r, const struct rd_gfunc *g) {
+  if (!r->sub_parser) {
+    r->sub_parser = ts_parser_new();
+    ts_parser_set_language(r->sub_parser, tree_sitter_python());
+  }
+  TSRange range = {.start_point = g->ret_pt,
+                   .end_point = {g->ret_pt.row, g->ret_pt.column + g->ret_len},
+                   .start_byte = g->ret_at,
+                   .end_byte = g->ret_at + g->ret_len};
+  tir_span sp = {(int)g->ret_pt.row + 1, (int)g->ret_pt.column + 1};
+  const char *q = r->src + g->ret_at;
+  if (g->ret_len >= 2 && (q[0] == '"' || q[0] == '\'') && q[g->ret_len - 1] == q[0] &&
+      !memchr(q + 1, '\\', g->ret_len - 2) && !memchr(q + 1, q[0], g->ret_len - 2)) /* "int64": a dtype's name */
+    return (rval){.k = RV_STR, .s = tir_strndup(r->c, q + 1, g->ret_len - 2), .sp = sp};
+  if (!ts_parser_set_included_ranges(r->sub_parser, &range, 1)) return rv_err();
+  ts_parser_set_timeout_micros(r->sub_parser, rd_parse_budget(g->ret_len));
+  TSTree *t = ts_parser_parse_string(r->sub_parser, NULL, r->src, (uint32_t)r->len);
+  if (!t) {
+    tir_error(r->d, sp, "cannot read the return annotation of '%s'", g->name);
+    return rv_err();
+  }
+  TSNode root = ts_tree_root_node(t), st = ts_node_named_child(root, 0);
+  TSNode x = rd_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0)
+                                                                                     : (TSNode){0};
+  int mark = r->nkids;
+  rval v;
+  if (ts_node_has_error(root) || ts_node_named_child_count(root) != 1 || ts_node_is_null(x)) {
+    tir_error(r->d, sp, "cannot read the return annotation of '%s'", g->name);
+    v = rv_err();
+  } else {
+    v = rd_eval(r, x);
+  }
+  rd_free_children_of(r, mark, t);
+  ts_tree_delete(t);
+  return v;
+}
+
 /* Module.f(args): a call of the module's function f (TVM's GlobalVar
  * call), of f's return type (void without one) */
 static rval global_call(rd *r, TSNode n) {
@@ -1137,6 +1178,9 @@ static rval global_call(rd *r, TSNode n) {
   tir_dtype t = TIR_VOID;
   if (!ts_node_is_null(g->ret)) {
     rval tv = rd_eval(r, ts_node_named_child_count(g->ret) ? ts_node_named_child(g->ret, 0) : g->ret);
+    if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return rv_err();
+  } else if (g->ret_len) {
+    rval tv = ret_of_text(r, g);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return rv_err();
   }
   rd_args a;

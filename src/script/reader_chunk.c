@@ -130,6 +130,78 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
   return true;
 }
 
+/* the plan for the class at line j (decorators from line dec): its body's
+ * statements in chunks of about target bytes, cut before any statement
+ * (the class body of an @I.ir_module holds functions and simple
+ * statements, none of which scopes the statements after it) */
+static bool plan_class(rd *r, const rd_lines *L, size_t dec, size_t j, size_t threshold, size_t target,
+                       rd_chunk_plan *out) {
+  const rd_line *v = L->v;
+  int d = v[j].indent;
+  size_t k = j + 1, e = k;
+  if (d != 0 || k >= L->n || v[k].indent <= d) return false;
+  while (e < L->n && v[e].indent > d) e++;
+  if (v[e - 1].end - v[k].start <= threshold) return false;
+  int b = v[k].indent;
+  for (size_t t = k; t < e; t++) {
+    if (v[t].indent < b) return false;
+    for (uint32_t x = v[t].start; x < v[t].first; x++) /* tabs: as in plan_def, read whole */
+      if (r->src[x] != ' ') return false;
+  }
+  size_t ncut = 1, capcut = 16;
+  uint32_t *cut = xrealloc(NULL, sizeof *cut * capcut);
+  TSPoint *pt = xrealloc(NULL, sizeof *pt * capcut);
+  int ndefs = 0, capdefs = 16;
+  struct rd_def_line *defs = xrealloc(NULL, sizeof *defs * (size_t)capdefs);
+  cut[0] = v[k].start;
+  pt[0] = (TSPoint){v[k].srow, 0};
+  for (size_t t = k; t < e; t++) {
+    if (v[t].indent != b || v[t].kind == RD_LINE_CONT) continue;
+    if (v[t].kind == RD_LINE_DEF) {
+      if (ndefs == capdefs) defs = xrealloc(defs, sizeof *defs * (size_t)(capdefs *= 2));
+      defs[ndefs++] = (struct rd_def_line){v[t].start, v[t].first, v[t].end, v[t].srow};
+    }
+    if (t > k && v[t - 1].kind == RD_LINE_DECOR && v[t - 1].indent == b) continue; /* a decorated definition */
+    if (t > k && v[t].start - cut[ncut - 1] >= target) {
+      if (ncut + 1 >= capcut) {
+        capcut *= 2;
+        cut = xrealloc(cut, sizeof *cut * capcut);
+        pt = xrealloc(pt, sizeof *pt * capcut);
+      }
+      cut[ncut] = v[t].start;
+      pt[ncut++] = (TSPoint){v[t].srow, 0};
+    }
+  }
+  if (ncut == 1) {
+    free(cut);
+    free(pt);
+    free(defs);
+    return false;
+  }
+  cut[ncut] = v[e - 1].end;
+  pt[ncut] = (TSPoint){v[e - 1].erow, v[e - 1].ecol};
+  out->def_at = v[j].first;
+  out->head = xrealloc(NULL, sizeof *out->head);
+  out->head[0] = range_of(head_of(L, dec, j));
+  out->nhead = 1;
+  out->ndescend = 0;
+  out->cut = cut;
+  out->cutpt = pt;
+  out->nchunks = (int)ncut;
+  out->cls = true;
+  out->defs = defs;
+  out->ndefs = ndefs;
+  return true;
+}
+
+static void add_plan(rd_chunks *ck, int *cap, rd_chunk_plan p) {
+  if (ck->nplans == *cap) {
+    *cap = *cap ? *cap * 2 : 4;
+    ck->plans = xrealloc(ck->plans, sizeof *ck->plans * (size_t)*cap);
+  }
+  ck->plans[ck->nplans++] = p;
+}
+
 bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t target) {
   rd_chunks *ck = &r->ck;
   head *stack = NULL;
@@ -150,14 +222,14 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
       rd_chunk_plan p = {0};
       size_t last;
       if (plan_def(r, L, from, j, stack, nstack, threshold, target, &p, &last)) {
-        if (ck->nplans == cap) {
-          cap = cap ? cap * 2 : 4;
-          ck->plans = xrealloc(ck->plans, sizeof *ck->plans * (size_t)cap);
-        }
-        ck->plans[ck->nplans++] = p;
+        add_plan(ck, &cap, p);
         j = last; /* no plan within a planned list */
         continue;
       }
+    }
+    if (kind == RD_LINE_CLASS) { /* its functions may have plans of their own too */
+      rd_chunk_plan p = {0};
+      if (plan_class(r, L, from, j, threshold, target, &p)) add_plan(ck, &cap, p);
     }
     if (j + 1 < L->n && L->v[j + 1].indent > l->indent) { /* opens a block */
       if (nstack == capstack) {
@@ -171,20 +243,46 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
   return ck->nplans > 0;
 }
 
-TSRange *rd_chunk_first_ranges(rd *r, uint32_t *n) {
-  const rd_chunks *ck = &r->ck;
-  TSRange *out = xrealloc(NULL, sizeof *out * (size_t)(ck->nplans + 1));
-  uint32_t at = 0;
-  TSPoint atp = {0, 0};
-  *n = 0;
+/* the part of a plan that a parse of the text around it leaves out: its
+ * chunks after the first */
+typedef struct gap { uint32_t at, end; TSPoint atp, endp; } gap;
+
+static int gap_cmp(const void *a, const void *b) {
+  uint32_t x = ((const gap *)a)->at, y = ((const gap *)b)->at;
+  return x < y ? -1 : x > y;
+}
+
+/* the ranges of [lo, hi) (points lop, hip) without the later chunks of the
+ * plans in it, after the nhead ranges of head; the class plan `self` (the
+ * one whose chunk this is), if any, is not left out */
+static TSRange *ranges_of(const rd_chunks *ck, const TSRange *head, int nhead, uint32_t lo, TSPoint lop, uint32_t hi,
+                          TSPoint hip, const rd_chunk_plan *self, uint32_t *n) {
+  gap *g = xrealloc(NULL, sizeof *g * (size_t)(ck->nplans + 1));
+  int ng = 0;
   for (int i = 0; i < ck->nplans; i++) {
     const rd_chunk_plan *p = &ck->plans[i];
-    out[(*n)++] = (TSRange){atp, p->cutpt[1], at, p->cut[1]};
-    at = p->cut[p->nchunks];
-    atp = p->cutpt[p->nchunks];
+    if (p == self || p->cut[1] < lo || p->cut[1] >= hi) continue;
+    g[ng++] = (gap){p->cut[1], p->cut[p->nchunks], p->cutpt[1], p->cutpt[p->nchunks]};
   }
-  out[(*n)++] = (TSRange){atp, {UINT32_MAX, UINT32_MAX}, at, UINT32_MAX};
+  qsort(g, (size_t)ng, sizeof *g, gap_cmp);
+  TSRange *out = xrealloc(NULL, sizeof *out * (size_t)(nhead + ng + 1));
+  if (nhead) memcpy(out, head, sizeof *out * (size_t)nhead);
+  *n = (uint32_t)nhead;
+  uint32_t at = lo;
+  TSPoint atp = lop;
+  for (int i = 0; i < ng; i++) {
+    if (g[i].at < at) continue; /* inside a gap already left out (a function of a class's later chunk) */
+    out[(*n)++] = (TSRange){atp, g[i].atp, at, g[i].at};
+    at = g[i].end;
+    atp = g[i].endp;
+  }
+  out[(*n)++] = (TSRange){atp, hip, at, hi};
+  free(g);
   return out;
+}
+
+TSRange *rd_chunk_first_ranges(rd *r, uint32_t *n) {
+  return ranges_of(&r->ck, NULL, 0, 0, (TSPoint){0, 0}, UINT32_MAX, (TSPoint){UINT32_MAX, UINT32_MAX}, NULL, n);
 }
 
 static TSNode last_stmt(TSNode list) {
@@ -233,7 +331,7 @@ void rd_chunk_begin(rd *r, TSNode def) {
   ck->cur = NULL;
   uint32_t at = ts_node_start_byte(def);
   for (int i = 0; i < ck->nplans; i++)
-    if (ck->plans[i].def_at == at) {
+    if (ck->plans[i].def_at == at && !ck->plans[i].cls) {
       const rd_chunk_plan *p = &ck->plans[i];
       TSNode list = list_below(r, p, rd_field(def, "body"), p->cut[0]);
       if (ts_node_is_null(list)) {
@@ -249,7 +347,7 @@ void rd_chunk_begin(rd *r, TSNode def) {
 
 static void free_trees(rd *r) {
   rd_chunks *ck = &r->ck;
-  if (ck->ntrees) rd_free_children_since(r, ck->kids_mark, ck->tree0);
+  if (ck->ntrees) rd_free_children_since(r, ck->kids_mark, ck->tree0, ck->cls_tree);
   for (int i = 0; i < ck->ntrees; i++) ts_tree_delete(ck->trees[i]);
   ck->ntrees = 0;
 }
@@ -318,10 +416,89 @@ TSNode rd_next_chunk(rd *r, bool top) {
   return list;
 }
 
+/* ---- a class in chunks ---- */
+
+const rd_chunk_plan *rd_class_begin(rd *r, TSNode cls) {
+  rd_chunks *ck = &r->ck;
+  uint32_t at = ts_node_start_byte(cls);
+  for (int i = 0; i < ck->nplans; i++)
+    if (ck->plans[i].cls && ck->plans[i].def_at == at) {
+      const rd_chunk_plan *p = &ck->plans[i];
+      TSNode f = first_stmt(rd_field(cls, "body"));
+      uint32_t first = p->cut[0];
+      while (first < r->len && r->src[first] == ' ') first++;
+      if (ts_node_is_null(f) || ts_node_start_byte(f) != first) {
+        chunk_error(r, p, 0);
+        return NULL;
+      }
+      ck->cls = p;
+      ck->cls_next = 1;
+      return p;
+    }
+  return NULL;
+}
+
+static void free_class_tree(rd *r) {
+  rd_chunks *ck = &r->ck;
+  if (!ck->cls_tree) return;
+  rd_free_children_of(r, ck->cls_mark, ck->cls_tree);
+  ts_tree_delete(ck->cls_tree);
+  ck->cls_tree = NULL;
+}
+
+TSNode rd_class_next(rd *r) {
+  rd_chunks *ck = &r->ck;
+  const rd_chunk_plan *p = ck->cls;
+  if (!p || ck->cls_next >= p->nchunks) return (TSNode){0};
+  int k = ck->cls_next++;
+  free_class_tree(r);
+  uint32_t n;
+  TSRange *ranges = ranges_of(ck, p->head, p->nhead, p->cut[k], p->cutpt[k], p->cut[k + 1], p->cutpt[k + 1], p, &n);
+  bool ok = ts_parser_set_included_ranges(ck->parser, ranges, n);
+  free(ranges);
+  if (!ok) {
+    chunk_error(r, p, k);
+    return (TSNode){0};
+  }
+  uint64_t budget = rd_parse_budget(p->cut[k + 1] - p->cut[k]);
+  ts_parser_set_timeout_micros(ck->parser, budget);
+  TSTree *t = ts_parser_parse_string(ck->parser, NULL, r->src, (uint32_t)r->len);
+  if (!t) {
+    tir_error(r->d, row_span(p->cutpt[k]),
+              "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error "
+              "recovery takes time superlinear in the length of some malformed lines)",
+              (double)budget / 1e6);
+    return (TSNode){0};
+  }
+  ck->cls_tree = t;
+  ck->cls_mark = r->nkids;
+  TSNode root = ts_tree_root_node(t);
+  if (rd_tree_errors(r, root)) return (TSNode){0};
+  /* module > decorated_definition > class > body */
+  TSNode n0 = last_stmt(root);
+  if (!ts_node_is_null(n0) && rd_is(n0, "decorated_definition")) n0 = rd_field(n0, "definition");
+  TSNode body = !ts_node_is_null(n0) && rd_is(n0, "class_definition") ? rd_field(n0, "body") : (TSNode){0};
+  TSNode f = ts_node_is_null(body) ? body : first_stmt(body);
+  uint32_t first = p->cut[k];
+  while (first < r->len && r->src[first] == ' ') first++;
+  if (ts_node_is_null(f) || ts_node_start_byte(f) != first) {
+    chunk_error(r, p, k);
+    return (TSNode){0};
+  }
+  return body;
+}
+
+void rd_class_end(rd *r) {
+  free_class_tree(r);
+  r->ck.cls = NULL;
+}
+
 void rd_chunks_free(rd *r) {
   rd_chunks *ck = &r->ck;
   free_trees(r);
+  free_class_tree(r);
   for (int i = 0; i < ck->nplans; i++) {
+    free(ck->plans[i].defs);
     free(ck->plans[i].head);
     free(ck->plans[i].cut);
     free(ck->plans[i].cutpt);

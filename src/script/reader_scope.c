@@ -211,9 +211,9 @@ const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
   return r->kids[k].n;
 }
 
-void rd_free_children_since(rd *r, int from, const TSTree *keep) {
+void rd_free_children_since(rd *r, int from, const TSTree *keep, const TSTree *keep2) {
   for (int i = from; i < r->nkids; i++)
-    if (r->kids[i].n && r->kids[i].tree != keep) {
+    if (r->kids[i].n && r->kids[i].tree != keep && r->kids[i].tree != keep2) {
       free(r->kids[i].n);
       r->kids[i].n = NULL;
       tir_ptrmap_put(&r->kids_of, r->kids[i].id, -1);
