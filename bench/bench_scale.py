@@ -18,8 +18,11 @@ printing TIR, against TVM's LowerInitBlock, ConvertBlocksToOpaque (TVM's
 compaction takes opaque blocks only), CompactBufferAllocation and
 LowerMatchBuffer.
 
+With --funcs: N small functions of one @I.ir_module (bench/gen_funcs.py)
+instead of N stages of one function.
+
 usage: python3 bench/bench_scale.py [--sizes 10,100,1000,4000,16000] [--runs 3] [--tvm-max 1000]
-                                    [--pipeline default|compact,lower_match]
+                                    [--pipeline default|compact,lower_match] [--funcs]
 """
 import os
 import re
@@ -39,6 +42,7 @@ def arg(name, default):
 
 
 PIPELINE = arg("--pipeline", "default")
+FUNCS = "--funcs" in sys.argv
 
 
 def tirc_run(path, runs):
@@ -73,7 +77,7 @@ def tvm_passes(path, runs):
     f = tvm.script.from_source(open(path).read())
     times = []
     for _ in range(runs):
-        mod = tvm.IRModule({"stages": f})
+        mod = f if isinstance(f, tvm.IRModule) else tvm.IRModule({"stages": f})
         t0 = time.perf_counter()
         seq(mod)
         times.append((time.perf_counter() - t0) * 1e3)
@@ -85,7 +89,7 @@ def main():
     runs = int(arg("--runs", "3"))
     tvm_max = int(arg("--tvm-max", "1000"))
     print(f"pipeline: {PIPELINE}")
-    print("| stages | lines | MB | tirc whole ms | tirc passes ms | TVM passes ms | TVM passes / tirc whole | "
+    print(f"| {'functions' if FUNCS else 'stages'} | lines | MB | tirc whole ms | tirc passes ms | TVM passes ms | TVM passes / tirc whole | "
           "tirc read MB/s | tirc peak RSS B/line |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     prev = None
@@ -93,7 +97,8 @@ def main():
         for n in sizes:
             path = os.path.join(d, f"s{n}.tir")
             with open(path, "w") as fh:
-                subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_stages.py"), str(n)], stdout=fh, check=True)
+                gen = "gen_funcs.py" if FUNCS else "gen_stages.py"
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", gen), str(n)], stdout=fh, check=True)
             size = os.path.getsize(path)
             lines = sum(1 for _ in open(path))
             whole, passes, parse, rss = tirc_run(path, runs)
