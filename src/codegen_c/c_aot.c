@@ -401,25 +401,64 @@ const char *cg_func_symbol(tir_ctx *c, const tir_func *f, tir_diag *d) {
 
 /* the symbols of m's functions as emitted (cg_func_symbol), checked: no two
  * alike, none another's SYMBOL_packed; NULL with an error naming both */
+typedef struct sym_ix { const char *s; int i; } sym_ix;
+
+static int cmp_sym_ix(const void *a, const void *b) {
+  const sym_ix *x = a, *y = b;
+  int c = strcmp(x->s, y->s);
+  return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* the first entry of sorted v (n) whose symbol is s, or -1 */
+static int first_of(const sym_ix *v, int n, const char *s) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (strcmp(v[mid].s, s) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && !strcmp(v[lo].s, s) ? lo : -1;
+}
+
 const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d) {
   const char **syms = tir_alloc(c, sizeof *syms * (size_t)(m->nfuncs + 1));
   for (int i = 0; i < m->nfuncs; i++)
     if (!(syms[i] = cg_func_symbol(c, m->funcs[i], d))) return NULL;
-  for (int i = 0; i < m->nfuncs; i++)
-    for (int j = 0; j < m->nfuncs; j++) {
-      size_t la = strlen(syms[i]);
-      if (i < j && !strcmp(syms[i], syms[j])) {
-        tir_error(d, m->funcs[j]->span, "functions '%s' (line %d) and '%s' have one global symbol '%s'",
-                  m->funcs[i]->name, m->funcs[i]->span.line, m->funcs[j]->name, syms[j]);
-        return NULL;
-      }
-      if (i != j && !strncmp(syms[i], syms[j], la) && !strcmp(syms[j] + la, "_packed")) {
-        tir_error(d, m->funcs[j]->span, "function symbol '%s' is the packed entry point of function '%s' (line %d)",
-                  syms[j], m->funcs[i]->name, m->funcs[i]->span.line);
-        return NULL;
-      }
+  /* two functions of one symbol, or one whose symbol is another's SYM_packed:
+   * the first function i (in order) that has such a j, the first such j
+   * (sorted by symbol, then position: n log n, for modules of thousands) */
+  int n = m->nfuncs;
+  sym_ix *v = malloc(sizeof *v * (size_t)(n ? n : 1));
+  int *pos = malloc(sizeof *pos * (size_t)(n ? n : 1)); /* function i's place in v */
+  if (!v || !pos) abort();
+  for (int i = 0; i < n; i++) v[i] = (sym_ix){syms[i], i};
+  if (n) qsort(v, (size_t)n, sizeof *v, cmp_sym_ix);
+  for (int k = 0; k < n; k++) pos[v[k].i] = k;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    int k = pos[i];
+    int dup = k + 1 < n && !strcmp(v[k + 1].s, syms[i]) ? v[k + 1].i : -1;
+    size_t la = strlen(syms[i]);
+    char *packed = malloc(la + 8);
+    if (!packed) abort();
+    memcpy(packed, syms[i], la);
+    memcpy(packed + la, "_packed", 8);
+    int pk = first_of(v, n, packed);
+    free(packed);
+    int pj = pk >= 0 ? v[pk].i : -1;
+    if (dup >= 0 && (pj < 0 || dup < pj)) {
+      tir_error(d, m->funcs[dup]->span, "functions '%s' (line %d) and '%s' have one global symbol '%s'",
+                m->funcs[i]->name, m->funcs[i]->span.line, m->funcs[dup]->name, syms[dup]);
+      ok = false;
+    } else if (pj >= 0) {
+      tir_error(d, m->funcs[pj]->span, "function symbol '%s' is the packed entry point of function '%s' (line %d)",
+                syms[pj], m->funcs[i]->name, m->funcs[i]->span.line);
+      ok = false;
     }
-  return syms;
+  }
+  free(v);
+  free(pos);
+  return ok ? syms : NULL;
 }
 
 typedef struct {
@@ -443,6 +482,8 @@ static bool extern_cb(tir_visitor *v, const tir_expr *e) {
   return true;
 }
 
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 const char **cg_module_globals(tir_ctx *c, const tir_module *m, const char **syms, int *n) {
   extern_names x = {.c = c};
   for (int i = 0; i < m->nfuncs; i++) {
@@ -456,7 +497,13 @@ const char **cg_module_globals(tir_ctx *c, const tir_module *m, const char **sym
   }
   tir_visitor v = {.expr = extern_cb, .user = &x};
   for (int i = 0; i < m->nfuncs; i++) tir_visit_stmt(&v, m->funcs[i]->body);
-  *n = x.n;
+  /* sorted, each once: name_taken looks a name up by bsearch (a module of
+   * thousands of functions, or of an extern called at thousands of places) */
+  if (x.n) qsort(x.names, (size_t)x.n, sizeof *x.names, cmp_name);
+  int k = 0;
+  for (int i = 0; i < x.n; i++)
+    if (!k || strcmp(x.names[k - 1], x.names[i])) x.names[k++] = x.names[i];
+  *n = k;
   return x.names;
 }
 

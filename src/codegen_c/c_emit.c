@@ -117,21 +117,31 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
 /* a function symbol the emitted code cannot define as it is */
 bool cg_reserved_symbol(const char *n) { return cg_reserved_name(n); }
 
-/* n is global SYM itself, SYM_packed or SYM_kernelN */
-static bool is_global(const char *n, const char *sym) {
-  size_t k = strlen(sym);
-  if (strncmp(n, sym, k)) return false;
-  if (!n[k] || !strcmp(n + k, "_packed")) return true;
-  if (strncmp(n + k, "_kernel", 7) || !n[k + 7]) return false;
-  for (const char *p = n + k + 7; *p; p++)
-    if (!isdigit((unsigned char)*p)) return false;
-  return true;
+static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* sym (its first len bytes) is one of the sorted globals */
+static bool global_sym(const cg *g, const char *n, size_t len) {
+  char buf[128];
+  if (len >= sizeof buf) return false; /* longer than any name cg_define makes */
+  memcpy(buf, n, len);
+  buf[len] = 0;
+  const char *key = buf;
+  return g->nglobals && bsearch(&key, g->globals, (size_t)g->nglobals, sizeof *g->globals, cmp_name);
+}
+
+/* n is a global SYM itself, SYM_packed or SYM_kernelN */
+static bool is_global(const cg *g, const char *n) {
+  size_t len = strlen(n);
+  if (global_sym(g, n, len)) return true;
+  if (len > 7 && !strcmp(n + len - 7, "_packed") && global_sym(g, n, len - 7)) return true;
+  size_t d = len;
+  while (d > 0 && isdigit((unsigned char)n[d - 1])) d--;
+  return d < len && d >= 7 && !strncmp(n + d - 7, "_kernel", 7) && global_sym(g, n, d - 7);
 }
 
 static bool name_taken(const cg *g, const char *n) {
   if (cg_reserved_name(n)) return true;
-  for (int i = 0; i < g->nglobals; i++)
-    if (is_global(n, g->globals[i])) return true;
+  if (is_global(g, n)) return true;
   for (int i = 0; i < g->nnames; i++)
     if (!strcmp(g->names[i].name, n)) return true;
   return false;

@@ -108,7 +108,7 @@ struct cg {
   cg_meta *meta;      /* NULL, or where the AOT description is recorded */
   int ptr_access;     /* TIR_AOT_READ/WRITE: what the pointer printed next is used for (0: both) */
   cg_text *decls;     /* NULL, or where each function's prototypes go (the header) */
-  const char **globals; /* the module's function symbols and extern callees: no local takes */
+  const char **globals; /* the module's function symbols and extern callees, sorted: no local takes */
   int nglobals;         /* one, nor SYM_packed / SYM_kernelN (cg_module_globals) */
   /* memory planning (issue 13): the line that releases the workspace before
    * an early return (NULL: none), whether the unit calls malloc, and whether

@@ -549,7 +549,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
 
 static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
   if (!f) return;
-  if (tir_module_find(m, f->name)) {
+  if (rd_name_seen(r, f->name)) {
     tir_error(r->d, rd_span(rd_field(def, "name")), "duplicate function '%s'", f->name);
     return;
   }
@@ -827,6 +827,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   if (r.sub_parser) ts_parser_delete(r.sub_parser);
   free(r.loops);
   free(r.intern);
+  free(r.fnames);
   rd_tmp_free(&r);
   rd_chunks_free(&r);
   rd_free_children(&r);

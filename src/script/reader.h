@@ -193,6 +193,7 @@ typedef struct rd {
   tir_ptrmap kids_of;
   /* rd_text's copies of short texts, open addressing (malloc'd) */
   const char **intern; size_t nintern, capintern;
+  const char **fnames; size_t nfnames, capfnames; /* the functions read (rd_name_seen), malloc'd */
   /* scratch that lives until the statement being read is read (rd_tmp):
    * call arguments; blocks malloc'd, reused from statement to statement */
   struct rd_tmpblk { unsigned char *p; size_t size; } *tmpb;
@@ -206,6 +207,9 @@ typedef struct rd {
 /* list's named children (comments too), in order; *n their count */
 const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n);
 void rd_free_children(rd *r);
+/* whether a function of this name was read before (then true), else
+ * remembers it (a hash set: a module of many functions) */
+bool rd_name_seen(rd *r, const char *name);
 /* forgets the lists met since the from'th that belong to tree */
 void rd_free_children_of(rd *r, int from, const TSTree *tree);
 /* forgets the lists met since the from'th of any tree but keep, before

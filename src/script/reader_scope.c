@@ -211,6 +211,29 @@ const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
   return r->kids[k].n;
 }
 
+bool rd_name_seen(rd *r, const char *name) {
+  if (2 * (r->nfnames + 1) > r->capfnames) {
+    size_t nc = r->capfnames ? r->capfnames * 2 : 64;
+    const char **t = calloc(nc, sizeof *t);
+    if (!t) abort(); /* out of memory is not bad input */
+    for (size_t i = 0; i < r->capfnames; i++)
+      if (r->fnames[i]) {
+        size_t k = text_hash(r->fnames[i], strlen(r->fnames[i])) & (nc - 1);
+        while (t[k]) k = (k + 1) & (nc - 1);
+        t[k] = r->fnames[i];
+      }
+    free(r->fnames);
+    r->fnames = t;
+    r->capfnames = nc;
+  }
+  size_t k = text_hash(name, strlen(name)) & (r->capfnames - 1);
+  for (; r->fnames[k]; k = (k + 1) & (r->capfnames - 1))
+    if (!strcmp(r->fnames[k], name)) return true;
+  r->fnames[k] = name;
+  r->nfnames++;
+  return false;
+}
+
 void rd_free_children_since(rd *r, int from, const TSTree *keep, const TSTree *keep2) {
   for (int i = from; i < r->nkids; i++)
     if (r->kids[i].n && r->kids[i].tree != keep && r->kids[i].tree != keep2) {
