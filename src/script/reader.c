@@ -556,6 +556,53 @@ static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
   tir_module_add(r->c, m, f);
 }
 
+/* @T.macro / @T.macro(hygienic=False) def m(params): body -- TVMScript's
+ * macro, expanded where a statement calls it (rd_macro_call) */
+static void macro_def(rd *r, TSNode def, TSNode call) {
+  bool hygienic = true;
+  if (!ts_node_is_null(call)) {
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return;
+    for (int i = 0; i < a.nkw; i++)
+      if (strcmp(a.kw[i], "hygienic") || a.kwv[i].k != RV_BOOL) {
+        tir_error(r->d, a.kwsp[i], "@T.macro takes hygienic=True or False only");
+        return;
+      } else
+        hygienic = a.kwv[i].i;
+    if (a.npos) {
+      tir_error(r->d, a.pos[0].sp, "@T.macro takes hygienic=True or False only");
+      return;
+    }
+  }
+  if (rd_chunk_planned(r, def)) {
+    tir_error(r->d, rd_span(def), "a T.macro whose body is longer than the reader's chunk (32 KiB) is not supported");
+    return;
+  }
+  const char *name = rd_text(r, rd_field(def, "name"));
+  TSNode ps = rd_field(def, "parameters");
+  uint32_t n = ts_node_named_child_count(ps);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(ps, i);
+    if (rd_is(p, "comment")) continue;
+    if (!rd_is(p, "identifier") && !rd_is(p, "typed_parameter") && !rd_is(p, "default_parameter") &&
+        !rd_is(p, "typed_default_parameter")) {
+      tir_error(r->d, rd_span(p), "a T.macro's parameters are names, with defaults or not (no *args, **kwargs)");
+      return;
+    }
+  }
+  if (r->nmacros == r->capmacros) {
+    r->capmacros = r->capmacros ? r->capmacros * 2 : 8;
+    r->macros = realloc(r->macros, sizeof *r->macros * (size_t)r->capmacros);
+    if (!r->macros) abort();
+  }
+  for (int i = 0; i < r->nmacros; i++)
+    if (!strcmp(r->macros[i].name, name)) { /* defined again: the later one, as in Python */
+      r->macros[i] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic};
+      return;
+    }
+  r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic};
+}
+
 /* With no import line at all, read as TVM's from_source does: T is tirx's
  * script namespace and I is ir's. */
 static bool need_import(rd *r, TSNode at) {
@@ -641,8 +688,9 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
   uint32_t cnt = ts_node_named_child_count(body);
+  int before = r->d->nerrors;
   const rd_chunk_plan *plan = rd_class_begin(r, cls);
-  if (r->d->nerrors) return;
+  if (r->d->nerrors > before) return;
   /* the functions a body may call as Module.f(...), before any is read */
   r->cls_name = m->name;
   free(r->gfuncs);
@@ -721,6 +769,10 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       if (!need_import(r, s)) return;
       if (rd_is(def, "function_definition") && decorator_is(r, dec, "prim_func", &call)) {
         add_func(r, m, prim_func(r, def, call, false), def);
+        continue;
+      }
+      if (rd_is(def, "function_definition") && decorator_is(r, dec, "macro", &call)) {
+        macro_def(r, def, call);
         continue;
       }
       TSNode de = ts_node_named_child(dec, 0);
@@ -828,6 +880,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   free(r.loops);
   free(r.intern);
   free(r.fnames);
+  free(r.macros);
   rd_tmp_free(&r);
   rd_chunks_free(&r);
   rd_free_children(&r);

@@ -194,6 +194,10 @@ typedef struct rd {
   /* rd_text's copies of short texts, open addressing (malloc'd) */
   const char **intern; size_t nintern, capintern;
   const char **fnames; size_t nfnames, capfnames; /* the functions read (rd_name_seen), malloc'd */
+  /* the @T.macro definitions so far (malloc'd); while a hygienic macro is
+   * expanded, names below sym_floor (the caller's) are not seen */
+  struct rd_macro { const char *name; TSNode params, body; bool hygienic; } *macros; int nmacros, capmacros;
+  int sym_floor, macro_depth;
   /* scratch that lives until the statement being read is read (rd_tmp):
    * call arguments; blocks malloc'd, reused from statement to statement */
   struct rd_tmpblk { unsigned char *p; size_t size; } *tmpb;
@@ -278,6 +282,8 @@ TSNode rd_list_canon(rd *r, TSNode list);
  * then the end, which frees the last chunk's tree */
 const rd_chunk_plan *rd_class_begin(rd *r, TSNode cls);
 TSNode rd_class_next(rd *r);
+/* the def has a chunk plan of its own (its body is not all in the first parse) */
+bool rd_chunk_planned(rd *r, TSNode def);
 void rd_class_end(rd *r);
 void rd_chunks_free(rd *r);
 /* syntax errors in a tree (reader.c): true when one was reported */
@@ -342,6 +348,8 @@ typedef struct rd_args {
   tir_span sp; /* the call */
 } rd_args;
 bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
+/* the macro a call's function names (an identifier no local shadows), or NULL */
+const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
 rval *rd_arg(rd_args *a, int i, const char *name);

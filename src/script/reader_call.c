@@ -1278,6 +1278,10 @@ rval rd_eval_call(rd *r, TSNode n) {
     for (int i = 1; i < a.npos && v.k != RV_ERR; i++) v = rd_binop(r, rd_text(r, fn), v, a.pos[i], a.sp);
     return v;
   }
+  if (rd_macro_of(r, fn)) {
+    tir_error(r->d, rd_span(n), "T.macro '%s' is expanded as a statement; it has no value to use here", rd_text(r, fn));
+    return rv_err();
+  }
   if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn))) {
     tir_error(r->d, rd_span(fn), "undefined function '%s'", rd_text(r, fn));
     return rv_err();

@@ -194,6 +194,23 @@ static bool plan_class(rd *r, const rd_lines *L, size_t dec, size_t j, size_t th
   return true;
 }
 
+/* a def under `@X.macro` or `@X.macro(...)` (a T.macro, whose body is read
+ * where it is called: it stays in the first parse, never chunked) */
+static bool is_macro_def(const rd *r, const rd_lines *L, size_t dec, size_t j) {
+  for (size_t t = dec; t < j; t++) {
+    const char *s = r->src + L->v[t].first, *e = r->src + L->v[t].end;
+    if (s >= e || *s != '@') continue;
+    s++;
+    while (s < e && (*s == ' ' || *s == '\t')) s++;
+    while (s < e && (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+      s++;
+    if (e - s >= 6 && !memcmp(s, ".macro", 6) && (s + 6 == e || s[6] == '(' || s[6] == ' ' || s[6] == '\n' ||
+                                                  s[6] == '\r' || s[6] == '\t' || s[6] == '#'))
+      return true;
+  }
+  return false;
+}
+
 static void add_plan(rd_chunks *ck, int *cap, rd_chunk_plan p) {
   if (ck->nplans == *cap) {
     *cap = *cap ? *cap * 2 : 4;
@@ -218,7 +235,7 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
     }
     size_t from = dec != SIZE_MAX && L->v[dec].indent == l->indent ? dec : j;
     dec = SIZE_MAX;
-    if (kind == RD_LINE_DEF) {
+    if (kind == RD_LINE_DEF && !is_macro_def(r, L, from, j)) {
       rd_chunk_plan p = {0};
       size_t last;
       if (plan_def(r, L, from, j, stack, nstack, threshold, target, &p, &last)) {
@@ -414,6 +431,13 @@ TSNode rd_next_chunk(rd *r, bool top) {
   }
   ck->list = list;
   return list;
+}
+
+bool rd_chunk_planned(rd *r, TSNode def) {
+  uint32_t at = ts_node_start_byte(def);
+  for (int i = 0; i < r->ck.nplans; i++)
+    if (r->ck.plans[i].def_at == at && !r->ck.plans[i].cls) return true;
+  return false;
 }
 
 /* ---- a class in chunks ---- */

@@ -161,7 +161,7 @@ void rd_push_sym(rd *r, const char *name, rval v) {
 }
 
 rd_sym *rd_lookup(rd *r, const char *name) {
-  for (int i = r->nsyms - 1; i >= 0; i--)
+  for (int i = r->nsyms - 1; i >= r->sym_floor; i--)
     if (!strcmp(r->syms[i].name, name)) return &r->syms[i];
   return NULL;
 }
@@ -209,6 +209,15 @@ const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
   }
   *n = r->kids[k].cnt;
   return r->kids[k].n;
+}
+
+const struct rd_macro *rd_macro_of(rd *r, TSNode fn) {
+  if (!r->nmacros || !rd_is(fn, "identifier")) return NULL;
+  const char *name = rd_text(r, fn);
+  if (rd_lookup(r, name)) return NULL;
+  for (int i = 0; i < r->nmacros; i++)
+    if (!strcmp(r->macros[i].name, name)) return &r->macros[i];
+  return NULL;
 }
 
 bool rd_name_seen(rd *r, const char *name) {

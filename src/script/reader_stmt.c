@@ -1178,6 +1178,83 @@ static tir_stmt *bind_var(rd *r, TSNode call, TSNode list, uint32_t idx, bool *r
   return st;
 }
 
+/* a statement m(args) calling a @T.macro: its body read here, in the
+ * caller's block and function, with its parameters bound to the
+ * arguments' values (defaults read where the macro is defined: none of the
+ * caller's names); a hygienic macro (the default) sees none of the
+ * caller's names either, TVM's hygienic=False sees them all; what the body
+ * defines ends with it */
+#define RD_MAX_MACRO_DEPTH 16
+
+static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
+  tir_span sp = rd_span(call);
+  if (r->macro_depth >= RD_MAX_MACRO_DEPTH) {
+    tir_error(r->d, sp, "T.macro '%s' expanded more than %d deep (does it call itself?)", mc->name,
+              RD_MAX_MACRO_DEPTH);
+    return NULL;
+  }
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  uint32_t n = ts_node_named_child_count(mc->params);
+  const char **names = tir_alloc(r->c, sizeof *names * (n + 1));
+  TSNode *defaults = tir_alloc(r->c, sizeof *defaults * (n + 1));
+  rval *vals = tir_alloc(r->c, sizeof *vals * (n + 1));
+  bool *set = tir_alloc(r->c, sizeof *set * (n + 1));
+  int np = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(mc->params, i);
+    if (rd_is(p, "comment")) continue;
+    TSNode id = rd_is(p, "identifier") ? p : rd_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : rd_field(p, "name");
+    names[np] = rd_text(r, id);
+    defaults[np] = rd_is(p, "default_parameter") || rd_is(p, "typed_default_parameter") ? rd_field(p, "value")
+                                                                                        : (TSNode){0};
+    set[np] = false;
+    np++;
+  }
+  if (a.npos > np) {
+    tir_error(r->d, a.pos[np].sp, "T.macro '%s' takes %d argument%s, not %d", mc->name, np, np == 1 ? "" : "s",
+              a.npos);
+    return NULL;
+  }
+  for (int i = 0; i < a.npos; i++) vals[i] = a.pos[i], set[i] = true;
+  for (int k = 0; k < a.nkw; k++) {
+    int i = 0;
+    while (i < np && strcmp(names[i], a.kw[k])) i++;
+    if (i == np) {
+      tir_error(r->d, a.kwsp[k], "T.macro '%s' has no parameter '%s'", mc->name, a.kw[k]);
+      return NULL;
+    }
+    if (set[i]) {
+      tir_error(r->d, a.kwsp[k], "T.macro '%s' got two values for '%s'", mc->name, a.kw[k]);
+      return NULL;
+    }
+    vals[i] = a.kwv[k], set[i] = true;
+  }
+  int mark = r->nsyms, floor = r->sym_floor;
+  for (int i = 0; i < np; i++) {
+    if (set[i]) continue;
+    if (ts_node_is_null(defaults[i])) {
+      tir_error(r->d, sp, "T.macro '%s' needs a value for '%s'", mc->name, names[i]);
+      return NULL;
+    }
+    r->sym_floor = r->nsyms;
+    vals[i] = rd_eval(r, defaults[i]);
+    r->sym_floor = floor;
+    if (vals[i].k == RV_ERR) return NULL;
+  }
+  if (mc->hygienic) r->sym_floor = r->nsyms;
+  for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
+  r->macro_depth++;
+  int errs = r->d ? r->d->nerrors : 0;
+  tir_stmt *body = rd_stmts(r, mc->body, 0);
+  if (r->d && r->d->nerrors > errs && r->macro_depth == 1) /* where the erring body was expanded (the outermost call) */
+    tir_diag_add(r->d, TIR_SEV_NOTE, sp, "in T.macro '%s', expanded here", mc->name);
+  r->macro_depth--;
+  r->nsyms = mark;
+  r->sym_floor = floor;
+  return body;
+}
+
 static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_named_child_count(s) != 1) {
@@ -1191,6 +1268,8 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
       !strcmp(rd_text(r, rd_field(rd_field(e, "function"), "attribute")), "vstore"))
     return vstore(r, e);
   if (rd_is(e, "call")) {
+    const struct rd_macro *mc = rd_macro_of(r, rd_field(e, "function"));
+    if (mc) return macro_call(r, e, mc);
     const char *tn = rd_t_name(r, rd_field(e, "function"));
     if (tn && !strcmp(tn, "bind")) return bind_var(r, e, list, idx, rest_used);
     return call_stmt(r, e, list, idx, rest_used);

@@ -41,11 +41,37 @@ def to_tirx(src):
     return src
 
 
+def read_python(src):
+    """text with @T.macro definitions: TVM's from_source does not read them
+    (a macro is a Python object), so the text runs as the Python module it
+    is (TVMScript reads a prim_func from its module's source file) and its
+    one IRModule, or its one PrimFunc, is the result"""
+    import importlib.util
+    import os
+    import tempfile
+    src = re.sub(r"^# (from tvm\.script import .*)$", r"\1", src, flags=re.M)
+    fd, path = tempfile.mkstemp(suffix=".py")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(src)
+        spec = importlib.util.spec_from_file_location("tvmref_macro_src", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        os.unlink(path)
+    objs = [v for v in vars(mod).values() if isinstance(v, (tvm.IRModule, tvm.tirx.PrimFunc))]
+    if len(objs) != 1:
+        raise ValueError("tvmref.read_python: %d IRModules/PrimFuncs in the text, not one" % len(objs))
+    return objs[0]
+
+
 def read(src, check_well_formed=True):
     """TVMScript text -> tvm PrimFunc or IRModule.  check_well_formed=False
     for what TVM's LowerCrossThreadReduction writes, which TVM's own
     well-formedness check refuses (a thread loop var used in the new
     cross-thread block)."""
+    if re.search(r"^@T\.macro\b", src, re.M):
+        return read_python(to_tirx(src))
     src = to_tirx(src)
     src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
     from tvm.script import ir as I  # noqa: E741
