@@ -100,11 +100,13 @@ static const tir_intrin TABLE[] = {
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
     /* TVM's fused multiply-add, ldexp(x, exp), fixed-point multiply
      * (q_multiply_shift(x, y, q, s): x * y * 2^(-q) * 2^s, rounded; TVM's
-     * LowerIntrin expands it), an arbitrary value, a tuple of arguments
+     * LowerIntrin expands it; and its per-axis form), an arbitrary value, a tuple of arguments
      * (a packed call's): read and printed */
     {"fma", TIR_ARITY_RANGE, 3, 3, {A_ANY}, 1, TIR_IR_ARG0, true, true, NULL},
     {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, true, false, NULL},
     {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_ARG0, true, true, NULL},
+    /* per output channel: (x, y, left shift, right shift, q, is_lshift_required, is_rshift_required) */
+    {"q_multiply_shift_per_axis", TIR_ARITY_RANGE, 7, 7, {A_INT, A_INT, A_INT, A_INT, A_INT, A_BOOL}, 6, TIR_IR_ARG0, true, false, NULL},
     {"undef", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
     /* dp4a(a, b, acc): the dot product of two int8x4 plus acc (the reader
      * writes TVM's default acc 0 of a two-argument call) */

@@ -49,9 +49,9 @@ static const char *const TVM_UNSUPPORTED[] = {
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",
-    "lookup_param", "macro", "masked_load", "masked_store",
+    "llvm_lookup_intrinsic_id", "lookup_param", "macro", "masked_load", "masked_store",
     "print_buffer", "ptr", "ptr_byte_offset",
-    "q_multiply_shift_per_axis", "shared_scalar", "static_assert",
+    "shared_scalar", "static_assert",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
 static bool in_list(const char *const *l, const char *s) {
