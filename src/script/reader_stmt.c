@@ -1009,6 +1009,80 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   return s;
 }
 
+
+/* T.attr(T.iter_var(v, T.Range(0, n), "ThreadIndex", tag), "thread_extent", n): TVM's IterVar node
+ * written out, which T.launch_thread makes (tirc holds the var and its tag, and prints the launch); the
+ * other iter_var forms are refused.  *args: the attr's (var, key, value) on success */
+static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **tag_out) {
+  TSNode args = rd_field(attr_call, "arguments");
+  if (ts_node_named_child_count(args) != 3) return false;
+  TSNode iv = ts_node_named_child(args, 0);
+  if (!rd_is(iv, "call")) return false;
+  const char *tn = rd_t_name(r, rd_field(iv, "function"));
+  if (!tn || strcmp(tn, "iter_var")) return false;
+  tir_span sp = rd_span(iv);
+  TSNode ia = rd_field(iv, "arguments");
+  if (ts_node_named_child_count(ia) != 4) {
+    tir_error(r->d, sp, "T.iter_var expects (var, dom, iter_type, thread_tag)");
+    *tag_out = NULL;
+    return true;
+  }
+  rval v = rd_eval(r, ts_node_named_child(ia, 0));
+  TSNode dom = ts_node_named_child(ia, 1);
+  rval ty = rd_eval(r, ts_node_named_child(ia, 2)), tag = rd_eval(r, ts_node_named_child(ia, 3));
+  rval key = rd_eval(r, ts_node_named_child(args, 1)), val = rd_eval(r, ts_node_named_child(args, 2));
+  *tag_out = NULL;
+  if (v.k == RV_ERR || ty.k == RV_ERR || tag.k == RV_ERR || key.k == RV_ERR || val.k == RV_ERR) return true;
+  if (v.k != RV_EXPR || v.e->kind != TIR_VAR || !tir_dtype_is_int(v.e->dtype) || ty.k != RV_STR ||
+      tag.k != RV_STR || key.k != RV_STR || strcmp(key.s, "thread_extent") || strcmp(ty.s, "ThreadIndex") ||
+      !is_thread_tag(tag.s) || !strncmp(tag.s, "vthread", 7)) {
+    tir_error(r->d, sp,
+              "T.iter_var is read only as the node of a thread_extent attr: (var, T.Range(0, extent), "
+              "\"ThreadIndex\", a blockIdx/threadIdx tag), which is T.launch_thread(tag, extent)");
+    return true;
+  }
+  tir_expr *ext = rd_convert(r, val, v.e->dtype);
+  if (!ext) return true;
+  if (rd_is(dom, "none")) { /* TVM prints it as the launch, but holds no domain: no text tirc prints says that */
+    tir_error(r->d, rd_span(dom), "T.iter_var of a thread_extent attr without a domain (None) is not supported: "
+                                  "write T.Range(0, extent), which is what T.launch_thread(tag, extent) holds");
+    return true;
+  }
+  { /* T.Range(0, extent): the launch's domain */
+    const char *dn = rd_is(dom, "call") ? rd_t_name(r, rd_field(dom, "function")) : NULL;
+    TSNode da = dn && !strcmp(dn, "Range") ? rd_field(dom, "arguments") : (TSNode){0};
+    bool ok = !ts_node_is_null(da) && ts_node_named_child_count(da) == 2;
+    int64_t lo = -1, hi, e;
+    tir_expr *end = NULL;
+    if (ok) {
+      rval b = rd_eval(r, ts_node_named_child(da, 0)), en = rd_eval(r, ts_node_named_child(da, 1));
+      if (b.k == RV_ERR || en.k == RV_ERR) return true;
+      /* of the var's dtype, as the launch's domain is (a Python int is an int32 in TVM's T.Range) */
+      tir_dtype bt = b.k == RV_INT ? TIR_INT32 : b.k == RV_EXPR ? b.e->dtype : TIR_VOID;
+      tir_dtype et = en.k == RV_INT ? TIR_INT32 : en.k == RV_EXPR ? en.e->dtype : TIR_VOID;
+      ok = tir_dtype_eq(bt, v.e->dtype) && tir_dtype_eq(et, v.e->dtype);
+      tir_expr *be = ok ? rd_convert(r, b, v.e->dtype) : NULL;
+      end = ok ? rd_convert(r, en, v.e->dtype) : NULL;
+      ok = be && end && tir_is_const_int(be, &lo) && lo == 0 &&
+           ((tir_is_const_int(end, &hi) && tir_is_const_int(ext, &e) && hi == e) || tir_expr_identical(end, ext));
+    }
+    if (!ok) {
+      tir_error(r->d, rd_span(dom), "T.iter_var of a thread_extent attr: the domain must be T.Range(0, extent) "
+                                    "with the attr's extent, both of the var's dtype");
+      return true;
+    }
+  }
+  out->npos = 3;
+  out->pos = tir_alloc(r->c, sizeof *out->pos * 3);
+  out->pos[0] = v;
+  out->pos[1] = key;
+  out->pos[2] = rv_expr(ext, val.sp);
+  out->nkw = 0;
+  out->sp = rd_span(attr_call);
+  *tag_out = tag.s;
+  return true;
+}
+
 /* `return v`: TVM's T.evaluate(T.ret(v)), a Python int in the function's
  * return dtype */
 static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
@@ -1063,6 +1137,14 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
               strcmp(tn, "launch_thread")))
     return evaluate(r, rd_eval(r, call), sp);
   rd_args a;
+  const char *ivtag;
+  if (!strcmp(tn, "attr") && iter_var_attr(r, call, &a, &ivtag)) { /* T.attr(T.iter_var(...), ...) */
+    if (!ivtag) return NULL;
+    *rest_used = true;
+    tir_stmt *st = attr_stmt(r, &a, list, idx + 1, false);
+    if (st) st->u.attr.thread_tag = tir_strdup(r->c, ivtag);
+    return st;
+  }
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
   a.sp = sp;
   if (!strcmp(tn, "attr")) { /* TVM's concise form: the rest is the body */
@@ -1661,6 +1743,13 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
     return while_of(r, ts_node_named_child(args, 0), body, rd_span(call));
   }
   rd_args a;
+  const char *ivtag;
+  if (!strcmp(tn, "attr") && iter_var_attr(r, call, &a, &ivtag)) { /* with T.attr(T.iter_var(...), ...): */
+    if (!ivtag) return NULL;
+    tir_stmt *st = attr_stmt(r, &a, body, 0, true);
+    if (st) st->u.attr.thread_tag = tir_strdup(r->c, ivtag);
+    return st;
+  }
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
     a.sp = rd_span(call);
