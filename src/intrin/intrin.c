@@ -89,6 +89,12 @@ static const tir_intrin TABLE[] = {
     {"tvm_global_barrier_kinit", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_VOID, false, false, NULL},
     /* (address, value): CUDA's atomicAdd, the old value (read and printed only) */
     {"cuda.atomic_add", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_ANY}, 2, TIR_IR_ARG1, false, false, NULL},
+    /* TVM 0.27's T.cuda conversions (read and printed only; result dtypes as TVM's) */
+    {"cuda.half2float", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_FLOAT32, true, false, NULL},
+    {"cuda.bfloat162float", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_FLOAT32, true, false, NULL},
+    {"cuda.float_as_uint", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_UINT32, true, false, NULL},
+    {"cuda.uint_as_float", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_FLOAT32, true, false, NULL},
+    {"cuda.fdividef", TIR_ARITY_RANGE, 2, 2, {A_FLT}, 1, TIR_IR_FLOAT32, true, false, NULL},
     /* (address, rw, locality, cache type): a hint to fetch the line (TVM's tirx.prefetch) */
     {"prefetch", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_INT}, 4, TIR_IR_EXPLICIT, false, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
@@ -143,6 +149,8 @@ static const tir_intrin TABLE[] = {
     /* the runtime's workspace: (device type, device id, bytes, dtype code, dtype bits) and its release */
     {"TVMBackendAllocWorkspace", TIR_ARITY_RANGE, 5, 5, {A_INT, A_INT, A_INT, A_INT, A_INT}, 5, TIR_IR_HANDLE, false, false, NULL},
     {"TVMBackendFreeWorkspace", TIR_ARITY_RANGE, 3, 3, {A_INT, A_INT, A_HDL}, 3, TIR_IR_INT32, false, false, NULL},
+    /* TVM's debugging print of a buffer's elements: (data, dtype, 2 flags, 2 ints) */
+    {"print_buffer", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_STR, A_BOOL, A_BOOL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     /* TVM's instrumentation markers (InstrumentProfileIntrinsics) */
     {"start_profile_intrinsic", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
     {"end_profile_intrinsic", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
@@ -351,6 +359,7 @@ static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir
   case TIR_IR_HANDLE: return TIR_HANDLE;
   case TIR_IR_INT32: return TIR_INT32;
   case TIR_IR_UINT32: return (tir_dtype){.code = TIR_TC_UINT, .bits = 32, .lanes = 1};
+  case TIR_IR_FLOAT32: return TIR_FLOAT32;
   case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_VOID: return TIR_VOID;
   default: return given;

@@ -50,7 +50,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",
     "llvm_lookup_intrinsic_id", "lookup_param", "macro", "masked_load", "masked_store",
-    "print_buffer", "ptr", "ptr_byte_offset",
+    "ptr", "ptr_byte_offset",
     "shared_scalar", "static_assert",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
