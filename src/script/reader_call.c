@@ -45,7 +45,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
-    "buffer", "buffer_decl", "buffer_store", "buffer_var", "call_cpacked",
+    "buffer", "buffer_store", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",

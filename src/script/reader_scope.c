@@ -124,7 +124,8 @@ static const char *dtype_alias(const char *s) {
       {"i8", "int8"},     {"i16", "int16"},     {"i32", "int32"},     {"i64", "int64"},
       {"u8", "uint8"},    {"u16", "uint16"},    {"u32", "uint32"},    {"u64", "uint64"},
       {"f16", "float16"}, {"f32", "float32"},   {"f64", "float64"},   {"bf16", "bfloat16"},
-      {"boolean", "bool"}};
+      {"boolean", "bool"},
+      {"buffer_decl", "Buffer"}}; /* TVM's deprecated spelling of T.Buffer(...) */
   for (size_t i = 0; s && i < sizeof al / sizeof al[0]; i++)
     if (!strcmp(s, al[i][0])) return al[i][1];
   return s;
