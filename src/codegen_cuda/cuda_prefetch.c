@@ -28,7 +28,8 @@
  * 1.004x TVM's CUDA build of the same TIR, which ran at 0.999x-1.000x).  The
  * same loads run, in the same threads, one iteration earlier; the shared
  * stores keep their place.  Done only where that provably keeps the meaning:
- *   - L is a serial loop of constant extent >= 2 (no step), not unrolled;
+ *   - L is a serial loop (no step), not unrolled, of a constant extent >= 2 or
+ *     bounds that read no buffer (then the first loads wait for 0 < extent);
  *     its body (under allocations) is a sequence whose first items are
  *     copies, and at least one item follows them;
  *   - a copy is, under thread bindings (a cooperative fetch binds the
@@ -302,10 +303,14 @@ static tir_stmt *clone_copy(pf_ctx *pc, const pf_copy *c, tir_buffer *R, const t
 #define PF_MAX_WRAP 16
 
 static tir_stmt *rewrite_loop(pf_ctx *pc, tir_stmt *L) {
-  int64_t mn, ext;
-  if (L->kind != TIR_FOR || L->u.loop.kind != TIR_FOR_SERIAL || L->u.loop.step ||
-      !tir_is_const_int(L->u.loop.min, &mn) || !tir_is_const_int(L->u.loop.extent, &ext) || ext < 2 ||
-      ptr_set_has(pc->unrolled, L))
+  int64_t mn = 0, ext = 0;
+  if (L->kind != TIR_FOR || L->u.loop.kind != TIR_FOR_SERIAL || L->u.loop.step || ptr_set_has(pc->unrolled, L))
+    return L;
+  /* bounds of constants, or of expressions that read no buffer (a symbolic extent: the first
+   * iteration's loads, made before the loop, then wait for `0 < extent`) */
+  bool cmin = tir_is_const_int(L->u.loop.min, &mn), cext = tir_is_const_int(L->u.loop.extent, &ext);
+  if ((cext && ext < 2) || (!cext && !value_ok(pc, L->u.loop.extent, true)) ||
+      (!cmin && !value_ok(pc, L->u.loop.min, true)))
     return L;
   tir_stmt *wraps[PF_MAX_WRAP];
   int nw = 0;
@@ -345,8 +350,10 @@ static tir_stmt *rewrite_loop(pf_ctx *pc, tir_stmt *L) {
     early[i] = clone_copy(pc, &copies[i], R[i], lv, next, TO_REGS);
   }
   /* if (L + 1 < min + extent) the next iteration's loads */
-  tir_expr *cond = tir_binary(x, TIR_LT, tir_binary(x, TIR_ADD, (tir_expr *)lv, tir_int(x, lv->dtype, 1)),
-                              tir_int(x, lv->dtype, mn + ext));
+  tir_expr *end = cmin && cext         ? tir_int(x, lv->dtype, mn + ext)
+                  : cmin && mn == 0 ? L->u.loop.extent
+                                    : tir_binary(x, TIR_ADD, L->u.loop.min, L->u.loop.extent);
+  tir_expr *cond = tir_binary(x, TIR_LT, tir_binary(x, TIR_ADD, (tir_expr *)lv, tir_int(x, lv->dtype, 1)), end);
   items[nc] = tir_if(x, cond, nc == 1 ? early[0] : tir_seq(x, early, nc), NULL);
   for (int i = nc; i < s->u.seq.n; i++) items[i + 1] = s->u.seq.stmts[i];
   tir_stmt *body = tir_seq(x, items, s->u.seq.n + 1);
@@ -361,8 +368,14 @@ static tir_stmt *rewrite_loop(pf_ctx *pc, tir_stmt *L) {
   tir_stmt **outer = malloc(sizeof *outer * (size_t)(nc + 1));
   if (!outer) abort();
   for (int i = 0; i < nc; i++) outer[i] = prologue[i];
-  outer[nc] = loop;
-  tir_stmt *r = tir_seq(x, outer, nc + 1);
+  int nout = nc;
+  if (!cext) { /* the loop may not run: nor may its first loads */
+    outer[0] = tir_if(x, tir_binary(x, TIR_LT, tir_int(x, L->u.loop.extent->dtype, 0), L->u.loop.extent),
+                      nc == 1 ? prologue[0] : tir_seq(x, prologue, nc), NULL);
+    nout = 1;
+  }
+  outer[nout] = loop;
+  tir_stmt *r = tir_seq(x, outer, nout + 1);
   for (int i = nc - 1; i >= 0; i--) r = tir_alloc_buffer_stmt(x, R[i], r);
   free(outer);
   free(prologue);
