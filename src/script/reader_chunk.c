@@ -41,6 +41,40 @@ static bool is_if_frame(const rd *r, const rd_line *l) {
   return s < e && *s == '(' && s - name >= 2 && !memcmp(name, "If", 2) && (name[2] == '(' || name[2] == ' ' || name[2] == '\t');
 }
 
+/* a plan's cut points: chunk k is [at[k], at[k+1]); the first is the list's
+ * start, the last (set by cuts_end) its end */
+typedef struct cuts {
+  uint32_t *at;
+  TSPoint *pt;
+  size_t n, cap;
+} cuts;
+
+static void cuts_add(cuts *c, uint32_t at, TSPoint pt) {
+  if (c->n + 1 >= c->cap) { /* room for this one and the end */
+    c->cap = c->cap ? c->cap * 2 : 16;
+    c->at = xrealloc(c->at, sizeof *c->at * c->cap);
+    c->pt = xrealloc(c->pt, sizeof *c->pt * c->cap);
+  }
+  c->at[c->n] = at;
+  c->pt[c->n++] = pt;
+}
+
+/* the end at the last line's end, into out; false (and freed) with no cut
+ * after the first */
+static bool cuts_end(cuts *c, const rd_line *last, rd_chunk_plan *out) {
+  if (c->n == 1) {
+    free(c->at);
+    free(c->pt);
+    return false;
+  }
+  c->at[c->n] = last->end;
+  c->pt[c->n] = (TSPoint){last->erow, last->ecol};
+  out->cut = c->at;
+  out->cutpt = c->pt;
+  out->nchunks = (int)c->n;
+  return true;
+}
+
 /* the plan for the def at line j (decorators from line dec), heads
  * around it; the index of the def's last body line in *last */
 static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head *around, int naround,
@@ -87,11 +121,8 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
     return false;
   }
   /* cut before a statement of the list that follows a compound one */
-  size_t ncut = 1, capcut = 16;
-  uint32_t *cut = xrealloc(NULL, sizeof *cut * capcut);
-  TSPoint *pt = xrealloc(NULL, sizeof *pt * capcut);
-  cut[0] = v[k].start;
-  pt[0] = (TSPoint){v[k].srow, 0};
+  cuts c = {0};
+  cuts_add(&c, v[k].start, (TSPoint){v[k].srow, 0});
   bool prev_compound = false;
   for (size_t t = k; t < e; t++) {
     if (v[t].indent != b) continue;
@@ -99,33 +130,18 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
     if (kind == RD_LINE_CONT) continue;
     bool after_decorator = t > k && v[t - 1].kind == RD_LINE_DECOR && v[t - 1].indent == b;
     if (after_decorator) continue; /* the definition of a decorated statement */
-    if (t > k && prev_compound && v[t].start - cut[ncut - 1] >= target) {
-      if (ncut + 1 >= capcut) {
-        capcut *= 2;
-        cut = xrealloc(cut, sizeof *cut * capcut);
-        pt = xrealloc(pt, sizeof *pt * capcut);
-      }
-      cut[ncut] = v[t].start;
-      pt[ncut++] = (TSPoint){v[t].srow, 0};
-    }
+    if (t > k && prev_compound && v[t].start - c.at[c.n - 1] >= target) cuts_add(&c, v[t].start, (TSPoint){v[t].srow, 0});
     prev_compound = kind != RD_LINE_SIMPLE;
   }
-  if (ncut == 1) {
+  if (!cuts_end(&c, &v[e - 1], out)) {
     free(heads);
-    free(cut);
-    free(pt);
     return false;
   }
-  cut[ncut] = v[e - 1].end;
-  pt[ncut] = (TSPoint){v[e - 1].erow, v[e - 1].ecol};
   out->def_at = v[j].first;
   out->head = xrealloc(NULL, sizeof *out->head * (size_t)nh);
   for (int i = 0; i < nh; i++) out->head[i] = range_of(heads[i]);
   out->nhead = nh;
   out->ndescend = nh - naround - 1;
-  out->cut = cut;
-  out->cutpt = pt;
-  out->nchunks = (int)ncut;
   free(heads);
   return true;
 }
@@ -148,13 +164,10 @@ static bool plan_class(rd *r, const rd_lines *L, size_t dec, size_t j, size_t th
     for (uint32_t x = v[t].start; x < v[t].first; x++) /* tabs: as in plan_def, read whole */
       if (r->src[x] != ' ') return false;
   }
-  size_t ncut = 1, capcut = 16;
-  uint32_t *cut = xrealloc(NULL, sizeof *cut * capcut);
-  TSPoint *pt = xrealloc(NULL, sizeof *pt * capcut);
+  cuts c = {0};
+  cuts_add(&c, v[k].start, (TSPoint){v[k].srow, 0});
   int ndefs = 0, capdefs = 16;
   struct rd_def_line *defs = xrealloc(NULL, sizeof *defs * (size_t)capdefs);
-  cut[0] = v[k].start;
-  pt[0] = (TSPoint){v[k].srow, 0};
   for (size_t t = k; t < e; t++) {
     if (v[t].indent != b || v[t].kind == RD_LINE_CONT) continue;
     if (v[t].kind == RD_LINE_DEF) {
@@ -162,32 +175,17 @@ static bool plan_class(rd *r, const rd_lines *L, size_t dec, size_t j, size_t th
       defs[ndefs++] = (struct rd_def_line){v[t].start, v[t].first, v[t].end, v[t].srow};
     }
     if (t > k && v[t - 1].kind == RD_LINE_DECOR && v[t - 1].indent == b) continue; /* a decorated definition */
-    if (t > k && v[t].start - cut[ncut - 1] >= target) {
-      if (ncut + 1 >= capcut) {
-        capcut *= 2;
-        cut = xrealloc(cut, sizeof *cut * capcut);
-        pt = xrealloc(pt, sizeof *pt * capcut);
-      }
-      cut[ncut] = v[t].start;
-      pt[ncut++] = (TSPoint){v[t].srow, 0};
-    }
+    if (t > k && v[t].start - c.at[c.n - 1] >= target) cuts_add(&c, v[t].start, (TSPoint){v[t].srow, 0});
   }
-  if (ncut == 1) {
-    free(cut);
-    free(pt);
+  if (!cuts_end(&c, &v[e - 1], out)) {
     free(defs);
     return false;
   }
-  cut[ncut] = v[e - 1].end;
-  pt[ncut] = (TSPoint){v[e - 1].erow, v[e - 1].ecol};
   out->def_at = v[j].first;
   out->head = xrealloc(NULL, sizeof *out->head);
   out->head[0] = range_of(head_of(L, dec, j));
   out->nhead = 1;
   out->ndescend = 0;
-  out->cut = cut;
-  out->cutpt = pt;
-  out->nchunks = (int)ncut;
   out->cls = true;
   out->defs = defs;
   out->ndefs = ndefs;
@@ -384,6 +382,27 @@ TSNode rd_list_canon(rd *r, TSNode list) {
   return ck->cur && ts_node_eq(list, ck->list) ? ck->list0 : list;
 }
 
+/* chunk k of plan p parsed over the n ranges given (freed here): its tree,
+ * or NULL with the error reported */
+static TSTree *parse_chunk(rd *r, const rd_chunk_plan *p, int k, TSRange *ranges, uint32_t n) {
+  rd_chunks *ck = &r->ck;
+  bool ok = ts_parser_set_included_ranges(ck->parser, ranges, n);
+  free(ranges);
+  if (!ok) {
+    chunk_error(r, p, k);
+    return NULL;
+  }
+  uint64_t budget = rd_parse_budget(p->cut[k + 1] - p->cut[k]);
+  ts_parser_set_timeout_micros(ck->parser, budget);
+  TSTree *t = ts_parser_parse_string(ck->parser, NULL, r->src, (uint32_t)r->len);
+  if (!t)
+    tir_error(r->d, row_span(p->cutpt[k]),
+              "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error "
+              "recovery takes time superlinear in the length of some malformed lines)",
+              (double)budget / 1e6);
+  return t;
+}
+
 TSNode rd_next_chunk(rd *r, bool top) {
   rd_chunks *ck = &r->ck;
   const rd_chunk_plan *p = ck->cur;
@@ -392,22 +411,8 @@ TSNode rd_next_chunk(rd *r, bool top) {
   TSRange *ranges = xrealloc(NULL, sizeof *ranges * (size_t)(p->nhead + 1));
   memcpy(ranges, p->head, sizeof *ranges * (size_t)p->nhead);
   ranges[p->nhead] = (TSRange){p->cutpt[k], p->cutpt[k + 1], p->cut[k], p->cut[k + 1]};
-  bool ok = ts_parser_set_included_ranges(ck->parser, ranges, (uint32_t)p->nhead + 1);
-  free(ranges);
-  if (!ok) {
-    chunk_error(r, p, k);
-    return (TSNode){0};
-  }
-  uint64_t budget = rd_parse_budget(p->cut[k + 1] - p->cut[k]);
-  ts_parser_set_timeout_micros(ck->parser, budget);
-  TSTree *t = ts_parser_parse_string(ck->parser, NULL, r->src, (uint32_t)r->len);
-  if (!t) {
-    tir_error(r->d, row_span(p->cutpt[k]),
-              "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error "
-              "recovery takes time superlinear in the length of some malformed lines)",
-              (double)budget / 1e6);
-    return (TSNode){0};
-  }
+  TSTree *t = parse_chunk(r, p, k, ranges, (uint32_t)p->nhead + 1);
+  if (!t) return (TSNode){0};
   if (ck->ntrees == ck->captrees) {
     ck->captrees = ck->captrees ? ck->captrees * 2 : 8;
     ck->trees = xrealloc(ck->trees, sizeof *ck->trees * (size_t)ck->captrees);
@@ -442,16 +447,20 @@ bool rd_chunk_planned(rd *r, TSNode def) {
 
 /* ---- a class in chunks ---- */
 
+/* the first statement of the block starts on the line at byte `at` (after its indentation) */
+static bool starts_at(const rd *r, TSNode block, uint32_t at) {
+  while (at < r->len && r->src[at] == ' ') at++;
+  TSNode f = first_stmt(block);
+  return !ts_node_is_null(f) && ts_node_start_byte(f) == at;
+}
+
 const rd_chunk_plan *rd_class_begin(rd *r, TSNode cls) {
   rd_chunks *ck = &r->ck;
   uint32_t at = ts_node_start_byte(cls);
   for (int i = 0; i < ck->nplans; i++)
     if (ck->plans[i].cls && ck->plans[i].def_at == at) {
       const rd_chunk_plan *p = &ck->plans[i];
-      TSNode f = first_stmt(rd_field(cls, "body"));
-      uint32_t first = p->cut[0];
-      while (first < r->len && r->src[first] == ' ') first++;
-      if (ts_node_is_null(f) || ts_node_start_byte(f) != first) {
+      if (!starts_at(r, rd_field(cls, "body"), p->cut[0])) {
         chunk_error(r, p, 0);
         return NULL;
       }
@@ -478,22 +487,8 @@ TSNode rd_class_next(rd *r) {
   free_class_tree(r);
   uint32_t n;
   TSRange *ranges = ranges_of(ck, p->head, p->nhead, p->cut[k], p->cutpt[k], p->cut[k + 1], p->cutpt[k + 1], p, &n);
-  bool ok = ts_parser_set_included_ranges(ck->parser, ranges, n);
-  free(ranges);
-  if (!ok) {
-    chunk_error(r, p, k);
-    return (TSNode){0};
-  }
-  uint64_t budget = rd_parse_budget(p->cut[k + 1] - p->cut[k]);
-  ts_parser_set_timeout_micros(ck->parser, budget);
-  TSTree *t = ts_parser_parse_string(ck->parser, NULL, r->src, (uint32_t)r->len);
-  if (!t) {
-    tir_error(r->d, row_span(p->cutpt[k]),
-              "the parser gave up on this input after %.1f s: it is not valid Python (tree-sitter's error "
-              "recovery takes time superlinear in the length of some malformed lines)",
-              (double)budget / 1e6);
-    return (TSNode){0};
-  }
+  TSTree *t = parse_chunk(r, p, k, ranges, n);
+  if (!t) return (TSNode){0};
   ck->cls_tree = t;
   ck->cls_mark = r->nkids;
   TSNode root = ts_tree_root_node(t);
@@ -502,10 +497,7 @@ TSNode rd_class_next(rd *r) {
   TSNode n0 = last_stmt(root);
   if (!ts_node_is_null(n0) && rd_is(n0, "decorated_definition")) n0 = rd_field(n0, "definition");
   TSNode body = !ts_node_is_null(n0) && rd_is(n0, "class_definition") ? rd_field(n0, "body") : (TSNode){0};
-  TSNode f = ts_node_is_null(body) ? body : first_stmt(body);
-  uint32_t first = p->cut[k];
-  while (first < r->len && r->src[first] == ' ') first++;
-  if (ts_node_is_null(f) || ts_node_start_byte(f) != first) {
+  if (ts_node_is_null(body) || !starts_at(r, body, p->cut[k])) {
     chunk_error(r, p, k);
     return (TSNode){0};
   }

@@ -22,6 +22,30 @@ static uint32_t text_hash(const char *s, size_t n) {
   return h;
 }
 
+/* the slot of s (len bytes) in an open-addressed table of n strings
+ * (grown first, from first_cap): the equal string's, or the empty one to
+ * put it in */
+static const char **str_slot(const char ***tab, size_t *cap, size_t n, const char *s, size_t len, size_t first_cap) {
+  if (2 * (n + 1) > *cap) {
+    size_t nc = *cap ? *cap * 2 : first_cap;
+    const char **t = calloc(nc, sizeof *t);
+    if (!t) abort(); /* out of memory is not bad input */
+    for (size_t i = 0; i < *cap; i++)
+      if ((*tab)[i]) {
+        size_t k = text_hash((*tab)[i], strlen((*tab)[i])) & (nc - 1);
+        while (t[k]) k = (k + 1) & (nc - 1);
+        t[k] = (*tab)[i];
+      }
+    free(*tab);
+    *tab = t;
+    *cap = nc;
+  }
+  size_t k = text_hash(s, len) & (*cap - 1);
+  for (const char *e; (e = (*tab)[k]); k = (k + 1) & (*cap - 1))
+    if (!strncmp(e, s, len) && e[len] == 0) break;
+  return &(*tab)[k];
+}
+
 const char *rd_text(rd *r, TSNode n) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
   if (b > r->len) b = (uint32_t)r->len;
@@ -29,27 +53,12 @@ const char *rd_text(rd *r, TSNode n) {
   size_t len = b - a;
   const char *s = r->src + a;
   if (len > INTERN_MAX) return tir_strndup(r->c, s, len);
-  if (2 * (r->nintern + 1) > r->capintern) {
-    size_t nc = r->capintern ? r->capintern * 2 : 1024;
-    const char **t = calloc(nc, sizeof *t);
-    if (!t) abort(); /* out of memory is not bad input */
-    for (size_t i = 0; i < r->capintern; i++)
-      if (r->intern[i]) {
-        size_t k = text_hash(r->intern[i], strlen(r->intern[i])) & (nc - 1);
-        while (t[k]) k = (k + 1) & (nc - 1);
-        t[k] = r->intern[i];
-      }
-    free(r->intern);
-    r->intern = t;
-    r->capintern = nc;
+  const char **slot = str_slot(&r->intern, &r->capintern, r->nintern, s, len, 1024);
+  if (!*slot) {
+    *slot = tir_strndup(r->c, s, len);
+    r->nintern++;
   }
-  size_t k = text_hash(s, len) & (r->capintern - 1);
-  for (const char *e; (e = r->intern[k]); k = (k + 1) & (r->capintern - 1))
-    if (!strncmp(e, s, len) && e[len] == 0) return e;
-  const char *copy = tir_strndup(r->c, s, len);
-  r->intern[k] = copy;
-  r->nintern++;
-  return copy;
+  return *slot;
 }
 
 bool rd_is(TSNode n, const char *type) {
@@ -222,24 +231,9 @@ const struct rd_macro *rd_macro_of(rd *r, TSNode fn) {
 }
 
 bool rd_name_seen(rd *r, const char *name) {
-  if (2 * (r->nfnames + 1) > r->capfnames) {
-    size_t nc = r->capfnames ? r->capfnames * 2 : 64;
-    const char **t = calloc(nc, sizeof *t);
-    if (!t) abort(); /* out of memory is not bad input */
-    for (size_t i = 0; i < r->capfnames; i++)
-      if (r->fnames[i]) {
-        size_t k = text_hash(r->fnames[i], strlen(r->fnames[i])) & (nc - 1);
-        while (t[k]) k = (k + 1) & (nc - 1);
-        t[k] = r->fnames[i];
-      }
-    free(r->fnames);
-    r->fnames = t;
-    r->capfnames = nc;
-  }
-  size_t k = text_hash(name, strlen(name)) & (r->capfnames - 1);
-  for (; r->fnames[k]; k = (k + 1) & (r->capfnames - 1))
-    if (!strcmp(r->fnames[k], name)) return true;
-  r->fnames[k] = name;
+  const char **slot = str_slot(&r->fnames, &r->capfnames, r->nfnames, name, strlen(name), 64);
+  if (*slot) return true;
+  *slot = name;
   r->nfnames++;
   return false;
 }
