@@ -15,8 +15,6 @@ or a timeout anywhere.
 usage: python3 tests/corpus/constructs.py TIRC [--update]
 """
 import concurrent.futures
-import contextlib
-import io
 import os
 import re
 import subprocess
@@ -33,24 +31,12 @@ import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 
 EV = {"T": _T, "I": _I}
+import tvm_text  # noqa: E402  (after tirx: see above)
+from tvm_text import as_pair  # noqa: E402
 
 
 def tvm_read(text):
-    for wf in (True, False):
-        try:
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                return tvm.script.from_source(text, extra_vars=dict(EV), check_well_formed=wf)
-        except Exception:
-            pass
-    return None
-
-
-def as_pair(a, b):
-    def mod(o):
-        return o if isinstance(o, tvm.IRModule) else tvm.IRModule({"main": o})
-    if isinstance(a, tvm.tirx.PrimFunc) and isinstance(b, tvm.tirx.PrimFunc):
-        return a, b
-    return mod(a), mod(b)
+    return tvm_text.tvm_read(text, EV)
 
 
 def crashed(rc, err):

@@ -39,8 +39,6 @@ A crash, an unlisted refusal or difference fails the run (exit 1).
 --save=DIR writes each failing program there; -v lists the skipped steps.
 """
 import concurrent.futures
-import contextlib
-import io
 import multiprocessing
 import os
 import re
@@ -56,6 +54,8 @@ import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 
 EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}
+import tvm_text  # noqa: E402  (after tirx: see above)
+from tvm_text import as_pair  # noqa: E402
 
 # (regex on tirc's first error line, reason): the refusals accepted
 REFUSED = [
@@ -590,21 +590,7 @@ def programs(full, emit, notes):
 # ---------------------------------------------------------------- tirc's side (in the pool's processes)
 
 def tvm_read(text):
-    for wf in (True, False):
-        try:
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                return tvm.script.from_source(text, extra_vars=dict(EV), check_well_formed=wf)
-        except Exception:  # noqa: BLE001
-            pass
-    return None
-
-
-def as_pair(a, b):
-    def mod(o):
-        return o if isinstance(o, tvm.IRModule) else tvm.IRModule({"main": o})
-    if isinstance(a, tvm.tirx.PrimFunc) and isinstance(b, tvm.tirx.PrimFunc):
-        return a, b
-    return mod(a), mod(b)
+    return tvm_text.tvm_read(text, EV)
 
 
 def run(tirc, args, path):
