@@ -13,6 +13,7 @@ A file whose outcome differs from its line fails the run, as does a crash
 or a timeout anywhere.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
+  CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
 """
 import concurrent.futures
 import os
@@ -21,7 +22,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DIR = os.path.join(HERE, "constructs")
+DIR = os.environ.get("CONSTRUCTS_DIR") or os.path.join(HERE, "constructs")
 EXPECTED = os.path.join(DIR, "expected.txt")
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
