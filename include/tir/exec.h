@@ -80,6 +80,9 @@ typedef struct tir_exec_opts {
   int64_t max_iterations; /* loop iterations in all (0: 4e9); past it the run stops with an error */
   int64_t max_bytes;      /* bytes allocated at once by the program (0: 4 GiB) */
   bool no_uninit_check;   /* do not report reads of never-written elements */
+  bool flat_views;        /* the function is flattened (FlattenBuffer ran): a one-dimensional buffer is bounded
+                           * by its storage only, not by its shape -- FlattenBuffer folds a decl_buffer's
+                           * elem_offset into its indices and keeps the shape, as TVM's does */
 } tir_exec_opts;
 
 /* Runs f on args (their buffers are read and written in place).  Returns

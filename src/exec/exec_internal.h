@@ -217,6 +217,7 @@ struct xrun {
   int64_t steps;
   int64_t live_bytes, max_bytes;
   bool check_uninit;
+  bool flat_views;        /* tir_exec_opts.flat_views */
   xstore *free_stores;    /* not used yet */
   void **stacks;          /* coroutine stacks, reused */
   int nstacks, capstacks;

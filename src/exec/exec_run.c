@@ -172,7 +172,8 @@ static uint8_t *addr_buf(int bi, const int64_t *idx, xframe *fr, bool write, con
   }
   const int64_t *sh = fr->dims + inf->dimoff, *str = sh + inf->ndim;
   int nd = inf->ndim;
-  for (int d = 0; d < nd; d++)
+  bool by_shape = !(fr->run->flat_views && nd == 1 && b->view_src < 0); /* else the storage bounds it, below */
+  for (int d = 0; by_shape && d < nd; d++)
     if (idx[d] < 0 || idx[d] >= sh[d]) {
       fmt_access(acc, sizeof acc, inf->b->name, idx, nd);
       if (via) snprintf(v, sizeof v, "%s is %s, ", via, acc);
@@ -398,6 +399,7 @@ bool tir_exec_run(tir_exec_prog *p, tir_exec_args *args, const tir_exec_opts *o,
   r.budget = o->max_iterations > 0 ? o->max_iterations : 4000000000LL;
   r.max_bytes = o->max_bytes > 0 ? o->max_bytes : (int64_t)4 << 30;
   r.check_uninit = !o->no_uninit_check;
+  r.flat_views = o->flat_views;
   xframe fr = {0};
   fr.run = &r;
   fr.slots = calloc((size_t)p->nslots + 1, sizeof *fr.slots);

@@ -17,6 +17,7 @@ struct tir_verify_exec {
   tir_exec_args **last;   /* the buffers after the last stage */
   bool *done;             /* no longer checked */
   bool *opaque;           /* hands raw pointers to unknown externs */
+  bool flat;              /* FlattenBuffer has run: tir_exec_opts.flat_views */
 };
 
 /* inputs for f: seeded, with the given assignments where f has the input */
@@ -44,10 +45,11 @@ static tir_exec_args *make_inputs(const tir_func *f, const tir_pipeline_opts *o,
 }
 
 /* runs f on a copy of in; the copy, or NULL with the run's errors in tmp */
-static tir_exec_args *run_copy(const tir_func *f, const tir_exec_args *in, tir_diag *tmp) {
+static tir_exec_args *run_copy(const tir_func *f, const tir_exec_args *in, bool flat, tir_diag *tmp) {
   tir_exec_args *a = tir_exec_args_copy(in);
   a->func = f;
-  if (!tir_exec(f, a, NULL, tmp)) {
+  tir_exec_opts o = {.flat_views = flat};
+  if (!tir_exec(f, a, &o, tmp)) {
     tir_exec_args_free(a);
     return NULL;
   }
@@ -91,7 +93,7 @@ tir_verify_exec *tir_verify_exec_begin(const tir_module *m, const tir_pipeline_o
     tir_diag tmp;
     tir_diag_init(&tmp);
     v->inputs[i] = make_inputs(f, o, &tmp);
-    if (v->inputs[i]) v->last[i] = run_copy(f, v->inputs[i], &tmp);
+    if (v->inputs[i]) v->last[i] = run_copy(f, v->inputs[i], false, &tmp);
     if (!v->last[i]) {
       char pre[256];
       snprintf(pre, sizeof pre, "--verify-exec: function '%s' cannot be run on its input: ", f->name);
@@ -107,6 +109,7 @@ tir_verify_exec *tir_verify_exec_begin(const tir_module *m, const tir_pipeline_o
 
 bool tir_verify_exec_step(tir_verify_exec *v, const tir_module *m, const char *pass, tir_diag *d) {
   bool ok = true;
+  if (!strcmp(pass, "FlattenBuffer")) v->flat = true;
   for (int i = 0; i < m->nfuncs && i < v->n; i++) {
     const tir_func *f = m->funcs[i];
     if (v->done[i]) continue;
@@ -120,7 +123,7 @@ bool tir_verify_exec_step(tir_verify_exec *v, const tir_module *m, const char *p
     }
     tir_diag tmp;
     tir_diag_init(&tmp);
-    tir_exec_args *out = run_copy(f, v->inputs[i], &tmp);
+    tir_exec_args *out = run_copy(f, v->inputs[i], v->flat, &tmp);
     if (!out) {
       char pre[512];
       snprintf(pre, sizeof pre, "--verify-exec: pass '%s' broke function '%s', which now fails when run: ", pass,
