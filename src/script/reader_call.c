@@ -244,12 +244,47 @@ static rval checked_call(rd *r, const char *op, tir_dtype t, tir_expr **args, in
   return rv_expr(e, sp);
 }
 
+/* a buffer passed to a packed call is its DLTensor, as TVM's T.call_packed
+ * packs it: T.tvm_stack_make_array(A.data, T.tvm_stack_make_shape(shape..),
+ * T.tvm_stack_make_shape(strides..) or 0, ndim, a zero of A's dtype,
+ * A's elem_offset) */
+static bool packs_buffers(const char *name) {
+  static const char *const P[] = {"call_packed", "call_cpacked", "call_packed_lowered", "call_cpacked_lowered",
+                                  "tvm_call_packed", "tvm_call_cpacked", "tvm_call_packed_lowered",
+                                  "tvm_call_cpacked_lowered"};
+  for (size_t i = 0; i < sizeof P / sizeof *P; i++)
+    if (!strcmp(name, P[i])) return true;
+  return false;
+}
+
+static tir_expr *pack_buffer(rd *r, const tir_buffer *b, tir_span sp) {
+  if (b->dtype.lanes != 1) {
+    tir_error(r->d, sp, "buffer '%s' of a vector dtype cannot be packed into a packed call's DLTensor", b->name);
+    return NULL;
+  }
+  tir_expr *zero = tir_dtype_is_float(b->dtype) ? tir_float(r->c, b->dtype, 0.0) : tir_int(r->c, b->dtype, 0);
+  tir_expr *shape = tir_call(r->c, TIR_HANDLE, "tvm_stack_make_shape", b->shape, b->ndim);
+  tir_expr *strides = b->nstrides ? tir_call(r->c, TIR_HANDLE, "tvm_stack_make_shape", b->strides, b->nstrides)
+                                  : tir_i32(r->c, 0);
+  tir_expr *args[6] = {b->data, shape, strides, tir_i32(r->c, b->ndim), zero, b->elem_offset};
+  tir_expr *e = tir_call(r->c, TIR_HANDLE, "tvm_stack_make_array", args, 6);
+  shape->span = strides->span = e->span = sp;
+  return e;
+}
+
 static rval table_call(rd *r, const char *name, rd_args *a) {
   const tir_intrin *in = tir_intrin_lookup(name);
   if (a->nkw) {
     tir_error(r->d, a->kwsp[0], "T.%s takes no keyword arguments", name);
     return rv_err();
   }
+  if (packs_buffers(name))
+    for (int i = 0; i < a->npos; i++)
+      if (a->pos[i].k == RV_BUFFER) {
+        tir_expr *e = pack_buffer(r, a->pos[i].buf, a->pos[i].sp);
+        if (!e) return rv_err();
+        a->pos[i] = rv_expr(e, a->pos[i].sp);
+      }
   tir_expr **args = exprs_of(r, a, 0, in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT ? first_expr(a, 0) : NULL);
   if (!args) return rv_err();
   if (!strcmp(name, "dp4a") && a->npos == 2) { /* T.dp4a(a, b): TVM's acc=0 */
