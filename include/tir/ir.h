@@ -188,6 +188,12 @@ struct tir_expr {
        * printed `Module.f(...)`): op is "Module.f" as written; opaque to
        * every pass, refused where code is generated or run */
       bool global;
+      /* a handle-typed call whose type is a typed pointer, as TVM's
+       * T.reinterpret(T.handle("float32", "global").ty, x) and
+       * T.call_extern(T.handle("int8").ty, ...) give it: the element type
+       * (bits 0: a plain handle) and scope (NULL: "global") */
+      tir_dtype ptr_elem;
+      const char *ptr_scope;
     } call;
     struct {
       tir_buffer *buf;
@@ -438,6 +444,11 @@ struct tir_stmt {
        * a body (TVM's older expected outputs; TVM 0.27 holds no DeclBuffer
        * for it, and reads it with check_well_formed=False): printed back so */
       bool implicit;
+      /* TIR_DECL_BUFFER read from `A = T.decl_buffer(..., data=<expr>)` (TVM
+       * 0.27's DeclBuffer.data: A's data var bound to expr there): held as
+       * the LetStmt of buf->data = expr just around this declaration, and
+       * printed back as written while the two stay together */
+      bool data_let;
     } decl;
     struct {
       const char *key;    /* "thread_extent", "pragma_...", ... */

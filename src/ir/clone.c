@@ -162,6 +162,7 @@ static tir_expr *expr(cl *k, const tir_expr *e) {
   case TIR_CALL:
     n->u.call.op = str(k, n->u.call.op);
     n->u.call.args = exprs(k, n->u.call.args, n->u.call.nargs);
+    n->u.call.ptr_scope = str(k, n->u.call.ptr_scope);
     break;
   case TIR_BUFFER_LOAD:
     n->u.load.buf = buffer(k, n->u.load.buf);

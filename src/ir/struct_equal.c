@@ -188,6 +188,8 @@ static void c_expr(canon *c, const tir_expr *e) {
   case TIR_CALL:
     put_str(c, e->u.call.op);
     put(c, e->u.call.global);
+    put(c, dt(e->u.call.ptr_elem));
+    if (e->u.call.ptr_elem.bits) put_str(c, e->u.call.ptr_scope ? e->u.call.ptr_scope : "global");
     if (tir_is_comm_reducer(e)) /* its lhs and rhs vars are bound here, in order */
       for (int i = 0; i < e->u.call.nargs / 2; i++) c_var(c, e->u.call.args[i]);
     c_exprs(c, e->u.call.args, e->u.call.nargs);
@@ -357,6 +359,7 @@ static void c_stmt(canon *c, const tir_stmt *s) {
     c_buffer(c, s->u.decl.buf);
     c_annots(c, s->kind == TIR_ALLOC_BUFFER ? s->u.decl.annotations : NULL);
     put(c, s->kind == TIR_DECL_BUFFER && s->u.decl.implicit);
+    put(c, s->kind == TIR_DECL_BUFFER && s->u.decl.data_let);
     c_stmt(c, s->u.decl.body);
     break;
   case TIR_ATTR:

@@ -185,7 +185,12 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     pr_dtype_str(&p->out, b->dtype);
   }
   const char *data = data_name(p, b->data);
-  if (data) pr_printf(&p->out, ", data=%s", data);
+  if (p->data_let_var && p->data_let_var == b->data) {
+    pr_printf(&p->out, ", data=%s", p->data_let_value);
+    p->data_let_var = NULL;
+  } else if (data) {
+    pr_printf(&p->out, ", data=%s", data);
+  }
   if (b->nstrides) {
     pr_puts(&p->out, ", strides=");
     pr_expr_tuple(p, b->strides, b->nstrides);
@@ -647,12 +652,25 @@ static void pr_if(printer *p, const tir_stmt *s) {
   }
 }
 
+static void pr_decl(printer *p, const tir_stmt *s);
+
 static void pr_let_stmt(printer *p, const tir_stmt *s) {
   int mark = p->nnames;
-  line(p);
   size_t start = p->out.len;
   pr_expr(p, s->u.let.value);
   char *val = take_since(p, start);
+  const tir_stmt *d = s->u.let.body;
+  if (d && d->kind == TIR_DECL_BUFFER && d->u.decl.data_let && d->u.decl.buf->data == s->u.let.var &&
+      !pr_lookup(p, s->u.let.var)) { /* A = T.decl_buffer(..., data=<value>) */
+    p->data_let_var = s->u.let.var;
+    p->data_let_value = val;
+    pr_decl(p, d);
+    p->data_let_var = NULL;
+    free(val);
+    (void)mark;
+    return;
+  }
+  line(p);
   const char *name = pr_define(p, s->u.let.var, s->u.let.var->u.var.name);
   /* TVM 0.27 reads `x: T.int32 = v` as a mutable local scalar; its
    * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v`, and

@@ -37,6 +37,10 @@ typedef struct printer {
   /* the statement printed is the last of an `if True:` body: a name it
    * defines flat would, in TVM's reading, stay defined after it */
   bool if_true_tail;
+  /* a declaration whose data var a LetStmt just around it binds
+   * (decl.data_let): printed data=<the let's value> */
+  const tir_expr *data_let_var;
+  const char *data_let_value;
   pr_name *names; /* a stack: scopes pop back to a mark */
   int nnames, capnames;
   const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */

@@ -458,6 +458,20 @@ static void pr_comm_reducer(printer *p, const tir_expr *e) {
   pr_puts(&p->out, "])");
 }
 
+/* a call's result type as a dtype argument: a typed pointer as TVM prints
+ * its type, T.handle("float32", "global").ty */
+static void pr_call_type(printer *p, const tir_expr *e) {
+  if (e->u.call.ptr_elem.bits) {
+    pr_puts(&p->out, "T.handle(");
+    pr_dtype_str(&p->out, e->u.call.ptr_elem);
+    pr_puts(&p->out, ", ");
+    pr_string_lit(&p->out, e->u.call.ptr_scope ? e->u.call.ptr_scope : "global");
+    pr_puts(&p->out, ").ty");
+  } else {
+    pr_dtype_str(&p->out, e->dtype);
+  }
+}
+
 static void pr_call(printer *p, const tir_expr *e) {
   const char *op = e->u.call.op;
   if (e->u.call.global) { /* Module.f(args) */
@@ -543,13 +557,13 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, "T.tvm_struct_get(");
     pr_args(p, e->u.call.args, 3);
     pr_puts(&p->out, ", ");
-    pr_dtype_str(&p->out, e->dtype);
+    pr_call_type(p, e);
     pr_puts(&p->out, ")");
     return;
   }
   pr_printf(&p->out, "T.%s(", op);
   if (takes_dtype_arg(op)) {
-    pr_dtype_str(&p->out, e->dtype);
+    pr_call_type(p, e);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
   }
   pr_args(p, e->u.call.args, e->u.call.nargs);

@@ -153,6 +153,11 @@ typedef struct rd {
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
   int ndataless; /* syms ever marked dataless (a T.Buffer without data= in a body) */
+  /* T.decl_buffer(..., data=<a handle expression>) (TVM 0.27's DeclBuffer.data):
+   * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
+   * buffer a fresh data var and leaves the expression here */
+  bool decl_data_ok;
+  tir_expr *decl_data_value;
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */
   const char **typevars; int ntypevars, captypevars; /* malloc'd */

@@ -253,7 +253,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   if (da && da->k != RV_NONE) {
     data = rd_as_expr(r, *da);
     if (!data) return NULL;
-    if (data->kind != TIR_VAR || !tir_dtype_is_handle(data->dtype)) {
+    if (data->kind != TIR_VAR && r->decl_data_ok && tir_dtype_is_handle(data->dtype) && data->dtype.lanes == 1) {
+      r->decl_data_value = data; /* bound to a fresh data var at the declaration */
+      data = NULL;
+    } else if (data->kind != TIR_VAR || !tir_dtype_is_handle(data->dtype)) {
       tir_error(r->d, da->sp, "buffer data must be a handle variable");
       return NULL;
     }

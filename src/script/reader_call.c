@@ -300,6 +300,15 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
   return v;
 }
 
+/* v, a handle call, typed as the pointer type ty says (T.handle(elem, scope).ty) */
+static rval typed_pointer(rd *r, rval v, rval ty) {
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && ty.k == RV_HANDLE_T && ty.dt.bits) {
+    v.e->u.call.ptr_elem = ty.dt;
+    v.e->u.call.ptr_scope = ty.s && strcmp(ty.s, "global") ? tir_strdup(r->c, ty.s) : NULL;
+  }
+  return v;
+}
+
 static rval extern_call(rd *r, const char *name, rd_args *a) {
   tir_dtype t;
   if (a->npos < 2) {
@@ -325,7 +334,7 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     tir_error(r->d, a->pos[1].sp, "T.call_intrin: unknown intrinsic '%s'", a->pos[1].s);
     return rv_err();
   }
-  return checked_call(r, name, t, args, a->npos - 1, a->sp);
+  return typed_pointer(r, checked_call(r, name, t, args, a->npos - 1, a->sp), a->pos[0]);
 }
 
 /* T.tvm_struct_get(handle, index, field, dtype): the dtype comes last (a
@@ -341,7 +350,7 @@ static rval struct_get(rd *r, rd_args *a) {
   a->npos = 3; /* the dtype is not an argument */
   tir_expr **args = exprs_of(r, a, 0, NULL);
   if (!args) return rv_err();
-  return checked_call(r, "tvm_struct_get", t, args, 3, a->sp);
+  return typed_pointer(r, checked_call(r, "tvm_struct_get", t, args, 3, a->sp), *dt);
 }
 
 /* T.vectorlow("int8x8", v) and the other calls whose dtype comes first */
@@ -654,7 +663,7 @@ static rval reinterpret(rd *r, rd_args *a) {
   if (!want_args(r, "reinterpret", a, 2, 2) || !rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
   tir_expr *e = rd_as_expr(r, a->pos[1]);
   if (!e) return rv_err();
-  return checked_call(r, "reinterpret", t, &e, 1, a->sp);
+  return typed_pointer(r, checked_call(r, "reinterpret", t, &e, 1, a->sp), a->pos[0]);
 }
 
 /* T.ceildiv(a, b): (a + b - 1) // b, the expression TVM 0.27 builds */
@@ -803,8 +812,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   /* T.handle("int64", "global") as a type (T.let[T.handle(...)]): a pointer
    * type, which tirc's dtypes hold as handle */
   if (!strcmp(name, "handle") && a->npos >= 1 && a->npos <= 2 && a->pos[0].k == RV_STR &&
-      (a->npos == 1 || a->pos[1].k == RV_STR))
-    return (rval){.k = RV_HANDLE_T, .sp = a->sp};
+      (a->npos == 1 || a->pos[1].k == RV_STR)) {
+    rval h = {.k = RV_HANDLE_T, .sp = a->sp, .s = a->npos == 2 ? a->pos[1].s : "global"};
+    if (!rd_parse_dtype(r, a->pos[0], &h.dt)) return rv_err();
+    return h;
+  }
   if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
   if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||
       !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))

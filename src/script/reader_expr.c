@@ -787,7 +787,11 @@ static rval attribute(rd *r, TSNode n) {
   TSNode on = rd_field(n, "object");
   if (rd_is(on, "call") && !strcmp(rd_text(r, rd_field(n, "attribute")), "ty")) {
     const char *ctn = rd_t_name(r, rd_field(on, "function"));
-    if (ctn && !strcmp(ctn, "handle")) return (rval){.k = RV_HANDLE_T, .sp = sp};
+    if (ctn && !strcmp(ctn, "handle")) {
+      if (!ts_node_named_child_count(rd_field(on, "arguments"))) return (rval){.k = RV_HANDLE_T, .sp = sp};
+      rval h = rd_eval(r, on); /* T.handle("float32", "global").ty: the typed pointer */
+      if (h.k == RV_HANDLE_T || h.k == RV_ERR) return h;
+    }
   }
   rval obj = rd_eval(r, on);
   if (obj.k == RV_ERR) return obj;
@@ -1167,6 +1171,65 @@ bool rd_as_region(rd *r, rval v, tir_buffer_region *out) {
 
 /* ---- the dispatcher ---- */
 
+/* ---- & and ^ ----
+ * tree-sitter-python 0.23's grammar binds ^ tighter than & (its precedences
+ * are the other way round from Python's, where & binds tighter than ^):
+ * it parses `a ^ b & c` as (a ^ b) & c and `a & b ^ c` as a & (b ^ c).  A
+ * chain of & and ^ with no parentheses between them is read again in
+ * Python's order: & first, then ^, each from the left. */
+static bool is_and_xor(TSNode n) {
+  if (ts_node_is_null(n) || strcmp(ts_node_type(n), "binary_operator")) return false;
+  const char *op = ts_node_type(ts_node_child_by_field_name(n, "operator", 8));
+  return !strcmp(op, "&") || !strcmp(op, "^");
+}
+
+#define AND_XOR_MAX 200
+/* the operands and operators of the chain at n, in source order (false past
+ * AND_XOR_MAX operands or levels) */
+static bool and_xor_flatten(TSNode n, TSNode *leaf, const char **op, int *nleaf, int depth) {
+  if (depth > AND_XOR_MAX) return false;
+  if (!is_and_xor(n)) {
+    if (*nleaf >= AND_XOR_MAX) return false;
+    leaf[(*nleaf)++] = n;
+    return true;
+  }
+  if (!and_xor_flatten(ts_node_child_by_field_name(n, "left", 4), leaf, op, nleaf, depth + 1)) return false;
+  op[*nleaf - 1] = ts_node_type(ts_node_child_by_field_name(n, "operator", 8)); /* after leaf nleaf-1 */
+  return and_xor_flatten(ts_node_child_by_field_name(n, "right", 5), leaf, op, nleaf, depth + 1);
+}
+
+/* n is a chain that mixes & and ^ */
+static bool and_xor_mixed(TSNode n) {
+  if (!is_and_xor(n)) return false;
+  TSNode leaf[AND_XOR_MAX];
+  const char *op[AND_XOR_MAX];
+  int nleaf = 0;
+  if (!and_xor_flatten(n, leaf, op, &nleaf, 0)) return false; /* read as written: too deep anyway */
+  for (int i = 1; i + 1 < nleaf; i++)
+    if (strcmp(op[i], op[0])) return true;
+  return false;
+}
+
+static rval and_xor_chain(rd *r, TSNode n, tir_span sp) {
+  TSNode leaf[AND_XOR_MAX];
+  const char *op[AND_XOR_MAX];
+  int nleaf = 0;
+  if (!and_xor_flatten(n, leaf, op, &nleaf, 0)) return rv_err(); /* and_xor_mixed flattened it */
+  rval acc = rd_eval(r, leaf[0]), group = acc;
+  bool in_xor = false;
+  for (int i = 1; i < nleaf; i++) {
+    rval x = rd_eval(r, leaf[i]);
+    if (!strcmp(op[i - 1], "&")) {
+      group = rd_binop(r, "&", group, x, sp);
+    } else {
+      acc = in_xor ? rd_binop(r, "^", acc, group, sp) : group;
+      in_xor = true;
+      group = x;
+    }
+  }
+  return in_xor ? rd_binop(r, "^", acc, group, sp) : group;
+}
+
 rval rd_eval(rd *r, TSNode n) {
   if (ts_node_is_null(n)) return rv_err();
   tir_span sp = rd_span(n);
@@ -1187,6 +1250,8 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "identifier")) v = identifier(r, n);
   else if (!strcmp(t, "attribute")) v = attribute(r, n);
   else if (!strcmp(t, "parenthesized_expression")) v = rd_eval(r, ts_node_named_child(n, 0));
+  else if (!strcmp(t, "binary_operator") && and_xor_mixed(n))
+    v = and_xor_chain(r, n, sp);
   else if (!strcmp(t, "binary_operator"))
     v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
                  rd_eval(r, rd_field(n, "right")), sp);

@@ -300,7 +300,11 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
     kwsp[a.nkw] = a.sp;
     a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
   }
+  r->decl_data_ok = !strcmp(tn, "decl_buffer");
+  r->decl_data_value = NULL;
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
+  tir_expr *data_value = r->decl_data_value;
+  r->decl_data_ok = false, r->decl_data_value = NULL;
   if (!b) return alloc_failed(r, name);
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
   rval *data = rd_arg(&a, 2, "data");
@@ -330,6 +334,11 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   tir_stmt *s = decl ? tir_decl_buffer(r->c, b, body) : tir_alloc_buffer_annotated(r->c, b, annots, body);
   s->u.decl.implicit = implicit;
   if (!s->span.line) s->span = a.sp; /* the declaration's place, for errors about it */
+  if (data_value) { /* data=<expr>: a let of the buffer's own data var around its declaration */
+    s->u.decl.data_let = true;
+    s = tir_let_stmt(r->c, b->data, data_value, s);
+    s->span = a.sp;
+  }
   return s;
 }
 
