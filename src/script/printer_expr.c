@@ -342,12 +342,20 @@ static const char *node_ctor(tir_expr_kind k) {
   }
 }
 
+/* an int32 constant: printed as a Python int */
+static bool is_py_int(const tir_expr *e) {
+  return e->kind == TIR_INT_IMM && tir_dtype_eq(e->dtype, TIR_INT32);
+}
+
 static void pr_binary(printer *p, const tir_expr *e) {
   int pr;
   /* a node that reading `a + b` would fold away (x + 0, 2 * 3) is written
    * with its constructor, as TVM does, so it reads back unchanged */
+  /* and a comparison of two int32 constants, which print as Python's ints
+   * (3 < 4 is Python's True) */
   if (ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
-      (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR))) {
+      (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR)) ||
+      (TIR_IS_CMP(e->kind) && is_py_int(e->u.bin.a) && is_py_int(e->u.bin.b))) {
     pr_call2(p, node_ctor(e->kind), e->u.bin.a, e->u.bin.b);
     return;
   }
@@ -370,6 +378,8 @@ static void pr_int(printer *p, const tir_expr *e) {
   int64_t v = e->u.int_val;
   if (tir_dtype_is_bool(e->dtype)) pr_printf(&p->out, "T.bool(%s)", v ? "True" : "False");
   else if (is_int32(e->dtype)) pr_printf(&p->out, "%lld", (long long)v);
+  else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64) /* held as int64 bits: 2^63 and up print as such */
+    pr_printf(&p->out, "T.%s(%llu)", tir_dtype_str(e->dtype, buf), (unsigned long long)v);
   else pr_printf(&p->out, "T.%s(%lld)", tir_dtype_str(e->dtype, buf), (long long)v);
 }
 

@@ -244,6 +244,15 @@ static rval checked_call(rd *r, const char *op, tir_dtype t, tir_expr **args, in
   return rv_expr(e, sp);
 }
 
+/* T.fabs / T.abs of a float constant: TVM folds it (float16, bfloat16,
+ * float32, float64; it refuses the small floats) */
+static rval fold_fabs(rd *r, rval v) {
+  if (v.k != RV_EXPR || !v.e || v.e->kind != TIR_CALL || v.e->u.call.nargs != 1) return v;
+  const tir_expr *x = v.e->u.call.args[0];
+  if (x->kind != TIR_FLOAT_IMM || x->dtype.lanes != 1 || tir_dtype_is_small_float(x->dtype)) return v;
+  return rv_expr(tir_float(r->c, x->dtype, fabs(x->u.float_val)), v.sp);
+}
+
 /* a buffer passed to a packed call is its DLTensor, as TVM's T.call_packed
  * packs it: T.tvm_stack_make_array(A.data, T.tvm_stack_make_shape(shape..),
  * T.tvm_stack_make_shape(strides..) or 0, ndim, a zero of A's dtype,
@@ -297,7 +306,11 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
       if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
   rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && !strcmp(name, "tvm_access_ptr")) v.e->u.call.written_out = true;
-  return v;
+  if (!strcmp(name, "fabs")) return fold_fabs(r, v);
+  tir_expr *f = v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && v.e->u.call.nargs == 2
+                    ? rd_fold_bits(r, name, v.e->u.call.args[0], v.e->u.call.args[1])
+                    : NULL; /* T.shift_left(3, 2) is 12 in TVM */
+  return f ? rv_expr(f, a->sp) : v;
 }
 
 /* v, a handle call, typed as the pointer type ty says (T.handle(elem, scope).ty) */
@@ -476,7 +489,7 @@ static rval abs_call(rd *r, rd_args *a) {
   }
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return rv_err();
-  if (tir_dtype_is_float(e->dtype)) return checked_call(r, "fabs", TIR_VOID, &e, 1, a->sp);
+  if (tir_dtype_is_float(e->dtype)) return fold_fabs(r, checked_call(r, "fabs", TIR_VOID, &e, 1, a->sp));
   if (e->dtype.code == TIR_TC_UINT) return rv_expr(e, a->sp);
   if (!tir_dtype_is_int(e->dtype)) {
     tir_error(r->d, v.sp, "T.abs expects a number");

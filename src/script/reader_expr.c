@@ -239,7 +239,10 @@ static bool float_fits(rd *r, tir_dtype t, double v, tir_span sp) {
   return false;
 }
 
-/* a constant fold of a cast; NULL when e is not a constant */
+/* a constant cast as TVM's tvm::cast folds it (make_const): an int to a
+ * float; a float to an int by truncation, to a bool by truncation then != 0;
+ * only where TVM's constant holds the value (elsewhere TVM refuses the text,
+ * and tirc keeps the Cast) */
 static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
   if (t.lanes != 1) return NULL;
   if (e->kind == TIR_INT_IMM) {
@@ -247,7 +250,18 @@ static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
     if (tir_dtype_is_bool(t)) return tir_bool(r->c, e->u.int_val != 0);
     if (tir_dtype_is_int(t) && int_fits(t, e->u.int_val)) return tir_int(r->c, t, e->u.int_val);
   }
-  if (e->kind == TIR_FLOAT_IMM && tir_dtype_is_float(t)) return tir_float(r->c, t, e->u.float_val);
+  if (e->kind == TIR_FLOAT_IMM) {
+    double f = e->u.float_val;
+    if (tir_dtype_is_float(t)) {
+      double lim = tir_dtype_float_max(t);
+      return !lim || !isfinite(f) || fabs(f) <= lim ? tir_float(r->c, t, f) : NULL;
+    }
+    if (isnan(f) || f >= 9223372036854775807.0 || f <= -9223372036854775808.0) return NULL;
+    if (t.code == TIR_TC_UINT && !tir_dtype_is_bool(t) && f < 0) return NULL; /* TVM: a uint from a negative value */
+    int64_t v = (int64_t)f;
+    if (tir_dtype_is_bool(t)) return v == 0 || v == 1 ? tir_bool(r->c, v != 0) : NULL;
+    if (tir_dtype_is_int(t) && int_fits(t, v)) return tir_int(r->c, t, v);
+  }
   return NULL;
 }
 
@@ -278,7 +292,7 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
   case RV_FLOAT:
     if (tir_dtype_is_float(s) && !float_fits(r, s, v.f, v.sp)) return NULL;
     if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, v.f)), v.sp);
-    if (tir_dtype_is_int(s)) return with_span(r, tir_cast(r->c, t, tir_float(r->c, TIR_FLOAT32, v.f)), v.sp);
+    if (tir_dtype_is_int(s)) return with_span(r, cast_to(r, t, tir_float(r->c, TIR_FLOAT32, v.f)), v.sp);
     break;
   default: {
     tir_expr *e = rd_as_expr(r, v);
@@ -544,6 +558,29 @@ unsupported:
   return rv_err();
 }
 
+/* & | ^ << >> of two int32 or int64 constants, folded as TVM's operators
+ * and T.bitwise_* / T.shift_* fold them (TVM_INDEX_CONST_PROPAGATION: the
+ * index types only; uint and the narrow ints keep the node); NULL where
+ * TVM does not fold (a shift out of int32's range TVM refuses: the node) */
+tir_expr *rd_fold_bits(rd *r, const char *name, const tir_expr *a, const tir_expr *b) {
+  if (a->kind != TIR_INT_IMM || b->kind != TIR_INT_IMM || !tir_dtype_eq(a->dtype, b->dtype)) return NULL;
+  tir_dtype t = a->dtype;
+  if (t.code != TIR_TC_INT || t.lanes != 1 || (t.bits != 32 && t.bits != 64)) return NULL;
+  int64_t x = a->u.int_val, y = b->u.int_val, v;
+  if (!strcmp(name, "bitwise_and")) v = x & y;
+  else if (!strcmp(name, "bitwise_or")) v = x | y;
+  else if (!strcmp(name, "bitwise_xor")) v = x ^ y;
+  else if (y < 0 || y >= t.bits) return NULL;
+  else if (!strcmp(name, "shift_right")) v = x < 0 ? ~(~x >> y) : x >> y;
+  else if (!strcmp(name, "shift_left")) {
+    v = (int64_t)((uint64_t)x << y); /* int64: two's complement, as TVM's */
+    if (t.bits == 32 && (y >= 32 || v < INT32_MIN || v > INT32_MAX)) return NULL;
+  } else {
+    return NULL;
+  }
+  return tir_int(r->c, t, v);
+}
+
 tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
   if (!rd_match_types(r, &a, &b, sp)) return NULL;
   if (!tir_dtype_is_int(a->dtype) && !tir_dtype_is_bool(a->dtype)) {
@@ -600,7 +637,11 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   static const struct { const char *op, *fn; } bits[] = {
       {"&", "bitwise_and"}, {"|", "bitwise_or"}, {"^", "bitwise_xor"}, {"<<", "shift_left"}, {">>", "shift_right"}};
   for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-    if (!strcmp(op, bits[i].op)) return rv_expr(with_span(r, rd_bit_call(r, bits[i].fn, x, y, sp), sp), sp);
+    if (!strcmp(op, bits[i].op)) {
+      tir_expr *e = rd_bit_call(r, bits[i].fn, x, y, sp);
+      tir_expr *f = e ? rd_fold_bits(r, bits[i].fn, e->u.call.args[0], e->u.call.args[1]) : NULL;
+      return rv_expr(with_span(r, f ? f : e, sp), sp);
+    }
   if (!strcmp(op, "**")) {
     tir_error(r->d, sp, "the '**' operator is not supported on TIR expressions; use T.pow");
     return rv_err();
@@ -679,7 +720,8 @@ static rval not_op(rd *r, TSNode n) {
   if (is_pynum(a)) return (rval){.k = RV_BOOL, .i = !py_truthy(a), .sp = sp};
   tir_expr *e = rd_as_expr(r, a);
   if (!e) return rv_err();
-  if (e->kind == TIR_INT_IMM) return rv_expr(tir_bool(r->c, e->u.int_val == 0), sp);
+  /* not T.bool(False) is TVM's Not node, unfolded; an int TVM refuses */
+  if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) return rv_expr(tir_bool(r->c, e->u.int_val == 0), sp);
   if (!tir_dtype_is_bool(e->dtype)) e = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, e->dtype.lanes), e);
   return rv_expr(with_span(r, tir_not(r->c, e), sp), sp);
 }
