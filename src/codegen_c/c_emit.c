@@ -103,6 +103,7 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
   va_end(ap);
   g->failed = true;
   if (!g->d) return;
+  if (!sp.line) sp = g->where; /* a node a pass made: the statement or function around it */
   /* one error per place and cause (a buffer's dtype is asked for by its
    * parameter, its packed wrapper and its metadata) */
   for (int i = g->d->n - 1; i >= 0 && i >= g->d->n - 64; i--) { /* the recent ones: linear in the errors */

@@ -135,6 +135,9 @@ struct cg {
   const void **void_ptrs;
   int nvoid_ptrs, cap_void_ptrs;
   bool used_stdio; /* an extern of <stdio.h> is called (printf) */
+  /* the place an error with no span of its own is reported at: the
+   * statement being printed (the last one with a span), else the function */
+  tir_span where;
 };
 void cg_note_void_ptr(cg *g, const void *var);
 bool cg_is_void_ptr(const cg *g, const void *var);

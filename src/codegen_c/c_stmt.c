@@ -528,6 +528,7 @@ static void print_seq(cg *g, const tir_stmt *s) {
 
 void cg_stmt(cg *g, const tir_stmt *s) {
   if (!s || g->failed) return;
+  if (s->span.line) g->where = s->span;
   switch (s->kind) {
   case TIR_BUFFER_STORE: print_store(g, s); break;
   case TIR_LET_STMT: print_let(g, s); break;

@@ -369,6 +369,7 @@ static char *codegen_c(const tir_module *m, tir_aot_module **meta, cg_text *decl
   for (int i = 0; i < m->nfuncs && !g.failed; i++) {
     if (i) cg_text_puts(&funcs, "\n");
     desc->nfuncs = i + 1;
+    g.where = m->funcs[i]->span;
     print_func(&g, m->funcs[i], syms[i], &funcs, &desc->funcs[i]);
   }
   char *result = NULL;

@@ -57,6 +57,7 @@ typedef struct unit {
   int nkernels;
   bool used_f16, used_bf16;
   tir_aot_func *fn; /* the description of the function being printed */
+  tir_span where;   /* the function being printed (cg.where) */
 } unit;
 
 /* ---- kernel hooks ---- */
@@ -427,6 +428,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   /* the kernel */
   cg g;
   cg_init(&g, &kernel_target, u->ctx, u->d);
+  g.where = u->where;
   g.globals = u->globals, g.nglobals = u->nglobals;
   g.user = &k;
   cg_meta krec = {0};
@@ -708,6 +710,7 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
 static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg h;
   cg_init(&h, &host_target, u->ctx, u->d);
+  h.where = u->where = f->span;
   h.globals = u->globals, h.nglobals = u->nglobals;
   cg_meta rec = {.fn = u->fn};
   h.meta = &rec;

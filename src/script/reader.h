@@ -332,6 +332,7 @@ tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* a bitwise op's call (bitwise_and, shift_left, ...), its operands' types matched and a constant shift checked */
 tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp);
 tir_expr *rd_fold_bits(rd *r, const char *name, const tir_expr *a, const tir_expr *b);
+bool rd_uint64_literal(const char *t, uint64_t *out);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */

@@ -1273,6 +1273,16 @@ rval rd_eval_call(rd *r, TSNode n) {
   bool ok;
   if (tn && !strcmp(tn, "comm_reducer")) return comm_reducer(r, n);
   if (tn && !strcmp(tn, "index_map")) return index_map(r, n);
+  if (tn && !strcmp(tn, "uint64")) { /* T.uint64(18446744069414584320): past int64, as tirc prints it */
+    TSNode args = rd_field(n, "arguments");
+    TSNode lit = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : args;
+    uint64_t v;
+    if (rd_is(lit, "integer") && rd_uint64_literal(rd_text(r, lit), &v) && v > (uint64_t)INT64_MAX) {
+      tir_expr *e = tir_int(r->c, (tir_dtype){.code = TIR_TC_UINT, .bits = 64, .lanes = 1}, (int64_t)v);
+      e->span = rd_span(n);
+      return rv_expr(e, e->span);
+    }
+  }
   if (tn) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);

@@ -14,6 +14,25 @@ static bool is_pynum(rval v) { return v.k == RV_INT || v.k == RV_FLOAT || v.k ==
 
 /* ---- literals ---- */
 
+/* a Python integer literal's value, when it is one and fits 64 bits unsigned */
+bool rd_uint64_literal(const char *t, uint64_t *out) {
+  int base = 10;
+  const char *p = t;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
+  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) base = 8, p += 2;
+  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2, p += 2;
+  uint64_t v = 0;
+  for (; *p; p++) {
+    if (*p == '_') continue;
+    int dg = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+           : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 99;
+    if (dg >= base || v > (UINT64_MAX - (uint64_t)dg) / (uint64_t)base) return false;
+    v = v * (uint64_t)base + (uint64_t)dg;
+  }
+  *out = v;
+  return true;
+}
+
 static rval int_literal(rd *r, TSNode n) {
   const char *t = rd_text(r, n);
   tir_span sp = rd_span(n);
