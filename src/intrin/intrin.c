@@ -98,10 +98,15 @@ static const tir_intrin TABLE[] = {
     /* (address, rw, locality, cache type): a hint to fetch the line (TVM's tirx.prefetch) */
     {"prefetch", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_INT}, 4, TIR_IR_EXPLICIT, false, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
+    /* T.call_intrin(dtype, "tirx.atomic_add", T.address_of(x), v): TVM 0.27 registers the op (no T.atomic_add) */
+    {"atomic_add", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
     /* TVM 0.27's CUDA tensor-core intrinsics (T.ptx_legacy.*, T.cuda.*_legacy,
      * as its s_tir tensor intrinsics write them) */
     {"ptx_legacy.mma", TIR_ARITY_RANGE, 13, 14, {A_STR, A_STR, A_STR, A_STR, A_STR, A_STR}, 0, TIR_IR_VOID, false, false, NULL},
     {"ptx_legacy.ldmatrix", TIR_ARITY_RANGE, 7, 7, {A_BOOL, A_INT, A_STR, A_ANY}, 4, TIR_IR_VOID, false, false, NULL},
+    /* T.s_tir.cp_async_raw(elem_dtype, dst, dst_offset, src, src_offset, bytes): InjectPTXAsyncCopy's
+     * raw cp.async, typed by its element dtype (printed first) */
+    {"s_tir.cp_async_raw", TIR_ARITY_RANGE, 5, 5, {A_HDL, A_INT, A_HDL, A_INT, A_INT}, 5, TIR_IR_EXPLICIT, false, false, NULL},
     {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
     /* TVM's fused multiply-add, ldexp(x, exp), fixed-point multiply

@@ -393,7 +393,8 @@ static void pr_float(printer *p, const tir_expr *e) {
 static bool takes_dtype_arg(const char *op) {
   return !strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern") ||
          !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin") || !strcmp(op, "reinterpret") ||
-         !strcmp(op, "vectorlow") || !strcmp(op, "vectorhigh") || !strcmp(op, "vectorcombine");
+         !strcmp(op, "vectorlow") || !strcmp(op, "vectorhigh") || !strcmp(op, "vectorcombine") ||
+         !strcmp(op, "s_tir.cp_async_raw");
 }
 
 /* the default extent of buf.access_ptr: shape[0] * strides[0] with strides,
@@ -572,7 +573,7 @@ static void pr_call(printer *p, const tir_expr *e) {
     return;
   }
   pr_printf(&p->out, "T.%s(", op);
-  if (takes_dtype_arg(op)) {
+  if (takes_dtype_arg(op) || (!strcmp(op, "ptx_legacy.ldmatrix") && !tir_dtype_eq(e->dtype, TIR_VOID))) {
     pr_call_type(p, e);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
   }

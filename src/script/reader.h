@@ -47,6 +47,10 @@ typedef struct rval {
   struct rval *keys;  /* DICT keys */
   int n;
   bool is_list;
+  /* RV_STR of T.llvm_lookup_intrinsic_id("llvm.x"): TVM's value is the LLVM
+   * build's number for the intrinsic, which it prints (and reads) as the
+   * name where T.call_llvm_intrin takes it; anywhere else it is refused */
+  bool llvm_id;
   tir_dtype dt;
   tir_buffer_region region;
   tir_attr_val *av;

@@ -40,7 +40,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
     "DtypeConstructor", "Else", "ExecScope", "FloatImm",
     "IntImm", "Iter", "IterVar", "Layout", "LetAnnotation",
-    "LocalVectorAnnotation", "Not", "Optional", "R",
+    "LocalVectorAnnotation", "Optional", "R",
     "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
@@ -49,7 +49,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",
-    "llvm_lookup_intrinsic_id", "lookup_param", "macro", "masked_load", "masked_store",
+    "lookup_param", "macro", "masked_load", "masked_store",
     "ptr", "ptr_byte_offset",
     "shared_scalar", "static_assert",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
@@ -287,6 +287,12 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
     tir_error(r->d, a->kwsp[0], "T.%s takes no keyword arguments", name);
     return rv_err();
   }
+  tir_dtype elem = TIR_VOID;
+  if (!strcmp(name, "ptx_legacy.ldmatrix") && a->npos == 8 && a->pos[0].k == RV_STR) {
+    /* TVM's 8-argument spelling: the buffer's element dtype first, the call's dtype */
+    if (!rd_parse_dtype(r, a->pos[0], &elem)) return rv_err();
+    a->pos++, a->npos--;
+  }
   if (packs_buffers(name))
     for (int i = 0; i < a->npos; i++)
       if (a->pos[i].k == RV_BUFFER) {
@@ -306,6 +312,7 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
       if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
   rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && !strcmp(name, "tvm_access_ptr")) v.e->u.call.written_out = true;
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && elem.bits) v.e->dtype = elem;
   if (!strcmp(name, "fabs")) return fold_fabs(r, v);
   tir_expr *f = v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && v.e->u.call.nargs == 2
                     ? rd_fold_bits(r, name, v.e->u.call.args[0], v.e->u.call.args[1])
@@ -331,6 +338,7 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
   /* the void dtype: "void", or "" as TVM's T.Call(dtype="") spells it */
   if (a->pos[0].k == RV_STR && a->pos[0].s && !a->pos[0].s[0]) t = TIR_VOID;
   else if (!rd_parse_dtype(r, a->pos[0], &t)) return rv_err();
+  if (!strncmp(name, "call_llvm_", 10) && a->pos[1].k == RV_STR) a->pos[1].llvm_id = false; /* its name, as TVM prints it */
   tir_expr **args = exprs_of(r, a, 1, NULL);
   if (!args) return rv_err();
   if (!strcmp(name, "call_intrin")) {
@@ -763,6 +771,23 @@ static rval bit_ctor(rd *r, const char *name, const char *op, rd_args *a) {
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
+/* T.Not(x): TVM 0.27's Not node of a bool, never folded */
+static rval not_ctor(rd *r, rd_args *a) {
+  if (a->nkw || a->npos != 1) {
+    tir_error(r->d, a->sp, "T.Not expects one argument");
+    return rv_err();
+  }
+  tir_expr *x = rd_as_expr(r, a->pos[0]);
+  if (!x) return rv_err();
+  if (!tir_dtype_is_bool(x->dtype)) {
+    tir_error(r->d, a->sp, "T.Not needs a bool operand (TVM refuses any other)");
+    return rv_err();
+  }
+  tir_expr *e = tir_not(r->c, x);
+  e->span = a->sp;
+  return rv_expr(e, a->sp);
+}
+
 static rval bit_not_ctor(rd *r, rd_args *a) {
   if (a->nkw || a->npos != 1) {
     tir_error(r->d, a->sp, "T.BitwiseNot expects one argument");
@@ -864,8 +889,20 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "call_extern") || !strcmp(name, "call_pure_extern") || !strcmp(name, "call_intrin") ||
       !strcmp(name, "call_llvm_intrin") || !strcmp(name, "call_llvm_pure_intrin"))
     return extern_call(r, name, a);
-  if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine"))
+  if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine") ||
+      !strcmp(name, "s_tir.cp_async_raw"))
     return dtype_first_call(r, name, a);
+  if (!strcmp(name, "Not")) return not_ctor(r, a);
+  if (!strcmp(name, "llvm_lookup_intrinsic_id")) {
+    if (a->npos != 1 || a->nkw || a->pos[0].k != RV_STR || strncmp(a->pos[0].s, "llvm.", 5)) {
+      tir_error(r->d, a->sp, "T.llvm_lookup_intrinsic_id expects an LLVM intrinsic's name (\"llvm....\")");
+      return rv_err();
+    }
+    rval v = a->pos[0];
+    v.llvm_id = true;
+    v.sp = a->sp;
+    return v;
+  }
   if (!strcmp(name, "tvm_struct_get")) return struct_get(r, a);
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {

@@ -224,7 +224,14 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   case RV_INT:
     return with_span(r, tir_int(r->c, v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64, v.i), v.sp);
   case RV_FLOAT: return with_span(r, tir_float(r->c, TIR_FLOAT32, v.f), v.sp);
-  case RV_STR: return with_span(r, tir_string(r->c, v.s), v.sp);
+  case RV_STR:
+    if (v.llvm_id) {
+      tir_error(r->d, v.sp,
+                "T.llvm_lookup_intrinsic_id is the LLVM build's number for the intrinsic, which tirc cannot know; "
+                "it is read only as the intrinsic of T.call_llvm_intrin / T.call_llvm_pure_intrin");
+      return NULL;
+    }
+    return with_span(r, tir_string(r->c, v.s), v.sp);
   case RV_REGION: return region_as_load(r, v);
   case RV_ERR: return NULL;
   case RV_BUFFER:
