@@ -414,6 +414,37 @@ static tir_expr *simp_shallow(tir_analyzer *a, tir_expr *e) {
   return ana_make_bin(a, e->kind, x, y);
 }
 
+/* + - * of index vectors built of ramps and broadcasts, as TVM's rewrite
+ * simplifier folds them: Broadcast(x, n) + Ramp(b, s, n) is Ramp(x + b, s,
+ * n), Ramp(b, s, n) * Broadcast(c, n) is Ramp(b * c, s * c, n), two
+ * broadcasts one broadcast; NULL where no rule applies */
+static tir_expr *simp_vec(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
+  int n = x->dtype.lanes;
+  if (tir_dtype_is_scalable(x->dtype) || !tir_dtype_is_int(x->dtype)) return NULL;
+  bool bx = x->kind == TIR_BROADCAST, by = y->kind == TIR_BROADCAST;
+  bool rx = x->kind == TIR_RAMP, ry = y->kind == TIR_RAMP;
+  tir_ctx *c = a->c;
+  if (bx && by) return tir_broadcast(c, simp(a, tir_binary(c, k, x->u.bcast.value, y->u.bcast.value)), n);
+  if (k == TIR_MUL) {
+    const tir_expr *r = rx && by ? x : ry && bx ? y : NULL, *m = r == x ? y : x;
+    if (!r) return NULL;
+    tir_expr *v = m->u.bcast.value;
+    return tir_ramp(c, simp(a, tir_binary(c, TIR_MUL, r->u.ramp.base, v)),
+                    simp(a, tir_binary(c, TIR_MUL, r->u.ramp.stride, v)), n);
+  }
+  if (rx && (by || ry)) {
+    tir_expr *b = by ? y->u.bcast.value : y->u.ramp.base;
+    tir_expr *s = by ? x->u.ramp.stride : simp(a, tir_binary(c, k, x->u.ramp.stride, y->u.ramp.stride));
+    return tir_ramp(c, simp(a, tir_binary(c, k, x->u.ramp.base, b)), s, n);
+  }
+  if (bx && ry) {
+    tir_expr *s = y->u.ramp.stride;
+    if (k == TIR_SUB) s = simp(a, tir_binary(c, TIR_SUB, tir_int(c, s->dtype, 0), s));
+    return tir_ramp(c, simp(a, tir_binary(c, k, x->u.bcast.value, y->u.ramp.base)), s, n);
+  }
+  return NULL;
+}
+
 /* x*k - x//c*(k*c) -> x%c*k, floor and trunc alike, where every term of
  * x*k is in l (y + x - (y + x) // 3 * 3 is (y + x) % 3, as in TVM); true
  * when l changed (then normalize it again) */
@@ -1661,6 +1692,10 @@ static tir_expr *simp(tir_analyzer *a, tir_expr *e) {
   case TIR_SUB:
   case TIR_MUL:
     if (ana_is_index_type(e->dtype)) return simp_linear(a, e);
+    if (e->dtype.lanes > 1) {
+      tir_expr *v = simp_vec(a, e->kind, simp(a, e->u.bin.a), simp(a, e->u.bin.b));
+      if (v) return v;
+    }
     return simp_shallow(a, e);
   case TIR_DIV:
   case TIR_MOD:

@@ -34,15 +34,19 @@ typedef struct {
 
 static tir_expr *simplify(lower_state *st, tir_expr *e) { return tir_simplify(st->a, e); }
 
-static tir_expr *add(lower_state *st, tir_expr *a, tir_expr *b) {
-  if (!tir_dtype_eq(a->dtype, b->dtype)) b = tir_cast(st->c, a->dtype, b);
-  return tir_binary(st->c, TIR_ADD, a, b);
+/* a op b with b's elements in a's type, a scalar side broadcast to the
+ * other's lanes (a view's vector index, A.vload([0], "uint8x4"): the
+ * source's min + Ramp(0, 1, 4) is Broadcast(min, 4) + the ramp, as TVM's) */
+static tir_expr *arith(lower_state *st, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  if (a->dtype.lanes == 1 && b->dtype.lanes > 1) a = tir_broadcast(st->c, a, b->dtype.lanes);
+  else if (b->dtype.lanes == 1 && a->dtype.lanes > 1) b = tir_broadcast(st->c, b, a->dtype.lanes);
+  if (!tir_dtype_eq(a->dtype, b->dtype)) b = tir_cast(st->c, tir_dtype_with_lanes(a->dtype, b->dtype.lanes), b);
+  return tir_binary(st->c, k, a, b);
 }
 
-static tir_expr *mul(lower_state *st, tir_expr *a, tir_expr *b) {
-  if (!tir_dtype_eq(a->dtype, b->dtype)) b = tir_cast(st->c, a->dtype, b);
-  return tir_binary(st->c, TIR_MUL, a, b);
-}
+static tir_expr *add(lower_state *st, tir_expr *a, tir_expr *b) { return arith(st, TIR_ADD, a, b); }
+
+static tir_expr *mul(lower_state *st, tir_expr *a, tir_expr *b) { return arith(st, TIR_MUL, a, b); }
 
 static tir_expr *bound_value(const lower_state *st, const tir_expr *var) {
   return ptr_set_has(&st->bound, var) ? tir_var_map_get(&st->vars, var) : NULL;
