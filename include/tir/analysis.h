@@ -92,6 +92,10 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
  * buffer declared in scope, index count == buffer rank, dtypes consistent,
  * block reads/writes naming declared buffers.  False with errors in d. */
 bool tir_verify_func(const tir_func *f, tir_diag *d);
+/* as tir_verify_func, for what a pass made: a loop pragma (a "pragma_*"
+ * attr) may name a var no loop binds any more (LowerOpaqueBlock drops a
+ * unit loop and keeps its pragmas, about its var, as TVM's does) */
+bool tir_verify_func_lowered(const tir_func *f, tir_diag *d);
 
 /* the first scalable-vector value of f (T.vscale(), a float32xvscalex4
  * value or buffer), or NULL; tir_func_check_scalable reports it as an

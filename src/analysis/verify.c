@@ -96,6 +96,7 @@ typedef struct {
   int loops;       /* loops around it within its block (break/continue need one) */
   bool threads;    /* ... since a thread-bound loop or a launch */
   int nerr;
+  bool lowered; /* tir_verify_func_lowered */
   int first;       /* d's first entry from this run */
 } vstate;
 
@@ -441,6 +442,11 @@ static void check_attr(vstate *st, const tir_stmt *s) {
     if (!defined(st, node)) define(st, node, false, s->span);
   } else if (tir_is_var(node) && !defined(st, node) && wraps_binding_of(s->u.attr.body, node)) {
     /* defined by the loop it annotates: checked there */
+  } else if (st->lowered && tir_is_var(node) && !defined(st, node) && s->u.attr.key &&
+             !strncmp(s->u.attr.key, "pragma_", 7)) {
+    /* a loop pragma whose loop is gone: LowerOpaqueBlock drops a unit loop
+     * and leaves the pragma about its var, as TVM's does (the node names the
+     * loop; it is never evaluated) */
   } else if (node && node->kind != TIR_STRING_IMM) {
     check_expr(st, node);
   }
@@ -551,10 +557,11 @@ static void declare_params(vstate *st, const tir_func *f) {
   }
 }
 
-bool tir_verify_func(const tir_func *f, tir_diag *d) {
+static bool verify(const tir_func *f, tir_diag *d, bool lowered) {
   if (!f) return false;
   vstate st;
   memset(&st, 0, sizeof st);
+  st.lowered = lowered;
   st.d = d;
   st.first = d ? d->n : 0;
   st.where = f->span;
@@ -572,3 +579,6 @@ bool tir_verify_func(const tir_func *f, tir_diag *d) {
   free(st.bufstack.items);
   return st.nerr == 0;
 }
+
+bool tir_verify_func(const tir_func *f, tir_diag *d) { return verify(f, d, false); }
+bool tir_verify_func_lowered(const tir_func *f, tir_diag *d) { return verify(f, d, true); }

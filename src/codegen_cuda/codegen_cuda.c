@@ -263,6 +263,10 @@ static bool kf_stmt(tir_visitor *v, const tir_stmt *s) {
   case TIR_ATTR: /* a virtual thread is a loop inside the kernel */
     if ((cuda_is_thread_attr(s) || !strcmp(s->u.attr.key, "virtual_thread")) && tir_is_var(s->u.attr.node))
       var_list_add(&kf->defined, s->u.attr.node);
+    /* a loop pragma names its loop's var, which the kernel does not take (the
+     * loop may be gone: LowerOpaqueBlock drops a unit loop, as TVM's) */
+    if (!strncmp(s->u.attr.key, "pragma_", 7) && tir_is_var(s->u.attr.node))
+      var_list_add(&kf->defined, s->u.attr.node);
     break;
   case TIR_ALLOCATE: var_list_add(&kf->defined, s->u.alloc.var); break;
   case TIR_ALLOC_BUFFER:

@@ -193,7 +193,7 @@ static bool verify_module(tir_pipeline *p, const tir_module *m, const tir_pass_i
   for (int i = 0; i < m->nfuncs; i++) {
     tir_diag tmp;
     tir_diag_init(&tmp);
-    if (!tir_verify_func(m->funcs[i], &tmp)) {
+    if (!(after ? tir_verify_func_lowered(m->funcs[i], &tmp) : tir_verify_func(m->funcs[i], &tmp))) {
       ok = false;
       for (int k = 0; k < tmp.n; k++) {
         if (after)
