@@ -138,15 +138,27 @@ const xe *xc_allreduce(xc *c, const tir_expr *e, xe *r) {
   a->rhs = x_alloc(c->p, sizeof *a->rhs * (size_t)n);
   for (int i = 0; i < n; i++) {
     const tir_expr *s = args[1 + i], *d = args[2 + n + i];
-    if (s->dtype.lanes != 1 || !tir_dtype_eq(s->dtype, ra[3 * rn + i]->dtype) || d->kind != TIR_BUFFER_LOAD ||
-        !tir_dtype_eq(d->dtype, s->dtype)) {
+    const tir_buffer *db = d->kind == TIR_BUFFER_LOAD ? d->u.load.buf : NULL;
+    tir_expr *const *didx = db ? d->u.load.idx : NULL;
+    if (tir_is_var(d)) /* a buffer's data var (reduce_temp0.data, TVM's older spelling): its element 0 */
+      for (int k = c->p->nbufs - 1; k >= 0 && !db; k--)
+        if (c->p->binfo[k].b->data == d && c->p->binfo[k].b->ndim <= 32) {
+          db = c->p->binfo[k].b;
+          tir_expr *zero = x_alloc(c->p, sizeof *zero * (size_t)(db->ndim + 1));
+          tir_expr **zi = x_alloc(c->p, sizeof *zi * (size_t)(db->ndim + 1));
+          for (int j = 0; j < db->ndim; j++)
+            zero[j] = (tir_expr){.kind = TIR_INT_IMM, .dtype = db->shape[j]->dtype}, zi[j] = &zero[j];
+          didx = zi;
+        }
+    if (s->dtype.lanes != 1 || !tir_dtype_eq(s->dtype, ra[3 * rn + i]->dtype) || !db ||
+        !tir_dtype_eq(db->dtype, s->dtype)) {
       xc_error(c, e->span, "cannot run T.tvm_thread_allreduce: value %d must be a scalar of its reducer's dtype, and "
                "its result a buffer location of that dtype", i);
       goto bad;
     }
     a->src[i] = xc_expr(c, s, 0);
     a->ident[i] = xc_expr(c, ra[3 * rn + i], 0);
-    a->dst[i] = xc_access(c, d->u.load.buf, d->u.load.idx, d->u.load.nidx, 0, d->span, d->dtype);
+    a->dst[i] = xc_access(c, db, didx, db->ndim, 0, d->span, db->dtype);
     if (!a->dst[i]) goto bad;
     a->lhs[i] = xc_slot(c, ra[i]);
     a->rhs[i] = xc_slot(c, ra[rn + i]);

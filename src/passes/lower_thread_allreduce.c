@@ -46,7 +46,24 @@ typedef struct lstate {
   int conds;   /* ifs around, inside the innermost launch */
   int sites;   /* reductions lowered, for buffer names */
   bool failed;
+  const tir_buffer **bufs; /* the buffers declared around (innermost last) */
+  int nbufs, capbufs;
 } lstate;
+
+/* a result given as a buffer's data var (reduce_temp0.data, as TVM's older
+ * texts and its roundtrip tests write it): the buffer's element 0, as TVM's
+ * LowerThreadAllreduce stores it */
+static tir_expr *result_of(lstate *st, tir_expr *r) {
+  if (r->kind != TIR_VAR) return r;
+  for (int i = st->nbufs - 1; i >= 0; i--)
+    if (st->bufs[i]->data == r) {
+      const tir_buffer *b = st->bufs[i];
+      tir_expr **zero = tir_alloc(st->c, sizeof *zero * (size_t)(b->ndim + 1));
+      for (int k = 0; k < b->ndim; k++) zero[k] = tir_int(st->c, b->shape[k]->dtype, 0);
+      return tir_load(st->c, (tir_buffer *)b, zero, b->ndim);
+    }
+  return r;
+}
 
 static const tir_expr *reducer_of(const tir_stmt *s) {
   return s->kind == TIR_ATTR && s->u.attr.key && !strcmp(s->u.attr.key, "reduce_scope") &&
@@ -92,6 +109,12 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
   tir_expr *const *ra = red->u.call.args, *const *a = call->u.call.args;
   int na = call->u.call.nargs;
   int64_t size;
+  if (tir_is_const_int(a[0], &size) && size == n && na >= 2 * n + 2) {
+    tir_expr **a2 = tir_alloc(st->c, sizeof *a2 * (size_t)na);
+    memcpy(a2, a, sizeof *a2 * (size_t)na);
+    for (int i = 0; i < n; i++) a2[2 + n + i] = result_of(st, a2[2 + n + i]);
+    a = a2;
+  }
   if (!tir_is_const_int(a[0], &size) || size != n || na < 2 * n + 2) {
     tir_error(st->d, call->span, "LowerThreadAllreduce: T.tvm_thread_allreduce's size must be the %d value(s) of its "
               "T.comm_reducer, with a source, a condition and a result for each", n);
@@ -297,7 +320,17 @@ static tir_stmt *lower(lstate *st, tir_stmt *s) {
                        : s->kind == TIR_ALLOCATE ? &s->u.alloc.body
                        : s->kind == TIR_ASSERT ? &s->u.assrt.body
                                                : &s->u.decl.body;
+    bool decl = s->kind == TIR_DECL_BUFFER || s->kind == TIR_ALLOC_BUFFER;
+    if (decl) {
+      if (st->nbufs == st->capbufs) {
+        st->capbufs = st->capbufs ? 2 * st->capbufs : 8;
+        st->bufs = realloc(st->bufs, sizeof *st->bufs * (size_t)st->capbufs);
+        if (!st->bufs) abort();
+      }
+      st->bufs[st->nbufs++] = s->u.decl.buf;
+    }
     tir_stmt *b = lower(st, *field);
+    if (decl) st->nbufs--;
     if (b == *field) return s;
     n = tir_stmt_copy(st->c, s);
     size_t off = (size_t)((char *)field - (char *)s);
@@ -312,6 +345,7 @@ tir_func *tir_pass_lower_thread_allreduce(tir_ctx *c, const tir_func *f, tir_dia
   lstate st = {.c = c, .d = d};
   tir_stmt *b = lower(&st, f->body);
   free(st.launches);
+  free(st.bufs);
   if (st.failed) return NULL;
   if (b == f->body) return (tir_func *)f;
   tir_func *n = tir_func_copy(c, f);
