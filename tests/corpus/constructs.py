@@ -31,7 +31,8 @@ from tvm.script import tirx as _T, ir as _I  # noqa: E402
 import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 
-EV = {"T": _T, "I": _I}
+import typing  # noqa: E402
+EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}  # TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars
 import tvm_text  # noqa: E402  (after tirx: see above)
 from tvm_text import as_pair  # noqa: E402
 
