@@ -1406,6 +1406,68 @@ static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext)
   return true;
 }
 
+/* annots with key set to v (added, or replacing the old value), as TVM's
+ * T.serial(unroll=...) sets it in the annotations dict */
+static tir_attr_val *annot_set(rd *r, tir_attr_val *annots, const char *key, tir_attr_val *v) {
+  int n = annots ? annots->n : 0;
+  const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(n + 1));
+  tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(n + 1));
+  int m = 0;
+  bool set = false;
+  for (int i = 0; i < n; i++) {
+    keys[m] = annots->keys[i];
+    items[m++] = strcmp(annots->keys[i], key) ? annots->items[i] : (set = true, v);
+  }
+  if (!set) keys[m] = key, items[m++] = v;
+  return tir_av_dict(r->c, keys, items, m);
+}
+
+/* T.serial(..., unroll=True | False | n): TVM's {"pragma_unroll": True},
+ * {"disable_unroll": True} or {"pragma_unroll": n} */
+static bool unroll_kw(rd *r, rval v, tir_attr_val **annots) {
+  if (v.k == RV_BOOL) {
+    tir_attr_val *t = tir_av_expr(r->c, tir_bool(r->c, true));
+    *annots = annot_set(r, *annots, v.i ? "pragma_unroll" : "disable_unroll", t);
+    return true;
+  }
+  if (v.k == RV_INT && v.i >= 1) {
+    /* a Python int: TVM's boxed int (int64, untyped) */
+    *annots = annot_set(r, *annots, "pragma_unroll", tir_av_expr(r->c, tir_int(r->c, TIR_INT64, v.i)));
+    return true;
+  }
+  tir_error(r->d, v.sp, "unroll= must be True, False or a positive integer");
+  return false;
+}
+
+/* dtype="int32" / "uint32" of a loop: its bounds in that dtype (a constant
+ * retyped, any other expression cast), as TVM's T.serial(dtype=) converts them */
+static bool loop_dtype_kw(rd *r, rval v, loop_spec *ls) {
+  tir_dtype t;
+  if (!rd_parse_dtype(r, v, &t)) return false;
+  if (!tir_dtype_eq(t, TIR_INT32) && !(t.code == TIR_TC_UINT && t.bits == 32 && t.lanes == 1)) {
+    tir_error(r->d, v.sp, "a loop's dtype= must be \"int32\" or \"uint32\" (as TVM's)");
+    return false;
+  }
+  for (int i = 0; i < ls->n; i++) {
+    tir_expr **b[2] = {&ls->min[i], &ls->ext[i]};
+    for (int k = 0; k < 2; k++) {
+      tir_expr *e = *b[k];
+      if (tir_dtype_eq(e->dtype, t)) continue;
+      *b[k] = e->kind == TIR_INT_IMM ? tir_int(r->c, t, e->u.int_val) : tir_cast(r->c, t, e);
+    }
+  }
+  return true;
+}
+
+static bool loop_spec_tail(rd *r, rd_args *a, const char *tn, loop_spec *ls, bool ok) {
+  if (!ok) return false;
+  rval *u = rd_kwarg(a, "unroll"), *d = rd_kwarg(a, "dtype");
+  if (u && u->k != RV_NONE && !unroll_kw(r, *u, &ls->annots)) return false;
+  if (d && d->k != RV_NONE && !loop_dtype_kw(r, *d, ls)) return false;
+  (void)tn;
+  return true;
+}
+
 static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   memset(ls, 0, sizeof *ls);
   ls->step.k = RV_NONE;
@@ -1423,6 +1485,9 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   for (int i = 0; i < a.nkw; i++) {
     const char *k = a.kw[i];
     if (!strcmp(k, "annotations") || (!strcmp(k, "thread") && tn && !strcmp(tn, "thread_binding"))) continue;
+    if (!strcmp(k, "unroll") && tn && !strcmp(tn, "serial")) continue; /* TVM's: serial only */
+    if (!strcmp(k, "dtype") && tn && strcmp(tn, "thread_binding")) continue;
+    if ((!strcmp(k, "start") || !strcmp(k, "stop")) && tn && strcmp(tn, "grid")) continue;
     if (!strcmp(k, "step") && !(tn && (!strcmp(tn, "grid") || !strcmp(tn, "thread_binding")))) {
       ls->step = a.kwv[i];
       continue;
@@ -1437,11 +1502,22 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
     }
     for (int i = 0; i < a.npos; i++) {
       rval *p = &a.pos[i];
-      bool pair = p->k == RV_TUPLE && p->n == 2;
-      if (!min_ext(r, pair ? &p->items[0] : p, pair ? &p->items[1] : NULL, &ls->min[i], &ls->ext[i])) return false;
+      if (p->k == RV_TUPLE && p->n == 2) { /* (start, extent), as TVM's T.grid reads a pair */
+        if (!min_ext(r, &p->items[1], NULL, &ls->min[i], &ls->ext[i])) return false;
+        rval s = p->items[0];
+        tir_expr *m = s.k == RV_INT ? rd_convert(r, s, ls->ext[i]->dtype) : rd_as_expr(r, s);
+        if (!m) return false;
+        if (!tir_dtype_is_int(m->dtype)) {
+          tir_error(r->d, s.sp, "loop bounds must be integers");
+          return false;
+        }
+        ls->min[i] = m;
+      } else if (!min_ext(r, p, NULL, &ls->min[i], &ls->ext[i])) {
+        return false;
+      }
     }
     ls->n = a.npos;
-    return true;
+    return loop_spec_tail(r, &a, tn, ls, true);
   }
   ls->n = 1;
   if (is_range) {
@@ -1480,11 +1556,14 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
     }
     if (!(ls->thread = rd_as_str(r, *thr, "the thread tag"))) return false;
   }
-  if (a.npos < 1 || a.npos > 2) {
+  /* start= / stop= by keyword, as TVM's signature names them */
+  rval *st = rd_arg(&a, 0, "start"), *sp = rd_arg(&a, 1, "stop");
+  int npos = a.npos + (rd_kwarg(&a, "start") != NULL) + (rd_kwarg(&a, "stop") != NULL);
+  if (!st || npos < 1 || npos > 2) {
     tir_error(r->d, a.sp, "T.%s expects 1 or 2 positional arguments, got %d", tn, a.npos);
     return false;
   }
-  return min_ext(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, &ls->min[0], &ls->ext[0]);
+  return loop_spec_tail(r, &a, tn, ls, min_ext(r, st, sp, &ls->min[0], &ls->ext[0]));
 bad:
   tir_error(r->d, rd_span(call), "a for loop must iterate over range(...), T.serial/parallel/vectorized/unroll/thread_binding(...) or T.grid(...)");
   return false;
