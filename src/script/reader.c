@@ -298,6 +298,7 @@ static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
     }
     if (!strcmp(k, "private") || !strcmp(k, "is_private")) fn->f->private_ = v.i;
     else if (!strcmp(k, "s_tir")) fn->explicit_s_tir = v.i;
+    else if (!strcmp(k, "persistent")) fn->persistent = v.i;
     else if (strcmp(k, "check_well_formed") && strcmp(k, "persistent")) {
       static const char *const kws[] = {"private", "is_private", "s_tir", "check_well_formed", "persistent", NULL};
       const char *near = tir_suggest(k, kws, -1);
@@ -544,6 +545,8 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   f->nparams = fn.nparams;
   f->buffer_map = fn.bufmap;
   if (!r->tirx || fn.explicit_s_tir) f->s_tir = true;
+  if (fn.persistent && !tir_av_get(f->attrs, "tirx.persistent_kernel"))
+    f->attrs = rd_av_set(r, f->attrs, "tirx.persistent_kernel", tir_av_expr(r->c, tir_bool(r->c, true)));
   return f;
 }
 

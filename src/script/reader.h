@@ -103,6 +103,7 @@ typedef struct rd_func {
   tir_expr **params; int nparams;
   tir_buffer **bufmap;
   bool explicit_s_tir;
+  bool persistent; /* @T.prim_func(persistent=True): TVM's "tirx.persistent_kernel" attr */
   /* the scalar parameters' names and dtypes: a var a shape string makes
    * takes the dtype of a parameter of its name */
   const char **sig_names; tir_dtype *sig_dts; int nsig;
@@ -337,6 +338,8 @@ tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp);
 tir_expr *rd_fold_bits(rd *r, const char *name, const tir_expr *a, const tir_expr *b);
 bool rd_uint64_literal(const char *t, uint64_t *out);
+/* dict with key set to v (added, or replacing its value); dict may be NULL */
+tir_attr_val *rd_av_set(rd *r, tir_attr_val *dict, const char *key, tir_attr_val *v);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
 /* a region from a value (a region, or a load read as a point region) */
@@ -363,6 +366,7 @@ bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
+void rd_kw_positional(rd *r, const char *name, rd_args *a);
 rval *rd_arg(rd_args *a, int i, const char *name);
 /* a T.name(...) call in an expression */
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a);

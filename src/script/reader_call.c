@@ -718,6 +718,42 @@ static void drop_kwarg(rd_args *a, int k) {
   a->nkw--;
 }
 
+/* TVM's T.* signatures whose parameters tirc reads by position: a keyword
+ * naming the next parameter becomes that positional argument
+ * (T.if_then_else(cond=c, t=x, f=y), T.launch_thread(thread=, extent=)) */
+void rd_kw_positional(rd *r, const char *name, rd_args *a) {
+  static const struct { const char *fn; const char *p[4]; } SIG[] = {
+      {"attr", {"node_or_dict", "attr_key", "value"}},
+      {"launch_thread", {"thread", "extent"}},
+      {"env_thread", {"thread_tag", "dtype"}},
+      {"if_then_else", {"cond", "t", "f"}},
+      {"Select", {"condition", "true_value", "false_value"}},
+      {"Ramp", {"base", "stride", "lanes"}},
+      {"ramp", {"base", "stride", "lanes"}},
+      {"Broadcast", {"value", "lanes"}},
+      {"broadcast", {"value", "lanes"}},
+      {"reinterpret", {"dtype", "value"}},
+      {"Cast", {"dtype", "value"}},
+      {"likely", {"cond"}},
+  };
+  if (!name || !a->nkw) return;
+  for (size_t s = 0; s < sizeof SIG / sizeof SIG[0]; s++) {
+    if (strcmp(SIG[s].fn, name)) continue;
+    for (int j = a->npos; j < 4 && SIG[s].p[j]; j++) {
+      int k = 0;
+      while (k < a->nkw && strcmp(a->kw[k], SIG[s].p[j])) k++;
+      if (k == a->nkw) return; /* a gap: what follows stays a keyword (refused by name) */
+      rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
+      memcpy(pos, a->pos, sizeof *pos * (size_t)a->npos);
+      pos[a->npos] = a->kwv[k];
+      a->pos = pos;
+      a->npos++;
+      drop_kwarg(a, k);
+    }
+    return;
+  }
+}
+
 static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
   int k = 0;
   while (k < a->nkw && strcmp(a->kw[k], "dtype")) k++;
@@ -1324,6 +1360,7 @@ rval rd_eval_call(rd *r, TSNode n) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);
     if (!ok) return rv_err();
+    rd_kw_positional(r, tn, &a);
     return rd_call_t(r, tn, n, &a);
   }
   if (rd_is(fn, "attribute") && r->cls_name && rd_is(rd_field(fn, "object"), "identifier") &&

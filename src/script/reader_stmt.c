@@ -776,17 +776,25 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       rd_args a;
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
       a.sp = rd_span(right);
+      rd_kw_positional(r, tn, &a);
       return launch(r, &a, name, list, idx, rest_used, (TSNode){0});
     }
-    if (tn && !strcmp(tn, "env_thread")) {
+    if (tn && !strcmp(tn, "env_thread")) { /* T.env_thread(thread_tag, dtype="int32") */
       rd_args a;
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
-      const char *tag = a.npos == 1 ? rd_as_str(r, a.pos[0], "the thread tag") : NULL;
+      rd_kw_positional(r, tn, &a);
+      const char *tag = a.npos >= 1 && a.npos <= 2 && !a.nkw ? rd_as_str(r, a.pos[0], "the thread tag") : NULL;
+      tir_dtype t = TIR_INT32;
       if (!tag) {
-        if (a.npos != 1) tir_error(r->d, rd_span(right), "T.env_thread expects a thread tag");
+        if (a.npos < 1 || a.npos > 2 || a.nkw) tir_error(r->d, rd_span(right), "T.env_thread expects a thread tag and a dtype");
         return NULL;
       }
-      rd_push_sym(r, name, rv_expr(tir_var(r->c, tag, TIR_INT32), rd_span(right)));
+      if (a.npos == 2 && !rd_parse_dtype(r, a.pos[1], &t)) return NULL;
+      if (!tir_dtype_is_int(t) || t.lanes != 1) {
+        tir_error(r->d, a.pos[1].sp, "T.env_thread's dtype must be an integer type");
+        return NULL;
+      }
+      rd_push_sym(r, name, rv_expr(tir_var(r->c, tag, t), rd_span(right)));
       return NULL;
     }
   }
@@ -830,6 +838,44 @@ static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
   tir_stmt *s = tir_evaluate(r->c, e);
   s->span = sp;
   return s;
+}
+
+/* T.Assert(condition, message, error_kind="RuntimeError"), positional or
+ * by keyword; message a string or a list of parts, as TVM's: the message
+ * as `assert c, msg` takes it (a string, or ("Kind", [parts])) */
+static bool assert_args(rd *r, rd_args *a, rval *cond, rval *msg) {
+  static const char *const names[] = {"condition", "message", "error_kind"};
+  for (int i = 0; i < a->nkw; i++) {
+    bool ok = false;
+    for (int k = 0; k < 3; k++) ok |= !strcmp(a->kw[i], names[k]);
+    if (!ok) {
+      tir_error(r->d, a->kwsp[i], "unexpected keyword argument '%s' for T.Assert", a->kw[i]);
+      return false;
+    }
+  }
+  rval *c = rd_arg(a, 0, "condition"), *m = rd_arg(a, 1, "message"), *k = rd_arg(a, 2, "error_kind");
+  if (!c || a->npos > 3) {
+    tir_error(r->d, a->sp, "T.Assert expects (condition, message, error_kind=...)");
+    return false;
+  }
+  *cond = *c;
+  *msg = m ? *m : (rval){.k = RV_NONE};
+  bool list = m && m->k == RV_TUPLE;
+  if (!k && !list) return true;
+  if (k && k->k != RV_STR) {
+    tir_error(r->d, k->sp, "T.Assert's error_kind must be a string");
+    return false;
+  }
+  rval *items = tir_alloc(r->c, sizeof *items * 2), *parts = m;
+  if (!list) { /* one part */
+    parts = tir_alloc(r->c, sizeof *parts);
+    *parts = (rval){.k = RV_TUPLE, .is_list = true, .n = m ? 1 : 0, .items = m, .sp = m ? m->sp : a->sp};
+  }
+  items[0] = k ? *k : (rval){.k = RV_STR, .s = "RuntimeError", .sp = a->sp};
+  items[1] = *parts;
+  items[1].is_list = true;
+  *msg = (rval){.k = RV_TUPLE, .n = 2, .items = items, .sp = m ? m->sp : a->sp};
+  return true;
 }
 
 static tir_stmt *assert_stmt(rd *r, rval cond, rval msg, tir_span sp, TSNode list, uint32_t idx, bool *rest_used,
@@ -1156,6 +1202,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   }
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
   a.sp = sp;
+  rd_kw_positional(r, tn, &a);
   if (!strcmp(tn, "attr")) { /* TVM's concise form: the rest is the body */
     *rest_used = true;
     return attr_stmt(r, &a, list, idx + 1, false);
@@ -1170,12 +1217,9 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return evaluate(r, a.pos[0], sp);
   }
   if (!strcmp(tn, "Assert")) {
-    if (a.npos < 1 || a.npos > 2) {
-      tir_error(r->d, sp, "T.Assert expects (condition, message)");
-      return NULL;
-    }
-    rval none = {.k = RV_NONE};
-    return assert_stmt(r, a.pos[0], a.npos > 1 ? a.pos[1] : none, sp, list, idx, rest_used, (TSNode){0});
+    rval cond, msg;
+    if (!assert_args(r, &a, &cond, &msg)) return NULL;
+    return assert_stmt(r, cond, msg, sp, list, idx, rest_used, (TSNode){0});
   }
   /* func_attr */
   if (r->blk || r->nloops) {
@@ -1408,7 +1452,7 @@ static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext)
 
 /* annots with key set to v (added, or replacing the old value), as TVM's
  * T.serial(unroll=...) sets it in the annotations dict */
-static tir_attr_val *annot_set(rd *r, tir_attr_val *annots, const char *key, tir_attr_val *v) {
+tir_attr_val *rd_av_set(rd *r, tir_attr_val *annots, const char *key, tir_attr_val *v) {
   int n = annots ? annots->n : 0;
   const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(n + 1));
   tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(n + 1));
@@ -1427,12 +1471,12 @@ static tir_attr_val *annot_set(rd *r, tir_attr_val *annots, const char *key, tir
 static bool unroll_kw(rd *r, rval v, tir_attr_val **annots) {
   if (v.k == RV_BOOL) {
     tir_attr_val *t = tir_av_expr(r->c, tir_bool(r->c, true));
-    *annots = annot_set(r, *annots, v.i ? "pragma_unroll" : "disable_unroll", t);
+    *annots = rd_av_set(r, *annots, v.i ? "pragma_unroll" : "disable_unroll", t);
     return true;
   }
   if (v.k == RV_INT && v.i >= 1) {
     /* a Python int: TVM's boxed int (int64, untyped) */
-    *annots = annot_set(r, *annots, "pragma_unroll", tir_av_expr(r->c, tir_int(r->c, TIR_INT64, v.i)));
+    *annots = rd_av_set(r, *annots, "pragma_unroll", tir_av_expr(r->c, tir_int(r->c, TIR_INT64, v.i)));
     return true;
   }
   tir_error(r->d, v.sp, "unroll= must be True, False or a positive integer");
@@ -1841,15 +1885,13 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
     a.sp = rd_span(call);
+    rd_kw_positional(r, tn, &a);
     bool ru;
     if (!strcmp(tn, "attr")) return attr_stmt(r, &a, body, 0, true);
     if (!strcmp(tn, "launch_thread")) return launch(r, &a, NULL, s, 0, &ru, body);
-    rval none = {.k = RV_NONE};
-    if (a.npos < 1 || a.npos > 2) {
-      tir_error(r->d, a.sp, "T.Assert expects (condition, message)");
-      return NULL;
-    }
-    return assert_stmt(r, a.pos[0], a.npos > 1 ? a.pos[1] : none, a.sp, s, 0, &ru, body);
+    rval cond, msg;
+    if (!assert_args(r, &a, &cond, &msg)) return NULL;
+    return assert_stmt(r, cond, msg, a.sp, s, 0, &ru, body);
   }
   rd_eval(r, call); /* reports unknown names */
   if (!tir_diag_has_errors(r->d)) tir_error(r->d, rd_span(call), "T.%s cannot be used in a with statement", tn);
