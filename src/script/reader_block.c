@@ -223,8 +223,12 @@ static bool int_opt(rd *r, rval *v, int *out, const char *what) {
 
 /* shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
  * from positional index shape_pos on (or by keyword) */
-tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool param) {
-  (void)param;
+tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset) {
+  /* TVM 0.27's T.Buffer / T.alloc_buffer / T.decl_buffer / T.alloc_local
+   * take byte_offset after elem_offset, before scope, align and
+   * offset_factor; T.match_buffer, T.sblock_alloc_buffer and the old
+   * dialect's forms have none there */
+  int bo = byte_offset ? 1 : 0;
   static const char *const known[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope",
                                       "align", "offset_factor", "buffer_type", "axis_separators",
                                       "layout", "byte_offset", NULL};
@@ -279,10 +283,11 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     }
   }
   int align = 0, factor = 0;
-  if (!int_opt(r, rd_arg(a, shape_pos + 6, "align"), &align, "align")) return NULL;
-  if (!int_opt(r, rd_arg(a, shape_pos + 7, "offset_factor"), &factor, "offset_factor")) return NULL;
+  if (!int_opt(r, rd_arg(a, shape_pos + 6 + bo, "align"), &align, "align")) return NULL;
+  if (!int_opt(r, rd_arg(a, shape_pos + 7 + bo, "offset_factor"), &factor, "offset_factor")) return NULL;
   tir_expr *off = NULL;
-  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"), *bv = rd_kwarg(a, "byte_offset");
+  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"),
+       *bv = bo ? rd_arg(a, shape_pos + 5, "byte_offset") : rd_kwarg(a, "byte_offset");
   if (ov && ov->k != RV_NONE) {
     if (!(off = stride_of(r, *ov, name, "elem_offset"))) return NULL;
   } else if (bv && bv->k != RV_NONE) {
@@ -306,7 +311,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT32, 0); /* TVM's default: a 0 of the first extent's dtype */
   }
   const char *scope = "global";
-  rval *sc = rd_arg(a, shape_pos + 5, "scope");
+  rval *sc = rd_arg(a, shape_pos + 5 + bo, "scope");
   if (sc && sc->k != RV_NONE && !(scope = rd_as_str(r, *sc, "scope"))) return NULL;
   if (data && data->u.var.ptr_scope && strcmp(data->u.var.ptr_scope, scope) && !(sc && sc->k != RV_NONE))
     scope = data->u.var.ptr_scope;
@@ -515,7 +520,7 @@ static tir_buffer *match_param(rd *r, const char *name, rd_args *a) {
         tir_error(r->d, src->sp, "parameter '%s' is already matched to buffer '%s'", p->u.var.name, fn->bufmap[i]->name);
         return NULL;
       }
-      tir_buffer *b = rd_buffer_from_args(r, name, a, 1, true);
+      tir_buffer *b = rd_buffer_from_args(r, name, a, 1, false);
       if (b) fn->bufmap[i] = b;
       return b;
     }

@@ -1298,6 +1298,18 @@ static rval and_xor_chain(rd *r, TSNode n, tir_span sp) {
   return in_xor ? rd_binop(r, "^", acc, group, sp) : group;
 }
 
+/* the i-th named child of n that is no comment (a comment may stand after
+ * any token: `(  # note` puts one first in the parentheses) */
+static TSNode named_nc(TSNode n, uint32_t i) {
+  uint32_t cnt = ts_node_named_child_count(n);
+  for (uint32_t k = 0; k < cnt; k++) {
+    TSNode c = ts_node_named_child(n, k);
+    if (rd_is(c, "comment")) continue;
+    if (i-- == 0) return c;
+  }
+  return (TSNode){0};
+}
+
 rval rd_eval(rd *r, TSNode n) {
   if (ts_node_is_null(n)) return rv_err();
   tir_span sp = rd_span(n);
@@ -1317,7 +1329,7 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) v = string_value(r, n);
   else if (!strcmp(t, "identifier")) v = identifier(r, n);
   else if (!strcmp(t, "attribute")) v = attribute(r, n);
-  else if (!strcmp(t, "parenthesized_expression")) v = rd_eval(r, ts_node_named_child(n, 0));
+  else if (!strcmp(t, "parenthesized_expression")) v = rd_eval(r, named_nc(n, 0)); /* `(  # c` too */
   else if (!strcmp(t, "binary_operator") && and_xor_mixed(n))
     v = and_xor_chain(r, n, sp);
   else if (!strcmp(t, "binary_operator"))
@@ -1338,11 +1350,11 @@ rval rd_eval(rd *r, TSNode n) {
     /* `a if c else b`, as TVM's parser reads it: c a Python bool picks a
      * branch (the other is not read); c a TIR bool is T.if_then_else(c, a, b);
      * anything else (a Python int too) is refused */
-    rval c = ts_node_named_child_count(n) == 3 ? rd_eval(r, ts_node_named_child(n, 1)) : rv_err();
+    rval c = !ts_node_is_null(named_nc(n, 2)) ? rd_eval(r, named_nc(n, 1)) : rv_err();
     if (c.k == RV_BOOL) {
-      v = rd_eval(r, ts_node_named_child(n, c.i ? 0 : 2));
+      v = rd_eval(r, named_nc(n, c.i ? 0 : 2));
     } else if (c.k == RV_EXPR && tir_dtype_is_bool(c.e->dtype)) {
-      rval pos[3] = {c, rd_eval(r, ts_node_named_child(n, 0)), rd_eval(r, ts_node_named_child(n, 2))};
+      rval pos[3] = {c, rd_eval(r, named_nc(n, 0)), rd_eval(r, named_nc(n, 2))};
       rd_args a = {.pos = pos, .npos = 3, .sp = sp};
       v = pos[1].k == RV_ERR || pos[2].k == RV_ERR ? rv_err() : rd_call_t(r, "if_then_else", n, &a);
     } else {

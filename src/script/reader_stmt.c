@@ -302,7 +302,7 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   }
   r->decl_data_ok = !strcmp(tn, "decl_buffer");
   r->decl_data_value = NULL;
-  tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, false);
+  tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, r->tirx);
   tir_expr *data_value = r->decl_data_value;
   r->decl_data_ok = false, r->decl_data_value = NULL;
   if (!b) return alloc_failed(r, name);
