@@ -372,7 +372,9 @@ static bool where_(rd *r, rd_args *a) {
     tir_error(r->d, a->sp, "T.where expects 1 argument, got %d", a->npos);
     return false;
   }
-  tir_expr *e = rd_as_expr(r, a->pos[0]);
+  rval c = a->pos[0];
+  if (c.k == RV_INT && (c.i == 0 || c.i == 1)) c.k = RV_BOOL; /* TVM's T.where(1): a Python 0 or 1 is the bool */
+  tir_expr *e = rd_as_expr(r, c);
   if (!e) return false;
   if (!tir_dtype_is_bool(e->dtype)) {
     char s[32];

@@ -38,8 +38,8 @@ static const struct { const char *name; tir_expr_kind kind; } NODE_CTORS[] = {
 static const char *const TVM_UNSUPPORTED[] = {
     "Break", "BufferLoad",
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
-    "DtypeConstructor", "Else", "ExecScope", "FloatImm",
-    "IntImm", "Iter", "IterVar", "Layout", "LetAnnotation",
+    "DtypeConstructor", "Else", "ExecScope",
+    "Iter", "IterVar", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Optional", "R",
     "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
@@ -807,6 +807,25 @@ static rval bit_ctor(rd *r, const char *name, const char *op, rd_args *a) {
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
+/* T.IntImm(dtype, value) / T.FloatImm(dtype, value): the constant */
+static rval imm_ctor(rd *r, const char *name, rd_args *a) {
+  rval *dt = rd_arg(a, 0, "dtype"), *v = rd_arg(a, 1, "value");
+  tir_dtype t;
+  if (!dt || !v || a->npos + a->nkw != 2) {
+    tir_error(r->d, a->sp, "T.%s expects (dtype, value)", name);
+    return rv_err();
+  }
+  if (!rd_parse_dtype(r, *dt, &t)) return rv_err();
+  bool fl = name[0] == 'F';
+  if (t.lanes != 1 || (fl ? !tir_dtype_is_float(t) : !(tir_dtype_is_int(t) || tir_dtype_is_bool(t))) ||
+      (fl ? v->k != RV_FLOAT && v->k != RV_INT : v->k != RV_INT && v->k != RV_BOOL)) {
+    tir_error(r->d, a->sp, "T.%s expects a scalar %s dtype and a Python number", name, fl ? "float" : "integer");
+    return rv_err();
+  }
+  tir_expr *e = rd_convert(r, *v, t);
+  return e ? rv_expr(e, a->sp) : rv_err();
+}
+
 /* T.Not(x): TVM 0.27's Not node of a bool, never folded */
 static rval not_ctor(rd *r, rd_args *a) {
   if (a->nkw || a->npos != 1) {
@@ -929,6 +948,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       !strcmp(name, "s_tir.cp_async_raw"))
     return dtype_first_call(r, name, a);
   if (!strcmp(name, "Not")) return not_ctor(r, a);
+  if (!strcmp(name, "IntImm") || !strcmp(name, "FloatImm")) return imm_ctor(r, name, a);
   if (!strcmp(name, "llvm_lookup_intrinsic_id")) {
     if (a->npos != 1 || a->nkw || a->pos[0].k != RV_STR || strncmp(a->pos[0].s, "llvm.", 5)) {
       tir_error(r->d, a->sp, "T.llvm_lookup_intrinsic_id expects an LLVM intrinsic's name (\"llvm....\")");
