@@ -44,6 +44,14 @@ static bool print_math(cg *g, const tir_expr *e) {
       return false;
     const char *fn = e->dtype.bits == 32 ? m->f32 : m->f64;
     if (!fn) return false;
+    /* an argument of another dtype (TVM's T.fmod(x, 2) keeps an int32 2,
+     * T.ldexp takes any exponent): not emitted (refused by name) */
+    for (int i = 0; i < m->nargs; i++) {
+      tir_dtype want = !strcmp(op, "ldexp") && i == 1 ? TIR_INT32 : e->dtype;
+      if (!strcmp(op, "ldexp") && i == 1 ? !tir_dtype_is_int(e->u.call.args[i]->dtype)
+                                         : !tir_dtype_eq(e->u.call.args[i]->dtype, want))
+        return false;
+    }
     if (!strcmp(op, "exp") && e->dtype.bits == 32 && e->dtype.lanes == 1 && !g->target->is_cuda) {
       cg_need_helper(g, CG_EXP, e->dtype); /* correctly rounded, vectorizable (c_emit.c) */
       fn = "tir_exp_f32";

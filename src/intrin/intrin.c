@@ -16,6 +16,10 @@
 /* a float -> float math function with its C (float32) name */
 #define MATH1(n, cn) {n, TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_ARG0, true, false, cn}
 #define MATH2(n, cn) {n, TIR_ARITY_RANGE, 2, 2, {A_FLT, A_FLT}, 2, TIR_IR_ARG0, true, true, cn}
+/* TVM's tirx.op.fmod / nextafter / hypot / copysign / atan2: call_intrin of
+ * the first argument's dtype over the arguments as given (a Python 2 stays
+ * an int32, 2.5 a float32): no conversion, no common dtype */
+#define MATH2X(n, cn) {n, TIR_ARITY_RANGE, 2, 2, {A_FLT, A_ANY}, 2, TIR_IR_ARG0, true, false, cn}
 
 static const tir_intrin TABLE[] = {
     /* memory */
@@ -58,8 +62,8 @@ static const tir_intrin TABLE[] = {
     MATH1("asin", "asinf"), MATH1("acos", "acosf"), MATH1("atan", "atanf"),
     MATH1("sinh", "sinhf"), MATH1("cosh", "coshf"), MATH1("asinh", "asinhf"),
     MATH1("acosh", "acoshf"), MATH1("atanh", "atanhf"),
-    MATH2("pow", "powf"), MATH2("atan2", "atan2f"), MATH2("fmod", "fmodf"),
-    MATH2("hypot", "hypotf"), MATH2("copysign", "copysignf"), MATH2("nextafter", "nextafterf"),
+    MATH2("pow", "powf"), MATH2X("atan2", "atan2f"), MATH2X("fmod", "fmodf"),
+    MATH2X("hypot", "hypotf"), MATH2X("copysign", "copysignf"), MATH2X("nextafter", "nextafterf"),
     /* TVM's tensor-core, warp and hint intrinsics: read, checked and printed
      * as TVM prints them; refused by name where code is generated or run */
     {"tvm_fill_fragment", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_INT, A_INT, A_INT, A_INT, A_ANY}, 6, TIR_IR_HANDLE, false, false, NULL},
@@ -114,7 +118,7 @@ static const tir_intrin TABLE[] = {
      * LowerIntrin expands it; and its per-axis form), an arbitrary value, a tuple of arguments
      * (a packed call's): read and printed */
     {"fma", TIR_ARITY_RANGE, 3, 3, {A_ANY}, 1, TIR_IR_ARG0, true, true, NULL},
-    {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, true, false, NULL},
+    {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_ANY}, 2, TIR_IR_ARG0, true, false, NULL}, /* TVM: any exponent */
     {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_ARG0, true, true, NULL},
     /* per output channel: (x, y, left shift, right shift, q, is_lshift_required, is_rshift_required) */
     {"q_multiply_shift_per_axis", TIR_ARITY_RANGE, 7, 7, {A_INT, A_INT, A_INT, A_INT, A_INT, A_BOOL}, 6, TIR_IR_ARG0, true, false, NULL},

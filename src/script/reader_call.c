@@ -281,6 +281,8 @@ static tir_expr *pack_buffer(rd *r, const tir_buffer *b, tir_span sp) {
   return e;
 }
 
+static rval abs_call(rd *r, rd_args *a);
+
 static rval table_call(rd *r, const char *name, rd_args *a) {
   const tir_intrin *in = tir_intrin_lookup(name);
   if (a->nkw) {
@@ -300,14 +302,45 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
         if (!e) return rv_err();
         a->pos[i] = rv_expr(e, a->pos[i].sp);
       }
-  tir_expr **args = exprs_of(r, a, 0, in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT ? first_expr(a, 0) : NULL);
+  /* rounding and the float classes of an integer, as TVM's ops fold them:
+   * T.floor(i) is i, T.isnan(i) False, T.isfinite(i) True, T.fabs(i) T.abs(i) */
+  static const char *const ROUNDS[] = {"floor", "ceil", "round", "trunc", "nearbyint", "isnan", "isinf", "isfinite",
+                                       "fabs", NULL};
+  if (a->npos == 1 && (a->pos[0].k == RV_INT || a->pos[0].k == RV_BOOL) && in_list(ROUNDS, name))
+    a->pos[0] = rv_expr(rd_as_expr(r, a->pos[0]), a->pos[0].sp); /* T.round(10): TVM's int32 10 */
+  if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e && a->pos[0].e->dtype.lanes == 1 &&
+      (tir_dtype_is_int(a->pos[0].e->dtype) || tir_dtype_is_bool(a->pos[0].e->dtype))) {
+    tir_expr *x = a->pos[0].e;
+    bool isint = tir_dtype_is_int(x->dtype);
+    if (isint && (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "round") ||
+                  !strcmp(name, "trunc") || !strcmp(name, "nearbyint")))
+      return a->pos[0];
+    if (!strcmp(name, "isnan") || !strcmp(name, "isinf")) return rv_expr(tir_bool(r->c, false), a->sp);
+    if (!strcmp(name, "isfinite")) return rv_expr(tir_bool(r->c, true), a->sp);
+    if (isint && !strcmp(name, "fabs")) return abs_call(r, a);
+  }
+  /* Python numbers: T.pow promotes as arithmetic does (T.pow(x_f16, 2.5) is
+   * T.pow(T.Cast("float32", x), T.float32(2.5))); TVM's fmod, nextafter,
+   * hypot, copysign, atan2 and ldexp convert them alone (2 an int32, 2.5 a
+   * float32); the others take the first expression's dtype */
+  if (!strcmp(name, "pow") && a->npos == 2 && !a->nkw) {
+    rval p = rd_binop(r, "+", a->pos[0], a->pos[1], a->sp); /* the operands as + matches them */
+    if (p.k != RV_EXPR || !p.e || p.e->kind != TIR_ADD) {
+      if (p.k == RV_ERR) return rv_err();
+    } else {
+      a->pos[0] = rv_expr(p.e->u.bin.a, a->pos[0].sp), a->pos[1] = rv_expr(p.e->u.bin.b, a->pos[1].sp);
+    }
+  }
+  bool alone = !strcmp(name, "fmod") || !strcmp(name, "nextafter") || !strcmp(name, "hypot") ||
+               !strcmp(name, "copysign") || !strcmp(name, "atan2") || !strcmp(name, "ldexp");
+  tir_expr **args = exprs_of(r, a, 0, !alone && (in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT) ? first_expr(a, 0) : NULL);
   if (!args) return rv_err();
   if (!strcmp(name, "dp4a") && a->npos == 2) { /* T.dp4a(a, b): TVM's acc=0 */
     tir_expr **a3 = rd_tmp(r, sizeof *a3 * 3);
     a3[0] = args[0], a3[1] = args[1], a3[2] = tir_i32(r->c, 0);
     return checked_call(r, name, TIR_VOID, a3, 3, a->sp);
   }
-  if (in->kinds[0] == TIR_IA_FLOAT)
+  if (in->kinds[0] == TIR_IA_FLOAT && !alone)
     for (int i = 0; i < a->npos; i++)
       if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
   rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
@@ -687,11 +720,14 @@ static rval reinterpret(rd *r, rd_args *a) {
   return typed_pointer(r, checked_call(r, "reinterpret", t, &e, 1, a->sp), a->pos[0]);
 }
 
-/* T.ceildiv(a, b): (a + b - 1) // b, the expression TVM 0.27 builds */
+/* T.ceildiv(a, b): (a + b - 1) // b, the expression TVM 0.27 builds, its 1
+ * in the sum's dtype (an int8 ceildiv stays int8) */
 static rval ceildiv(rd *r, rd_args *a) {
   if (!want_args(r, "ceildiv", a, 2, 2)) return rv_err();
-  rval one = {.k = RV_INT, .i = 1, .sp = a->sp};
   rval s = rd_binop(r, "+", a->pos[0], a->pos[1], a->sp);
+  rval one = {.k = RV_INT, .i = 1, .sp = a->sp};
+  if (s.k == RV_EXPR && s.e && tir_dtype_is_int(s.e->dtype) && s.e->dtype.lanes == 1)
+    one = rv_expr(tir_int(r->c, s.e->dtype, 1), a->sp);
   s = rd_binop(r, "-", s, one, a->sp);
   return rd_binop(r, "//", s, a->pos[1], a->sp);
 }
