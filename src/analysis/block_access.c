@@ -97,11 +97,36 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
 }
 
 /* relaxed [lo, hi] of a range [min, min+extent) */
+typedef struct {
+  const detector *d;
+  bool relaxed, shift;
+} point_find;
+
+static bool point_expr(tir_visitor *v, const tir_expr *e) {
+  point_find *f = v->user;
+  if (e->kind == TIR_VAR)
+    for (int i = 0; i < f->d->nrelax; i++) f->relaxed |= f->d->relax[i].var == e;
+  if (e->kind == TIR_CALL && (!strcmp(e->u.call.op, "shift_right") || !strcmp(e->u.call.op, "shift_left")))
+    f->shift = true;
+  return !f->relaxed;
+}
+
 static bool relax_range(detector *d, tir_expr *min, tir_expr *extent, tir_expr **lo, tir_expr **hi) {
   tir_expr *last = tir_binary(d->c, TIR_SUB, tir_binary(d->c, TIR_ADD, min, extent), tir_int(d->c, min->dtype, 1));
   tir_expr *l2, *h1;
-  if (extent->kind == TIR_INT_IMM && extent->u.int_val == 1)
+  if (extent->kind == TIR_INT_IMM && extent->u.int_val == 1) {
+    /* a point none of whose vars is relaxed: the index as written, as TVM's
+     * region detection keeps it (A[vi * 2 // 2]; one with a shift is its
+     * whole dimension, record_ranges) */
+    point_find f = {d, false, false};
+    tir_visitor v = {.expr = point_expr, .user = &f};
+    tir_visit_expr(&v, min);
+    if (!f.relaxed) {
+      *lo = *hi = min;
+      return true;
+    }
     return ana_relaxed_bounds(d->a, min, d->relax, d->nrelax, lo, hi);
+  }
   return ana_relaxed_bounds(d->a, min, d->relax, d->nrelax, lo, &h1) &&
          ana_relaxed_bounds(d->a, last, d->relax, d->nrelax, &l2, hi);
 }
@@ -147,6 +172,20 @@ static void record(detector *d, access_list *l, tir_buffer *buf, const tir_range
 
 static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data);
 
+/* a + b as TVM's operator+ builds it: a 0 on either side folded away, two
+ * constants summed */
+static tir_expr *add_folded(tir_ctx *c, tir_expr *a, tir_expr *b) {
+  int64_t x, y;
+  bool ca = tir_is_const_int(a, &x) && a->dtype.lanes == 1, cb = tir_is_const_int(b, &y) && b->dtype.lanes == 1;
+  if (ca && cb && tir_dtype_eq(a->dtype, b->dtype) && a->dtype.bits == 64)
+    return tir_int(c, a->dtype, (int64_t)((uint64_t)x + (uint64_t)y));
+  if (ca && cb && tir_dtype_eq(a->dtype, b->dtype) && a->dtype.bits == 32 && x + y >= INT32_MIN && x + y <= INT32_MAX)
+    return tir_int(c, a->dtype, x + y);
+  if (cb && y == 0 && tir_dtype_eq(a->dtype, b->dtype)) return a;
+  if (ca && x == 0 && tir_dtype_eq(a->dtype, b->dtype)) return b;
+  return tir_binary(c, TIR_ADD, a, b);
+}
+
 static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
   if (is_local(d, buf)) return;
   bool inner_view = false;
@@ -176,7 +215,7 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
       if (i < off) {
         conv[i] = mb->src.region[i];
       } else {
-        conv[i].min = tir_binary(d->c, TIR_ADD, mb->src.region[i].min, rg[i - off].min);
+        conv[i].min = add_folded(d->c, mb->src.region[i].min, rg[i - off].min);
         conv[i].extent = rg[i - off].extent;
       }
     }
@@ -193,7 +232,20 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
   /* an index that loads a buffer the block allocates (a tirx local scalar
    * x = ...: A[x]) names nothing outside the block: the whole dimension */
   for (int i = 0; i < n && ok; i++) ok = !loads_local(d, rg[i].min) && !loads_local(d, rg[i].extent);
-  for (int i = 0; i < n && ok; i++) ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
+  for (int i = 0; i < n && ok; i++) {
+    /* a shift in the index: TVM's interval evaluator does not bound it, and
+     * its region detection takes the whole dimension (W[vi, vj >> 3] reads
+     * W[vi, 0:16]) */
+    point_find f = {d, false, false};
+    tir_visitor v = {.expr = point_expr, .user = &f};
+    tir_visit_expr(&v, rg[i].min);
+    if (f.shift && i < buf->ndim) {
+      lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
+      hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
+      continue;
+    }
+    ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
+  }
   if (!ok) { /* unbounded: the whole buffer */
     for (int i = 0; i < n && i < buf->ndim; i++) {
       lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
