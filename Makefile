@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -164,8 +164,13 @@ emit-sweep: $(TIRC)
 	@tests/cli/emit_sweep.sh $(TIRC)
 
 # the reader's chunked parse against its whole parse, on every test input
+# (every other text of the construct corpus; sweep-full: all)
 chunked-read: $(TIRC)
 	@tests/cli/chunked_read.sh $(TIRC)
+
+sweep-full: $(TIRC)
+	@FULL=1 tests/cli/chunked_read.sh $(TIRC)
+	@FULL=1 tests/cli/emit_sweep.sh $(TIRC)
 
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
