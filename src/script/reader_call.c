@@ -754,6 +754,18 @@ static void drop_kwarg(rd_args *a, int k) {
   a->nkw--;
 }
 
+/* keyword argument k of a becomes its positional argument at index at (0
+ * or npos) */
+static void kw_to_pos(rd *r, rd_args *a, int k, int at) {
+  rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
+  memcpy(pos, a->pos, sizeof *pos * (size_t)at);
+  pos[at] = a->kwv[k];
+  memcpy(pos + at + 1, a->pos + at, sizeof *pos * (size_t)(a->npos - at));
+  a->pos = pos;
+  a->npos++;
+  drop_kwarg(a, k);
+}
+
 /* TVM's T.* signatures whose parameters tirc reads by position: a keyword
  * naming the next parameter becomes that positional argument
  * (T.if_then_else(cond=c, t=x, f=y), T.launch_thread(thread=, extent=)) */
@@ -779,12 +791,7 @@ void rd_kw_positional(rd *r, const char *name, rd_args *a) {
       int k = 0;
       while (k < a->nkw && strcmp(a->kw[k], SIG[s].p[j])) k++;
       if (k == a->nkw) return; /* a gap: what follows stays a keyword (refused by name) */
-      rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
-      memcpy(pos, a->pos, sizeof *pos * (size_t)a->npos);
-      pos[a->npos] = a->kwv[k];
-      a->pos = pos;
-      a->npos++;
-      drop_kwarg(a, k);
+      kw_to_pos(r, a, k, a->npos);
     }
     return;
   }
@@ -795,19 +802,9 @@ static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
   while (k < a->nkw && strcmp(a->kw[k], "dtype")) k++;
   if (k == a->nkw) return;
   if (in_list(DTYPE_FIRST, name)) {
-    rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
-    pos[0] = a->kwv[k];
-    memcpy(pos + 1, a->pos, sizeof *pos * (size_t)a->npos);
-    a->pos = pos;
-    a->npos++;
-    drop_kwarg(a, k);
+    kw_to_pos(r, a, k, 0);
   } else if (!strcmp(name, "tvm_struct_get")) { /* its dtype last, as a string or `dtype=` */
-    rval *pos = rd_tmp(r, sizeof *pos * (size_t)(a->npos + 1));
-    memcpy(pos, a->pos, sizeof *pos * (size_t)a->npos);
-    pos[a->npos] = a->kwv[k];
-    a->pos = pos;
-    a->npos++;
-    drop_kwarg(a, k);
+    kw_to_pos(r, a, k, a->npos);
   } else if (in_list(DTYPE_IGNORED, name) || (tir_intrin_lookup(name) && !in_list(DTYPE_REFUSED, name))) {
     drop_kwarg(a, k);
   }
@@ -862,35 +859,22 @@ static rval imm_ctor(rd *r, const char *name, rd_args *a) {
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
-/* T.Not(x): TVM 0.27's Not node of a bool, never folded */
-static rval not_ctor(rd *r, rd_args *a) {
+/* T.Not(x) (TVM 0.27's Not node of a bool, never folded) and
+ * T.BitwiseNot(x) (of an integer or a bool): the node */
+static rval unary_ctor(rd *r, rd_args *a, bool logical) {
+  const char *name = logical ? "T.Not" : "T.BitwiseNot";
   if (a->nkw || a->npos != 1) {
-    tir_error(r->d, a->sp, "T.Not expects one argument");
+    tir_error(r->d, a->sp, "%s expects one argument", name);
     return rv_err();
   }
   tir_expr *x = rd_as_expr(r, a->pos[0]);
   if (!x) return rv_err();
-  if (!tir_dtype_is_bool(x->dtype)) {
-    tir_error(r->d, a->sp, "T.Not needs a bool operand (TVM refuses any other)");
+  if (logical ? !tir_dtype_is_bool(x->dtype) : !tir_dtype_is_int(x->dtype) && !tir_dtype_is_bool(x->dtype)) {
+    tir_error(r->d, a->sp, logical ? "%s needs a bool operand (TVM refuses any other)" : "%s needs an integer operand",
+              name);
     return rv_err();
   }
-  tir_expr *e = tir_not(r->c, x);
-  e->span = a->sp;
-  return rv_expr(e, a->sp);
-}
-
-static rval bit_not_ctor(rd *r, rd_args *a) {
-  if (a->nkw || a->npos != 1) {
-    tir_error(r->d, a->sp, "T.BitwiseNot expects one argument");
-    return rv_err();
-  }
-  tir_expr *x = rd_as_expr(r, a->pos[0]);
-  if (!x) return rv_err();
-  if (!tir_dtype_is_int(x->dtype) && !tir_dtype_is_bool(x->dtype)) {
-    tir_error(r->d, a->sp, "T.BitwiseNot needs an integer operand");
-    return rv_err();
-  }
-  tir_expr *e = tir_call(r->c, x->dtype, "bitwise_not", &x, 1);
+  tir_expr *e = logical ? tir_not(r->c, x) : tir_call(r->c, x->dtype, "bitwise_not", &x, 1);
   e->span = a->sp;
   return rv_expr(e, a->sp);
 }
@@ -936,7 +920,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     if (!strcmp(name, NODE_CTORS[i].name)) return node_ctor(r, name, NODE_CTORS[i].kind, a);
   for (size_t i = 0; i < sizeof BIT_CTORS / sizeof BIT_CTORS[0]; i++)
     if (!strcmp(name, BIT_CTORS[i].name)) return bit_ctor(r, name, BIT_CTORS[i].op, a);
-  if (!strcmp(name, "BitwiseNot")) return bit_not_ctor(r, a);
+  if (!strcmp(name, "BitwiseNot")) return unary_ctor(r, a, false);
   dtype_kwarg(r, name, a);
   /* T.handle("int64", "global") as a type (T.let[T.handle(...)]): a pointer
    * type, which tirc's dtypes hold as handle */
@@ -983,7 +967,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine") ||
       !strcmp(name, "s_tir.cp_async_raw"))
     return dtype_first_call(r, name, a);
-  if (!strcmp(name, "Not")) return not_ctor(r, a);
+  if (!strcmp(name, "Not")) return unary_ctor(r, a, true);
   if (!strcmp(name, "IntImm") || !strcmp(name, "FloatImm")) return imm_ctor(r, name, a);
   if (!strcmp(name, "llvm_lookup_intrinsic_id")) {
     if (a->npos != 1 || a->nkw || a->pos[0].k != RV_STR || strncmp(a->pos[0].s, "llvm.", 5)) {

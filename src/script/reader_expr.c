@@ -14,13 +14,19 @@ static bool is_pynum(rval v) { return v.k == RV_INT || v.k == RV_FLOAT || v.k ==
 
 /* ---- literals ---- */
 
+/* a literal's base from its prefix (0x, 0o, 0b), *p moved past it */
+static int literal_base(const char **p) {
+  const char *s = *p;
+  int base = s[0] != '0' ? 10 : s[1] == 'x' || s[1] == 'X' ? 16 : s[1] == 'o' || s[1] == 'O' ? 8
+           : s[1] == 'b' || s[1] == 'B' ? 2 : 10;
+  if (base != 10) *p += 2;
+  return base;
+}
+
 /* a Python integer literal's value, when it is one and fits 64 bits unsigned */
 bool rd_uint64_literal(const char *t, uint64_t *out) {
-  int base = 10;
   const char *p = t;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
-  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) base = 8, p += 2;
-  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2, p += 2;
+  int base = literal_base(&p);
   uint64_t v = 0;
   for (; *p; p++) {
     if (*p == '_') continue;
@@ -36,11 +42,8 @@ bool rd_uint64_literal(const char *t, uint64_t *out) {
 static rval int_literal(rd *r, TSNode n) {
   const char *t = rd_text(r, n);
   tir_span sp = rd_span(n);
-  int base = 10;
   const char *p = t;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
-  else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) base = 8, p += 2;
-  else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) base = 2, p += 2;
+  int base = literal_base(&p);
   uint64_t v = 0;
   bool over = false;
   for (; *p; p++) {
