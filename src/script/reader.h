@@ -162,6 +162,9 @@ typedef struct rd {
    * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
    * buffer a fresh data var and leaves the expression here */
   bool decl_data_ok;
+  /* the arguments of a T.axis.* are read: T.Range(begin, end) is the
+   * domain pair (begin, end) there, as TVM's Range; refused elsewhere */
+  bool axis_args;
   tir_expr *decl_data_value;
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */

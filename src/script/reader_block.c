@@ -584,7 +584,10 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     return *failed = true;
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return *failed = true;
+  r->axis_args = is_axis;
+  bool evaluated = rd_eval_args(r, rd_field(right, "arguments"), &a);
+  r->axis_args = false;
+  if (!evaluated) return *failed = true;
   a.sp = call_span(right);
   if (is_axis) {
     bool ok;

@@ -968,6 +968,16 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       !strcmp(name, "s_tir.cp_async_raw"))
     return dtype_first_call(r, name, a);
   if (!strcmp(name, "Not")) return unary_ctor(r, a, true);
+  if (!strcmp(name, "Range") && r->axis_args) { /* T.axis.spatial(T.Range(a, b), v): the pair (a, b) */
+    rval *b = rd_arg(a, 0, "begin"), *e = rd_arg(a, 1, "end");
+    if (!b || !e || a->npos + a->nkw != 2) {
+      tir_error(r->d, a->sp, "T.Range expects (begin, end)");
+      return rv_err();
+    }
+    rval *items = tir_alloc(r->c, sizeof *items * 2);
+    items[0] = *b, items[1] = *e;
+    return (rval){.k = RV_TUPLE, .n = 2, .items = items, .sp = a->sp};
+  }
   if (!strcmp(name, "IntImm") || !strcmp(name, "FloatImm")) return imm_ctor(r, name, a);
   if (!strcmp(name, "llvm_lookup_intrinsic_id")) {
     if (a->npos != 1 || a->nkw || a->pos[0].k != RV_STR || strncmp(a->pos[0].s, "llvm.", 5)) {
