@@ -1322,15 +1322,10 @@ static void pr_signature(printer *p, const tir_func *f) {
     }
     pr_printf(&p->out, "%s: ", pr_define(p, pv, hint));
     free(h);
-    if (tir_dtype_is_handle(pv->dtype) && pv->u.var.ptr_elem.bits) { /* a typed pointer, as TVM prints it */
-      pr_puts(&p->out, "T.handle(");
-      pr_dtype_str(&p->out, pv->u.var.ptr_elem);
-      pr_puts(&p->out, ", ");
-      pr_string_lit(&p->out, pv->u.var.ptr_scope ? pv->u.var.ptr_scope : "global");
-      pr_puts(&p->out, ")");
-    } else {
+    if (tir_dtype_is_handle(pv->dtype) && pv->u.var.ptr_elem.bits) /* a typed pointer, as TVM prints it */
+      pr_ptr_type(p, pv->u.var.ptr_elem, pv->u.var.ptr_scope);
+    else
       pr_type_annot(p, pv->dtype);
-    }
   }
   pr_puts(&p->out, ")");
   if (f->ret_type.bits > 0) { /* TVM's ret_type, as TVM prints it (void, or unset: none) */

@@ -74,6 +74,8 @@ void pr_pop_to(printer *p, int mark);
 void pr_expr(printer *p, const tir_expr *e);
 void pr_dtype_str(pr_text *t, tir_dtype d); /* "int32", with quotes */
 void pr_string_lit(pr_text *t, const char *s);
+/* T.handle("float32", "global"): a typed pointer type, as TVM prints it (scope NULL: "global") */
+void pr_ptr_type(printer *p, tir_dtype elem, const char *scope);
 void pr_var_name(printer *p, const tir_expr *v);
 void pr_buffer_name(printer *p, const tir_buffer *b);
 /* T.int32(), T.handle("float32", "shared"): the declaration of a free var */

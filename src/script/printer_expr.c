@@ -469,15 +469,20 @@ static void pr_comm_reducer(printer *p, const tir_expr *e) {
   pr_puts(&p->out, "])");
 }
 
+void pr_ptr_type(printer *p, tir_dtype elem, const char *scope) {
+  pr_puts(&p->out, "T.handle(");
+  pr_dtype_str(&p->out, elem);
+  pr_puts(&p->out, ", ");
+  pr_string_lit(&p->out, scope ? scope : "global");
+  pr_puts(&p->out, ")");
+}
+
 /* a call's result type as a dtype argument: a typed pointer as TVM prints
  * its type, T.handle("float32", "global").ty */
 static void pr_call_type(printer *p, const tir_expr *e) {
   if (e->u.call.ptr_elem.bits) {
-    pr_puts(&p->out, "T.handle(");
-    pr_dtype_str(&p->out, e->u.call.ptr_elem);
-    pr_puts(&p->out, ", ");
-    pr_string_lit(&p->out, e->u.call.ptr_scope ? e->u.call.ptr_scope : "global");
-    pr_puts(&p->out, ").ty");
+    pr_ptr_type(p, e->u.call.ptr_elem, e->u.call.ptr_scope);
+    pr_puts(&p->out, ".ty");
   } else {
     pr_dtype_str(&p->out, e->dtype);
   }

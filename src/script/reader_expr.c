@@ -1269,23 +1269,17 @@ static bool and_xor_flatten(TSNode n, TSNode *leaf, const char **op, int *nleaf,
   return and_xor_flatten(ts_node_child_by_field_name(n, "right", 5), leaf, op, nleaf, depth + 1);
 }
 
-/* n is a chain that mixes & and ^ */
-static bool and_xor_mixed(TSNode n) {
-  if (!is_and_xor(n)) return false;
-  TSNode leaf[AND_XOR_MAX];
-  const char *op[AND_XOR_MAX];
-  int nleaf = 0;
-  if (!and_xor_flatten(n, leaf, op, &nleaf, 0)) return false; /* read as written: too deep anyway */
-  for (int i = 1; i + 1 < nleaf; i++)
-    if (strcmp(op[i], op[0])) return true;
-  return false;
-}
 
 static rval and_xor_chain(rd *r, TSNode n, tir_span sp) {
   TSNode leaf[AND_XOR_MAX];
   const char *op[AND_XOR_MAX];
   int nleaf = 0;
-  if (!and_xor_flatten(n, leaf, op, &nleaf, 0)) return rv_err(); /* and_xor_mixed flattened it */
+  if (!and_xor_flatten(n, leaf, op, &nleaf, 0)) {
+    if (!r->deep_reported)
+      tir_error(r->d, sp, "expression nested too deeply (more than %d levels)", AND_XOR_MAX);
+    r->deep_reported = true;
+    return rv_err();
+  }
   rval acc = rd_eval(r, leaf[0]), group = acc;
   bool in_xor = false;
   for (int i = 1; i < nleaf; i++) {
@@ -1333,7 +1327,7 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "identifier")) v = identifier(r, n);
   else if (!strcmp(t, "attribute")) v = attribute(r, n);
   else if (!strcmp(t, "parenthesized_expression")) v = rd_eval(r, named_nc(n, 0)); /* `(  # c` too */
-  else if (!strcmp(t, "binary_operator") && and_xor_mixed(n))
+  else if (is_and_xor(n)) /* the whole chain of & and ^ at once, in Python's order */
     v = and_xor_chain(r, n, sp);
   else if (!strcmp(t, "binary_operator"))
     v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
