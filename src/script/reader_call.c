@@ -15,7 +15,7 @@ static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
     "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "break_loop", "continue_loop", "alloc_local", "alloc_shared", "Assert",
-    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", NULL};
+    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", "buffer_store", "static_assert", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
 static const char *const EXPR_NAMES[] = {
@@ -45,13 +45,13 @@ static const char *const TVM_UNSUPPORTED[] = {
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
-    "buffer", "buffer_store", "buffer_var", "call_cpacked",
+    "buffer", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",
     "lookup_param", "macro", "masked_load", "masked_store",
     "ptr", "ptr_byte_offset",
-    "shared_scalar", "static_assert",
+    "shared_scalar",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
 static bool in_list(const char *const *l, const char *s) {

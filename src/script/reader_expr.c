@@ -1116,6 +1116,16 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
   return v;
 }
 
+/* b[idx...] from index values (T.buffer_store's indices): a load, or RV_ERR */
+rval rd_buffer_element(rd *r, tir_buffer *b, const rval *idx, int n, tir_span sp) {
+  sub_idx *ix = tir_alloc(r->c, sizeof *ix * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) {
+    if (idx[i].k == RV_ERR) return rv_err();
+    ix[i] = (sub_idx){.v = idx[i], .sp = idx[i].sp};
+  }
+  return buffer_subscript(r, b, ix, n, sp);
+}
+
 static tir_expr *region_as_load(rd *r, rval v) {
   tir_buffer_region *g = &v.region;
   tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(g->n + 1));

@@ -134,7 +134,9 @@ static const char *dtype_alias(const char *s) {
       {"u8", "uint8"},    {"u16", "uint16"},    {"u32", "uint32"},    {"u64", "uint64"},
       {"f16", "float16"}, {"f32", "float32"},   {"f64", "float64"},   {"bf16", "bfloat16"},
       {"boolean", "bool"},
-      {"buffer_decl", "Buffer"}}; /* TVM's deprecated spelling of T.Buffer(...) */
+      {"buffer_decl", "Buffer"}, /* TVM's deprecated spelling of T.Buffer(...) */
+      {"Bind", "bind"},          /* TVM 0.27's two spellings of one function */
+      {"smem", "alloc_shared"}}; /* TVM 0.27's alias */
   for (size_t i = 0; s && i < sizeof al / sizeof al[0]; i++)
     if (!strcmp(s, al[i][0])) return al[i][1];
   return s;

@@ -152,16 +152,16 @@ static tir_stmt *rest_of(rd *r, TSNode list, uint32_t idx, bool *rest_used) {
 
 /* ---- assignments ---- */
 
-static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span sp) {
-  rval tgt = rd_subscript(r, lhs);
+/* tgt = value (tgt an element or slice of a buffer, at tsp) */
+static tir_stmt *store_to(rd *r, rval tgt, tir_span tsp, rval value, const char *aug, tir_span sp) {
   if (tgt.k == RV_ERR || value.k == RV_ERR) return NULL;
   if (aug) {
     value = rd_binop(r, aug, tgt, value, sp);
     if (value.k == RV_ERR) return NULL;
   }
-  tir_expr *load = tgt.k == RV_REGION ? rd_as_expr(r, tgt) : tgt.e;
+  tir_expr *load = tgt.k == RV_REGION ? rd_as_expr(r, tgt) : tgt.k == RV_EXPR ? tgt.e : NULL;
   if (!load || load->kind != TIR_BUFFER_LOAD) {
-    tir_error(r->d, rd_span(lhs), "only buffer elements can be assigned to");
+    tir_error(r->d, tsp, "only buffer elements can be assigned to");
     return NULL;
   }
   if (!rd_store_kind_ok(r, value, load->dtype, load->u.load.buf->name)) return NULL;
@@ -175,6 +175,52 @@ static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span 
   tir_stmt *s = tir_store(r->c, load->u.load.buf, v, load->u.load.idx, load->u.load.nidx);
   s->span = sp;
   return s;
+}
+
+static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span sp) {
+  return store_to(r, rd_subscript(r, lhs), rd_span(lhs), value, aug, sp);
+}
+
+/* T.buffer_store(buffer, value, indices): buffer[indices] = value (TVM
+ * 0.27's call form; one index may stand alone, as TVM reads it) */
+static tir_stmt *buffer_store_call(rd *r, TSNode call) {
+  rd_args a;
+  tir_span sp = rd_span(call);
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  rval *b = rd_arg(&a, 0, "buffer"), *v = rd_arg(&a, 1, "value"), *ix = rd_arg(&a, 2, "indices");
+  if (!b || !v || !ix || a.npos + a.nkw != 3) {
+    tir_error(r->d, sp, "T.buffer_store expects (buffer, value, indices)");
+    return NULL;
+  }
+  if (b->k != RV_BUFFER) {
+    tir_error(r->d, b->sp, "T.buffer_store expects a buffer");
+    return NULL;
+  }
+  bool many = ix->k == RV_TUPLE;
+  rval tgt = rd_buffer_element(r, b->buf, many ? ix->items : ix, many ? ix->n : 1, ix->sp);
+  return store_to(r, tgt, b->sp, *v, NULL, sp);
+}
+
+/* T.static_assert(cond, message=""): checked where the program is read, as
+ * TVM's parser checks it; nothing of it stays in the program */
+static tir_stmt *static_assert_call(rd *r, TSNode call) {
+  rd_args a;
+  tir_span sp = rd_span(call);
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  rval *c = rd_arg(&a, 0, "x"), *m = rd_arg(&a, 1, "message");
+  if (!c || a.npos + a.nkw != 1 + (m != NULL) || (m && m->k != RV_STR)) {
+    tir_error(r->d, sp, "T.static_assert expects (condition, message)");
+    return NULL;
+  }
+  int64_t k;
+  bool known = c->k == RV_BOOL || c->k == RV_INT || (c->k == RV_EXPR && tir_is_const_int(c->e, &k));
+  if (!known) {
+    tir_error(r->d, c->sp, "T.static_assert needs a condition known where the program is read");
+    return NULL;
+  }
+  bool ok = c->k == RV_EXPR ? k != 0 : c->i != 0;
+  if (!ok) tir_error(r->d, sp, "static assertion failed%s%s", m && *m->s ? ": " : "", m ? m->s : "");
+  return NULL;
 }
 
 /* T.int32() / T.handle() / T.int32(is_size_var=True): a fresh free var */
@@ -1407,6 +1453,8 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
     if (mc) return macro_call(r, e, mc);
     const char *tn = rd_t_name(r, rd_field(e, "function"));
     if (tn && !strcmp(tn, "bind")) return bind_var(r, e, list, idx, rest_used);
+    if (tn && !strcmp(tn, "buffer_store")) return buffer_store_call(r, e);
+    if (tn && !strcmp(tn, "static_assert")) return static_assert_call(r, e);
     return call_stmt(r, e, list, idx, rest_used);
   }
   return bare_expr(r, e);
