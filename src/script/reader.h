@@ -196,6 +196,10 @@ typedef struct rd {
   /* the statement rd_stmts is at, and its list (ts_node_parent walks down
    * from the root: too slow to ask for every block-frame statement) */
   TSNode cur_stmt, cur_list;
+  /* `with a, b: body` is read as `with a: with b: body`: while item a is
+   * read, its body is items with_next... of with_node's clause */
+  TSNode with_node;
+  uint32_t with_next; /* 0: none pending */
   /* binds_next's last answer: for list's statements from any index in
    * [bn_from, bn_stop] (T.attr on bn_name up to bn_stop) and bn_name, bn_res
    * (a run of n concise T.attr is then read in O(n), not O(n^2)) */

@@ -80,7 +80,14 @@ static void poison_targets(rd *r, TSNode s) {
   if (rd_is(e, "assignment")) poison_names(r, rd_field(e, "left"));
 }
 
+static tir_stmt *with_item(rd *r, TSNode s, uint32_t k);
+
 tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
+  if (r->with_next && from == 0 && ts_node_eq(list, rd_field(r->with_node, "body"))) {
+    uint32_t k = r->with_next; /* the body of a with item: the next item */
+    r->with_next = 0;
+    return with_item(r, r->with_node, k);
+  }
   bool level = !r->in_rest;
   r->in_rest = false;
   uint32_t cnt;
@@ -1878,14 +1885,40 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
 }
 
 
+#define RD_MAX_WITH_ITEMS 64
+
+static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last);
+
+/* `with a, b, c: body` as Python reads it, `with a: with b: with c: body` */
 static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   TSNode clause = ts_node_named_child(s, 0);
-  TSNode body = rd_field(s, "body");
-  if (!rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) {
-    tir_error(r->d, rd_span(s), "a with statement must have exactly one item");
+  uint32_t n = rd_is(clause, "with_clause") ? ts_node_named_child_count(clause) : 0;
+  if (n == 0) {
+    tir_error(r->d, rd_span(s), "unsupported with statement");
     return NULL;
   }
-  TSNode item = ts_node_named_child(clause, 0);
+  if (n > RD_MAX_WITH_ITEMS) {
+    tir_error(r->d, rd_span(s), "a with statement of more than %d items", RD_MAX_WITH_ITEMS);
+    return NULL;
+  }
+  return with_item(r, s, 0);
+}
+
+static tir_stmt *with_item(rd *r, TSNode s, uint32_t k) {
+  TSNode clause = ts_node_named_child(s, 0);
+  bool last = k + 1 == ts_node_named_child_count(clause);
+  TSNode saved = r->with_node;
+  uint32_t saved_next = r->with_next;
+  r->with_node = s;
+  r->with_next = last ? 0 : k + 1;
+  tir_stmt *st = with_one(r, s, ts_node_named_child(clause, k), last);
+  r->with_node = saved;
+  r->with_next = saved_next;
+  return st;
+}
+
+static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
+  TSNode body = rd_field(s, "body");
   TSNode call = rd_field(item, "value");
   if (rd_is(call, "as_pattern")) {
     /* `with T.launch_thread("blockIdx.x", n) as bx:` (TVM prints a launch
@@ -1909,6 +1942,10 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
   const char *tn = rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
   if (!tn) {
     tir_error(r->d, rd_span(call), "unsupported with statement");
+    return NULL;
+  }
+  if (!last && (!strcmp(tn, r->tirx ? "sblock" : "block") || !strcmp(tn, "init") || !strcmp(tn, "If"))) {
+    tir_error(r->d, rd_span(call), "T.%s in a with statement of several items is not supported; nest the withs", tn);
     return NULL;
   }
   if (!strcmp(tn, r->tirx ? "sblock" : "block")) return rd_with_block(r, s, call, tn);
