@@ -548,8 +548,57 @@ static void add_alloc(rd *r, rd_block *b, tir_buffer *buf) {
   b->allocs[b->n_alloc++] = buf;
 }
 
+static const char *one_axis_kind(const char *tn) {
+  static const char *const one[][2] = {{"axis.spatial", "spatial"}, {"axis.reduce", "reduce"}, {"axis.scan", "scan"},
+                                       {"axis.opaque", "opaque"},   {"axis.S", "spatial"},      {"axis.R", "reduce"}};
+  for (size_t i = 0; tn && i < sizeof one / sizeof one[0]; i++)
+    if (!strcmp(tn, one[i][0])) return one[i][1];
+  return NULL;
+}
+
+/* `vi, vj = T.axis.spatial(16, i), T.axis.reduce(16, k)`: each axis of the
+ * tuple, every binding read before any name is bound (as Python assigns) */
+static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
+  TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right");
+  if (!(rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) ||
+      !(rd_is(right, "expression_list") || rd_is(right, "tuple")))
+    return false;
+  uint32_t n = ts_node_named_child_count(right);
+  if (n == 0 || n != ts_node_named_child_count(left)) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(right, i);
+    if (!rd_is(c, "call") || !one_axis_kind(rd_t_name(r, rd_field(c, "function"))) ||
+        !rd_is(ts_node_named_child(left, i), "identifier"))
+      return false;
+  }
+  if (!rd_direct_in_block(r, stmt)) {
+    tir_error(r->d, rd_span(right), "T.axis must be used directly inside a block");
+    return *failed = true;
+  }
+  rd_args *a = tir_alloc(r->c, sizeof *a * n);
+  bool ok = true;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(right, i);
+    r->axis_args = true;
+    ok = rd_eval_args(r, rd_field(c, "arguments"), &a[i]) && ok;
+    r->axis_args = false;
+    a[i].sp = call_span(c);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(right, i);
+    const char *name = rd_text(r, ts_node_named_child(left, i));
+    if (!ok || !axis_one(r, one_axis_kind(rd_t_name(r, rd_field(c, "function"))), &a[i], name)) {
+      ok = false;
+      rd_push_sym(r, name, (rval){.k = RV_ERR}); /* later uses stay quiet */
+    }
+  }
+  if (!ok) *failed = true;
+  return true;
+}
+
 static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   TSNode right = rd_field(asg, "right");
+  if (axis_tuple(r, stmt, asg, failed)) return true;
   if (!rd_is(right, "call")) return false;
   const char *tn = rd_t_name(r, rd_field(right, "function"));
   if (!tn) return false;

@@ -1677,7 +1677,7 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   const char *names[RD_MAX_GRID];
   int n = 0;
   if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
-  else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) {
+  else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
     for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < RD_MAX_GRID; i++) {
       TSNode c = ts_node_named_child(left, i);
       if (!rd_is(c, "identifier")) goto badt;
