@@ -197,9 +197,10 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
   }
   /* a 0 of another dtype than the default one (the first extent's, as the
    * reader and TVM give an elem_offset not written) is written: TVM reads
-   * `elem_offset=0` as an int32 0 beside int64 extents */
+   * `elem_offset=0` as an int32 0 beside int64 extents; so is a 0 beside
+   * offset_factor > 1, which without it TVM reads as a fresh var */
   tir_dtype def_t = b->ndim ? b->shape[0]->dtype : TIR_INT32;
-  if (!is_const(b->elem_offset, 0) || !tir_dtype_eq(b->elem_offset->dtype, def_t)) {
+  if (!is_const(b->elem_offset, 0) || !tir_dtype_eq(b->elem_offset->dtype, def_t) || b->offset_factor > 1) {
     pr_puts(&p->out, ", elem_offset=");
     pr_expr(p, b->elem_offset);
   }

@@ -315,6 +315,17 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   if (sc && sc->k != RV_NONE && !(scope = rd_as_str(r, *sc, "scope"))) return NULL;
   if (data && data->u.var.ptr_scope && strcmp(data->u.var.ptr_scope, scope) && !(sc && sc->k != RV_NONE))
     scope = data->u.var.ptr_scope;
+  /* what tirc's buffers do not model is refused, not dropped: a buffer
+   * flattened to several dimensions, and broadcasting ("auto") buffers */
+  rval *axs = rd_kwarg(a, "axis_separators"), *bt = rd_kwarg(a, "buffer_type");
+  if (axs && axs->k != RV_NONE && !(axs->k == RV_TUPLE && axs->n == 0)) {
+    tir_error(r->d, axs->sp, "axis_separators (a buffer flattened to more than one dimension) is not supported");
+    return NULL;
+  }
+  if (bt && bt->k != RV_NONE && !(bt->k == RV_STR && (!strcmp(bt->s, "default") || !*bt->s))) {
+    tir_error(r->d, bt->sp, "buffer_type other than \"default\" (a broadcasting \"auto\" buffer) is not supported");
+    return NULL;
+  }
   tir_buffer *b = tir_buffer_new(r->c, name, dt, shape, ndim, strides, nstrides, off, scope, align,
                                  factor, data);
   b->span = a->sp;
