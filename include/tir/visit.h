@@ -74,6 +74,10 @@ void tir_var_map_free(tir_var_map *m);
 
 tir_expr *tir_substitute_expr(tir_ctx *c, tir_expr *e, const tir_var_map *m);
 tir_stmt *tir_substitute_stmt(tir_ctx *c, tir_stmt *s, const tir_var_map *m);
+/* a block var's binding as the var's dtype: TVM's T.axis.* keep a binding
+ * of another integer dtype as written (T.axis.spatial(1, T.int64(0)) is an
+ * int32 var); a pass that puts the binding for the var converts it */
+tir_expr *tir_block_binding(tir_ctx *c, const tir_expr *var, tir_expr *value);
 
 /* ---- structural equality and hashing, modulo var names (as TVM's):
  * vars are equal when they are defined at corresponding places (params,

@@ -407,7 +407,7 @@ static void nested_block(detector *d, tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
   tir_var_map vmap = {0};
   for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++)
-    tir_var_map_set(&vmap, b->iter_vars[i].var, s->u.realize.iter_values[i]);
+    tir_var_map_set(&vmap, b->iter_vars[i].var, tir_block_binding(d->c, b->iter_vars[i].var, s->u.realize.iter_values[i]));
   const tir_buffer_region *rd = b->reads, *wr = b->writes;
   int nr = b->n_reads, nw = b->n_writes;
   tir_buffer_region *ir = NULL, *iw = NULL;

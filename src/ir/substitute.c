@@ -152,3 +152,10 @@ tir_stmt *tir_substitute_stmt(tir_ctx *c, tir_stmt *st, const tir_var_map *m) {
   subst_done(&s);
   return r;
 }
+
+tir_expr *tir_block_binding(tir_ctx *c, const tir_expr *var, tir_expr *value) {
+  if (!value || tir_dtype_eq(var->dtype, value->dtype)) return value;
+  int64_t k;
+  if (tir_is_const_int(value, &k)) return tir_int(c, var->dtype, k);
+  return tir_cast(c, var->dtype, value);
+}

@@ -387,7 +387,8 @@ static void collect_block(compact_state *st, const tir_stmt *s) {
   int nsubst = st->subst.n; /* the iter vars are bound only inside the block */
   if (s->u.realize.predicate && s->u.realize.predicate->kind != TIR_INT_IMM) push_cond(st, s->u.realize.predicate);
   for (int i = 0; i < blk->n_iter && i < s->u.realize.n; i++) {
-    tir_var_map_set(&st->subst, blk->iter_vars[i].var, tir_substitute_expr(st->c, s->u.realize.iter_values[i], &st->subst));
+    tir_var_map_set(&st->subst, blk->iter_vars[i].var,
+                    tir_block_binding(st->c, blk->iter_vars[i].var, tir_substitute_expr(st->c, s->u.realize.iter_values[i], &st->subst)));
     tir_analyzer_bind_range(st->a, blk->iter_vars[i].var, blk->iter_vars[i].dom.min, blk->iter_vars[i].dom.extent);
   }
   GROW(st->blocks, st->nblocks, st->capblocks);

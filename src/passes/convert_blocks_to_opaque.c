@@ -15,7 +15,7 @@ static tir_stmt *bind_iters(tir_mutator *m, tir_stmt *s) {
   opaque_state *st = m->user;
   const tir_block *b = s->u.realize.block;
   for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) {
-    tir_expr *v = tir_substitute_expr(m->ctx, s->u.realize.iter_values[i], &st->map);
+    tir_expr *v = tir_block_binding(m->ctx, b->iter_vars[i].var, tir_substitute_expr(m->ctx, s->u.realize.iter_values[i], &st->map));
     tir_var_map_set(&st->map, b->iter_vars[i].var, v);
   }
   return NULL;

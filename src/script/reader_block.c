@@ -469,9 +469,20 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     tir_error(r->d, bind->sp, "T.axis.%s binding must be an integer", kind);
     return false;
   }
-  tir_dtype dt = val->dtype;
+  /* the var takes the widest of its domain's dtypes and dtype= (int32 by
+   * default), as TVM's T.axis.* give it; the binding stays as written (a
+   * pass that substitutes it for the var converts it) */
+  tir_dtype dt = TIR_INT32;
   rval *dv = rd_kwarg(a, "dtype");
   if (dv && !rd_parse_dtype(r, *dv, &dt)) return false;
+  if (!tir_dtype_is_int(dt) || dt.lanes != 1) {
+    tir_error(r->d, dv->sp, "T.axis.%s dtype must be a scalar integer type", kind);
+    return false;
+  }
+  const rval *parts = dom->k == RV_TUPLE ? dom->items : dom;
+  for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
+    if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype) && parts[i].e->dtype.bits > dt.bits)
+      dt = parts[i].e->dtype;
   tir_range rg;
   if (dom->k == RV_TUPLE) {
     if (dom->n != 2) {
