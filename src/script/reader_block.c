@@ -181,7 +181,7 @@ tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval 
   return b;
 }
 
-static tir_expr *stride_of(rd *r, rval v, const char *buf, const char *field) {
+static tir_expr *stride_of(rd *r, rval v, const char *buf, const char *field, tir_dtype str_t) {
   if (v.k == RV_FRESH) { /* elem_offset=T.int32(): a var of its own, as TVM reads it */
     if (!tir_dtype_is_int(v.dt)) {
       tir_error(r->d, v.sp, "buffer %s must be an integer", field);
@@ -197,7 +197,7 @@ static tir_expr *stride_of(rd *r, rval v, const char *buf, const char *field) {
   if (v.k == RV_STR) {
     rd_sym *s = rd_lookup(r, v.s);
     if (s && s->val.k == RV_EXPR) return s->val.e;
-    tir_expr *var = tir_var(r->c, v.s, TIR_INT32);
+    tir_expr *var = tir_var(r->c, v.s, str_t);
     rd_push_sym(r, v.s, rv_expr(var, v.sp));
     return var;
   }
@@ -267,6 +267,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   }
   tir_expr **strides = NULL;
   int nstrides = 0;
+  /* a stride named by a string is a var of the first extent's dtype in
+   * T.match_buffer (int32 in the other forms), as TVM makes it */
+  tir_dtype str_t = TIR_INT32;
+  if (shape_pos == 1 && ndim > 0 && tir_dtype_is_int(shape[0]->dtype)) str_t = shape[0]->dtype;
   rval *st = rd_arg(a, shape_pos + 3, "strides");
   if (st && st->k != RV_NONE) {
     if (st->k != RV_TUPLE) {
@@ -276,7 +280,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     nstrides = st->n;
     strides = tir_alloc(r->c, sizeof *strides * (size_t)(st->n + 1));
     for (int i = 0; i < st->n; i++)
-      if (!(strides[i] = stride_of(r, st->items[i], name, "stride"))) return NULL;
+      if (!(strides[i] = stride_of(r, st->items[i], name, "stride", str_t))) return NULL;
     if (nstrides && nstrides != ndim) {
       tir_error(r->d, st->sp, "buffer '%s' has %d dimensions but %d strides", name, ndim, nstrides);
       return NULL;
@@ -289,7 +293,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"),
        *bv = bo ? rd_arg(a, shape_pos + 5, "byte_offset") : rd_kwarg(a, "byte_offset");
   if (ov && ov->k != RV_NONE) {
-    if (!(off = stride_of(r, *ov, name, "elem_offset"))) return NULL;
+    if (!(off = stride_of(r, *ov, name, "elem_offset", TIR_INT32))) return NULL;
   } else if (bv && bv->k != RV_NONE) {
     /* byte_offset=N: as TVM reads it, the elem_offset N / (bytes of an element) */
     int64_t bo;
