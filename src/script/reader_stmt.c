@@ -1676,7 +1676,16 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   TSNode left = rd_field(s, "left");
   const char *names[RD_MAX_GRID];
   int n = 0;
-  if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
+  const char *tuple_name = NULL; /* `for iters in T.grid(m, n)`: iters is the tuple of the loop vars */
+  if (rd_is(left, "identifier") && ls.n > 1) {
+    tuple_name = rd_text(r, left);
+    for (n = 0; n < ls.n; n++) {
+      size_t len = strlen(tuple_name) + 24;
+      char *nm = tir_alloc(r->c, len);
+      snprintf(nm, len, "%s_%d", tuple_name, n); /* TVM's names for them */
+      names[n] = nm;
+    }
+  } else if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
   else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
     for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < RD_MAX_GRID; i++) {
       TSNode c = ts_node_named_child(left, i);
@@ -1719,8 +1728,15 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t, rd_span(left)) : NULL;
     vars[i] = bound ? bound : tir_var(r->c, names[i], t);
     if (!bound) vars[i]->span = rd_span(left);
-    rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
+    if (!tuple_name) rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
     rd_push_loop(r, vars[i], ls.min[i], ls.ext[i]);
+  }
+  if (tuple_name) {
+    rval tv = {.k = RV_TUPLE, .n = n, .sp = rd_span(left)};
+    rval *items = tir_alloc(r->c, sizeof *items * (size_t)n);
+    for (int i = 0; i < n; i++) items[i] = rv_expr(vars[i], rd_span(left));
+    tv.items = items;
+    rd_push_sym(r, tuple_name, tv);
   }
   r->loop_depth++;
   tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
