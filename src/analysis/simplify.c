@@ -347,6 +347,28 @@ tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *
       tir_dtype_eq(x->dtype, y->dtype)) {
     int64_t r, p = x->u.int_val, q = y->u.int_val;
     bool wrap = false;
+    if (x->dtype.code == TIR_TC_UINT && x->dtype.bits == 64 && (p < 0 || q < 0)) {
+      /* uint64 constants past INT64_MAX are held as negative int64: their
+       * division, remainder, min, max and comparisons are unsigned */
+      uint64_t u = (uint64_t)p, v = (uint64_t)q;
+      switch (k) {
+      case TIR_DIV: case TIR_FLOORDIV: if (v) return tir_int(c, x->dtype, (int64_t)(u / v)); break;
+      case TIR_MOD: case TIR_FLOORMOD: if (v) return tir_int(c, x->dtype, (int64_t)(u % v)); break;
+      case TIR_MIN: return tir_int(c, x->dtype, (int64_t)(u < v ? u : v));
+      case TIR_MAX: return tir_int(c, x->dtype, (int64_t)(u > v ? u : v));
+      case TIR_LT: return tir_bool(c, u < v);
+      case TIR_LE: return tir_bool(c, u <= v);
+      case TIR_GT: return tir_bool(c, u > v);
+      case TIR_GE: return tir_bool(c, u >= v);
+      case TIR_EQ: return tir_bool(c, u == v);
+      case TIR_NE: return tir_bool(c, u != v);
+      case TIR_ADD: return tir_int(c, x->dtype, (int64_t)(u + v));
+      case TIR_SUB: return tir_int(c, x->dtype, (int64_t)(u - v));
+      case TIR_MUL: return tir_int(c, x->dtype, (int64_t)(u * v));
+      default: break;
+      }
+      return tir_binary(c, k, x, y);
+    }
     if (fold_int(k, p, q, &r)) {
       if (TIR_IS_CMP(k) || k == TIR_AND || k == TIR_OR) return tir_bool(c, r != 0);
       if (ana_fits(x->dtype, r)) return tir_int(c, x->dtype, r);

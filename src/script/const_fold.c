@@ -30,12 +30,37 @@ static ir_fold both_int(tir_expr_kind k, int64_t x, int64_t y) {
   }
 }
 
+/* TVM folds floormod and truncmod of int32 and int64 (its index types),
+ * the floormod of two unsigned constants and the truncmod of two uint64
+ * constants, and no other (int8 7 % 3 stays a node, as does uint8 x % 1) */
+static bool mod_folds(tir_expr_kind k, tir_dtype t, bool both_const) {
+  if (k != TIR_FLOORMOD && k != TIR_MOD) return true;
+  if (t.code == TIR_TC_INT) return t.bits == 32 || t.bits == 64;
+  if (t.code == TIR_TC_UINT) return both_const && (k == TIR_FLOORMOD || t.bits == 64);
+  return true;
+}
+
+/* uint64 constants past INT64_MAX are held as negative int64: their
+ * division, remainder, min and max are unsigned (floor and trunc agree) */
+static ir_fold both_uint64(tir_expr_kind k, uint64_t x, uint64_t y) {
+  switch (k) {
+  case TIR_FLOORDIV:
+  case TIR_DIV: return y ? fold_int((int64_t)(x / y)) : NONE;
+  case TIR_FLOORMOD:
+  case TIR_MOD: return y ? fold_int((int64_t)(x % y)) : NONE;
+  case TIR_MIN: return fold_int((int64_t)(x < y ? x : y));
+  case TIR_MAX: return fold_int((int64_t)(x > y ? x : y));
+  default: return both_int(k, (int64_t)x, (int64_t)y);
+  }
+}
+
 ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
   bool ca = a->kind == TIR_INT_IMM, cb = b->kind == TIR_INT_IMM;
   int64_t x = ca ? a->u.int_val : 0, y = cb ? b->u.int_val : 0;
   tir_dtype t = a->dtype;
+  if (!mod_folds(k, t, ca && cb)) return NONE;
   if (ca && cb && t.lanes == 1) {
-    ir_fold f = both_int(k, x, y);
+    ir_fold f = t.code == TIR_TC_UINT && t.bits == 64 ? both_uint64(k, (uint64_t)x, (uint64_t)y) : both_int(k, x, y);
     /* as TVM folds: two's complement in the operands' width (int32
      * 2147483647 + 1 is -2147483648; uint8 250 + 10 is 4) */
     if (f.kind == IR_FOLD_INT && tir_dtype_is_int(t) && t.bits < 64) {
