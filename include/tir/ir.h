@@ -359,6 +359,7 @@ typedef enum tir_for_kind {
   TIR_FOR_UNROLLED,
   TIR_FOR_THREAD_BINDING,
 } tir_for_kind;
+enum { TIR_EXT_ANY = 0, TIR_EXT_RANGE = 1, TIR_EXT_GRID = 2 };
 
 typedef enum tir_iter_type {
   TIR_ITER_SPATIAL = 0,  /* kDataPar, "S" */
@@ -420,6 +421,12 @@ struct tir_stmt {
        * ... while below min + extent; a step not provably positive is
        * refused where the loop is lowered or run (as TVM's) */
       tir_expr *step;
+      /* how the extent was written (TVMScript printing only; not part of
+       * the program): TIR_EXT_RANGE read from range/T.serial/... (TVM's
+       * reader simplifies such an extent: printed so again, it reads as
+       * TVM read it), TIR_EXT_GRID read from T.grid (kept as written:
+       * printed in a T.grid), TIR_EXT_ANY made by a pass */
+      unsigned char ext_form;
     } loop;
     struct { tir_expr *cond; tir_stmt *body; } whl;
     struct { tir_expr *cond; tir_stmt *then_s, *else_s; /* else may be NULL */ } ifs;

@@ -351,9 +351,17 @@ static void push_loop(printer *p, const tir_stmt *s) {
   p->loops[p->nloops++] = s;
 }
 
+/* an extent TVM's reader keeps as it is in every loop form (a constant or
+ * a var: its simplifier leaves them alone) */
+static bool trivial_extent(const tir_expr *e) { return e->kind == TIR_INT_IMM || e->kind == TIR_VAR; }
+
+/* a plain serial loop that may be printed in a T.grid: T.grid keeps its
+ * extents as written, so not a loop read from range(e) with an extent TVM
+ * simplifies there (printed as range(e) again, it reads as TVM read it) */
 static bool grid_foldable(const tir_stmt *s) {
   return s->kind == TIR_FOR && s->u.loop.kind == TIR_FOR_SERIAL && is_const(s->u.loop.min, 0) &&
-         av_empty(s->u.loop.annotations) && !s->u.loop.thread_tag && !s->u.loop.step;
+         av_empty(s->u.loop.annotations) && !s->u.loop.thread_tag && !s->u.loop.step &&
+         (s->u.loop.ext_form != TIR_EXT_RANGE || trivial_extent(s->u.loop.extent));
 }
 
 typedef struct { const tir_expr *const *vars; int n; bool found; } uses_ctx;
@@ -423,7 +431,10 @@ static void pr_for(printer *p, const tir_stmt *s) {
   for (int i = 0; i < n; i++) pr_printf(&p->out, "%s%s", i ? ", " : "", names[i]);
   free(names);
   pr_puts(&p->out, " in ");
-  if (n > 1) {
+  /* a loop read from T.grid(e), e an extent TVM's range(e) would simplify:
+   * T.grid(e) again, which keeps it as written */
+  bool grid1 = n == 1 && grid_foldable(s) && s->u.loop.ext_form == TIR_EXT_GRID && !trivial_extent(s->u.loop.extent);
+  if (n > 1 || grid1) {
     pr_puts(&p->out, "T.grid(");
     for (int i = 0; i < n; i++) {
       if (i) pr_puts(&p->out, ", ");

@@ -1479,6 +1479,7 @@ typedef struct loop_spec {
   tir_expr *min[RD_MAX_GRID], *ext[RD_MAX_GRID];
   rval step; /* RV_NONE: none */
   int n;
+  bool grid; /* T.grid: extents kept as written (TVM simplifies the others') */
 } loop_spec;
 
 static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext) {
@@ -1616,6 +1617,7 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
       }
     }
     ls->n = a.npos;
+    ls->grid = true;
     return loop_spec_tail(r, &a, tn, ls, true);
   }
   ls->n = 1;
@@ -1749,6 +1751,7 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     body = tir_for(r->c, vars[i], ls.min[i], ls.ext[i], ls.kind, ls.thread, i == n - 1 ? ls.annots : NULL, body);
     body->span = rd_span(s);
     body->u.loop.step = step;
+    body->u.loop.ext_form = ls.grid ? TIR_EXT_GRID : TIR_EXT_RANGE;
   }
   return body;
 badt:
