@@ -802,10 +802,22 @@ static void data_as_declared(printer *p, const tir_buffer *b, const char *name) 
   }
 }
 
+/* b declares what src.view(shape) declares: src's data, dtype, strides,
+ * elem_offset, offset_factor, alignment and scope */
+static bool same_as_view(const tir_buffer *b, const tir_buffer *src) {
+  if (b->data != src->data || !tir_dtype_eq(b->dtype, src->dtype) || b->nstrides != src->nstrides ||
+      !pr_deep_equal(b->elem_offset, src->elem_offset) || b->offset_factor != src->offset_factor ||
+      b->data_alignment != src->data_alignment || strcmp(b->scope ? b->scope : "global", src->scope ? src->scope : "global"))
+    return false;
+  for (int i = 0; i < b->nstrides; i++)
+    if (!pr_deep_equal(b->strides[i], src->strides[i])) return false;
+  return true;
+}
+
 static void pr_decl(printer *p, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   if (s->kind == TIR_DECL_BUFFER && !s->u.decl.implicit && b->view_of && !b->layout_none && tirx(p) &&
-      b->data == b->view_of->data && pr_lookup(p, b->view_of)) { /* B = A.view(shape): A's layout */
+      same_as_view(b, b->view_of) && pr_lookup(p, b->view_of)) { /* B = A.view(shape): A's layout */
     int mark = p->nnames;
     line(p);
     const char *name = pr_define(p, b, b->name);

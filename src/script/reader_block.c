@@ -169,15 +169,19 @@ tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval 
   b->name = tir_strdup(r->c, name);
   if (!shape_of(r, shape, &b->shape, &b->ndim) || !rd_check_shape(r, shape, b->shape, b->ndim, b->dtype, name))
     return NULL;
-  b->strides = NULL;
-  b->nstrides = 0;
-  b->elem_offset = tir_int(r->c, b->ndim ? b->shape[0]->dtype : TIR_INT32, 0);
+  /* TVM's view carries its source's strides, elem_offset, offset_factor,
+   * alignment and scope (Buffer.view re-declares them) */
+  if (b->nstrides && b->nstrides != b->ndim) {
+    tir_error(r->d, shape.sp, "a view of %d dimensions of the strided buffer '%s' (%d strides) is not supported",
+              b->ndim, src->name, b->nstrides);
+    return NULL;
+  }
   b->axis_separators = NULL;
   b->naxis_sep = 0;
   /* in a tirx function without s_tir, TVM gives a view its source's layout
-   * (elsewhere every layout is None) */
+   * (elsewhere every layout is None, the source's too) */
   b->layout_none = false;
-  b->view_of = r->fn && r->tirx && !r->fn->explicit_s_tir ? src : NULL;
+  b->view_of = r->fn && r->tirx ? src : NULL;
   return b;
 }
 

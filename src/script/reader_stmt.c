@@ -803,6 +803,10 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       tir_error(r->d, a.sp, "%s.view expects the new shape", src.buf->name);
       return NULL;
     }
+    if (a.npos == 1 && (a.pos[0].k == RV_STR || a.pos[0].k == RV_DTYPE)) {
+      tir_error(r->d, a.pos[0].sp, "%s.view(dtype) (a view of the data as another dtype) is not supported", src.buf->name);
+      return NULL;
+    }
     rval shape = a.npos == 1 ? a.pos[0] : (rval){.k = RV_TUPLE, .items = a.pos, .n = a.npos, .sp = a.sp};
     tir_buffer *b = rd_view_buffer(r, name, src.buf, shape);
     if (!b) return NULL;
