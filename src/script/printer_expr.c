@@ -578,7 +578,9 @@ static void pr_call(printer *p, const tir_expr *e) {
     return;
   }
   pr_printf(&p->out, "T.%s(", op);
-  if (takes_dtype_arg(op) || (!strcmp(op, "ptx_legacy.ldmatrix") && !tir_dtype_eq(e->dtype, TIR_VOID))) {
+  if (takes_dtype_arg(op) || ((!strcmp(op, "ptx_legacy.ldmatrix") || !strcmp(op, "cuda.mma_fill_legacy") ||
+                               !strcmp(op, "cuda.mma_store_legacy")) &&
+                              !tir_dtype_eq(e->dtype, TIR_VOID))) {
     pr_call_type(p, e);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
   }

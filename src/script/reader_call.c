@@ -283,15 +283,27 @@ static tir_expr *pack_buffer(rd *r, const tir_buffer *b, tir_span sp) {
 
 static rval abs_call(rd *r, rd_args *a);
 
+/* TVM's calls that may take their dtype first (as call_intrin's dtype) */
+static bool dtype_first_optional(const char *name, int *nargs) {
+  static const struct { const char *name; int n; } OPS[] = {
+      {"ptx_legacy.ldmatrix", 7}, {"cuda.mma_fill_legacy", 3}, {"cuda.mma_store_legacy", 6}};
+  for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+    if (!strcmp(name, OPS[i].name)) return *nargs = OPS[i].n, true;
+  return false;
+}
+
 static rval table_call(rd *r, const char *name, rd_args *a) {
   const tir_intrin *in = tir_intrin_lookup(name);
+  tir_dtype elem = TIR_VOID;
+  int nargs;
+  bool dfo = dtype_first_optional(name, &nargs);
   if (a->nkw) {
     tir_error(r->d, a->kwsp[0], "T.%s takes no keyword arguments", name);
     return rv_err();
   }
-  tir_dtype elem = TIR_VOID;
-  if (!strcmp(name, "ptx_legacy.ldmatrix") && a->npos == 8 && a->pos[0].k == RV_STR) {
-    /* TVM's 8-argument spelling: the buffer's element dtype first, the call's dtype */
+  if (dfo && !elem.bits && a->npos == nargs + 1 && a->pos[0].k == RV_STR) {
+    /* TVM's spelling with the dtype first: the call's dtype (for ldmatrix
+     * the buffer's element dtype) */
     if (!rd_parse_dtype(r, a->pos[0], &elem)) return rv_err();
     a->pos++, a->npos--;
   }
@@ -738,7 +750,7 @@ static rval ceildiv(rd *r, rd_args *a) {
  * it themselves: T.type_annotation(dtype=...)) */
 static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret",
                                           "call_llvm_intrin", "call_llvm_pure_intrin", "vectorlow", "vectorhigh",
-                                          "vectorcombine", NULL};
+                                          "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
 static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_storage_sync", "tvm_warp_shuffle",
