@@ -169,7 +169,38 @@ static const tir_intrin TABLE[] = {
     {"Shuffle", TIR_ARITY_RANGE, 3, -1, {A_INT, A_ANY}, 2, TIR_IR_EXPLICIT, true, false, NULL},
     /* a pointer moved by a number of bytes */
     {"handle_add_byte_offset", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_INT}, 2, TIR_IR_HANDLE, true, false, NULL},
+    /* the Relax VM's register file (its TIR-compiled functions, __vmtir__*):
+     * (list, index) and (list, index, function name, args...) */
+    {"anylist_getitem", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_INT}, 2, TIR_IR_HANDLE, false, false, NULL},
+    {"anylist_resetitem", TIR_ARITY_RANGE, 2, 2, {A_HDL, A_INT}, 2, TIR_IR_INT32, false, false, NULL},
+    {"anylist_setitem_call_packed", TIR_ARITY_RANGE, 3, -1, {A_HDL, A_INT, A_STR, A_ANY}, 4, TIR_IR_INT32, false, false, NULL},
+    {"anylist_setitem_call_cpacked", TIR_ARITY_RANGE, 3, -1, {A_HDL, A_INT, A_STR, A_ANY}, 4, TIR_IR_INT32, false, false, NULL},
+    /* a parameter of the module's by name (TVM's T.lookup_param) */
+    {"lookup_param", TIR_ARITY_RANGE, 1, 1, {A_STR}, 1, TIR_IR_HANDLE, false, false, NULL},
+    /* ops TVM 0.27 registers with no T.* function: written through
+     * T.call_intrin(dtype, "tirx.NAME", ...) only (tir_intrin_call_intrin_only) */
+    {"tvm_call_trace_packed", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    /* Hexagon's DMA: copy (queue, dst, src, bytes, bypass cache), wait
+     * (queue, in flight), and the group markers (queue) */
+    {"dma_copy", TIR_ARITY_RANGE, 5, 5, {A_INT, A_HDL, A_HDL, A_INT, A_BOOL}, 5, TIR_IR_EXPLICIT, false, false, NULL},
+    {"dma_wait", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    {"dma_start_group", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_EXPLICIT, false, false, NULL},
+    {"dma_end_group", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_EXPLICIT, false, false, NULL},
+    /* OpenCL / Adreno textures: (data, then coordinates and the like) */
+    {"texture2d_load", TIR_ARITY_RANGE, 1, -1, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    {"texture2d_store", TIR_ARITY_RANGE, 1, -1, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
 };
+
+/* the first entry of those written only through T.call_intrin */
+#define FIRST_CALL_INTRIN_ONLY "tvm_call_trace_packed"
+
+bool tir_intrin_call_intrin_only(const tir_intrin *in) {
+  static int first = -1;
+  if (first < 0)
+    for (int i = 0; i < (int)(sizeof TABLE / sizeof TABLE[0]); i++)
+      if (!strcmp(TABLE[i].name, FIRST_CALL_INTRIN_ONLY)) first = i;
+  return in && first >= 0 && in - TABLE >= first;
+}
 
 #define NTABLE ((int)(sizeof TABLE / sizeof TABLE[0]))
 

@@ -57,6 +57,8 @@ typedef struct tir_intrin {
 /* read and printed (TVM's tensor-core, warp and hint intrinsics), but not
  * emitted or run: the code generators and the interpreter refuse it by name */
 bool tir_intrin_read_only(const tir_intrin *in);
+/* an op TVM registers with no T.* function (T.call_intrin(dtype, "tirx.dma_copy", ...) only) */
+bool tir_intrin_call_intrin_only(const tir_intrin *in);
 
 /* the entry for name (with or without a "tir." prefix), or NULL */
 const tir_intrin *tir_intrin_lookup(const char *name);

@@ -44,12 +44,12 @@ static const char *const TVM_UNSUPPORTED[] = {
     "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
     "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
-    "anylist_getitem", "anylist_resetitem", "assume", "break_loop",
+    "assume", "break_loop",
     "buffer", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
     "hint", "inline", "iter_var",
-    "lookup_param", "macro", "masked_load", "masked_store",
+    "macro", "masked_load", "masked_store",
     "ptr", "ptr_byte_offset",
     "shared_scalar",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
@@ -1002,6 +1002,10 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return v;
   }
   if (!strcmp(name, "tvm_struct_get")) return struct_get(r, a);
+  if (tir_intrin_lookup(name) && tir_intrin_call_intrin_only(tir_intrin_lookup(name))) {
+    tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
+    return rv_err();
+  }
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
