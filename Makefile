@@ -130,6 +130,7 @@ corpus-full: $(TIRC)
 	@python3 tests/corpus/topi_sweep.py $(TIRC) --full
 	@python3 tests/corpus/tvm_source.py $(TIRC) --full
 	@python3 tests/corpus/relax_sweep.py $(TIRC) --full
+	@CONSTRUCTS_FULL=1 python3 tests/corpus/constructs.py $(TIRC)
 
 # the interpreter (docs/exec.md): its own tests, the C against it, every
 # golden input of tests/passes/ with --verify-exec; exec-full adds the slow ones
