@@ -43,9 +43,9 @@ static const tir_intrin TABLE[] = {
     {"isinf", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_BOOL, true, false, "isinf"},
     {"isfinite", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_BOOL, true, false, "isfinite"},
     /* bits */
-    {"bitwise_and", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
-    {"bitwise_or", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
-    {"bitwise_xor", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_and", TIR_ARITY_RANGE, 2, 2, {TIR_IA_INT_BOOL, TIR_IA_INT_BOOL}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_or", TIR_ARITY_RANGE, 2, 2, {TIR_IA_INT_BOOL, TIR_IA_INT_BOOL}, 2, TIR_IR_ARG0, true, true, NULL},
+    {"bitwise_xor", TIR_ARITY_RANGE, 2, 2, {TIR_IA_INT_BOOL, TIR_IA_INT_BOOL}, 2, TIR_IR_ARG0, true, true, NULL},
     {"bitwise_not", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
     {"shift_left", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
     {"shift_right", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
@@ -237,6 +237,7 @@ static const char *kind_name(tir_intrin_arg k) {
   case TIR_IA_HANDLE: return "a pointer (handle)";
   case TIR_IA_STRING: return "a string";
   case TIR_IA_TYPE_ANNOT: return "a T.type_annotation(dtype)";
+  case TIR_IA_INT_BOOL: return "an integer or a boolean";
   default: return "an expression";
   }
 }
@@ -245,6 +246,7 @@ static bool arg_fits(const tir_expr *e, tir_intrin_arg k) {
   tir_dtype t = e->dtype;
   switch (k) {
   case TIR_IA_INT: return tir_dtype_is_int(t);
+  case TIR_IA_INT_BOOL: return tir_dtype_is_int(t) || tir_dtype_is_bool(t);
   case TIR_IA_FLOAT: return tir_dtype_is_float(t);
   case TIR_IA_NUMERIC: return tir_dtype_is_int(t) || tir_dtype_is_float(t);
   case TIR_IA_BOOL: return tir_dtype_is_bool(t) || tir_dtype_is_int(t);

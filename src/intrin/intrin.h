@@ -19,6 +19,7 @@ typedef enum tir_intrin_arg {
   TIR_IA_HANDLE,   /* a pointer: handle dtype */
   TIR_IA_STRING,   /* a StringImm */
   TIR_IA_TYPE_ANNOT, /* a T.type_annotation(dtype) call */
+  TIR_IA_INT_BOOL,   /* int, uint or bool scalar (T.bitwise_and of two bools, as TVM's) */
 } tir_intrin_arg;
 
 /* how the result dtype is found */

@@ -331,7 +331,16 @@ static bool collect_expr_cb(tir_visitor *v, const tir_expr *e) {
   } else if (e->kind == TIR_VAR && tir_dtype_is_handle(e->dtype)) {
     access_opaque(st, e, false);
   } else if (is_access_ptr(e)) {
-    access_opaque(st, e->u.call.args[1], true);
+    /* an access_ptr typed as another dtype (content_lanes: offsets in
+     * vectors) is a bare use: its offset is not rewritten */
+    const tir_expr *ann = e->u.call.args[0];
+    bool as_buf = true;
+    for (int k = st->ninfos - 1; k >= 0; k--)
+      if (st->infos[k].buf->data == e->u.call.args[1]) {
+        as_buf = tir_dtype_eq(ann->dtype, st->infos[k].buf->dtype);
+        break;
+      }
+    access_opaque(st, e->u.call.args[1], as_buf);
     for (int i = 0; i < e->u.call.nargs; i++)
       if (i != 1) tir_visit_expr(v, e->u.call.args[i]);
     return false;

@@ -423,15 +423,37 @@ static bool pr_access_ptr(printer *p, const tir_expr *e) {
   if (a[0]->kind != TIR_CALL || strcmp(a[0]->u.call.op, "type_annotation") || a[1]->kind != TIR_VAR)
     return false;
   const tir_buffer *b = pr_data_buffer(p, a[1]);
-  int64_t mask;
-  if (!b || !tir_dtype_eq(a[0]->dtype, b->dtype) || !tir_is_const_int(a[4], &mask) || mask < 1 || mask > 3)
+  int64_t mask, lanes = a[0]->dtype.lanes, ev;
+  tir_dtype et = a[0]->dtype;
+  et.lanes = 1;
+  if (!b || !tir_dtype_eq(et, b->dtype) || b->dtype.lanes != 1 || !tir_is_const_int(a[4], &mask) || mask < 1 || mask > 3)
     return false;
+  static const char *const modes[] = {"", "r", "w", "rw"};
+  if (lanes > 1) {
+    /* content_lanes: TVM's base is elem_offset / lanes whatever the offset;
+     * the extent (in vectors) is written out */
+    const tir_expr *eo = b->elem_offset;
+    bool base_ok = tir_is_const_int(eo, &ev) ? (tir_is_const_int(a[2], &mask) && mask == ev / lanes)
+                                             : (a[2]->kind == TIR_DIV && pr_deep_equal(a[2]->u.bin.a, eo) &&
+                                                tir_is_const_int(a[2]->u.bin.b, &ev) && ev == lanes);
+    if (!base_ok || !tir_is_const_int(a[4], &mask)) return false;
+    pr_buffer_name(p, b);
+    pr_printf(&p->out, ".access_ptr(\"%s\", content_lanes=%lld, extent=", modes[mask], (long long)lanes);
+    pr_expr(p, a[3]);
+    pr_puts(&p->out, ")");
+    return true;
+  }
   const tir_expr *off = NULL; /* NULL: offset 0 */
+  tir_expr off_c;
   if (pr_deep_equal(a[2], b->elem_offset)) off = NULL;
   else if (b->elem_offset->kind == TIR_INT_IMM && b->elem_offset->u.int_val == 0) off = a[2];
   else if (a[2]->kind == TIR_ADD && pr_deep_equal(a[2]->u.bin.a, b->elem_offset)) off = a[2]->u.bin.b;
-  else return false;
-  static const char *const modes[] = {"", "r", "w", "rw"};
+  else if (tir_is_const_int(b->elem_offset, &ev) && tir_is_const_int(a[2], &mask) &&
+           tir_dtype_eq(a[2]->dtype, b->elem_offset->dtype)) { /* elem_offset + offset, folded */
+    off_c = (tir_expr){.kind = TIR_INT_IMM, .dtype = a[2]->dtype, .u.int_val = mask - ev};
+    off = &off_c;
+  } else return false;
+  if (!tir_is_const_int(a[4], &mask)) return false;
   pr_buffer_name(p, b);
   pr_printf(&p->out, ".access_ptr(\"%s\"", modes[mask]);
   if (off) {

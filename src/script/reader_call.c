@@ -1051,8 +1051,9 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   }
   rval *cl = rd_arg(a, 2, "content_lanes");
   int64_t lanes = 1;
-  if (cl && (!rd_as_int(r, *cl, &lanes, "content_lanes") || lanes != 1)) {
-    if (lanes != 1) tir_error(r->d, cl->sp, "access_ptr content_lanes other than 1 is not supported");
+  if (cl && !rd_as_int(r, *cl, &lanes, "content_lanes")) return rv_err();
+  if (lanes < 1 || lanes >= TIR_LANES_SCALABLE || b->dtype.lanes != 1) {
+    tir_error(r->d, cl->sp, "access_ptr content_lanes %lld is not supported here", (long long)lanes);
     return rv_err();
   }
   tir_dtype it = b->elem_offset->dtype;
@@ -1071,10 +1072,18 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
       for (int i = 1; i < b->ndim; i++) ext = rd_bin_expr(r, TIR_MUL, ext, b->shape[i]);
     }
     if (!ext || !(ext = rd_bin_expr(r, TIR_SUB, ext, off))) return rv_err();
+    /* content_lanes: the extent in vectors of that many elements (TVM's
+     * Buffer::access_ptr divides it) */
+    if (lanes > 1 && !(ext = rd_bin_expr(r, TIR_DIV, ext, tir_int(r->c, it, lanes)))) return rv_err();
   }
-  tir_expr *base = rd_bin_expr(r, TIR_ADD, b->elem_offset, off);
+  /* with content_lanes, TVM's base is elem_offset / lanes: the offset is
+   * left out of it (as TVM 0.27 computes it) */
+  tir_expr *base = lanes > 1 ? rd_bin_expr(r, TIR_DIV, b->elem_offset, tir_int(r->c, it, lanes))
+                             : rd_bin_expr(r, TIR_ADD, b->elem_offset, off);
   if (!base) return rv_err();
-  tir_expr *args[5] = {tir_call(r->c, b->dtype, "type_annotation", NULL, 0), b->data, base, ext,
+  tir_dtype at = b->dtype;
+  at.lanes = (int)lanes;
+  tir_expr *args[5] = {tir_call(r->c, at, "type_annotation", NULL, 0), b->data, base, ext,
                        tir_i32(r->c, mask)};
   return checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
 }
