@@ -111,14 +111,49 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
 
 /* ---- arguments ---- */
 
+/* Python's *seq and **dict in a call's arguments: their items, as the
+ * positional and keyword arguments they stand for (TVM's parser evaluates
+ * them in Python); RV_ERR after an error */
+static rval splat_value(rd *r, TSNode c, bool dict) {
+  rval v = rd_eval(r, ts_node_named_child(c, 0));
+  if (v.k == RV_ERR) return v;
+  if (dict ? v.k != RV_DICT : v.k != RV_TUPLE) {
+    tir_error(r->d, rd_span(c), dict ? "** expects a dict" : "* expects a tuple or list");
+    return rv_err();
+  }
+  for (int i = 0; dict && i < v.n; i++)
+    if (v.keys[i].k != RV_STR) {
+      tir_error(r->d, rd_span(c), "** expects a dict of string keys");
+      return rv_err();
+    }
+  return v;
+}
+
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   memset(a, 0, sizeof *a);
   a->sp = rd_span(al);
-  uint32_t cnt = ts_node_named_child_count(al), nkw = 0;
-  for (uint32_t i = 0; i < cnt; i++) nkw += rd_is(ts_node_named_child(al, i), "keyword_argument");
+  uint32_t cnt = ts_node_named_child_count(al), nkw = 0, npos = 0;
+  /* the splats are evaluated first, to size the arrays (each argument is
+   * still evaluated once, in order) */
+  rval *spl = NULL;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(al, i);
+    bool ls = rd_is(c, "list_splat"), ds = rd_is(c, "dictionary_splat");
+    if (ls || ds) {
+      if (!spl) spl = rd_tmp(r, sizeof *spl * cnt);
+      spl[i] = splat_value(r, c, ds);
+      if (spl[i].k == RV_ERR) return false;
+      if (ls) npos += (uint32_t)spl[i].n;
+      else nkw += (uint32_t)spl[i].n;
+    } else if (rd_is(c, "keyword_argument")) {
+      nkw++;
+    } else {
+      npos++;
+    }
+  }
   /* sized to the two kinds: an rval is 128 bytes and most calls have no
    * keywords; scratch, freed when the statement is read */
-  a->pos = rd_tmp(r, sizeof *a->pos * (cnt - nkw + 1));
+  a->pos = rd_tmp(r, sizeof *a->pos * (npos + 1));
   a->kw = nkw ? rd_tmp(r, sizeof *a->kw * nkw) : NULL;
   a->kwv = nkw ? rd_tmp(r, sizeof *a->kwv * nkw) : NULL;
   a->kwsp = nkw ? rd_tmp(r, sizeof *a->kwsp * nkw) : NULL;
@@ -132,8 +167,16 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
       rval v = rd_eval(r, rd_field(c, "value"));
       ok = ok && v.k != RV_ERR;
       a->kwv[a->nkw++] = v;
-    } else if (rd_is(c, "list_splat") || rd_is(c, "dictionary_splat") || rd_is(c, "generator_expression")) {
-      tir_error(r->d, rd_span(c), "unsupported argument form");
+    } else if (rd_is(c, "list_splat")) {
+      for (int k = 0; k < spl[i].n; k++) a->pos[a->npos++] = spl[i].items[k];
+    } else if (rd_is(c, "dictionary_splat")) {
+      for (int k = 0; k < spl[i].n; k++) {
+        a->kw[a->nkw] = spl[i].keys[k].s;
+        a->kwsp[a->nkw] = rd_span(c);
+        a->kwv[a->nkw++] = spl[i].items[k];
+      }
+    } else if (rd_is(c, "generator_expression")) {
+      tir_error(r->d, rd_span(c), "unsupported argument form (a generator expression)");
       ok = false;
     } else {
       rval v = rd_eval(r, c);
@@ -1015,6 +1058,77 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   return rv_err();
 }
 
+/* Python's builtins that TVM's parser evaluates in Python, over Python
+ * values: len of a tuple, list, dict or string; int, float and bool of a
+ * number; abs of a number; dict(k=v, ...); sum of a tuple or list (0 +
+ * each item, TIR values too, as Python adds them).  false: not one of them */
+static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
+  static const char *const NAMES[] = {"len", "int", "float", "bool", "abs", "dict", "sum", NULL};
+  if (!in_list(NAMES, name)) return false;
+  rd_args a;
+  *out = rv_err();
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  a.sp = rd_span(call);
+  if (!strcmp(name, "dict")) {
+    if (a.npos) {
+      tir_error(r->d, a.sp, "dict() takes keyword arguments here");
+      return true;
+    }
+    rval d = {.k = RV_DICT, .n = a.nkw, .sp = a.sp};
+    d.keys = tir_alloc(r->c, sizeof *d.keys * (size_t)(a.nkw + 1));
+    d.items = tir_alloc(r->c, sizeof *d.items * (size_t)(a.nkw + 1));
+    for (int i = 0; i < a.nkw; i++) {
+      d.keys[i] = (rval){.k = RV_STR, .s = a.kw[i], .sp = a.kwsp[i]};
+      d.items[i] = a.kwv[i];
+    }
+    *out = d;
+    return true;
+  }
+  if (a.npos != 1 || a.nkw) {
+    tir_error(r->d, a.sp, "Python's %s takes one argument here", name);
+    return true;
+  }
+  rval x = a.pos[0];
+  bool num = x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL;
+  if (!strcmp(name, "len")) {
+    if (x.k == RV_TUPLE || x.k == RV_DICT) *out = (rval){.k = RV_INT, .i = x.n, .sp = a.sp};
+    else if (x.k == RV_STR) *out = (rval){.k = RV_INT, .i = (int64_t)strlen(x.s), .sp = a.sp};
+    else tir_error(r->d, x.sp, "len() takes a tuple, list, dict or string here");
+    return true;
+  }
+  if (!strcmp(name, "sum")) {
+    if (x.k != RV_TUPLE) {
+      tir_error(r->d, x.sp, "sum() takes a tuple or list here");
+      return true;
+    }
+    rval v = {.k = RV_INT, .i = 0, .sp = a.sp};
+    for (int i = 0; i < x.n && v.k != RV_ERR; i++) v = rd_binop(r, "+", v, x.items[i], a.sp);
+    *out = v;
+    return true;
+  }
+  if (!num) {
+    tir_error(r->d, x.sp, "Python's %s takes a Python number here (TVM evaluates it in Python)", name);
+    return true;
+  }
+  double f = x.k == RV_FLOAT ? x.f : (double)x.i;
+  if (!strcmp(name, "int")) {
+    if (x.k == RV_FLOAT && !(f > -9.3e18 && f < 9.3e18)) {
+      tir_error(r->d, x.sp, "int() of %g is out of range", f);
+      return true;
+    }
+    *out = (rval){.k = RV_INT, .i = x.k == RV_FLOAT ? (int64_t)f : x.i, .sp = a.sp};
+  } else if (!strcmp(name, "float")) {
+    *out = (rval){.k = RV_FLOAT, .f = f, .sp = a.sp};
+  } else if (!strcmp(name, "bool")) {
+    *out = (rval){.k = RV_BOOL, .i = f != 0, .sp = a.sp};
+  } else { /* abs */
+    if (x.k == RV_FLOAT) *out = (rval){.k = RV_FLOAT, .f = fabs(f), .sp = a.sp};
+    else if (x.i == INT64_MIN) tir_error(r->d, x.sp, "abs() of %lld is out of range", (long long)x.i);
+    else *out = (rval){.k = RV_INT, .i = x.i < 0 ? -x.i : x.i, .sp = a.sp};
+  }
+  return true;
+}
+
 /* ---- buf.access_ptr(mask, ptr_type="handle", content_lanes=1, offset=0, extent=None) ---- */
 
 static bool rw_mask(rd *r, rval v, int64_t *mask) {
@@ -1496,6 +1610,10 @@ rval rd_eval_call(rd *r, TSNode n) {
     rval v = a.pos[0];
     for (int i = 1; i < a.npos && v.k != RV_ERR; i++) v = rd_binop(r, rd_text(r, fn), v, a.pos[i], a.sp);
     return v;
+  }
+  if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn))) {
+    rval v;
+    if (py_builtin(r, rd_text(r, fn), n, &v)) return v;
   }
   if (rd_macro_of(r, fn)) {
     tir_error(r->d, rd_span(n), "T.macro '%s' is expanded as a statement; it has no value to use here", rd_text(r, fn));

@@ -160,17 +160,84 @@ static int unescape(const char *s, size_t n, char *out) {
   return (int)k;
 }
 
+/* an f-string's text: its literal parts (`{{` and `}}` are braces) and
+ * each {expression} of a Python int, bool or string, as Python formats
+ * them (TVM's parser evaluates the f-string in Python); NULL after an error */
+static const char *fstring_literal(rd *r, TSNode n, bool raw) {
+  const char *src = r->src;
+  uint32_t cnt = ts_node_child_count(n), from = 0, to = 0;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_child(n, i);
+    if (!strcmp(ts_node_type(c), "string_start")) from = ts_node_end_byte(c);
+    if (!strcmp(ts_node_type(c), "string_end")) to = ts_node_start_byte(c);
+  }
+  if (to < from) return NULL;
+  size_t cap = 64, len = 0;
+  char *out = malloc(cap);
+  if (!out) abort();
+  uint32_t at = from;
+  for (uint32_t i = 0; i <= cnt; i++) {
+    TSNode c = i < cnt ? ts_node_child(n, i) : (TSNode){0};
+    bool interp = i < cnt && !strcmp(ts_node_type(c), "interpolation");
+    if (!interp && i < cnt) continue;
+    uint32_t end = interp ? ts_node_start_byte(c) : to;
+    /* the literal part before it: braces doubled, then escapes */
+    char *lit = malloc(end - at + 1);
+    if (!lit) abort();
+    size_t k = 0;
+    for (uint32_t j = at; j < end; j++) {
+      lit[k++] = src[j];
+      if ((src[j] == '{' || src[j] == '}') && j + 1 < end && src[j + 1] == src[j]) j++;
+    }
+    char *un = malloc(k + 1);
+    if (!un) abort();
+    size_t ul = raw ? (memcpy(un, lit, k), k) : (size_t)unescape(lit, k, un);
+    free(lit);
+    const char *piece = un;
+    char num[32];
+    rval v = {.k = RV_NONE};
+    if (interp) {
+      TSNode ex = ts_node_named_child(c, 0);
+      if (ts_node_named_child_count(c) != 1) {
+        tir_error(r->d, rd_span(c), "an f-string's conversion or format spec is not supported");
+        free(un), free(out);
+        return NULL;
+      }
+      v = rd_eval(r, ex);
+      if (v.k == RV_INT) snprintf(num, sizeof num, "%lld", (long long)v.i);
+      else if (v.k == RV_BOOL) snprintf(num, sizeof num, "%s", v.i ? "True" : "False");
+      else if (v.k != RV_STR) {
+        if (v.k != RV_ERR) tir_error(r->d, rd_span(ex), "an f-string takes Python ints, bools and strings here");
+        free(un), free(out);
+        return NULL;
+      }
+    }
+    const char *val = !interp ? "" : v.k == RV_STR ? v.s : num;
+    size_t need = len + ul + strlen(val) + 1;
+    if (need > cap) {
+      while (cap < need) cap *= 2;
+      out = realloc(out, cap);
+      if (!out) abort();
+    }
+    memcpy(out + len, piece, ul), len += ul;
+    memcpy(out + len, val, strlen(val)), len += strlen(val);
+    free(un);
+    if (interp) at = ts_node_end_byte(c);
+  }
+  const char *res = tir_strndup(r->c, out, len);
+  free(out);
+  return res;
+}
+
 static const char *string_literal(rd *r, TSNode n) {
   const char *t = rd_text(r, n);
   size_t i = 0;
-  bool raw = false;
+  bool raw = false, f = false;
   for (; t[i] && t[i] != '"' && t[i] != '\''; i++) {
-    if (t[i] == 'f' || t[i] == 'F') {
-      tir_error(r->d, rd_span(n), "f-strings are not supported");
-      return NULL;
-    }
+    if (t[i] == 'f' || t[i] == 'F') f = true;
     if (t[i] == 'r' || t[i] == 'R') raw = true;
   }
+  if (f) return fstring_literal(r, n, raw);
   size_t len = strlen(t);
   size_t q = (len - i >= 6 && t[i + 1] == t[i] && t[i + 2] == t[i]) ? 3 : 1;
   if (len < i + 2 * q) return "";
@@ -633,6 +700,19 @@ tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_spa
 
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   if (a.k == RV_ERR || b.k == RV_ERR) return rv_err();
+  if (a.k == RV_STR && b.k == RV_STR && !strcmp(op, "+")) { /* Python's string concatenation */
+    size_t la = strlen(a.s), lb = strlen(b.s);
+    char *s = tir_alloc(r->c, la + lb + 1);
+    memcpy(s, a.s, la), memcpy(s + la, b.s, lb + 1);
+    return (rval){.k = RV_STR, .s = s, .sp = sp};
+  }
+  if (a.k == RV_TUPLE && b.k == RV_TUPLE && a.is_list == b.is_list && !strcmp(op, "+")) { /* list + list */
+    rval v = {.k = RV_TUPLE, .is_list = a.is_list, .n = a.n + b.n, .sp = sp};
+    v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(v.n + 1));
+    for (int i = 0; i < a.n; i++) v.items[i] = a.items[i];
+    for (int i = 0; i < b.n; i++) v.items[a.n + i] = b.items[i];
+    return v;
+  }
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
   tir_expr *x, *y;
   /* TVM 0.27 promotes in arithmetic (rd_promote_lit); comparisons and the
@@ -877,6 +957,92 @@ static rval attribute(rd *r, TSNode n) {
 }
 
 /* ---- containers ---- */
+
+#define RD_MAX_COMPREHENSION 65536
+
+/* the values a comprehension's `for` runs over: a tuple or list, or
+ * range(...) of Python ints; false after an error */
+static bool comprehension_items(rd *r, TSNode it, rval **items, int *n) {
+  TSNode fn = rd_is(it, "call") ? rd_field(it, "function") : (TSNode){0};
+  if (!ts_node_is_null(fn) && rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range")) {
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(it, "arguments"), &a)) return false;
+    int64_t b[3] = {0, 0, 1};
+    if (a.nkw || a.npos < 1 || a.npos > 3) {
+      tir_error(r->d, rd_span(it), "range expects 1 to 3 Python ints here");
+      return false;
+    }
+    for (int i = 0; i < a.npos; i++)
+      if (!rd_as_int(r, a.pos[i], &b[a.npos == 1 ? 1 : i], "a range bound")) return false;
+    if (b[2] == 0) {
+      tir_error(r->d, rd_span(it), "range() step must not be zero");
+      return false;
+    }
+    int64_t cnt = b[2] > 0 ? (b[1] > b[0] ? (b[1] - b[0] + b[2] - 1) / b[2] : 0)
+                           : (b[0] > b[1] ? (b[0] - b[1] - b[2] - 1) / -b[2] : 0);
+    if (cnt > RD_MAX_COMPREHENSION) {
+      tir_error(r->d, rd_span(it), "a comprehension over %lld values (more than %d)", (long long)cnt, RD_MAX_COMPREHENSION);
+      return false;
+    }
+    *n = (int)cnt;
+    *items = tir_alloc(r->c, sizeof **items * (size_t)(cnt + 1));
+    for (int64_t i = 0; i < cnt; i++) (*items)[i] = (rval){.k = RV_INT, .i = b[0] + i * b[2], .sp = rd_span(it)};
+    return true;
+  }
+  rval v = rd_eval(r, it);
+  if (v.k == RV_ERR) return false;
+  if (v.k != RV_TUPLE) {
+    tir_error(r->d, rd_span(it), "a comprehension runs over a tuple, a list or range(...) of Python ints here");
+    return false;
+  }
+  *items = v.items, *n = v.n;
+  return true;
+}
+
+/* [body for x in items if cond]: evaluated where it is read, as TVM's parser
+ * evaluates it in Python (one `for`, over Python values) */
+static rval list_comprehension(rd *r, TSNode n) {
+  TSNode body = rd_field(n, "body"), clause = {0};
+  uint32_t cnt = ts_node_named_child_count(n), nfor = 0;
+  for (uint32_t i = 0; i < cnt; i++)
+    if (rd_is(ts_node_named_child(n, i), "for_in_clause")) clause = ts_node_named_child(n, i), nfor++;
+  TSNode target = nfor == 1 ? rd_field(clause, "left") : (TSNode){0};
+  if (nfor != 1 || !rd_is(target, "identifier")) {
+    tir_error(r->d, rd_span(n), "a list comprehension with one `for` over one name is supported");
+    return rv_err();
+  }
+  rval *items;
+  int ni;
+  if (!comprehension_items(r, rd_field(clause, "right"), &items, &ni)) return rv_err();
+  rval v = {.k = RV_TUPLE, .is_list = true, .sp = rd_span(n)};
+  v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(ni + 1));
+  const char *name = rd_text(r, target);
+  for (int k = 0; k < ni; k++) {
+    int mark = r->nsyms;
+    rd_push_sym(r, name, items[k]);
+    bool keep = true;
+    for (uint32_t i = 0; i < cnt && keep; i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (!rd_is(c, "if_clause")) continue;
+      rval cv = rd_eval(r, ts_node_named_child(c, 0));
+      if (cv.k == RV_ERR) {
+        r->nsyms = mark;
+        return rv_err();
+      }
+      if (cv.k != RV_BOOL && cv.k != RV_INT) {
+        tir_error(r->d, rd_span(c), "a comprehension's condition must be a Python bool here");
+        r->nsyms = mark;
+        return rv_err();
+      }
+      keep = cv.i != 0;
+    }
+    rval x = keep ? rd_eval(r, body) : (rval){.k = RV_NONE};
+    r->nsyms = mark;
+    if (x.k == RV_ERR) return rv_err();
+    if (keep) v.items[v.n++] = x;
+  }
+  return v;
+}
 
 static rval sequence(rd *r, TSNode n, bool is_list) {
   uint32_t cnt = ts_node_named_child_count(n);
@@ -1354,6 +1520,7 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "comparison_operator")) v = comparison(r, n);
   else if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) v = sequence(r, n, false);
   else if (!strcmp(t, "list")) v = sequence(r, n, true);
+  else if (!strcmp(t, "list_comprehension")) v = list_comprehension(r, n);
   else if (!strcmp(t, "dictionary")) v = dictionary(r, n);
   else if (!strcmp(t, "subscript")) v = rd_subscript(r, n);
   else if (!strcmp(t, "call")) v = rd_eval_call(r, n);
