@@ -88,6 +88,7 @@ static void bound_div(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *
   ana_bound(a, e->u.bin.b, &bl, &bh);
   bool floor = e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD;
   bool is_div = e->kind == TIR_FLOORDIV || e->kind == TIR_DIV;
+  if (bl > bh || al > ah) return; /* an empty range (a loop of no iteration): nothing to bound */
   if (bl <= 0 && bh >= 0) return; /* divisor may be 0 or change sign */
   if (bh < 0) {
     if (bl != bh || bl == NEG_INF) return; /* only constant negative divisors */
