@@ -396,6 +396,10 @@ struct tir_block {
   tir_stmt *body;
   tir_attr_val *annotations; /* DICT or NULL */
   tir_span span;
+  /* reads and writes are the block's, even empty ones (given or inferred
+   * where it was read): a parent's inference takes them as they are, as
+   * TVM's (false: unknown, inferred from the body) */
+  bool regions_known;
 };
 
 struct tir_stmt {

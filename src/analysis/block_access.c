@@ -39,7 +39,42 @@ typedef struct detector {
   int nviews, capviews;
   access_list reads, writes;
   tir_var_map lets; /* let-bound vars in scope -> their values (as TVM, regions see through lets) */
+  /* the if-conditions entered around the access being recorded: regions
+   * are merged with them left (they hold inside the branch only) */
+  tir_expr **conds;
+  int *toks;
+  int nconds, capconds;
 } detector;
+
+static void *grow_arr(void *p, int *cap, int need, size_t elem);
+
+/* cond holds over the rest of the walk (popped by pop_cond); one that
+ * cannot hold here (a branch that never runs: if T.bool(True)'s else) is
+ * not entered, as TVM's region detection still records the branch */
+static void push_cond(detector *d, tir_expr *cond) {
+  int cap = d->capconds;
+  d->conds = grow_arr(d->conds, &d->capconds, d->nconds + 1, sizeof *d->conds);
+  d->toks = grow_arr(d->toks, &cap, d->nconds + 1, sizeof *d->toks);
+  bool never = tir_can_prove(d->a, tir_not(d->c, cond));
+  d->conds[d->nconds] = never ? NULL : cond;
+  d->toks[d->nconds++] = never ? -1 : tir_analyzer_enter_constraint(d->a, cond);
+}
+
+static void pop_cond(detector *d) {
+  int t = d->toks[--d->nconds];
+  if (t >= 0) tir_analyzer_exit_constraint(d->a, t);
+}
+
+/* leaves every entered condition (before a merge of regions), and enters
+ * them again */
+static void conds_leave(detector *d) {
+  for (int i = d->nconds - 1; i >= 0; i--)
+    if (d->toks[i] >= 0) tir_analyzer_exit_constraint(d->a, d->toks[i]);
+}
+static void conds_enter(detector *d) {
+  for (int i = 0; i < d->nconds; i++)
+    if (d->conds[i]) d->toks[i] = tir_analyzer_enter_constraint(d->a, d->conds[i]);
+}
 
 static void *grow_arr(void *p, int *cap, int need, size_t elem) {
   if (need <= *cap) return p;
@@ -78,12 +113,15 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
   for (int i = 0; i < l->n; i++) {
     access *x = &l->v[i];
     if (x->buf != buf || x->ndim != ndim) continue;
+    /* the union holds outside the branch too: merged without its conditions */
+    conds_leave(d);
     for (int k = 0; k < ndim; k++) {
       if (!ana_expr_equal(x->lo[k], lo[k]))
         x->lo[k] = tir_simplify(a, tir_binary(d->c, TIR_MIN, x->lo[k], lo[k]));
       if (!ana_expr_equal(x->hi[k], hi[k]))
         x->hi[k] = tir_simplify(a, tir_binary(d->c, TIR_MAX, x->hi[k], hi[k]));
     }
+    conds_enter(d);
     return;
   }
   l->v = grow_arr(l->v, &l->cap, l->n + 1, sizeof *l->v);
@@ -411,7 +449,7 @@ static void nested_block(detector *d, tir_stmt *s) {
   const tir_buffer_region *rd = b->reads, *wr = b->writes;
   int nr = b->n_reads, nw = b->n_writes;
   tir_buffer_region *ir = NULL, *iw = NULL;
-  if (!nr && !nw) {
+  if (!nr && !nw && !b->regions_known) {
     tir_block_infer_access_in(d->c, b, d->scope, d->nscope, &ir, &nr, &iw, &nw);
     rd = ir;
     wr = iw;
@@ -463,13 +501,13 @@ static void walk_stmt(detector *d, tir_stmt *s) {
     return;
   case TIR_IF: {
     walk_expr(d, s->u.ifs.cond);
-    int tok = tir_analyzer_enter_constraint(d->a, s->u.ifs.cond);
+    push_cond(d, s->u.ifs.cond);
     walk_stmt(d, s->u.ifs.then_s);
-    tir_analyzer_exit_constraint(d->a, tok);
+    pop_cond(d);
     if (s->u.ifs.else_s) {
-      tok = tir_analyzer_enter_constraint(d->a, tir_not(d->c, s->u.ifs.cond));
+      push_cond(d, tir_not(d->c, s->u.ifs.cond));
       walk_stmt(d, s->u.ifs.else_s);
-      tir_analyzer_exit_constraint(d->a, tok);
+      pop_cond(d);
     }
     return;
   }
@@ -556,14 +594,17 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   d.scope = scope;
   d.nscope = nscope;
   walk_stmt(&d, blk->init);
-  /* as TVM: a buffer the init writes is not a read of the block (the
-   * reduction's accumulator) */
-  int ninit = d.writes.n;
-  tir_buffer **init_bufs = ninit ? malloc(sizeof *init_bufs * (size_t)ninit) : NULL;
-  for (int i = 0; i < ninit; i++) init_bufs[i] = d.writes.v[i].buf;
   walk_stmt(&d, blk->body);
-  drop_reads_of(&d.reads, init_bufs, ninit);
-  free(init_bufs);
+  /* as TVM's GetBlockReadWriteRegion: in a block with an init (a
+   * reduction), no buffer the block writes is among its reads (the
+   * accumulator) */
+  if (blk->init) {
+    int nw = d.writes.n;
+    tir_buffer **wb = nw ? malloc(sizeof *wb * (size_t)nw) : NULL;
+    for (int i = 0; i < nw; i++) wb[i] = d.writes.v[i].buf;
+    drop_reads_of(&d.reads, wb, nw);
+    free(wb);
+  }
   *reads = to_regions(&d, &d.reads);
   *nreads = d.reads.n;
   *writes = to_regions(&d, &d.writes);
@@ -573,6 +614,8 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   free(d.relax);
   free(d.local);
   free(d.views);
+  free(d.conds);
+  free(d.toks);
   tir_var_map_free(&d.lets);
   tir_analyzer_free(d.a);
 }

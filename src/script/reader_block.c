@@ -791,6 +791,7 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
     if (!b->has_reads) blk->reads = rs, blk->n_reads = nr;
     if (!b->has_writes) blk->writes = ws, blk->n_writes = nw;
   }
+  blk->regions_known = true;
   tir_stmt *s = tir_block_realize(r->c, b->values, b->n_iter, b->predicate, blk);
   s->span = blk->span;
   if (!b->parent) {
