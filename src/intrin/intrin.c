@@ -50,7 +50,7 @@ static const tir_intrin TABLE[] = {
     {"shift_left", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
     {"shift_right", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_ARG0, true, true, NULL},
     {"popcount", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
-    {"clz", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_ARG0, true, false, NULL},
+    {"clz", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_INT32, true, false, NULL}, /* int32 whatever the operand, as TVM's */
     /* math */
     MATH1("exp", "expf"), MATH1("exp2", "exp2f"), MATH1("exp10", "exp10f"),
     MATH1("log", "logf"), MATH1("log2", "log2f"), MATH1("log10", "log10f"),

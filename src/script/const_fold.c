@@ -70,6 +70,12 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     }
     return f;
   }
+  /* min and max of two float constants of any width (no rounding), as TVM */
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && (k == TIR_MIN || k == TIR_MAX)) {
+    double p = a->u.float_val, q = b->u.float_val;
+    if (p != p || q != q) return NONE;
+    return k == TIR_MIN ? (p < q ? TAKE_A : TAKE_B) : (p > q ? TAKE_A : TAKE_B);
+  }
   /* float64 in double arithmetic; float32 in float32, as TVM folds it: the
    * operands rounded to float (T.float32(1e8) + T.float32(1) -
    * T.float32(1e8) is 0) and the result too (past FLT_MAX: inf; double's
@@ -92,6 +98,34 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     default: return NONE;
     }
     return fold_float(f32 ? (double)(float)r : r);
+  }
+  /* TVM's identities of a float constant operand (any float width): 0 + x,
+   * x + 0, x - 0 are x; 1 * x, x * 1, x / 1 are x; 0 * x, x * 0 and 0 / x
+   * are the 0 */
+  bool fa = a->kind == TIR_FLOAT_IMM && a->dtype.lanes == 1, fb = b->kind == TIR_FLOAT_IMM && b->dtype.lanes == 1;
+  if ((fa || fb) && tir_dtype_is_float(t)) {
+    double p = fa ? a->u.float_val : 2, q = fb ? b->u.float_val : 2;
+    switch (k) {
+    case TIR_ADD:
+      if (fa && p == 0) return TAKE_B;
+      if (fb && q == 0) return TAKE_A;
+      break;
+    case TIR_SUB:
+      if (fb && q == 0) return TAKE_A;
+      break;
+    case TIR_MUL:
+      if (fa && p == 1) return TAKE_B;
+      if (fa && p == 0) return TAKE_A;
+      if (fb && q == 1) return TAKE_A;
+      if (fb && q == 0) return TAKE_B;
+      break;
+    case TIR_DIV:
+      if (fa && p == 0) return TAKE_A;
+      if (fb && q == 1) return TAKE_A;
+      break;
+    default: break;
+    }
+    return NONE;
   }
   if (tir_dtype_is_bool(t)) return NONE;
   switch (k) {

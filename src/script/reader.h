@@ -349,6 +349,8 @@ bool rd_uint64_literal(const char *t, uint64_t *out);
 tir_attr_val *rd_av_set(rd *r, tir_attr_val *dict, const char *key, tir_attr_val *v);
 /* A[...] with its indices; on a buffer: a load or a region */
 rval rd_subscript(rd *r, TSNode n);
+bool rd_is_bit_op_name(const char *op);
+void rd_wrap_bit_literals(rval *v, int n);
 rval rd_buffer_element(rd *r, tir_buffer *b, const rval *idx, int n, tir_span sp);
 /* a region from a value (a region, or a load read as a point region) */
 /* buf.vload / buf.vstore's target: the elements from `ix` (the last index

@@ -252,7 +252,16 @@ static rval binop_call(rd *r, const char *name, rd_args *a) {
   rval x = a->pos[0], y = a->pos[1];
   bool pyx = x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL;
   bool pyy = y.k == RV_INT || y.k == RV_FLOAT || y.k == RV_BOOL;
-  if (pyx && pyy && strcmp(name, "max") && strcmp(name, "min")) x = rv_expr(rd_as_expr(r, x), x.sp);
+  if (pyx && pyy) { /* TIR constants first (T.max(0.5, 1) is float32 1.0), as TVM's ops convert them */
+    tir_expr *ex = rd_as_expr(r, x);
+    if (!ex) return rv_err();
+    x = rv_expr(ex, x.sp);
+    if (!strcmp(name, "max") || !strcmp(name, "min")) {
+      tir_expr *ey = rd_as_expr(r, y);
+      if (!ey) return rv_err();
+      y = rv_expr(ey, y.sp);
+    }
+  }
   rval v = rd_binop(r, name, x, y, a->sp);
   if (pyx && pyy && v.k != RV_ERR) v = rv_expr(rd_as_expr(r, v), a->sp);
   return v;
@@ -338,6 +347,7 @@ static bool dtype_first_optional(const char *name, int *nargs) {
 static rval table_call(rd *r, const char *name, rd_args *a) {
   const tir_intrin *in = tir_intrin_lookup(name);
   tir_dtype elem = TIR_VOID;
+  if (rd_is_bit_op_name(name)) rd_wrap_bit_literals(a->pos, a->npos);
   int nargs;
   bool dfo = dtype_first_optional(name, &nargs);
   if (a->nkw) {
@@ -373,6 +383,23 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
     if (!strcmp(name, "isnan") || !strcmp(name, "isinf")) return rv_expr(tir_bool(r->c, false), a->sp);
     if (!strcmp(name, "isfinite")) return rv_expr(tir_bool(r->c, true), a->sp);
     if (isint && !strcmp(name, "fabs")) return abs_call(r, a);
+  }
+  /* of a float constant (any width), folded as TVM's ops fold them:
+   * round to nearest even (as nearbyint), floor, ceil, trunc; the float
+   * classes; T.likely of a bool constant is the constant */
+  if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e && a->pos[0].e->dtype.lanes == 1) {
+    tir_expr *x = a->pos[0].e;
+    if (x->kind == TIR_FLOAT_IMM) {
+      double v = x->u.float_val;
+      if (!strcmp(name, "floor")) return rv_expr(tir_float(r->c, x->dtype, floor(v)), a->sp);
+      if (!strcmp(name, "ceil")) return rv_expr(tir_float(r->c, x->dtype, ceil(v)), a->sp);
+      if (!strcmp(name, "trunc")) return rv_expr(tir_float(r->c, x->dtype, trunc(v)), a->sp);
+      if (!strcmp(name, "round") || !strcmp(name, "nearbyint")) return rv_expr(tir_float(r->c, x->dtype, nearbyint(v)), a->sp);
+      if (!strcmp(name, "isnan")) return rv_expr(tir_bool(r->c, isnan(v)), a->sp);
+      if (!strcmp(name, "isinf")) return rv_expr(tir_bool(r->c, isinf(v)), a->sp);
+      if (!strcmp(name, "isfinite")) return rv_expr(tir_bool(r->c, isfinite(v)), a->sp);
+    }
+    if (x->kind == TIR_INT_IMM && tir_dtype_is_bool(x->dtype) && !strcmp(name, "likely")) return a->pos[0];
   }
   /* Python numbers: T.pow promotes as arithmetic does (T.pow(x_f16, 2.5) is
    * T.pow(T.Cast("float32", x), T.float32(2.5))); TVM's fmod, nextafter,
@@ -510,7 +537,7 @@ static rval limit_value(rd *r, rd_args *a, bool max) {
   if (t.code == TIR_TC_UINT && t.bits > 1 && t.bits < 64)
     return rv_expr(tir_int(r->c, t, max ? (int64_t)((1ull << t.bits) - 1) : 0), a->sp);
   if (tir_dtype_is_float(t) && (t.bits == 16 || t.bits == 32 || t.bits == 64)) {
-    double m = t.code == TIR_TC_BFLOAT ? 3.3895313892515355e+38 : t.bits == 16 ? 65504.0 : t.bits == 32 ? 3.4028234663852886e+38
+    double m = t.code == TIR_TC_BFLOAT ? 3.4028234663852886e+38 /* TVM's, float32's: -inf and inf in bfloat16 */ : t.bits == 16 ? 65504.0 : t.bits == 32 ? 3.4028234663852886e+38
                                                                                                         : 1.7976931348623157e+308;
     return rv_expr(tir_float(r->c, t, max ? m : -m), a->sp);
   }
@@ -580,7 +607,7 @@ static rval abs_call(rd *r, rd_args *a) {
   rval v = a->pos[0];
   if (v.k == RV_INT || v.k == RV_FLOAT) {
     if (v.k == RV_INT) v.i = v.i < 0 ? -v.i : v.i;
-    else v.f = v.f < 0 ? -v.f : v.f;
+    else v.f = fabs(v.f); /* abs(-0.0) is 0.0 */
     return rv_expr(rd_as_expr(r, v), a->sp);
   }
   tir_expr *e = rd_as_expr(r, v);
@@ -779,6 +806,15 @@ static rval reinterpret(rd *r, rd_args *a) {
  * in the sum's dtype (an int8 ceildiv stays int8) */
 static rval ceildiv(rd *r, rd_args *a) {
   if (!want_args(r, "ceildiv", a, 2, 2)) return rv_err();
+  if (a->pos[0].k == RV_INT && a->pos[1].k == RV_INT) {
+    /* two Python ints: TIR constants first (int32 where they fit), the sum
+     * wrapping in that dtype, as TVM's ceildiv computes it */
+    for (int i = 0; i < 2; i++) {
+      tir_expr *e = rd_as_expr(r, a->pos[i]);
+      if (!e) return rv_err();
+      a->pos[i] = rv_expr(e, a->pos[i].sp);
+    }
+  }
   rval s = rd_binop(r, "+", a->pos[0], a->pos[1], a->sp);
   rval one = {.k = RV_INT, .i = 1, .sp = a->sp};
   if (s.k == RV_EXPR && s.e && tir_dtype_is_int(s.e->dtype) && s.e->dtype.lanes == 1)

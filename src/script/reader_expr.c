@@ -330,10 +330,10 @@ static bool int_fits(tir_dtype t, int64_t v) {
 static bool float_fits(rd *r, tir_dtype t, double v, tir_span sp) {
   double max = tir_dtype_float_max(t);
   if (max == 0 || !isfinite(v) || fabs(v) <= max) return true;
-  /* bfloat16: a literal that rounds to its largest finite value is that
-   * value (T.bfloat16(3.38953139e+38), as TVM's tests write it); from
-   * halfway to 2^128 on it rounds to inf */
-  if (t.code == TIR_TC_BFLOAT && fabs(v) < ldexp(2.0 - ldexp(1.0, -8), 127)) return true;
+  /* bfloat16: as TVM, any literal within float32's range (its own
+   * T.min_value("bfloat16") is float32's lowest); one past halfway to 2^128
+   * is inf in bfloat16 */
+  if (t.code == TIR_TC_BFLOAT && fabs(v) <= 3.4028234663852886e+38) return true;
   char b[32];
   tir_error(r->d, sp, "float literal %.9g out of range for %s (largest finite value %.17g)", v, tir_dtype_str(t, b), max);
   return false;
@@ -584,6 +584,24 @@ tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other) {
   return rd_convert(r, lit, t);
 }
 
+bool rd_is_bit_op_name(const char *op) {
+  static const char *const OPS[] = {"&", "|", "^", "<<", ">>", "bitwise_and", "bitwise_or", "bitwise_xor",
+                                    "shift_left", "shift_right", NULL};
+  for (int i = 0; OPS[i]; i++)
+    if (!strcmp(op, OPS[i])) return true;
+  return false;
+}
+
+/* a Python int beside a TIR value in a bitwise operation is, as TVM's
+ * operators pass it on, an int32 first: wrapped to 32 bits (L & 4294967295
+ * is L & T.int64(-1), 1 << 40 is 0), then converted */
+void rd_wrap_bit_literals(rval *v, int n) {
+  bool tir = false;
+  for (int i = 0; i < n; i++) tir |= v[i].k == RV_EXPR || v[i].k == RV_REGION;
+  for (int i = 0; tir && i < n; i++)
+    if (v[i].k == RV_INT) v[i].i = (int64_t)(int32_t)(uint32_t)(uint64_t)v[i].i;
+}
+
 /* a Python number next to an expr takes the expr's (scalar) dtype */
 static tir_expr *adopt(rd *r, rval lit, tir_expr *other) {
   tir_dtype t = tir_dtype_with_lanes(other->dtype, 1);
@@ -723,6 +741,11 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
    * decorator does, docs/syntax.md) */
   static const char *const promoting[] = {"+", "-", "*", "/", "//", "%", "max", "min", "floordiv", "floormod",
                                           "truncdiv", "truncmod", NULL};
+  if (rd_is_bit_op_name(op)) {
+    rval ab[2] = {a, b};
+    rd_wrap_bit_literals(ab, 2);
+    a = ab[0], b = ab[1];
+  }
   bool promote = false;
   for (int i = 0; promoting[i]; i++) promote |= !strcmp(op, promoting[i]);
   if (is_pynum(a) && b.k != RV_REGION) {
@@ -810,7 +833,13 @@ static rval unary(rd *r, TSNode n) {
       ir_fold f = ir_const_fold(TIR_SUB, tir_int(r->c, e->dtype, 0), e);
       return rv_expr(tir_int(r->c, e->dtype, f.i), sp);
     }
-    if (e->kind == TIR_FLOAT_IMM) return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
+    /* a float constant negated as TVM folds it: in float32 for float32
+     * (-T.float32(0.1) is -0.10000000149011612), in double for float64;
+     * float16 and bfloat16 are not folded (x * -1, below) */
+    if (e->kind == TIR_FLOAT_IMM && e->dtype.code == TIR_TC_FLOAT && e->dtype.bits == 32)
+      return rv_expr(tir_float(r->c, e->dtype, (double)(float)-e->u.float_val), sp);
+    if (e->kind == TIR_FLOAT_IMM && e->dtype.code == TIR_TC_FLOAT && e->dtype.bits == 64)
+      return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
     if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
     tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
     tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0)
@@ -1512,9 +1541,18 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "binary_operator"))
     v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
                  rd_eval(r, rd_field(n, "right")), sp);
-  else if (!strcmp(t, "boolean_operator"))
-    v = rd_binop(r, ts_node_type(rd_field(n, "operator")), rd_eval(r, rd_field(n, "left")),
-                 rd_eval(r, rd_field(n, "right")), sp);
+  else if (!strcmp(t, "boolean_operator")) {
+    const char *op = ts_node_type(rd_field(n, "operator"));
+    rval l = rd_eval(r, rd_field(n, "left"));
+    if (l.k == RV_BOOL || l.k == RV_INT) {
+      /* a Python value on the left: Python's short circuit, as TVM's parser
+       * evaluates it (`True or x` is True, `False or x` is x, the right not read) */
+      bool truthy = l.i != 0, is_or = !strcmp(op, "or");
+      v = truthy == is_or ? l : rd_eval(r, rd_field(n, "right"));
+    } else {
+      v = rd_binop(r, op, l, rd_eval(r, rd_field(n, "right")), sp);
+    }
+  }
   else if (!strcmp(t, "unary_operator")) v = unary(r, n);
   else if (!strcmp(t, "not_operator")) v = not_op(r, n);
   else if (!strcmp(t, "comparison_operator")) v = comparison(r, n);
