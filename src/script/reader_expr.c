@@ -549,7 +549,9 @@ bad: {
 static bool div_by_zero(rd *r, tir_expr_kind k, const tir_expr *b) {
   if (k != TIR_DIV && k != TIR_MOD && k != TIR_FLOORDIV && k != TIR_FLOORMOD) return false;
   if (b->kind != TIR_INT_IMM || b->u.int_val != 0 || b->dtype.lanes != 1) return false;
-  tir_error(r->d, b->span, "division by zero");
+  /* a divisor folded from constants has no place of its own: the statement's */
+  tir_span sp = b->span.line ? b->span : !ts_node_is_null(r->cur_stmt) ? rd_span(r->cur_stmt) : b->span;
+  tir_error(r->d, sp, "division by zero");
   return true;
 }
 
