@@ -470,6 +470,9 @@ struct tir_stmt {
       /* the node when it is an attribute value, not an expr (T.attr(T.target("cuda"), "target", 0)),
        * or a buffer (T.attr(A, "storage_alignment", 64): an EXPR value with buf set): node is then NULL */
       tir_attr_val *node_av;
+      /* read from a flat marker (T.device_entry()): its body is the rest of
+       * the function's body, printed so again (else as a scoped T.attr) */
+      bool flat;
     } attr;
     /* msg: the whole message; kind and parts, where not NULL, are TVM
      * 0.27's `assert c, ("ValueError", ["a", "b"])` (kind NULL: a

@@ -116,6 +116,13 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
     /* the union holds outside the branch too: merged without its conditions */
     conds_leave(d);
     for (int k = 0; k < ndim; k++) {
+      /* indices of two int widths (A[T.int64(1)] and A[0]): the union in the wider */
+      if (!tir_dtype_eq(x->lo[k]->dtype, lo[k]->dtype)) {
+        bool wide = x->lo[k]->dtype.bits >= lo[k]->dtype.bits;
+        tir_dtype t = wide ? x->lo[k]->dtype : lo[k]->dtype;
+        if (wide) lo[k] = tir_simplify(a, tir_cast(d->c, t, lo[k])), hi[k] = tir_simplify(a, tir_cast(d->c, t, hi[k]));
+        else x->lo[k] = tir_simplify(a, tir_cast(d->c, t, x->lo[k])), x->hi[k] = tir_simplify(a, tir_cast(d->c, t, x->hi[k]));
+      }
       if (!ana_expr_equal(x->lo[k], lo[k]))
         x->lo[k] = tir_simplify(a, tir_binary(d->c, TIR_MIN, x->lo[k], lo[k]));
       if (!ana_expr_equal(x->hi[k], hi[k]))

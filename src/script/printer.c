@@ -199,7 +199,7 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
    * reader and TVM give an elem_offset not written) is written: TVM reads
    * `elem_offset=0` as an int32 0 beside int64 extents; so is a 0 beside
    * offset_factor > 1, which without it TVM reads as a fresh var */
-  tir_dtype def_t = b->ndim ? b->shape[0]->dtype : TIR_INT32;
+  tir_dtype def_t = b->ndim ? b->shape[0]->dtype : TIR_INT64;
   if (!is_const(b->elem_offset, 0) || !tir_dtype_eq(b->elem_offset->dtype, def_t) || b->offset_factor > 1) {
     pr_puts(&p->out, ", elem_offset=");
     pr_expr(p, b->elem_offset);
@@ -753,12 +753,26 @@ static const tir_stmt *first_stmt(const tir_stmt *s) {
 
 /* a local scalar (TVM 0.27): `x: T.int32 = v` when its first statement
  * stores v into it, else `x: T.int32`; then uses print `x`, stores `x = v` */
+typedef struct { const tir_buffer *b; bool found; } reads_buf;
+static bool reads_buf_cb(tir_visitor *v, const tir_expr *e) {
+  reads_buf *rb = v->user;
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf == rb->b) rb->found = true;
+  if (e->kind == TIR_VAR && e == rb->b->data) rb->found = true;
+  return !rb->found;
+}
+
 static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   int mark = p->nnames;
   const tir_buffer *b = s->u.decl.buf;
   const tir_stmt *body = s->u.decl.body, *first = first_stmt(body);
   bool init = first && first->kind == TIR_BUFFER_STORE && first->u.store.buf == b &&
               pr_scalar_access(p, b, first->u.store.idx, first->u.store.nidx);
+  if (init) { /* `x: T.float32` then `x = x + 1`: the first store reads x, not its initializer */
+    reads_buf rb = {b, false};
+    tir_visitor v = {.expr = reads_buf_cb, .user = &rb};
+    tir_visit_expr(&v, first->u.store.value);
+    init = !rb.found;
+  }
   char *val = NULL;
   if (init) {
     size_t start = p->out.len;
@@ -1044,7 +1058,7 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
       break;
     }
     if (s->u.attr.key && !strcmp(s->u.attr.key, "tirx.device_entry") && s->u.attr.node &&
-        s->u.attr.node->kind == TIR_INT_IMM) { /* a flat marker: the rest is its body */
+        s->u.attr.node->kind == TIR_INT_IMM && s->u.attr.flat) { /* a flat marker: the rest is its body */
       line(p);
       pr_puts(&p->out, "T.device_entry()\n");
       pr_stmt(p, s->u.attr.body);

@@ -308,7 +308,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
                 (long long)bo, (long long)eb);
       return NULL;
     }
-    off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT32, bo / eb);
+    off = tir_int(r->c, TIR_INT32, bo / eb); /* an int32, whatever the extents' dtype (as TVM) */
   } else if (factor != 0) {
     size_t n = strlen(name);
     char *vn = tir_alloc(r->c, n + 16);
@@ -316,7 +316,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     strcpy(vn + n, "_elem_offset");
     off = tir_var(r->c, vn, ndim ? shape[0]->dtype : TIR_INT32);
   } else {
-    off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT32, 0); /* TVM's default: a 0 of the first extent's dtype */
+    off = tir_int(r->c, ndim ? shape[0]->dtype : TIR_INT64, 0); /* TVM's default: a 0 of the first extent's dtype (int64 at rank 0) */
   }
   const char *scope = "global";
   rval *sc = rd_arg(a, shape_pos + 5 + bo, "scope");

@@ -1214,6 +1214,8 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   tir_expr *ext;
   if (ev && ev->k != RV_NONE) {
     if (!(ext = rd_convert(r, *ev, it))) return rv_err();
+  } else if (b->ndim == 0) { /* a rank-0 buffer: one element, whatever the offset (TVM's int64 1) */
+    ext = tir_int(r->c, TIR_INT64, 1);
   } else {
     if (b->nstrides > 0 && b->ndim > 0) {
       ext = rd_bin_expr(r, TIR_MUL, b->shape[0], b->strides[0]);

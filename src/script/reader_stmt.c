@@ -1060,6 +1060,7 @@ static tir_stmt *flat_attr(rd *r, const char *key, tir_expr *val, TSNode list, u
   if (!body) return NULL;
   tir_stmt *s = tir_attr_stmt(r->c, key, tir_i32(r->c, 0), val, body);
   s->span = sp;
+  s->u.attr.flat = true;
   return s;
 }
 
@@ -1084,6 +1085,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     for (int i = n - 1; i >= 0 && s; i--) {
       s = tir_attr_stmt(r->c, keys[i], tir_i32(r->c, 0), vals[i], s);
       s->span = a->sp;
+      s->u.attr.flat = !scoped;
     }
     return s;
   }
@@ -1118,6 +1120,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   if (!body) return NULL;
   tir_stmt *s = tir_attr_stmt(r->c, key, node, val, body);
   s->span = a->sp;
+  s->u.attr.flat = !scoped;
   return s;
 }
 
