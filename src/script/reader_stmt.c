@@ -769,6 +769,13 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     for (uint32_t i = 0; i < n && all; i++) {
       TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
       all = rd_is(l, "identifier") && rd_is(rr, "call") && rd_t_name(r, rd_field(rr, "function"));
+      /* a declaration has no positional value (T.int64(), T.int32(is_size_var=True));
+       * `a, b = T.float32(2), T.float32(1)` binds values */
+      TSNode args = all ? rd_field(rr, "arguments") : (TSNode){0};
+      for (uint32_t k = 0; all && k < ts_node_named_child_count(args); k++) {
+        const char *tn = rd_t_name(r, rd_field(rr, "function"));
+        all = rd_is(ts_node_named_child(args, k), "keyword_argument") || (tn && !strcmp(tn, "handle"));
+      }
     }
     for (uint32_t i = 0; i < n && all; i++) {
       TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
