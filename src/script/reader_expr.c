@@ -369,6 +369,13 @@ static tir_expr *cast_to(rd *r, tir_dtype t, tir_expr *e) {
   if (tir_dtype_eq(e->dtype, t)) return e;
   if (e->dtype.lanes == 1 && t.lanes > 1) e = tir_broadcast(r->c, cast_to(r, tir_dtype_with_lanes(t, 1), e), t.lanes);
   if (tir_dtype_eq(e->dtype, t)) return e;
+  /* as TVM's cast: of a Broadcast, its value; of a Ramp to an integer
+   * type, its base and stride (T.Broadcast(T.Cast("float32", n), 4)) */
+  if (t.lanes == e->dtype.lanes && e->kind == TIR_BROADCAST)
+    return tir_broadcast(r->c, cast_to(r, tir_dtype_with_lanes(t, 1), e->u.bcast.value), e->u.bcast.lanes);
+  if (t.lanes == e->dtype.lanes && e->kind == TIR_RAMP && tir_dtype_is_int(t))
+    return tir_ramp(r->c, cast_to(r, tir_dtype_with_lanes(t, 1), e->u.ramp.base),
+                    cast_to(r, tir_dtype_with_lanes(t, 1), e->u.ramp.stride), e->u.ramp.lanes);
   tir_expr *f = fold_cast(r, t, e);
   return f ? f : tir_cast(r->c, t, e);
 }
