@@ -1205,8 +1205,8 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   return true;
 }
 
-/* `return v`: TVM's T.evaluate(T.ret(v)), a Python int in the function's
- * return dtype */
+/* `return v`: TVM's T.evaluate(T.ret(v)); a Python int is TVM's int32
+ * whatever the function's return dtype */
 static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_is_null(e)) {
@@ -1216,7 +1216,8 @@ static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
   rval v = rd_eval(r, e);
   if (v.k == RV_ERR) return NULL;
   tir_dtype rt = r->fn && r->fn->f ? r->fn->f->ret_type : TIR_VOID;
-  tir_expr *x = (v.k == RV_INT && tir_dtype_is_int(rt)) ? rd_convert(r, v, rt) : rd_as_expr(r, v);
+  (void)rt;
+  tir_expr *x = rd_as_expr(r, v); /* a Python int is TVM's int32, whatever the return dtype */
   if (!x) return NULL;
   tir_expr *args[1] = {x};
   tir_expr *call = tir_call(r->c, x->dtype, "ret", args, 1);
