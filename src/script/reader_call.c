@@ -422,9 +422,15 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
     a3[0] = args[0], a3[1] = args[1], a3[2] = tir_i32(r->c, 0);
     return checked_call(r, name, TIR_VOID, a3, 3, a->sp);
   }
+  /* T.sqrt(2): TVM makes an int32 call of the int32 2 (its float math on
+   * an int), which tirc does not model: refused by name, not made float */
   if (in->kinds[0] == TIR_IA_FLOAT && !alone)
     for (int i = 0; i < a->npos; i++)
-      if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) args[i] = rd_convert(r, a->pos[i], TIR_FLOAT32);
+      if (a->pos[i].k == RV_INT && tir_dtype_is_int(args[i]->dtype)) {
+        tir_error(r->d, a->pos[i].sp, "T.%s of a Python int is an int32 call in TVM (not float math); write a float (%lld.0) or T.float32(...)",
+                  name, (long long)a->pos[i].i);
+        return rv_err();
+      }
   rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && !strcmp(name, "tvm_access_ptr")) v.e->u.call.written_out = true;
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && elem.bits) v.e->dtype = elem;
