@@ -414,7 +414,7 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
     }
   }
   bool alone = !strcmp(name, "fmod") || !strcmp(name, "nextafter") || !strcmp(name, "hypot") ||
-               !strcmp(name, "copysign") || !strcmp(name, "atan2") || !strcmp(name, "ldexp");
+               !strcmp(name, "copysign") || !strcmp(name, "atan2") || !strcmp(name, "ldexp") || !strcmp(name, "fma");
   tir_expr **args = exprs_of(r, a, 0, !alone && (in->same_dtype_args || in->kinds[0] == TIR_IA_FLOAT) ? first_expr(a, 0) : NULL);
   if (!args) return rv_err();
   if (!strcmp(name, "dp4a") && a->npos == 2) { /* T.dp4a(a, b): TVM's acc=0 */
