@@ -1825,8 +1825,15 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
   if (py.k == RV_ERR) return NULL;
   if (!cond) return py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, next);
   tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
+  int errs = r->d ? r->d->nerrors : 0;
   tir_stmt *else_s = else_chain(r, ifs, next);
   if (!then_s) return NULL;
+  /* an elif on a Python false (and nothing after it): TVM's else is an
+   * empty body, T.evaluate(0) */
+  bool more = false;
+  for (uint32_t i = next; i < ts_node_named_child_count(ifs) && !more; i++)
+    more = rd_is(ts_node_named_child(ifs, i), "elif_clause") || rd_is(ts_node_named_child(ifs, i), "else_clause");
+  if (!else_s && more && (!r->d || r->d->nerrors == errs)) else_s = tir_evaluate(r->c, tir_i32(r->c, 0));
   tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
   s->span = rd_span(c);
   return s;
@@ -1866,7 +1873,9 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
   rval py;
   tir_expr *cond = condition(r, ts_node_named_child(args, 0), &py, true);
   if (py.k == RV_ERR) return NULL;
-  if (!cond) return py.i ? rd_body(r, th, 0) : (n == 2 ? rd_body(r, el, 0) : tir_evaluate(r->c, tir_i32(r->c, 0)));
+  /* a Python bool: TVM's T.If frame keeps the if, on T.bool(c) (a Python
+   * `if` takes the branch, below) */
+  if (!cond) cond = tir_bool(r->c, py.i != 0);
   tir_stmt *then_s = rd_body(r, th, 0);
   tir_stmt *else_s = n == 2 ? rd_body(r, el, 0) : NULL;
   if (!then_s || (n == 2 && !else_s)) return NULL;
