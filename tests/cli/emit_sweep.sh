@@ -11,6 +11,8 @@ k=0
 while IFS= read -r f; do
   # the construct corpus (2,000 texts): every other one, all with FULL=1 (make sweep-full)
   case "$f" in */corpus/constructs/*) k=$((k + 1)); [ -z "${FULL:-}" ] && [ $((k % 2)) = 0 ] && continue ;; esac
+  # the sweep5 corpus (1,672 texts): every eighth, all with FULL=1
+  case "$f" in */corpus/sweep5/*) k5=$((${k5:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k5 % 8)) != 0 ] && continue ;; esac
   for emit in c cuda; do
     n=$((n+1))
     timeout 60 "$tirc" --emit=$emit "$f" -o "$tmp/out" 2>"$tmp/err"; rc=$?
