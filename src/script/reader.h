@@ -198,6 +198,7 @@ typedef struct rd {
   TSNode cur_stmt, cur_list;
   /* `with a, b: body` is read as `with a: with b: body`: while item a is
    * read, its body is items with_next... of with_node's clause */
+  long comp_items; /* values list comprehensions have made so far (a budget: nested ones multiply) */
   TSNode with_node;
   uint32_t with_next; /* 0: none pending */
   /* binds_next's last answer: for list's statements from any index in

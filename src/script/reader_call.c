@@ -1143,6 +1143,10 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
       tir_error(r->d, x.sp, "sum() takes a tuple or list here");
       return true;
     }
+    if (x.n > 200) { /* a chain of as many nested +: the reader's nesting limit */
+      tir_error(r->d, x.sp, "sum() of %d items: expression nested too deeply (more than 200 levels)", x.n);
+      return true;
+    }
     rval v = {.k = RV_INT, .i = 0, .sp = a.sp};
     for (int i = 0; i < x.n && v.k != RV_ERR; i++) v = rd_binop(r, "+", v, x.items[i], a.sp);
     *out = v;

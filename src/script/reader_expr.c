@@ -1055,6 +1055,10 @@ static rval list_comprehension(rd *r, TSNode n) {
   rval v = {.k = RV_TUPLE, .is_list = true, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(ni + 1));
   const char *name = rd_text(r, target);
+  if ((r->comp_items += ni) > 4 * RD_MAX_COMPREHENSION) { /* nested comprehensions multiply */
+    tir_error(r->d, rd_span(n), "list comprehensions of more than %d values in all", 4 * RD_MAX_COMPREHENSION);
+    return rv_err();
+  }
   for (int k = 0; k < ni; k++) {
     int mark = r->nsyms;
     rd_push_sym(r, name, items[k]);
