@@ -99,58 +99,40 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
     }
     return fold_float(f32 ? (double)(float)r : r);
   }
-  /* TVM's identities of a float constant operand (any float width): 0 + x,
-   * x + 0, x - 0 are x; 1 * x, x * 1, x / 1 are x; 0 * x, x * 0 and 0 / x
-   * are the 0 */
-  bool fa = a->kind == TIR_FLOAT_IMM && a->dtype.lanes == 1, fb = b->kind == TIR_FLOAT_IMM && b->dtype.lanes == 1;
-  if ((fa || fb) && tir_dtype_is_float(t)) {
-    double p = fa ? a->u.float_val : 2, q = fb ? b->u.float_val : 2;
-    switch (k) {
-    case TIR_ADD:
-      if (fa && p == 0) return TAKE_B;
-      if (fb && q == 0) return TAKE_A;
-      break;
-    case TIR_SUB:
-      if (fb && q == 0) return TAKE_A;
-      break;
-    case TIR_MUL:
-      if (fa && p == 1) return TAKE_B;
-      if (fa && p == 0) return TAKE_A;
-      if (fb && q == 1) return TAKE_A;
-      if (fb && q == 0) return TAKE_B;
-      break;
-    case TIR_DIV:
-      if (fa && p == 0) return TAKE_A;
-      if (fb && q == 1) return TAKE_A;
-      break;
-    default: break;
-    }
-    return NONE;
-  }
-  if (tir_dtype_is_bool(t)) return NONE;
+  /* TVM's identities of a constant operand (of an int, or of a float of any
+   * width): 0 + x, x + 0, x - 0 are x; 1 * x, x * 1, x / 1 are x; 0 * x,
+   * x * 0 and 0 / x are the 0; for ints also x // 1, 0 // x, x % 1 (0) and
+   * 0 % x */
+  bool fl = tir_dtype_is_float(t);
+  bool fa = fl && a->kind == TIR_FLOAT_IMM && a->dtype.lanes == 1, fb = fl && b->kind == TIR_FLOAT_IMM && b->dtype.lanes == 1;
+  if ((fl && !fa && !fb) || tir_dtype_is_bool(t)) return NONE;
+  bool za = (ca && x == 0) || (fa && a->u.float_val == 0), zb = (cb && y == 0) || (fb && b->u.float_val == 0);
+  bool oa = (ca && x == 1) || (fa && a->u.float_val == 1), ob = (cb && y == 1) || (fb && b->u.float_val == 1);
   switch (k) {
   case TIR_ADD:
-    if (ca && x == 0) return TAKE_B;
-    if (cb && y == 0) return TAKE_A;
+    if (za) return TAKE_B;
+    if (zb) return TAKE_A;
     break;
   case TIR_SUB:
-    if (cb && y == 0) return TAKE_A;
+    if (zb) return TAKE_A;
     break;
   case TIR_MUL:
-    if (ca && x == 1) return TAKE_B;
-    if (cb && y == 1) return TAKE_A;
-    if (ca && x == 0) return TAKE_A;
-    if (cb && y == 0) return TAKE_B;
+    if (oa) return TAKE_B;
+    if (ob) return TAKE_A;
+    if (za) return TAKE_A;
+    if (zb) return TAKE_B;
     break;
   case TIR_FLOORDIV:
   case TIR_DIV:
-    if (cb && y == 1) return TAKE_A;
-    if (ca && x == 0) return TAKE_A;
+    if (fl && k == TIR_FLOORDIV) break;
+    if (ob) return TAKE_A;
+    if (za) return TAKE_A;
     break;
   case TIR_FLOORMOD:
   case TIR_MOD:
-    if (cb && y == 1) return fold_int(0);
-    if (ca && x == 0) return TAKE_A;
+    if (fl) break;
+    if (ob) return fold_int(0);
+    if (za) return TAKE_A;
     break;
   default: break;
   }
