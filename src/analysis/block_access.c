@@ -113,6 +113,9 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
   for (int i = 0; i < l->n; i++) {
     access *x = &l->v[i];
     if (x->buf != buf || x->ndim != ndim) continue;
+    bool same = true; /* the access adds nothing: no union to simplify */
+    for (int k = 0; k < ndim && same; k++) same = ana_expr_equal(x->lo[k], lo[k]) && ana_expr_equal(x->hi[k], hi[k]);
+    if (same) return;
     /* the union holds outside the branch too: merged without its conditions */
     conds_leave(d);
     for (int k = 0; k < ndim; k++) {
