@@ -303,6 +303,15 @@ struct tir_buffer {
    * function without s_tir, where a buffer has a default layout otherwise,
    * printed `layout=None`; never set in s_tir functions (all are None) */
   bool layout_none;
+  /* TVM 0.27's layout=T.TileLayout(T.S[(e0, e1, ...):(s0, s1, ...)]) on
+   * the memory axis, where it is not the buffer's default: nlayout
+   * (extent, stride) pairs, layout[2k] the extent and layout[2k + 1] the
+   * stride of iter k; nlayout 0 otherwise.  TVM's passes before
+   * FlattenBuffer keep it as it is (CompactBufferAllocation leaves it on the
+   * smaller buffer) and FlattenBuffer ignores it (row-major, layout=None);
+   * so do tirc's: it never changes an address */
+  tir_expr **layout;
+  int nlayout;
   /* `B = A.view(shape)` in such a function: TVM gives B A's layout (where
    * T.decl_buffer(shape, data=A.data) has the default one): B's DeclBuffer
    * is printed back as A.view(shape); NULL otherwise */

@@ -149,6 +149,8 @@ static void c_buffer(canon *c, const tir_buffer *b) {
   for (int i = 0; i < b->naxis_sep; i++) put(c, (uint64_t)b->axis_separators[i]);
   put(c, (uint64_t)b->scalar);
   put(c, (uint64_t)b->layout_none);
+  put(c, (uint64_t)b->nlayout);
+  c_exprs(c, b->layout, 2 * b->nlayout);
   put(c, (uint64_t)(b->view_of != NULL));
 }
 

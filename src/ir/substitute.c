@@ -110,6 +110,7 @@ static tir_buffer *subst_buffer(tir_mutator *m, tir_buffer *b) {
   tir_expr **shape = subst_arr(m, b->shape, b->ndim, &changed);
   tir_expr **strides = subst_arr(m, b->strides, b->nstrides, &changed);
   tir_expr *off = tir_mutate_expr(m, b->elem_offset);
+  tir_expr **layout = subst_arr(m, b->layout, 2 * b->nlayout, &changed);
   tir_buffer *r = b;
   if (changed || data != b->data || off != b->elem_offset) {
     r = tir_buffer_copy(m->ctx, b);
@@ -117,6 +118,7 @@ static tir_buffer *subst_buffer(tir_mutator *m, tir_buffer *b) {
     r->shape = shape;
     r->strides = strides;
     r->elem_offset = off;
+    r->layout = layout;
   }
   remember(s, b, r);
   return r;

@@ -82,7 +82,8 @@ static tir_dtype index_type(tir_analyzer *an, const tir_buffer *b, tir_expr *con
 
 /* b itself when flattening leaves it as it is */
 static bool unchanged(const flattener *fl, const tir_buffer *b) {
-  return already_flat(b) && (!fl->layouts || b->layout_none);
+  /* TVM's flat buffer has no TileLayout: not a local scalar's T.S[1] either */
+  return already_flat(b) && (!fl->layouts || b->layout_none) && !b->nlayout && !b->scalar;
 }
 
 /* the flat buffer of b, made once (a copy when b must change, or always
@@ -97,6 +98,8 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
   if (force || !unchanged(fl, b)) {
     f = tir_buffer_copy(c, b);
     f->layout_none = fl->layouts;
+    f->layout = NULL, f->nlayout = 0;
+    f->scalar = false;
     f->view_of = NULL;
   }
   if (!already_flat(b)) {

@@ -217,6 +217,19 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     pr_puts(&p->out, "]");
   }
   if (b->layout_none && tirx(p)) pr_puts(&p->out, ", layout=None");
+  if (b->nlayout && !b->layout_none && tirx(p)) { /* T.TileLayout(T.S[e:s]), T.S[(e0, e1):(s0, s1)] */
+    pr_puts(&p->out, ", layout=T.TileLayout(T.S[");
+    for (int part = 0; part < 2; part++) {
+      if (part) pr_puts(&p->out, ":");
+      if (b->nlayout > 1) pr_puts(&p->out, "(");
+      for (int i = 0; i < b->nlayout; i++) {
+        if (i) pr_puts(&p->out, ", ");
+        pr_expr(p, b->layout[2 * i + part]);
+      }
+      if (b->nlayout > 1) pr_puts(&p->out, ")");
+    }
+    pr_puts(&p->out, "])");
+  }
 }
 
 /* takes back what was printed since start, as a malloc'd string */
@@ -854,6 +867,33 @@ static void pr_decl(printer *p, const tir_stmt *s) {
     pr_scalar_decl(p, s);
     return;
   }
+  if (tirx(p) && b->scalar && b->ndim == 1 && is_const(b->shape[0], 1) && !annotated && !b->nstrides &&
+      !b->nlayout && !b->layout_none && !s->u.decl.implicit &&
+      (s->kind == TIR_ALLOC_BUFFER || (is_const(b->elem_offset, 0) || tir_dtype_eq(b->elem_offset->dtype, b->shape[0]->dtype)))) {
+    /* x = T.alloc_scalar("float32", scope="shared"), x = T.decl_scalar("float32", A.data, "global", elem_offset=3):
+     * a scalar of another scope, or over another buffer's data */
+    int mark = p->nnames;
+    char dts[64];
+    size_t start = p->out.len;
+    if (s->kind == TIR_DECL_BUFFER) pr_expr(p, b->data);
+    char *data = s->kind == TIR_DECL_BUFFER ? take_since(p, start) : NULL;
+    const char *name = define_buffer(p, b);
+    line(p);
+    pr_printf(&p->out, "%s = T.%s_scalar(", name, s->kind == TIR_DECL_BUFFER ? "decl" : "alloc");
+    pr_string_lit(&p->out, tir_dtype_str(b->dtype, dts));
+    if (data) pr_printf(&p->out, ", %s", data);
+    free(data);
+    pr_puts(&p->out, s->kind == TIR_DECL_BUFFER ? ", " : ", scope=");
+    pr_string_lit(&p->out, b->scope ? b->scope : "global");
+    if (s->kind == TIR_DECL_BUFFER && !is_const(b->elem_offset, 0)) {
+      pr_puts(&p->out, ", elem_offset=");
+      pr_expr(p, b->elem_offset);
+    }
+    pr_puts(&p->out, ")\n"); /* TVM's scalar has no .data: its data keeps the name it had */
+    if (s->u.decl.body) pr_stmt(p, s->u.decl.body);
+    pr_pop_flat(p, mark);
+    return;
+  }
   int mark = p->nnames;
   char *args = buffer_args_str(p, b, BUF_OTHER);
   const char *name = define_buffer(p, b);
@@ -965,6 +1005,29 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   pr_pop_to(p, mark);
 }
 
+/* TVM 0.27's T.hint: AttrStmt "tirx_hint" on {"message": m, **attrs} */
+static bool is_hint(const tir_stmt *s) {
+  const tir_attr_val *d = s->u.attr.node_av, *m = tir_av_get(d, "message");
+  return s->u.attr.key && !strcmp(s->u.attr.key, "tirx_hint") && !s->u.attr.node && d && d->n >= 1 &&
+         !strcmp(d->keys[0], "message") && m && m->kind == TIR_AV_EXPR && m->expr &&
+         m->expr->kind == TIR_STRING_IMM && s->u.attr.value && tir_is_const_int(s->u.attr.value, &(int64_t){0});
+}
+
+/* `with T.hint("message", key=value):` (TVM prints it bare, the rest of
+ * the list its body; it reads either) */
+static void pr_hint(printer *p, const tir_stmt *s) {
+  const tir_attr_val *d = s->u.attr.node_av;
+  line(p);
+  pr_puts(&p->out, "with T.hint(");
+  pr_string_lit(&p->out, d->items[0]->expr->u.str);
+  for (int i = 1; i < d->n; i++) {
+    pr_printf(&p->out, ", %s=", d->keys[i]);
+    pr_attr_val(p, d->items[i]);
+  }
+  pr_puts(&p->out, "):\n");
+  pr_body(p, s->u.attr.body);
+}
+
 static void pr_store(printer *p, const tir_stmt *s) {
   line(p);
   pr_buffer_name(p, s->u.store.buf);
@@ -1062,6 +1125,10 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
       line(p);
       pr_puts(&p->out, "T.device_entry()\n");
       pr_stmt(p, s->u.attr.body);
+      break;
+    }
+    if (is_hint(s)) {
+      pr_hint(p, s);
       break;
     }
     pr_attr(p, s);

@@ -412,10 +412,23 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});
       return true;
     }
-    if (tn && is_call && (!strcmp(tn, "handle") || !strcmp(tn, "Ptr"))) {
-      /* T.handle("float32", "global"), T.Ptr("float32"): a typed pointer */
+    if (tn && ((is_call && (!strcmp(tn, "handle") || !strcmp(tn, "Ptr") || !strcmp(tn, "ptr"))) ||
+               (!is_call && !strcmp(tn, "Ptr")))) {
+      /* T.handle("float32", "global"), T.Ptr("float32"), T.ptr("float32"), T.Ptr[T.float32, "shared"]
+       * (TVM's deprecated spellings of T.handle): a typed pointer */
       rd_args a;
-      if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+      if (is_call && !rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+      if (!is_call) {
+        uint32_t n = ts_node_named_child_count(t);
+        memset(&a, 0, sizeof a);
+        a.pos = tir_alloc(r->c, sizeof *a.pos * (n + 1));
+        for (uint32_t k = 1; k < n; k++) {
+          TSNode c = ts_node_named_child(t, k);
+          if (rd_is(c, "comment")) continue;
+          if ((a.pos[a.npos++] = rd_eval(r, c)).k == RV_ERR) return false;
+        }
+        if (a.npos == 1 && a.pos[0].k == RV_TUPLE) a = (rd_args){.pos = a.pos[0].items, .npos = a.pos[0].n};
+      }
       rval *dt = rd_arg(&a, 0, "dtype"), *sc = rd_arg(&a, 1, "storage_scope");
       tir_dtype elem;
       if (a.npos > 2 || (dt && !rd_parse_dtype(r, *dt, &elem))) {

@@ -33,6 +33,9 @@ typedef enum rv_kind {
   RV_ATTR,   /* an attribute value only (T.target(...)): av */
   RV_FRESH,  /* T.int32() where a value is read: a fresh var of dt in a buffer's
               * elem_offset or strides (as TVM reads it), else an error */
+  RV_LAYOUT, /* T.S[(e0, e1):(s0, s1)] (is_list false) or T.TileLayout(...) of it
+              * (is_list true): n iters, items[2k] the extent and items[2k + 1]
+              * the stride of iter k, each an RV_EXPR */
 } rv_kind;
 
 typedef struct rval {
@@ -162,6 +165,8 @@ typedef struct rd {
    * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
    * buffer a fresh data var and leaves the expression here */
   bool decl_data_ok;
+  /* alloc_from_args: the buffer it declares is a scalar (T.decl_scalar) */
+  bool decl_scalar;
   /* the arguments of a T.axis.* are read: T.Range(begin, end) is the
    * domain pair (begin, end) there, as TVM's Range; refused elsewhere */
   bool axis_args;
@@ -398,7 +403,7 @@ tir_stmt *rd_finish_root(rd *r, tir_stmt *body);
 
 /* ---- reader_scalar.c (tirx local scalars: `x: T.int32 = v`) ---- */
 /* a (1,) local buffer marked scalar, bound to name */
-tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, tir_span sp);
+tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, const char *scope, tir_span sp);
 /* the (1,) buffer that `name = v` stores into, or NULL */
 tir_buffer *rd_scalar_target(rd *r, const char *name);
 tir_expr *rd_scalar_load(rd *r, tir_buffer *b, tir_span sp);

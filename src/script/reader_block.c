@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tir/analysis.h"
+#include "tir/visit.h"
 #include "script/reader.h"
 
 /* ---- buffers ---- */
@@ -338,9 +339,38 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
                                  factor, data);
   b->span = a->sp;
   /* layout=None matters only where buffers have a layout by default: a
-   * tirx function without s_tir (other layouts are not modelled) */
+   * tirx function without s_tir, where the default is T.TileLayout(T.S[shape])
+   * (TVM's _get_layout); T.TileLayout(T.S[...]) other than that is kept */
   rval *lay = rd_kwarg(a, "layout");
-  b->layout_none = lay && lay->k == RV_NONE && r->tirx && r->fn && !r->fn->explicit_s_tir;
+  bool layouts = r->tirx && r->fn && !r->fn->explicit_s_tir;
+  b->layout_none = lay && lay->k == RV_NONE && layouts;
+  if (lay && lay->k == RV_LAYOUT && lay->is_list) {
+    bool dflt = layouts && lay->n == ndim && !nstrides;
+    for (int i = 0; dflt && i < ndim; i++) {
+      /* the default's strides: row-major from 1 in the first non-int32 extent's dtype */
+      tir_dtype st_t = TIR_INT32;
+      for (int k = 0; k < ndim; k++)
+        if (!tir_dtype_eq(shape[k]->dtype, TIR_INT32)) {
+          st_t = shape[k]->dtype;
+          break;
+        }
+      int64_t want = 1, e, s;
+      bool konst = true;
+      for (int k = i + 1; k < ndim; k++) konst &= tir_is_const_int(shape[k], &e) && (want *= e, true);
+      dflt = tir_expr_identical(lay->items[2 * i].e, shape[i]) && konst &&
+             tir_is_const_int(lay->items[2 * i + 1].e, &s) && s == want &&
+             tir_dtype_eq(lay->items[2 * i + 1].e->dtype, st_t);
+    }
+    if (!dflt) {
+      b->nlayout = lay->n;
+      b->layout = tir_alloc(r->c, sizeof *b->layout * (size_t)(2 * lay->n));
+      for (int k = 0; k < 2 * lay->n; k++) b->layout[k] = lay->items[k].e;
+    }
+  } else if (lay && lay->k != RV_NONE && !(lay->k == RV_STR && !strcmp(lay->s, "default"))) {
+    if (lay->k != RV_ERR)
+      tir_error(r->d, lay->sp, "layout= expects None, \"default\" or T.TileLayout(T.S[extents:strides])");
+    return NULL;
+  }
   return b;
 }
 

@@ -15,7 +15,7 @@ static const char *const STMT_NAMES[] = {
     "reads", "writes", "where", "func_attr", "match_buffer", "init", "evaluate", "axis.spatial",
     "axis.reduce", "axis.scan", "axis.opaque", "axis.remap", "grid", "serial", "parallel",
     "vectorized", "unroll", "thread_binding", "local_scalar", "launch_thread", "env_thread", "attr", "device_entry", "break_loop", "continue_loop", "alloc_local", "alloc_shared", "Assert",
-    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", "buffer_store", "static_assert", NULL};
+    "decl_buffer", "allocate", "prim_func", "Buffer", "handle", "axis", "alloc_buffer", "let", "bind", "buffer_store", "static_assert", "hint", NULL};
 static const char *const TIR_ONLY[] = {"block", "block_attr", NULL};
 static const char *const TIRX_ONLY[] = {"sblock", "sblock_attr", "sblock_alloc_buffer", NULL};
 static const char *const EXPR_NAMES[] = {
@@ -23,7 +23,7 @@ static const char *const EXPR_NAMES[] = {
     "truncdiv", "truncmod", "Let", "Ramp", "Broadcast", "call_extern", "call_pure_extern", "var",
     "call_intrin", "comm_reducer", "type_annotation", "min_value", "max_value", "infinity", "target", "reinterpret", "ceildiv", "Add", "Sub", "Mul", "Div", "Mod",
     "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE", "And", "Or", "ramp", "broadcast", "Shuffle",
-    "meta_var", NULL};
+    "meta_var", "TileLayout", "S", NULL};
 
 /* TVM's node constructors T.Add(a, b), ...: the node itself, not folded
  * (the printer writes them where `a + b` would fold when read back) */
@@ -41,14 +41,14 @@ static const char *const TVM_UNSUPPORTED[] = {
     "DtypeConstructor", "Else", "ExecScope",
     "Iter", "IterVar", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Optional", "R",
-    "Range", "Reduce", "Return", "S", "SMEMPool", "ScopeIdDef",
+    "Range", "Reduce", "Return", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
-    "TileLayout", "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
+    "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "assume", "break_loop",
     "buffer", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
-    "hint", "inline", "iter_var",
+    "inline", "iter_var",
     "macro", "masked_load", "masked_store",
     "ptr", "ptr_byte_offset",
     "shared_scalar",
@@ -1051,6 +1051,18 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       return rv_err();
     }
     return a->pos[0];
+  }
+  if (!strcmp(name, "TileLayout")) { /* T.TileLayout(T.S[...]) */
+    if (a->npos != 1 || a->nkw || a->pos[0].k != RV_LAYOUT || a->pos[0].is_list) {
+      if (a->npos != 1 || a->pos[0].k != RV_ERR)
+        tir_error(r->d, a->sp, "T.TileLayout expects one T.S[extents:strides] (replicas, offsets and thread axes "
+                               "are not supported)");
+      return rv_err();
+    }
+    rval v = a->pos[0];
+    v.is_list = true;
+    v.sp = a->sp;
+    return v;
   }
   if (!strcmp(name, "Let")) return let_call(r, a);
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);

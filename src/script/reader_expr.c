@@ -1360,8 +1360,86 @@ static tir_expr *region_as_load(rd *r, rval v) {
 
 static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt);
 
+/* T.S[8:1], T.S[(4, 8):(8, 1)], T.S[4, 8], T.S[(4, 8)]: the shard iters
+ * of a TileLayout on the memory axis, strides row-major where not given
+ * (computed as TVM's Layout._get_default_strides: from 1, or 1 of the first
+ * extent whose dtype is not int32, times each extent from the last) */
+static rval layout_spec(rd *r, TSNode n) {
+  sub_idx *ix;
+  int cnt = subscript_indices(r, n, &ix);
+  tir_span sp = rd_span(n);
+  rval ext = {.k = RV_NONE}, str = {.k = RV_NONE};
+  bool bad = false;
+  for (int i = 0; i < cnt; i++)
+    bad |= ix[i].is_slice ? ix[i].lo.k == RV_ERR || ix[i].hi.k == RV_ERR || ix[i].step.k == RV_ERR : ix[i].v.k == RV_ERR;
+  if (!bad && cnt == 1 && ix[0].is_slice) {
+    if (ix[0].step.k != RV_NONE || ix[0].lo.k == RV_NONE || ix[0].hi.k == RV_NONE) {
+      tir_error(r->d, sp, "T.S[extents:strides] expects both parts and no step");
+      bad = true;
+    }
+    ext = ix[0].lo, str = ix[0].hi;
+  } else if (!bad && cnt == 1) {
+    ext = ix[0].v;
+  } else if (!bad) {
+    ext = (rval){.k = RV_TUPLE, .n = cnt, .sp = sp, .items = tir_alloc(r->c, sizeof(rval) * (size_t)cnt)};
+    for (int i = 0; i < cnt && !bad; i++) {
+      if (ix[i].is_slice) {
+        tir_error(r->d, ix[i].sp, "T.S[e0, e1, ...] expects extents; write T.S[(e0, e1):(s0, s1)] for strides");
+        bad = true;
+      }
+      ext.items[i] = ix[i].v;
+    }
+  }
+  free(ix);
+  if (bad) return rv_err();
+  int ne = ext.k == RV_TUPLE ? ext.n : 1, ns = str.k == RV_TUPLE ? str.n : 1;
+  if (str.k != RV_NONE && ns != ne) {
+    tir_error(r->d, sp, "T.S[extents:strides] has %d extents and %d strides", ne, ns);
+    return rv_err();
+  }
+  rval out = {.k = RV_LAYOUT, .n = ne, .sp = sp, .items = tir_alloc(r->c, sizeof(rval) * (size_t)(2 * ne))};
+  for (int i = 0; i < ne; i++) out.items[2 * i] = ext.k == RV_TUPLE ? ext.items[i] : ext;
+  if (str.k != RV_NONE) {
+    for (int i = 0; i < ne; i++) out.items[2 * i + 1] = str.k == RV_TUPLE ? str.items[i] : str;
+  } else {
+    rval st = {.k = RV_INT, .i = 1, .sp = sp};
+    for (int i = 0; i < ne; i++) {
+      rval e = out.items[2 * i];
+      if (e.k == RV_EXPR && !tir_dtype_eq(e.e->dtype, TIR_INT32)) {
+        st = rv_expr(tir_int(r->c, e.e->dtype, 1), sp);
+        break;
+      }
+    }
+    for (int i = ne - 1; i >= 0; i--) {
+      out.items[2 * i + 1] = st;
+      if (i) st = rd_binop(r, "*", st, out.items[2 * i], sp);
+      if (st.k == RV_ERR) return st;
+    }
+  }
+  for (int k = 0; k < 2 * ne; k++) {
+    rval v = out.items[k];
+    if (v.k == RV_BOOL || v.k == RV_FLOAT || (v.k != RV_INT && v.k != RV_EXPR)) {
+      tir_error(r->d, v.sp.line ? v.sp : sp, "T.S[...]: an %s must be an integer on the memory axis (layouts over "
+                "thread axes, replicas and offsets are not supported)", k % 2 ? "stride" : "extent");
+      return rv_err();
+    }
+    tir_expr *e = rd_as_expr(r, v);
+    if (!e) return rv_err();
+    if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
+      tir_error(r->d, v.sp.line ? v.sp : sp, "T.S[...]: an %s must be an integer", k % 2 ? "stride" : "extent");
+      return rv_err();
+    }
+    out.items[k] = rv_expr(e, v.sp);
+  }
+  return out;
+}
+
 rval rd_subscript(rd *r, TSNode n) {
   TSNode vn = rd_field(n, "value");
+  if (rd_is(vn, "attribute")) {
+    const char *tn = rd_t_name(r, vn);
+    if (tn && !strcmp(tn, "S")) return layout_spec(r, n);
+  }
   rval base;
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
   if (bs && bs->val.k == RV_ERR) {

@@ -2,7 +2,9 @@
  *
  * `x: T.int32 = v`, `x: T.int32`, `x = v` (v a number or a non-pointer
  * expression) and `x = T.local_scalar(T.int32)` allocate a (1,) "local"
- * buffer x marked scalar (TVM: an AllocBuffer whose buffer has the layout
+ * buffer x marked scalar (`T.alloc_scalar(dtype, scope)` and
+ * `T.shared_scalar(dtype)` one in their scope; `T.decl_scalar(dtype, data,
+ * scope, elem_offset=)` declares one over data) (TVM: an AllocBuffer whose buffer has the layout
  * TileLayout(S[1])); `x = v` and `x += v` on a name bound to a (1,) buffer
  * store into x[0]; a use of a scalar's name loads x[0].  The immutable
  * binding is `x: T.let[T.int32] = v` (a LetStmt; TVM's Bind). */
@@ -10,9 +12,9 @@
 
 #include "script/reader.h"
 
-tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, tir_span sp) {
+tir_buffer *rd_scalar_new(rd *r, const char *name, tir_dtype t, const char *scope, tir_span sp) {
   tir_expr *one = tir_i32(r->c, 1);
-  tir_buffer *b = tir_buffer_new(r->c, name, t, &one, 1, NULL, 0, NULL, "local", 0, 0, NULL);
+  tir_buffer *b = tir_buffer_new(r->c, name, t, &one, 1, NULL, 0, NULL, scope, 0, 0, NULL);
   b->scalar = true;
   b->span = sp;
   rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});

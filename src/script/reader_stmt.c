@@ -302,11 +302,51 @@ static tir_stmt *alloc_failed(rd *r, const char *name) {
   return NULL;
 }
 
+static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_args a, TSNode list, uint32_t idx,
+                                 bool *rest_used);
+
 static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call, TSNode list, uint32_t idx,
                             bool *rest_used) {
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return alloc_failed(r, name);
   a.sp = rd_span(call);
+  return alloc_from_args(r, tn, name, a, list, idx, rest_used);
+}
+
+/* `x: T.float32[4]`, `t: T.f32[4, 4]` (no value): TVM 0.27's local vector,
+ * T.alloc_local(shape, dtype) */
+static tir_stmt *local_vector(rd *r, const char *name, TSNode sub, TSNode list, uint32_t idx, bool *rest_used) {
+  tir_dtype t;
+  const char *dn = rd_t_name(r, rd_field(sub, "value"));
+  if (!dn || !tir_dtype_parse(dn, &t)) return NULL;
+  rd_args a = {.sp = rd_span(sub)};
+  a.pos = tir_alloc(r->c, sizeof *a.pos * 2);
+  uint32_t n = ts_node_named_child_count(sub);
+  rval shape = {.k = RV_TUPLE, .sp = a.sp, .items = tir_alloc(r->c, sizeof(rval) * (n + 1))};
+  for (uint32_t i = 1; i < n; i++) { /* child 0 is the dtype */
+    TSNode c = ts_node_named_child(sub, i);
+    if (rd_is(c, "comment")) continue;
+    if (rd_is(c, "slice")) {
+      tir_error(r->d, rd_span(c), "a local vector's shape takes extents, not slices");
+      return alloc_failed(r, name);
+    }
+    rval v = rd_eval(r, c);
+    if (v.k == RV_ERR) return alloc_failed(r, name);
+    if (v.k == RV_TUPLE && n == 2) { /* T.f32[(4, 4)] */
+      shape = v;
+      break;
+    }
+    shape.items[shape.n++] = v;
+  }
+  shape.is_list = false;
+  char dts[64];
+  a.pos[a.npos++] = shape;
+  a.pos[a.npos++] = (rval){.k = RV_STR, .s = tir_strdup(r->c, tir_dtype_str(t, dts)), .sp = a.sp};
+  return alloc_from_args(r, "alloc_local", name, a, list, idx, rest_used);
+}
+
+static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_args a, TSNode list, uint32_t idx,
+                                 bool *rest_used) {
   if (!strcmp(tn, "allocate")) {
     rval *ex = rd_arg(&a, 0, "extents");
     rval *dt = rd_arg(&a, 1, "dtype");
@@ -359,6 +399,8 @@ static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call
   tir_expr *data_value = r->decl_data_value;
   r->decl_data_ok = false, r->decl_data_value = NULL;
   if (!b) return alloc_failed(r, name);
+  b->scalar = r->decl_scalar;
+  r->decl_scalar = false;
   /* T.decl_buffer without data= allocates its buffer (TVM 0.27: AllocBuffer) */
   rval *data = rd_arg(&a, 2, "data");
   bool implicit = !strcmp(tn, "Buffer");
@@ -495,14 +537,14 @@ static bool more_stmts(rd *r, TSNode list, uint32_t idx) {
 }
 
 /* a tirx local scalar: AllocBuffer(x) over [x[0] = init;] the rest */
-static tir_stmt *scalar(rd *r, const char *name, tir_dtype t, rval *init, TSNode list, uint32_t idx,
-                        bool *rest_used, tir_span sp) {
+static tir_stmt *scalar(rd *r, const char *name, tir_dtype t, const char *scope, rval *init, TSNode list,
+                        uint32_t idx, bool *rest_used, tir_span sp) {
   if (tir_dtype_is_handle(t)) {
     tir_error(r->d, sp, "a handle cannot be a local scalar; bind the pointer with '%s: T.let = ...'", name);
     rd_push_sym(r, name, rv_err()); /* no cascade of "undefined" errors */
     return NULL;
   }
-  tir_buffer *b = rd_scalar_new(r, name, t, sp);
+  tir_buffer *b = rd_scalar_new(r, name, t, scope, sp);
   tir_stmt *st = init ? rd_scalar_store(r, b, *init, sp) : NULL;
   if (init && !st) return NULL;
   bool more = more_stmts(r, list, idx);
@@ -528,7 +570,7 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
     tir_dtype t;
     rval tv = rd_eval(r, ts_node_named_child(type, 0));
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
-    return scalar(r, name, t, &v, list, idx, rest_used, sp);
+    return scalar(r, name, t, "local", &v, list, idx, rest_used, sp);
   }
   tir_buffer *b = rd_scalar_target(r, name);
   if (b) return rd_scalar_store(r, b, v, sp);
@@ -542,7 +584,7 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
     *done = false;
     return NULL;
   }
-  return scalar(r, name, e->dtype, &v, list, idx, rest_used, sp);
+  return scalar(r, name, e->dtype, "local", &v, list, idx, rest_used, sp);
 }
 
 static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx, bool *rest_used,
@@ -745,6 +787,11 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
   if (ts_node_is_null(right)) { /* tirx `x: T.int32`: a local scalar */
+    TSNode ty = ts_node_is_null(type) ? type : ts_node_named_child(type, 0);
+    if (r->tirx && rd_is(left, "identifier") && !ts_node_is_null(ty) && rd_is(ty, "subscript")) {
+      tir_stmt *s = local_vector(r, rd_text(r, left), ty, list, idx, rest_used);
+      if (s || tir_diag_has_errors(r->d)) return s;
+    }
     const char *tn = r->tirx && rd_is(left, "identifier") && !ts_node_is_null(type)
                          ? rd_t_name(r, ts_node_named_child(type, 0)) : NULL;
     tir_dtype t;
@@ -752,7 +799,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       tir_error(r->d, sp, "a declaration without a value is not supported");
       return NULL;
     }
-    return scalar(r, rd_text(r, left), t, NULL, list, idx, rest_used, sp);
+    return scalar(r, rd_text(r, left), t, "local", NULL, list, idx, rest_used, sp);
   }
   if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
   /* `x = T.meta_var(v)`, `a, b = T.meta_var((u, v))`: bound by name, no let (TVM's parser-time values) */
@@ -828,13 +875,59 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
                (r->tirx && (!strcmp(tn, "alloc_buffer") || !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared")))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
     if (tn && !strcmp(tn, "bind") && ts_node_is_null(type)) return bind(r, name, right, list, idx, rest_used, sp);
-    if (tn && r->tirx && !strcmp(tn, "local_scalar") && ts_node_is_null(type)) {
+    if (tn && r->tirx && ts_node_is_null(type) && !strcmp(tn, "decl_scalar")) {
+      /* T.decl_scalar(dtype, data, scope, elem_offset=None, byte_offset=None): TVM's
+       * decl_buffer((1,), dtype, data, scope=scope, elem_offset=...) read as a scalar */
+      rd_args a, d = {.sp = rd_span(right)};
+      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return alloc_failed(r, name);
+      static const char *const P[] = {"dtype", "data", "scope", "elem_offset", "byte_offset"};
+      rval *v[5];
+      bool bad = a.npos > 5;
+      for (int k = 0; k < 5; k++) v[k] = rd_arg(&a, k, P[k]);
+      for (int k = 0; k < a.nkw; k++) {
+        bool known = false;
+        for (int j = 0; j < 5; j++) known |= !strcmp(a.kw[k], P[j]);
+        bad |= !known;
+      }
+      if (bad || !v[0] || !v[1] || !v[2]) {
+        tir_error(r->d, d.sp, "T.decl_scalar expects (dtype, data, scope, elem_offset=None, byte_offset=None)");
+        return alloc_failed(r, name);
+      }
+      d.pos = tir_alloc(r->c, sizeof *d.pos * 3);
+      d.kw = tir_alloc(r->c, sizeof *d.kw * 3);
+      d.kwv = tir_alloc(r->c, sizeof *d.kwv * 3);
+      d.kwsp = tir_alloc(r->c, sizeof *d.kwsp * 3);
+      rval one = {.k = RV_INT, .i = 1, .sp = d.sp};
+      d.pos[d.npos++] = (rval){.k = RV_TUPLE, .n = 1, .items = tir_alloc(r->c, sizeof(rval)), .sp = d.sp};
+      d.pos[0].items[0] = one;
+      d.pos[d.npos++] = *v[0];
+      d.pos[d.npos++] = *v[1];
+      for (int k = 2; k < 5; k++)
+        if (v[k] && v[k]->k != RV_NONE) d.kw[d.nkw] = P[k], d.kwsp[d.nkw] = v[k]->sp, d.kwv[d.nkw++] = *v[k];
+      r->decl_scalar = true;
+      tir_stmt *st = alloc_from_args(r, "decl_buffer", name, d, list, idx, rest_used);
+      r->decl_scalar = false;
+      return st;
+    }
+    if (tn && r->tirx && ts_node_is_null(type) &&
+        (!strcmp(tn, "local_scalar") || !strcmp(tn, "shared_scalar") || !strcmp(tn, "alloc_scalar"))) {
+      /* T.local_scalar(dtype="float32"), T.shared_scalar(dtype), T.alloc_scalar(dtype, scope="global") */
       rd_args a;
       tir_dtype t;
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      bool any_scope = tn[1] == 'l';
       rval f32 = {.k = RV_STR, .s = "float32"}, *dt = rd_arg(&a, 0, "dtype");
+      rval *sc = any_scope ? rd_arg(&a, 1, "scope") : NULL;
+      bool bad = a.npos > (any_scope ? 2 : 1);
+      for (int k = 0; k < a.nkw; k++) bad |= strcmp(a.kw[k], "dtype") && (!any_scope || strcmp(a.kw[k], "scope"));
+      if (bad) {
+        tir_error(r->d, rd_span(right), "T.%s expects (dtype%s)", tn, any_scope ? ", scope" : "");
+        return NULL;
+      }
       if (!rd_parse_dtype(r, dt ? *dt : f32, &t)) return NULL;
-      return scalar(r, name, t, NULL, list, idx, rest_used, sp);
+      const char *scope = sc ? rd_as_str(r, *sc, "the scope") : any_scope ? "global" : tn[0] == 's' ? "shared" : "local";
+      if (!scope) return NULL;
+      return scalar(r, name, t, scope, NULL, list, idx, rest_used, sp);
     }
     if (tn && !strcmp(tn, "launch_thread")) {
       rd_args a;
@@ -1132,6 +1225,47 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
 }
 
 
+/* T.hint(message="", **attrs), bare (the rest of the list is its body) or
+ * `with T.hint(...):`: TVM 0.27's AttrStmt "tirx_hint" on the dict
+ * {"message": message, **attrs}, value 1.  A directive for a tool: no pass
+ * or code generator acts on it (they keep it, as TVM's do) */
+static tir_stmt *hint_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool scoped) {
+  if (a->npos > 1) {
+    tir_error(r->d, a->sp, "T.hint expects (message, **attrs), got %d positional arguments", a->npos);
+    return NULL;
+  }
+  int n = a->nkw + 1;
+  const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)n);
+  tir_attr_val **vals = tir_alloc(r->c, sizeof *vals * (size_t)n);
+  rval msg = a->npos ? a->pos[0] : (rval){.k = RV_STR, .s = "", .sp = a->sp};
+  int m = 1;
+  for (int i = 0; i < a->nkw; i++) {
+    if (!strcmp(a->kw[i], "message") && !a->npos) {
+      msg = a->kwv[i];
+      continue;
+    }
+    if (!strcmp(a->kw[i], "message")) {
+      tir_error(r->d, a->kwsp[i], "T.hint: message given twice");
+      return NULL;
+    }
+    keys[m] = a->kw[i];
+    if (!(vals[m++] = rd_as_attr(r, a->kwv[i]))) return NULL;
+  }
+  if (msg.k != RV_STR) {
+    tir_error(r->d, msg.sp.line ? msg.sp : a->sp, "T.hint: the message must be a string");
+    return NULL;
+  }
+  keys[0] = "message";
+  if (!(vals[0] = rd_as_attr(r, msg))) return NULL;
+  if (!scoped) r->in_rest = true;
+  tir_stmt *body = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
+  if (!body) return NULL;
+  tir_stmt *s = tir_attr_stmt(r->c, "tirx_hint", NULL, tir_i32(r->c, 1), body);
+  s->u.attr.node_av = tir_av_dict(r->c, keys, vals, m);
+  s->span = a->sp;
+  return s;
+}
+
 /* T.attr(T.iter_var(v, T.Range(0, n), "ThreadIndex", tag), "thread_extent", n): TVM's IterVar node
  * written out, which T.launch_thread makes (tirc holds the var and its tag, and prints the launch); the
  * other iter_var forms are refused.  *args: the attr's (var, key, value) on success */
@@ -1257,7 +1391,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return flat_attr(r, "tirx.device_entry", tir_bool(r->c, true), list, idx + 1, sp);
   }
   if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr") &&
-              strcmp(tn, "launch_thread")))
+              strcmp(tn, "launch_thread") && strcmp(tn, "hint")))
     return evaluate(r, rd_eval(r, call), sp);
   rd_args a;
   const char *ivtag;
@@ -1274,6 +1408,10 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   if (!strcmp(tn, "attr")) { /* TVM's concise form: the rest is the body */
     *rest_used = true;
     return attr_stmt(r, &a, list, idx + 1, false);
+  }
+  if (!strcmp(tn, "hint")) { /* bare: the rest is the body */
+    *rest_used = true;
+    return hint_stmt(r, &a, list, idx + 1, false);
   }
   if (!strcmp(tn, "launch_thread")) /* T.launch_thread(env_thread_var, n): the rest is the body */
     return launch(r, &a, NULL, list, idx, rest_used, (TSNode){0});
@@ -2010,12 +2148,13 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
     if (st) st->u.attr.thread_tag = tir_strdup(r->c, ivtag);
     return st;
   }
-  if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert")) {
+  if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert") || !strcmp(tn, "hint")) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
     a.sp = rd_span(call);
     rd_kw_positional(r, tn, &a);
     bool ru;
     if (!strcmp(tn, "attr")) return attr_stmt(r, &a, body, 0, true);
+    if (!strcmp(tn, "hint")) return hint_stmt(r, &a, body, 0, true);
     if (!strcmp(tn, "launch_thread")) return launch(r, &a, NULL, s, 0, &ru, body);
     rval cond, msg;
     if (!assert_args(r, &a, &cond, &msg)) return NULL;
