@@ -15,7 +15,7 @@
  *     T.attr(T.comm_reducer(lambda x0, y0: f(x0, y0), [identity]), "reduce_scope", 0)
  *     T.tvm_thread_allreduce(T.uint32(1), in_thread_W[0], T.bool(True), cross_thread_W[0], <thread vars>)
  *   with T.sblock("B_write_back"):      B's spatial iter vars (fresh);
- *                                       T.where(<thread vars> == 0); W[I] = cross_thread_W[0]
+ *                                       T.where(<P> and <thread vars> == 0); W[I] = cross_thread_W[0]
  *
  * in place of the outermost of those loops (of B itself when there is
  * none).  TVM's argmax and argmin (two buffers, index and value, written
@@ -30,7 +30,17 @@
  * among them moves out, around the lowered parts, as TVM orders them.  A block that is not of this form (another
  * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
- * is then refused where every thread stores to one element. */
+ * is then refused where every thread stores to one element.
+ *
+ * The write-back's predicate: the conjuncts of B's predicate that use no
+ * reduction loop's var (P: a guard on the spatial loops, such as a split's
+ * tail, `bx < 3`), then each thread var at its start.  TVM keeps P only
+ * where B's predicate is a conjunction (a lone `bx < 5` it drops, so the
+ * threads of an excluded bx store too: out of bounds); tirc keeps it
+ * always.  Where W is "local" (each thread's registers) every thread
+ * writes back, with no thread condition, as TVM's.  A reduction block that
+ * is not the last block under its outermost reduction loop (a later block
+ * there would read W before the write-back) is refused, as TVM refuses it. */
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,6 +59,8 @@ typedef struct {
   int nrep, caprep;
   tir_buffer **allocs; /* for the root block, in order */
   int nalloc, capalloc;
+  tir_diag *d;
+  bool failed;
 } lctr;
 
 /* ---- does e use var v? ---- */
@@ -351,7 +363,7 @@ static tir_stmt *allreduce(tir_ctx *c, const reduction *r, tir_expr *const *src,
 /* the replacement of B's realize s, with `chain` its it loops (outermost
  * first, n of them) and `threads` the thread-bound reduction loops */
 static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
-                       tir_stmt *const *threads, int nthreads) {
+                       tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred) {
   tir_ctx *c = st->c;
   const tir_block *b = s->u.realize.block;
   const tir_expr *p = s->u.realize.predicate;
@@ -425,7 +437,30 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     wb->iter_vars[wb->n_iter++].var = nv;
   }
   tir_expr *wpred = NULL;
-  for (int i = 0; i < nthreads; i++) {
+  if (pred) { /* the conjuncts of B's predicate over no reduction loop */
+    const tir_expr *stack[64];
+    int ns = 0;
+    stack[ns++] = p;
+    tir_expr *conj[64];
+    int nc = 0;
+    while (ns) { /* in order, left first */
+      const tir_expr *e = stack[--ns];
+      if (e->kind == TIR_AND && ns + 2 <= 64) {
+        stack[ns++] = e->u.bin.b;
+        stack[ns++] = e->u.bin.a;
+        continue;
+      }
+      bool red = false;
+      for (int k = 0; k < nthreads && !red; k++) red = uses(e, threads[k]->u.loop.var);
+      for (int k = 0; k < nchain && !red; k++) red = uses(e, chain[k]->u.loop.var);
+      for (int k = 0; k < nred && !red; k++) red = uses(e, redloops[k]->u.loop.var);
+      if (!red && nc < 64) conj[nc++] = (tir_expr *)e;
+    }
+    for (int k = 0; k < nc; k++) wpred = wpred ? tir_binary(c, TIR_AND, wpred, conj[k]) : conj[k];
+  }
+  bool local = true; /* W in each thread's registers: every thread writes its own */
+  for (int i = 0; i < n; i++) local &= r->w[i]->scope && !strcmp(r->w[i]->scope, "local");
+  for (int i = 0; i < nthreads && !local; i++) {
     const tir_stmt *l = threads[i];
     tir_expr *eq = tir_binary(c, TIR_EQ, l->u.loop.var, l->u.loop.min);
     wpred = wpred ? tir_binary(c, TIR_AND, wpred, eq) : eq;
@@ -462,6 +497,13 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
   return tir_seq(c, parts, np);
 }
 
+/* the last block realize of a statement, in order */
+typedef struct { const tir_stmt *last; } last_block;
+static bool last_block_cb(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_BLOCK_REALIZE) ((last_block *)v->user)->last = s;
+  return true;
+}
+
 static bool thread_loop(const tir_stmt *l) {
   return l->u.loop.kind == TIR_FOR_THREAD_BINDING && l->u.loop.thread_tag &&
          !strncmp(l->u.loop.thread_tag, "threadIdx.", 10);
@@ -475,7 +517,8 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
   if (!match_reduction(st->c, b, &r)) return NULL;
   /* which loops reduce: their vars bind reduce iter vars only */
   tir_stmt **threads = tir_alloc(st->c, sizeof *threads * (size_t)(st->nloops + 1));
-  int nthreads = 0, first_it = -1, last_thread = -1;
+  tir_stmt **redloops = tir_alloc(st->c, sizeof *redloops * (size_t)(st->nloops + 1));
+  int nthreads = 0, first_it = -1, last_thread = -1, nred = 0;
   for (int k = 0; k < st->nloops; k++) {
     const tir_stmt *l = st->loops[k];
     bool red = false, spat = false;
@@ -486,6 +529,7 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
     if (!red) continue;
     if (spat) return NULL; /* a loop binding both kinds (TVM refuses) */
+    redloops[nred++] = st->loops[k];
     if (l->u.loop.kind == TIR_FOR_THREAD_BINDING) {
       if (!thread_loop(l)) return NULL; /* a blockIdx or vthread reduction */
       threads[nthreads++] = st->loops[k];
@@ -495,6 +539,19 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   if (!nthreads) return NULL;
+  { /* B must be the last block under its outermost reduction loop (TVM's check) */
+    last_block lb = {NULL};
+    tir_visitor v = {.stmt = last_block_cb, .user = &lb};
+    tir_visit_stmt(&v, redloops[0]->u.loop.body);
+    if (lb.last != s) {
+      tir_error(st->d, s->span.line ? s->span : redloops[0]->span,
+                "LowerCrossThreadReduction: block '%s' reduces over a thread-bound loop but is not the last block "
+                "under its first reduction loop (a later block there would read its result before the threads "
+                "combine it): not lowered, as TVM refuses it", b->name);
+      st->failed = true;
+      return NULL;
+    }
+  }
   int nchain = 0, ninner = 0;
   tir_stmt **chain = st->loops + st->nloops, **inner = NULL;
   if (first_it >= 0) {
@@ -516,7 +573,7 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   (void)last_thread;
-  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads);
+  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
     l->u.loop.body = rep;
@@ -559,9 +616,8 @@ static tir_stmt *post(tir_mutator *m, tir_stmt *s) {
 }
 
 tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, tir_diag *d) {
-  (void)d;
   if (!f->s_tir || !f->body || f->body->kind != TIR_BLOCK_REALIZE) return tir_func_copy(c, f);
-  lctr st = {.c = c};
+  lctr st = {.c = c, .d = d};
   tir_mutator m = {.pre_stmt = pre, .stmt = post, .ctx = c, .user = &st};
   tir_func *out = tir_func_copy(c, f);
   out->body = tir_mutate_stmt(&m, f->body);
@@ -580,5 +636,5 @@ tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, t
   free(st.from);
   free(st.to);
   free(st.allocs);
-  return out;
+  return st.failed ? NULL : out;
 }
