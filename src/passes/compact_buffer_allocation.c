@@ -601,13 +601,17 @@ static int64_t const_scale(const tir_expr *e) {
 }
 
 /* ext <= shape, where (as TVM's CanProveLessEqualThanSymbolicShapeValue)
- * the symbolic part of a shape is taken to be at least 1 */
+ * the symbolic part of a shape is taken to be at least 1: a constant extent
+ * up to the shape's constant factor fits (4 in n * 4), and an extent of 1
+ * fits any symbolic shape (TVM's (1,) of a shape n, n - 1 or n // 2 under
+ * a point access; an allocation of one element is never too small for a
+ * box of one) */
 static bool fits_in_shape(compact_state *st, tir_expr *ext, tir_expr *shape) {
   if (tir_can_prove(st->a, tir_binary(st->c, TIR_LE, ext, shape))) return true;
   int64_t c, e;
   if (tir_is_const_int(shape, &c)) return false;
   int64_t scale = const_scale(shape);
-  return scale > 1 && tir_is_const_int(ext, &e) && e <= scale;
+  return tir_is_const_int(ext, &e) && e >= 1 && e <= (scale > 1 ? scale : 1);
 }
 
 /* fit the box [min, min+extent) into [0, shape) as TVM does: extent' =
