@@ -614,6 +614,18 @@ static bool fits_in_shape(compact_state *st, tir_expr *ext, tir_expr *shape) {
   return tir_is_const_int(ext, &e) && e >= 1 && e <= (scale > 1 ? scale : 1);
 }
 
+/* min(x, C) with C at int32's end (isl's bound of an int32 index, such as
+ * min(n, 2147483646) for rows [0, n) of an (n, 8) buffer): x.  The extent
+ * only grows, so the box still holds every access; it then fits the shape
+ * as TVM's (n) does */
+static tir_expr *drop_int_end_min(tir_expr *e) {
+  int64_t v;
+  if (e->kind != TIR_MIN) return e;
+  if (tir_is_const_int(e->u.bin.b, &v) && v >= INT32_MAX - 16) return e->u.bin.a;
+  if (tir_is_const_int(e->u.bin.a, &v) && v >= INT32_MAX - 16) return e->u.bin.b;
+  return e;
+}
+
 /* fit the box [min, min+extent) into [0, shape) as TVM does: extent' =
  * min(extent, shape) and min' = max(0, min).  Every in-bounds element of the
  * box, x in [max(0, min), min(min + extent, shape)), then lands in
@@ -624,11 +636,14 @@ static bool clamp_dim(compact_state *st, tir_range *r, tir_expr *shape) {
   tir_expr *min = r->min, *ext = r->extent;
   if (!tir_dtype_eq(min->dtype, t)) min = tir_cast(st->c, t, min);
   if (!tir_dtype_eq(ext->dtype, t)) ext = tir_cast(st->c, t, ext);
+  ext = drop_int_end_min(ext);
+  int64_t big;
+  if (tir_is_const_int(ext, &big) && big >= INT32_MAX - 16) return false; /* int32's end: the whole dim, as TVM's */
   if (has_load(st, min, false)) return false; /* data-dependent on the function's own buffers */
   if (uses_loop_var(st, ext) || has_load(st, ext, true)) { /* loop- or data-dependent: a constant bound */
     int64_t lo, hi;
     tir_const_bound(st->a, ext, &lo, &hi);
-    if (hi == INT64_MAX) return false;
+    if (hi >= INT32_MAX - 16) return false; /* no bound short of int32's end: the whole dim, as TVM's */
     ext = tir_int(st->c, t, hi);
   }
   if (!fits_in_shape(st, ext, shape)) ext = smin(st, shape, ext); /* TVM's order */
