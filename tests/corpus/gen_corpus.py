@@ -89,10 +89,22 @@ def emit(name, mod):
     # TVM's lowering pipeline, printed after selected passes
     seq = [tvm.s_tir.transform.LowerInitBlock(), tvm.s_tir.transform.PlanAndUpdateBufferAllocationLocation(),
            tvm.s_tir.transform.ConvertBlocksToOpaque(), tvm.s_tir.transform.CompactBufferAllocation(),
-           tvm.s_tir.transform.LowerMatchBuffer(), tvm.s_tir.transform.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer()]
+           tvm.s_tir.transform.LowerMatchBuffer(), tvm.s_tir.transform.LowerOpaqueBlock(), tvm.tirx.transform.FlattenBuffer(),
+           tvm.tirx.transform.StmtSimplify(), tvm.tirx.transform.RemoveNoOp(), tvm.tirx.transform.LowerIntrin()]
     m = mod
     for i, p in enumerate(seq):
-        m = p(m)
+        try:
+            if p.info.name == "tirx.LowerIntrin":
+                # TVM's LowerIntrin takes the target from the function (printed
+                # without it: tirc's lower_intrin is given the same text)
+                tgt = tvm.target.Target("cuda" if name.endswith(("_gpu", "_gpu_ctr")) else "c")
+                m = p(tvm.IRModule({g: f.with_attr("target", tgt) for g, f in m.functions_items()}))
+                m = tvm.IRModule({g: f.without_attr("target") for g, f in m.functions_items()})
+            else:
+                m = p(m)
+        except Exception as e:  # noqa: BLE001
+            print("stage", name, p.info.name, str(e).strip().splitlines()[-1][:100])
+            break
         save(os.path.join(out, f"{name}.{i+1}.{p.info.name}.tir"), m)
 
 

@@ -27,7 +27,8 @@ import tvm
 HERE = os.path.dirname(os.path.abspath(__file__))
 ALIAS = {"LowerInitBlock": "lower_init", "PlanAndUpdateBufferAllocationLocation": "plan_alloc",
          "ConvertBlocksToOpaque": "to_opaque", "CompactBufferAllocation": "compact", "LowerMatchBuffer": "lower_match",
-         "LowerOpaqueBlock": "lower_opaque", "FlattenBuffer": "flatten"}
+         "LowerOpaqueBlock": "lower_opaque", "FlattenBuffer": "flatten", "StmtSimplify": "simplify",
+         "RemoveNoOp": "remove_noop", "LowerIntrin": "lower_intrin"}
 
 
 SIMPLIFIED = [0]  # stages equal only after TVM's simplify of both sides
@@ -130,7 +131,7 @@ def main():
             if "." in name:
                 continue
             prev = base
-            for k in range(1, 8):
+            for k in range(1, 11):
                 cur = glob.glob(os.path.join(d, f"{name}.{k}.*.tir"))
                 if not cur:
                     break
