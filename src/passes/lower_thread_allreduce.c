@@ -161,7 +161,8 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
   }
   order_dims(rl, nr);
   order_dims(gl, ng);
-  tir_dtype it = nr ? rl[0].var->dtype : TIR_INT32;
+  /* the index dtype: the threads', also where the one reduced over had extent 1 and was folded to 0 */
+  tir_dtype it = nr ? rl[0].var->dtype : st->nl ? st->launches[0].var->dtype : TIR_INT32;
   for (int k = 0; k < st->nl; k++)
     if (!tir_dtype_eq(st->launches[k].var->dtype, it)) {
       tir_error(st->d, call->span, "LowerThreadAllreduce: the thread vars around T.tvm_thread_allreduce have different "
