@@ -212,7 +212,9 @@ bench-gpu-gen: $(TIRC)
 	@EMIT_TO=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh $(TIRC)
 	@python3 tests/corpus/gen_corpus.py $(BUILD)/gpu/corpus_src $(TIRC) > /dev/null
 	@python3 bench/gpu/gen_corpus_gpu.py $(BUILD)/gpu/corpus_src $(BUILD)/gpu/corpus $(TIRC)
-	@echo "on a GPU machine: sh bench/gpu/run_gpu.sh $(BUILD)/gpu; FROM=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh x sm_90; sh bench/gpu/run_corpus_gpu.sh $(BUILD)/gpu/corpus"
+	@mkdir -p $(BUILD)/gpu/lctr && cp bench/gpu/lctr_main.cu $(BUILD)/gpu/lctr/main.cu
+	@$(TIRC) --emit=cuda --symbol=k tests/passes/lower_cross_thread/writeback_spatial_conjunct.tir -o $(BUILD)/gpu/lctr/k.cu
+	@echo "on a GPU machine: sh bench/gpu/run_gpu.sh $(BUILD)/gpu; FROM=$(BUILD)/gpu/codegen bash tests/codegen/gpu/run_gpu.sh x sm_90; sh bench/gpu/run_corpus_gpu.sh $(BUILD)/gpu/corpus; (cd $(BUILD)/gpu/lctr && nvcc -arch=sm_90 -o lctr_main main.cu && ./lctr_main)"
 
 bench: $(BENCH_BINS) $(TIRC)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
