@@ -297,6 +297,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   tir_expr *off = NULL;
   rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"),
        *bv = bo ? rd_arg(a, shape_pos + 5, "byte_offset") : rd_kwarg(a, "byte_offset");
+  if (ov && ov->k != RV_NONE && bv && bv->k != RV_NONE) { /* TVM's _get_elem_offset asserts it */
+    tir_error(r->d, bv->sp, "buffer '%s': elem_offset and byte_offset cannot be set at the same time", name);
+    return NULL;
+  }
   if (ov && ov->k != RV_NONE) {
     if (!(off = stride_of(r, *ov, name, "elem_offset", TIR_INT32))) return NULL;
   } else if (bv && bv->k != RV_NONE) {

@@ -1397,6 +1397,10 @@ static rval layout_spec(rd *r, TSNode n) {
     tir_error(r->d, sp, "T.S[extents:strides] has %d extents and %d strides", ne, ns);
     return rv_err();
   }
+  if (ne < 1) { /* T.S[()]: no iters, a layout of nothing */
+    tir_error(r->d, sp, "T.S[...] needs at least one extent");
+    return rv_err();
+  }
   rval out = {.k = RV_LAYOUT, .n = ne, .sp = sp, .items = tir_alloc(r->c, sizeof(rval) * (size_t)(2 * ne))};
   for (int i = 0; i < ne; i++) out.items[2 * i] = ext.k == RV_TUPLE ? ext.items[i] : ext;
   if (str.k != RV_NONE) {
