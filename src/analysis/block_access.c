@@ -107,6 +107,27 @@ static const tir_match_buffer *match_of(const detector *d, const tir_buffer *b) 
   return NULL;
 }
 
+/* an end of the hull: min(u, v) (max) simplified where that gives one of
+ * them (the one that bounds the other), else written as it is,
+ * T.min(vi * 2, vi + 1), as TVM's union spells it (tirc's simplifier would
+ * write vi + T.min(vi, 1)) */
+typedef struct { tir_expr_kind k; bool found; } kind_find;
+static bool kind_cb(tir_visitor *v, const tir_expr *e) {
+  kind_find *f = v->user;
+  if (e->kind == f->k) f->found = true;
+  return !f->found;
+}
+
+static tir_expr *hull_end(detector *d, tir_expr_kind k, tir_expr *u, tir_expr *v) {
+  tir_expr *m = tir_binary(d->c, k, u, v);
+  tir_expr *s = tir_simplify(d->a, m);
+  if (ana_expr_equal(s, u) || ana_expr_equal(s, v)) return s;
+  kind_find f = {k, false}; /* the simplifier resolved which bounds the other (A[vi * 2 // 2], A[vi + 1 - 1]: vi) */
+  tir_visitor vis = {.expr = kind_cb, .user = &f};
+  tir_visit_expr(&vis, s);
+  return f.found ? m : s;
+}
+
 /* merge [lo, hi] per dim into the list entry of buf (the hull) */
 static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, tir_expr **hi, int ndim) {
   tir_analyzer *a = d->a;
@@ -126,10 +147,8 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
         if (wide) lo[k] = tir_simplify(a, tir_cast(d->c, t, lo[k])), hi[k] = tir_simplify(a, tir_cast(d->c, t, hi[k]));
         else x->lo[k] = tir_simplify(a, tir_cast(d->c, t, x->lo[k])), x->hi[k] = tir_simplify(a, tir_cast(d->c, t, x->hi[k]));
       }
-      if (!ana_expr_equal(x->lo[k], lo[k]))
-        x->lo[k] = tir_simplify(a, tir_binary(d->c, TIR_MIN, x->lo[k], lo[k]));
-      if (!ana_expr_equal(x->hi[k], hi[k]))
-        x->hi[k] = tir_simplify(a, tir_binary(d->c, TIR_MAX, x->hi[k], hi[k]));
+      if (!ana_expr_equal(x->lo[k], lo[k])) x->lo[k] = hull_end(d, TIR_MIN, x->lo[k], lo[k]);
+      if (!ana_expr_equal(x->hi[k], hi[k])) x->hi[k] = hull_end(d, TIR_MAX, x->hi[k], hi[k]);
     }
     conds_enter(d);
     return;
@@ -560,7 +579,12 @@ static tir_buffer_region *to_regions(detector *d, const access_list *l) {
       tir_expr *lo = x->lo[k];
       tir_expr *ext = tir_binary(d->c, TIR_SUB, tir_binary(d->c, TIR_ADD, x->hi[k], tir_int(d->c, lo->dtype, 1)), lo);
       out[i].region[k].min = lo;
-      out[i].region[k].extent = tir_simplify(d->a, ext);
+      /* a hull of accesses neither of which bounds the other (A[vi] and
+       * A[15 - vi]: T.min(vi, 15 - vi) to T.max(vi, 15 - vi)) keeps TVM's
+       * spelling of its extent, max + 1 - min, which TVM's simplifier leaves
+       * as it is (tirc's would write 16 - T.min(vi, 15 - vi) * 2) */
+      bool hull = lo->kind == TIR_MIN && x->hi[k]->kind == TIR_MAX;
+      out[i].region[k].extent = hull ? ext : tir_simplify(d->a, ext);
     }
   }
   return out;
