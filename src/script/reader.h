@@ -201,6 +201,13 @@ typedef struct rd {
   /* the statement rd_stmts is at, and its list (ts_node_parent walks down
    * from the root: too slow to ask for every block-frame statement) */
   TSNode cur_stmt, cur_list;
+  /* an `if` on a Python constant: TVM's parser reads the branch taken into
+   * the enclosing statement list, so what the branch scopes (a bare
+   * T.launch_thread, a let, a buffer) goes on over the statements after the
+   * if, and its names stay defined there.  While such a branch is read, its
+   * list continues into the enclosing list from `from` (reader_stmt.c) */
+  struct rd_splice { TSNode branch, list; uint32_t from; } splice[64];
+  int nsplice;
   /* `with a, b: body` is read as `with a: with b: body`: while item a is
    * read, its body is items with_next... of with_node's clause */
   long comp_items; /* values list comprehensions have made so far (a budget: nested ones multiply) */

@@ -104,13 +104,24 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
    * list from its start frees the trees of the chunks it has read */
   bool top = from == 0 && r->ck.cur && ts_node_eq(list, r->ck.list0);
   for (uint32_t i = from;; i++) {
-    if (i >= cnt) {
-      if (!rd_list_continues(r, list)) break;
-      list = rd_next_chunk(r, top);
-      if (ts_node_is_null(list)) break;
-      kids = rd_named_children(r, list, &cnt);
-      i = 0;
+    while (i >= cnt) {
+      if (rd_list_continues(r, list)) {
+        list = rd_next_chunk(r, top);
+        if (ts_node_is_null(list)) break;
+        kids = rd_named_children(r, list, &cnt);
+        i = 0;
+      } else if (r->nsplice && ts_node_eq(r->splice[r->nsplice - 1].branch, list)) {
+        /* the end of a Python-constant if's branch: on with the enclosing list */
+        struct rd_splice sp = r->splice[--r->nsplice];
+        list = sp.list;
+        kids = rd_named_children(r, list, &cnt);
+        i = sp.from;
+        top = false;
+      } else {
+        break;
+      }
     }
+    if (i >= cnt) break;
     TSNode s = kids[i];
     if (rd_is(s, "comment")) continue;
     bool failed = false;
@@ -1932,7 +1943,7 @@ static tir_expr *condition(rd *r, TSNode n, rval *py, bool int_ok) {
   return e;
 }
 
-static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next);
+static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next, tir_expr *pre);
 
 /* the if chain starting at the first elif/else clause at or after child i
  * of the if_statement; each elif nests one level deeper */
@@ -1947,7 +1958,7 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
       r->nest--;
       return NULL;
     }
-    tir_stmt *s = if_clause(r, ifs, c, i + 1);
+    tir_stmt *s = if_clause(r, ifs, c, i + 1, NULL);
     r->stmt_depth--;
     r->nest--;
     return s;
@@ -1957,9 +1968,9 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
 
 /* an `if` or `elif` clause c of the if_statement ifs: its condition and
  * consequence, then the else chain from child `next` on */
-static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
-  rval py;
-  tir_expr *cond = condition(r, rd_field(c, "condition"), &py, true);
+static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next, tir_expr *pre) {
+  rval py = {.k = RV_EXPR};
+  tir_expr *cond = pre ? pre : condition(r, rd_field(c, "condition"), &py, true);
   if (py.k == RV_ERR) return NULL;
   if (!cond) return py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, next);
   tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
@@ -1977,7 +1988,53 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next) {
   return s;
 }
 
-static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s) { return if_clause(r, s, s, 0); }
+/* the branch of an if on a Python constant, read into the enclosing list
+ * (statement idx of list): TVM's parser runs the Python if */
+static tir_stmt *splice_branch(rd *r, TSNode body, TSNode list, uint32_t idx, bool *rest_used) {
+  if (r->nsplice >= (int)(sizeof r->splice / sizeof r->splice[0])) {
+    tir_error(r->d, rd_span(body), "ifs on Python constants nested too deeply (more than 64)");
+    return NULL;
+  }
+  int mark = r->nsplice;
+  r->splice[r->nsplice++] = (struct rd_splice){body, list, idx + 1};
+  *rest_used = true;
+  r->in_rest = true;
+  tir_stmt *s = rd_stmts(r, body, 0);
+  r->nsplice = mark; /* consumed at the branch's end, or left by an error */
+  return s;
+}
+
+static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
+  /* if / elif clauses on Python constants: the clause taken is spliced */
+  uint32_t cnt = ts_node_named_child_count(s), next = 0;
+  TSNode c = s;
+  for (;;) {
+    rval py;
+    tir_expr *e = condition(r, rd_field(c, "condition"), &py, true);
+    if (py.k == RV_ERR) return NULL;
+    if (e) { /* a TIR condition: an if (an elif after Python-false clauses nests one level, as else_chain) */
+      if (ts_node_eq(c, s)) return if_clause(r, s, s, 0, e);
+      if (!enter_nest(r, c)) return NULL;
+      if (!enter_stmt(r, c)) {
+        r->nest--;
+        return NULL;
+      }
+      tir_stmt *st = if_clause(r, s, c, next, e);
+      r->stmt_depth--;
+      r->nest--;
+      return st;
+    }
+    if (py.i) return splice_branch(r, rd_field(c, "consequence"), list, idx, rest_used);
+    TSNode nx = {0}; /* false: the next elif or else */
+    for (; next < cnt && ts_node_is_null(nx); next++) {
+      TSNode k = ts_node_named_child(s, next);
+      if (rd_is(k, "elif_clause") || rd_is(k, "else_clause")) nx = k;
+    }
+    if (ts_node_is_null(nx)) return NULL; /* nothing taken */
+    if (rd_is(nx, "else_clause")) return splice_branch(r, rd_field(nx, "body"), list, idx, rest_used);
+    c = nx;
+  }
+}
 
 /* `with T.Then():` or `with T.Else():` as a statement of a T.If frame's
  * body: its body, or a null node */
@@ -2178,7 +2235,7 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   const char *t = ts_node_type(s);
   if (!strcmp(t, "expression_statement")) return expr_stmt(r, s, list, idx, rest_used);
   if (!strcmp(t, "for_statement")) return for_stmt(r, s);
-  if (!strcmp(t, "if_statement")) return if_stmt(r, s);
+  if (!strcmp(t, "if_statement")) return if_stmt(r, s, list, idx, rest_used);
   if (!strcmp(t, "while_statement")) return while_stmt(r, s);
   if (!strcmp(t, "with_statement")) return with_stmt(r, s);
   if (!strcmp(t, "pass_statement")) return NULL;
