@@ -371,8 +371,10 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
    * T.floor(i) is i, T.isnan(i) False, T.isfinite(i) True, T.fabs(i) T.abs(i) */
   static const char *const ROUNDS[] = {"floor", "ceil", "round", "trunc", "nearbyint", "isnan", "isinf", "isfinite",
                                        "fabs", NULL};
-  if (a->npos == 1 && (a->pos[0].k == RV_INT || a->pos[0].k == RV_BOOL) && in_list(ROUNDS, name))
-    a->pos[0] = rv_expr(rd_as_expr(r, a->pos[0]), a->pos[0].sp); /* T.round(10): TVM's int32 10 */
+  /* T.round(10): TVM's int32 10; T.trunc(1.5): its float32 1.5, folded below as TVM's op folds it */
+  if (a->npos == 1 && (a->pos[0].k == RV_INT || a->pos[0].k == RV_BOOL || a->pos[0].k == RV_FLOAT) &&
+      in_list(ROUNDS, name))
+    a->pos[0] = rv_expr(rd_as_expr(r, a->pos[0]), a->pos[0].sp);
   if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e && a->pos[0].e->dtype.lanes == 1 &&
       (tir_dtype_is_int(a->pos[0].e->dtype) || tir_dtype_is_bool(a->pos[0].e->dtype))) {
     tir_expr *x = a->pos[0].e;
