@@ -1644,6 +1644,11 @@ rval rd_eval(rd *r, TSNode n) {
        * evaluates it (`True or x` is True, `False or x` is x, the right not read) */
       bool truthy = l.i != 0, is_or = !strcmp(op, "or");
       v = truthy == is_or ? l : rd_eval(r, rd_field(n, "right"));
+      /* `False or c`, `True and c` with c a TIR bool: TVM's parser keeps the
+       * node, T.Or(T.bool(False), c) */
+      if (truthy != is_or && l.k == RV_BOOL && v.k == RV_EXPR && v.e && tir_dtype_is_bool(v.e->dtype) &&
+          v.e->dtype.lanes == 1)
+        v = rv_expr(with_span(r, tir_binary(r->c, is_or ? TIR_OR : TIR_AND, tir_bool(r->c, truthy), v.e), sp), sp);
     } else {
       v = rd_binop(r, op, l, rd_eval(r, rd_field(n, "right")), sp);
     }
