@@ -353,7 +353,9 @@ static void pr_binary(printer *p, const tir_expr *e) {
    * with its constructor, as TVM does, so it reads back unchanged */
   /* and a comparison of two int32 constants, which print as Python's ints
    * (3 < 4 is Python's True) */
-  if (ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
+  /* T.min(x, x) of one var TVM's op folds to x (a.same_as(b)): T.Min */
+  bool same_var = (e->kind == TIR_MIN || e->kind == TIR_MAX) && e->u.bin.a == e->u.bin.b && e->u.bin.a->kind == TIR_VAR;
+  if (same_var || ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
       (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR)) ||
       (TIR_IS_CMP(e->kind) && is_py_int(e->u.bin.a) && is_py_int(e->u.bin.b))) {
     pr_call2(p, node_ctor(e->kind), e->u.bin.a, e->u.bin.b);

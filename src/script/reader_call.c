@@ -1030,6 +1030,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return h;
   }
   if (tir_dtype_parse(name, &t)) return lit_or_cast(r, t, a, name);
+  /* T.max(v, v) of one object (v = T.meta_var(e)): v, as TVM's op folds
+   * a.same_as(b) */
+  if ((!strcmp(name, "max") || !strcmp(name, "min")) && a->npos == 2 && !a->nkw && a->pos[0].k == RV_EXPR &&
+      a->pos[1].k == RV_EXPR && a->pos[0].e && a->pos[0].e == a->pos[1].e)
+    return a->pos[0];
   if (!strcmp(name, "max") || !strcmp(name, "min") || !strcmp(name, "floordiv") ||
       !strcmp(name, "floormod") || !strcmp(name, "truncdiv") || !strcmp(name, "truncmod"))
     return binop_call(r, name, a);
