@@ -355,7 +355,11 @@ static void pr_binary(printer *p, const tir_expr *e) {
    * (3 < 4 is Python's True) */
   /* T.min(x, x) of one var TVM's op folds to x (a.same_as(b)): T.Min */
   bool same_var = (e->kind == TIR_MIN || e->kind == TIR_MAX) && e->u.bin.a == e->u.bin.b && e->u.bin.a->kind == TIR_VAR;
-  if (same_var || ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
+  /* nodes TVM's operators refuse to build: a float // or % (ints only), a
+   * float / by a zero constant ("Divide by zero"); their constructors read */
+  bool ctor_only = ((e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD) && !tir_dtype_is_int(e->dtype)) ||
+                   (e->kind == TIR_DIV && e->u.bin.b->kind == TIR_FLOAT_IMM && e->u.bin.b->u.float_val == 0);
+  if (same_var || ctor_only || ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
       (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR)) ||
       (TIR_IS_CMP(e->kind) && is_py_int(e->u.bin.a) && is_py_int(e->u.bin.b))) {
     pr_call2(p, node_ctor(e->kind), e->u.bin.a, e->u.bin.b);
