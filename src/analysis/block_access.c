@@ -627,6 +627,15 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   d.top = blk;
   d.scope = scope;
   d.nscope = nscope;
+  /* the loads in a match_buffer's source region (B[A[i]:A[i] + 2] reads
+   * A[i]), as TVM's detector counts them */
+  for (int i = 0; i < blk->n_match; i++) {
+    const tir_buffer_region *src = &blk->match_buffers[i].src;
+    for (int k = 0; k < src->n; k++) {
+      walk_expr(&d, src->region[k].min);
+      walk_expr(&d, src->region[k].extent);
+    }
+  }
   walk_stmt(&d, blk->init);
   walk_stmt(&d, blk->body);
   /* as TVM's GetBlockReadWriteRegion: in a block with an init (a
