@@ -353,7 +353,8 @@ static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
   if (e->kind == TIR_FLOAT_IMM) {
     double f = e->u.float_val;
     if (tir_dtype_is_float(t)) {
-      double lim = tir_dtype_float_max(t);
+      /* bfloat16 holds, as TVM's constant, any value within float32's range (float_fits) */
+      double lim = t.code == TIR_TC_BFLOAT ? 3.4028234663852886e+38 : tir_dtype_float_max(t);
       return !lim || !isfinite(f) || fabs(f) <= lim ? tir_float(r->c, t, f) : NULL;
     }
     if (isnan(f) || f >= 9223372036854775807.0 || f <= -9223372036854775808.0) return NULL;

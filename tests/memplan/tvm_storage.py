@@ -97,7 +97,12 @@ def main():
             quiet or print(f"skip {name}: TVM: {(lines[-1] if lines else type(e).__name__).strip()[:120]}")
             continue
         if len(sys.argv) > 1 and "-v" in sys.argv: print(low.script())
-        t = tvm_bytes(low.script())
+        try:
+            text = low.script()
+        except Exception as e:  # noqa: BLE001 - TVM's printer refuses some nodes it builds (a float FloorMod)
+            quiet or print(f"skip {name}: TVM cannot print its own lowering: {str(e).splitlines()[-1][:100]}")
+            continue
+        t = tvm_bytes(text)
         ours = tirc_bytes(tirc, path)
         if t is None or ours is None:
             quiet or print(f"skip {name}: symbolic sizes" if t is None else f"skip {name}: tirc has no plan")
