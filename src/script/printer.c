@@ -287,6 +287,8 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
 
 static void pr_region(printer *p, const tir_buffer_region *r) {
   pr_buffer_name(p, r->buf);
+  /* a local scalar's name reads as its value: its buffer is x.source, as TVM prints it */
+  if (tirx(p) && r->buf->scalar) pr_puts(&p->out, ".source");
   pr_puts(&p->out, "[");
   for (int i = 0; i < r->n; i++) {
     if (i) pr_puts(&p->out, ", ");

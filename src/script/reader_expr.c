@@ -991,6 +991,9 @@ static rval attribute(rd *r, TSNode n) {
   if (obj.k == RV_ERR) return obj;
   const char *attr = rd_text(r, rd_field(n, "attribute"));
   if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")));
+  /* x.source of a local scalar x (whose name reads as x[0]): its buffer, as TVM prints a region over it */
+  if (obj.k == RV_EXPR && obj.e && obj.e->kind == TIR_BUFFER_LOAD && obj.e->u.load.buf->scalar && !strcmp(attr, "source"))
+    return (rval){.k = RV_BUFFER, .buf = obj.e->u.load.buf, .sp = sp};
   tir_error(r->d, sp, "unsupported attribute '%s'", attr);
   return rv_err();
 }
