@@ -360,6 +360,18 @@ static tir_stmt *allreduce(tir_ctx *c, const reduction *r, tir_expr *const *src,
   return tir_attr_stmt(c, "reduce_scope", r->reducer, tir_i32(c, 0), call);
 }
 
+/* the conjuncts of predicate p that use no reduction loop's var, in order
+ * (NULL: none); redloops holds every reduction loop, thread-bound or not */
+static tir_expr *spatial_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *redloops, int nred) {
+  if (p->kind == TIR_AND) {
+    tir_expr *a = spatial_conjuncts(c, p->u.bin.a, redloops, nred), *b = spatial_conjuncts(c, p->u.bin.b, redloops, nred);
+    return a && b ? tir_binary(c, TIR_AND, a, b) : a ? a : b;
+  }
+  for (int k = 0; k < nred; k++)
+    if (uses(p, redloops[k]->u.loop.var)) return NULL;
+  return p;
+}
+
 /* the replacement of B's realize s, with `chain` its it loops (outermost
  * first, n of them) and `threads` the thread-bound reduction loops */
 static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
@@ -436,28 +448,7 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     wb->iter_vars[wb->n_iter] = *iv;
     wb->iter_vars[wb->n_iter++].var = nv;
   }
-  tir_expr *wpred = NULL;
-  if (pred) { /* the conjuncts of B's predicate over no reduction loop */
-    const tir_expr *stack[64];
-    int ns = 0;
-    stack[ns++] = p;
-    tir_expr *conj[64];
-    int nc = 0;
-    while (ns) { /* in order, left first */
-      const tir_expr *e = stack[--ns];
-      if (e->kind == TIR_AND && ns + 2 <= 64) {
-        stack[ns++] = e->u.bin.b;
-        stack[ns++] = e->u.bin.a;
-        continue;
-      }
-      bool red = false;
-      for (int k = 0; k < nthreads && !red; k++) red = uses(e, threads[k]->u.loop.var);
-      for (int k = 0; k < nchain && !red; k++) red = uses(e, chain[k]->u.loop.var);
-      for (int k = 0; k < nred && !red; k++) red = uses(e, redloops[k]->u.loop.var);
-      if (!red && nc < 64) conj[nc++] = (tir_expr *)e;
-    }
-    for (int k = 0; k < nc; k++) wpred = wpred ? tir_binary(c, TIR_AND, wpred, conj[k]) : conj[k];
-  }
+  tir_expr *wpred = pred ? spatial_conjuncts(c, (tir_expr *)p, redloops, nred) : NULL;
   bool local = true; /* W in each thread's registers: every thread writes its own */
   for (int i = 0; i < n; i++) local &= r->w[i]->scope && !strcmp(r->w[i]->scope, "local");
   for (int i = 0; i < nthreads && !local; i++) {

@@ -391,6 +391,8 @@ rval *rd_kwarg(rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
 void rd_kw_positional(rd *r, const char *name, rd_args *a);
 rval *rd_arg(rd_args *a, int i, const char *name);
+/* the index of a's first keyword not among `known` (NULL-ended), or -1 */
+int rd_unknown_kwarg(const rd_args *a, const char *const *known);
 /* a T.name(...) call in an expression */
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a);
 rval rd_eval_call(rd *r, TSNode n);

@@ -237,13 +237,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   static const char *const known[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope",
                                       "align", "offset_factor", "buffer_type", "axis_separators",
                                       "layout", "byte_offset", NULL};
-  for (int i = 0; i < a->nkw; i++) {
-    bool ok = false;
-    for (int k = 0; known[k]; k++) ok |= !strcmp(a->kw[i], known[k]);
-    if (!ok) {
-      tir_error(r->d, a->kwsp[i], "unknown buffer argument '%s'", a->kw[i]);
-      return NULL;
-    }
+  int bad = rd_unknown_kwarg(a, known);
+  if (bad >= 0) {
+    tir_error(r->d, a->kwsp[bad], "unknown buffer argument '%s'", a->kw[bad]);
+    return NULL;
   }
   rval *sv = rd_arg(a, shape_pos, "shape");
   if (!sv) {

@@ -868,6 +868,12 @@ static void kw_to_pos(rd *r, rd_args *a, int k, int at) {
 /* TVM's T.* signatures whose parameters tirc reads by position: a keyword
  * naming the next parameter becomes that positional argument
  * (T.if_then_else(cond=c, t=x, f=y), T.launch_thread(thread=, extent=)) */
+int rd_unknown_kwarg(const rd_args *a, const char *const *known) {
+  for (int i = 0; i < a->nkw; i++)
+    if (!in_list(known, a->kw[i])) return i;
+  return -1;
+}
+
 void rd_kw_positional(rd *r, const char *name, rd_args *a) {
   static const struct { const char *fn; const char *p[4]; } SIG[] = {
       {"attr", {"node_or_dict", "attr_key", "value"}},

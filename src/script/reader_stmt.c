@@ -891,15 +891,10 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
        * decl_buffer((1,), dtype, data, scope=scope, elem_offset=...) read as a scalar */
       rd_args a, d = {.sp = rd_span(right)};
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return alloc_failed(r, name);
-      static const char *const P[] = {"dtype", "data", "scope", "elem_offset", "byte_offset"};
+      static const char *const P[] = {"dtype", "data", "scope", "elem_offset", "byte_offset", NULL};
       rval *v[5];
-      bool bad = a.npos > 5;
+      bool bad = a.npos > 5 || rd_unknown_kwarg(&a, P) >= 0;
       for (int k = 0; k < 5; k++) v[k] = rd_arg(&a, k, P[k]);
-      for (int k = 0; k < a.nkw; k++) {
-        bool known = false;
-        for (int j = 0; j < 5; j++) known |= !strcmp(a.kw[k], P[j]);
-        bad |= !known;
-      }
       if (bad || !v[0] || !v[1] || !v[2]) {
         tir_error(r->d, d.sp, "T.decl_scalar expects (dtype, data, scope, elem_offset=None, byte_offset=None)");
         return alloc_failed(r, name);
@@ -929,8 +924,8 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       bool any_scope = tn[1] == 'l';
       rval f32 = {.k = RV_STR, .s = "float32"}, *dt = rd_arg(&a, 0, "dtype");
       rval *sc = any_scope ? rd_arg(&a, 1, "scope") : NULL;
-      bool bad = a.npos > (any_scope ? 2 : 1);
-      for (int k = 0; k < a.nkw; k++) bad |= strcmp(a.kw[k], "dtype") && (!any_scope || strcmp(a.kw[k], "scope"));
+      static const char *const WITH_SCOPE[] = {"dtype", "scope", NULL}, *const DTYPE_ONLY[] = {"dtype", NULL};
+      bool bad = a.npos > (any_scope ? 2 : 1) || rd_unknown_kwarg(&a, any_scope ? WITH_SCOPE : DTYPE_ONLY) >= 0;
       if (bad) {
         tir_error(r->d, rd_span(right), "T.%s expects (dtype%s)", tn, any_scope ? ", scope" : "");
         return NULL;
