@@ -21,6 +21,12 @@
  * an int32, 2.5 a float32): no conversion, no common dtype */
 #define MATH2X(n, cn) {n, TIR_ARITY_RANGE, 2, 2, {A_FLT, A_ANY}, 2, TIR_IR_ARG0, true, false, cn}
 
+/* TVM 0.27's T.cuda calls of N arguments of any dtype, with the result r
+ * (CUDAP: pure) */
+#define CUDA0(n, r) {n, TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, r, false, false, NULL}
+#define CUDAN(n, k, r) {n, TIR_ARITY_RANGE, k, k, {A_ANY}, 0, r, false, false, NULL}
+#define CUDAP(n, k, r) {n, TIR_ARITY_RANGE, k, k, {A_ANY}, 0, r, true, false, NULL}
+
 static const tir_intrin TABLE[] = {
     /* memory */
     {"tvm_access_ptr", TIR_ARITY_RANGE, 5, 5, {A_TA, A_HDL, A_INT, A_INT, A_INT}, 5, TIR_IR_HANDLE, true, false, NULL},
@@ -99,6 +105,41 @@ static const tir_intrin TABLE[] = {
     {"cuda.float_as_uint", TIR_ARITY_RANGE, 1, 1, {A_FLT}, 1, TIR_IR_UINT32, true, false, NULL},
     {"cuda.uint_as_float", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_FLOAT32, true, false, NULL},
     {"cuda.fdividef", TIR_ARITY_RANGE, 2, 2, {A_FLT}, 1, TIR_IR_FLOAT32, true, false, NULL},
+    /* more of TVM 0.27's T.cuda (read and printed only; result dtypes as
+     * TVM's op.py gives them; the wrappers that expand into other ops,
+     * T.cuda.warp_sum(x) into warp_reduce(x, "sum", 32), are kept as written,
+     * which TVM expands again when it reads tirc's print) */
+    CUDA0("cuda.warp_sync", TIR_IR_VOID), CUDA0("cuda.cta_sync", TIR_IR_VOID), CUDA0("cuda.grid_sync", TIR_IR_VOID),
+    CUDA0("cuda.cluster_sync", TIR_IR_VOID), CUDA0("cuda.thread_fence", TIR_IR_VOID),
+    CUDA0("cuda.thread_rank", TIR_IR_INT32), CUDA0("cuda.elect_sync", TIR_IR_UINT32),
+    CUDA0("cuda.clock64", TIR_IR_UINT64),
+    CUDAN("cuda.warpgroup_sync", 1, TIR_IR_VOID), CUDAN("cuda.nano_sleep", 1, TIR_IR_VOID),
+    CUDAN("cuda.trap_when_assert_failed", 1, TIR_IR_VOID), CUDAN("cuda.mbarrier_wait", 2, TIR_IR_VOID),
+    CUDAN("cuda.mbarrier_wait_acquire_cluster", 2, TIR_IR_VOID), CUDAN("cuda.half8tofloat8", 2, TIR_IR_VOID),
+    CUDAN("cuda.float8tohalf8", 2, TIR_IR_VOID), CUDAN("cuda.float22half2", 2, TIR_IR_VOID),
+    CUDAN("cuda.runtime_instr_desc", 2, TIR_IR_VOID),
+    CUDAN("cuda.any_sync", 2, TIR_IR_INT32), CUDAN("cuda.ffs_u32", 1, TIR_IR_INT32),
+    CUDAN("cuda.syncthreads_and", 1, TIR_IR_INT64), CUDAN("cuda.syncthreads_or", 1, TIR_IR_INT64),
+    CUDAN("cuda.get_tmem_addr", 3, TIR_IR_UINT32), CUDAN("cuda.smem_addr_from_uint64", 1, TIR_IR_UINT32),
+    CUDAN("cuda.sm100_2sm_leader_smem_addr", 1, TIR_IR_UINT32), CUDAN("cuda.ballot_sync", 2, TIR_IR_UINT32),
+    CUDAN("cuda.reduce_add_sync_u32", 2, TIR_IR_UINT32), CUDAN("cuda.reduce_min_sync_u32", 2, TIR_IR_UINT32),
+    CUDAN("cuda.atomic_cas", 3, TIR_IR_ARG1),
+    {"cuda.cvta_generic_to_shared", TIR_ARITY_RANGE, 1, 1, {A_HDL}, 1, TIR_IR_UINT32, true, false, NULL},
+    CUDAP("cuda.float22bfloat162_rn", 2, TIR_IR_UINT32), CUDAP("cuda.float22bfloat162_rn_from_float2", 1, TIR_IR_UINT32),
+    CUDAP("cuda.hmin2", 2, TIR_IR_UINT32), CUDAP("cuda.hmax2", 2, TIR_IR_UINT32),
+    CUDAP("cuda.fp8x4_e4m3_from_float4", 4, TIR_IR_UINT32), CUDAP("cuda.make_float2", 2, TIR_IR_UINT64),
+    CUDAP("cuda.fmul2_rn", 2, TIR_IR_UINT64), CUDAP("cuda.fadd2_rn", 2, TIR_IR_UINT64),
+    CUDAP("cuda.bfloat1622float2", 1, TIR_IR_UINT64), CUDAP("cuda.float2_x", 1, TIR_IR_FLOAT32),
+    CUDAP("cuda.float2_y", 1, TIR_IR_FLOAT32),
+    /* (value, op, width=32) and (value, width=32): the value's dtype */
+    {"cuda.warp_reduce", TIR_ARITY_RANGE, 2, 3, {A_ANY, A_STR, A_INT}, 3, TIR_IR_ARG0, false, false, NULL},
+    {"cuda.warp_sum", TIR_ARITY_RANGE, 1, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, false, false, NULL},
+    {"cuda.warp_max", TIR_ARITY_RANGE, 1, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, false, false, NULL},
+    {"cuda.warp_min", TIR_ARITY_RANGE, 1, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, false, false, NULL},
+    /* (format, values...) */
+    {"cuda.printf", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_VOID, false, false, NULL},
+    /* (address, value): PTX's addressed operand [base + byte offset] of T.ptx.ld / st and kin */
+    {"ptx.addr", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_HANDLE, true, false, NULL},
     /* (address, rw, locality, cache type): a hint to fetch the line (TVM's tirx.prefetch) */
     {"prefetch", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_INT, A_INT, A_INT}, 4, TIR_IR_EXPLICIT, false, false, NULL},
     {"assume", TIR_ARITY_RANGE, 1, 1, {A_BOOL}, 1, TIR_IR_BOOL, false, false, NULL},
@@ -111,6 +152,9 @@ static const tir_intrin TABLE[] = {
     /* T.s_tir.cp_async_raw(elem_dtype, dst, dst_offset, src, src_offset, bytes): InjectPTXAsyncCopy's
      * raw cp.async, typed by its element dtype (printed first) */
     {"s_tir.cp_async_raw", TIR_ARITY_RANGE, 5, 5, {A_HDL, A_INT, A_HDL, A_INT, A_INT}, 5, TIR_IR_EXPLICIT, false, false, NULL},
+    /* T.s_tir.ldg32(register, guard, element, offset): InjectPTXLDG32's guarded 32-bit global load, typed
+     * by its register's pointer */
+    {"s_tir.ldg32", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_BOOL, A_ANY, A_INT}, 4, TIR_IR_ARG0, false, false, NULL},
     {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
     /* TVM's fused multiply-add, ldexp(x, exp), fixed-point multiply
@@ -401,6 +445,8 @@ static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir
   case TIR_IR_HANDLE: return TIR_HANDLE;
   case TIR_IR_INT32: return TIR_INT32;
   case TIR_IR_UINT32: return (tir_dtype){.code = TIR_TC_UINT, .bits = 32, .lanes = 1};
+  case TIR_IR_INT64: return (tir_dtype){.code = TIR_TC_INT, .bits = 64, .lanes = 1};
+  case TIR_IR_UINT64: return (tir_dtype){.code = TIR_TC_UINT, .bits = 64, .lanes = 1};
   case TIR_IR_FLOAT32: return TIR_FLOAT32;
   case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_VOID: return TIR_VOID;

@@ -29,6 +29,8 @@ typedef enum tir_intrin_result {
   TIR_IR_HANDLE,
   TIR_IR_INT32,
   TIR_IR_UINT32,
+  TIR_IR_INT64,
+  TIR_IR_UINT64,
   TIR_IR_FLOAT32,
   TIR_IR_BOOL,     /* bool with the lanes of the first argument */
   TIR_IR_VOID,

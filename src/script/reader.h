@@ -384,6 +384,8 @@ typedef struct rd_args {
   const char **kw; rval *kwv; tir_span *kwsp; int nkw;
   tir_span sp; /* the call */
 } rd_args;
+/* T.ptx["text"](args) (reader_call.c) */
+rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a);
 bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);

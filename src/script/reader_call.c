@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "intrin/intrin.h"
@@ -85,6 +86,8 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
               r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
   else if (in_list(TVM_UNSUPPORTED, name))
     tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
+  else if (!strncmp(name, "ptx.", 4) && strncmp(name, "ptx.addr", 8))
+    tir_error(r->d, sp, "T.%s is an instruction of TVM 0.27's T.ptx: a statement, called with its operands", name);
   else if (target_namespace(name))
     tir_error(r->d, sp, "T.%s is a %s intrinsic of TVM 0.27 that tirc does not support (tirc reads the C and CUDA "
               "intrinsics it lists in docs/intrinsics.md)", name, target_namespace(name));
@@ -1018,6 +1021,76 @@ static rval target_call(rd *r, rd_args *a) {
   return v;
 }
 
+/* TVM 0.27's T.ptx: a table-driven PTX dialect whose first token names the
+ * instruction family and whose further tokens fill its modifier slots
+ * (T.ptx.cp.async_.ca.shared__cta.global_(dst, src, 16)); TVM prints the
+ * call back as the family over its operands and its slots' tokens
+ * (T.ptx.cp(dst, src, 16, "async", "ca", "shared::cta", "global", "", "",
+ * "")) and reads either. tirc keeps the call as written, a void statement
+ * with effects (TVM's kOpaque), and prints it as written, which TVM's
+ * reading resolves to the same instruction. The families are checked here
+ * (the mnemonics of TVM 0.27's table); the modifiers are TVM's to check.
+ * The code generators and the interpreter refuse the call by name. */
+static const char *const PTX_FAMILIES[] = {
+    "abs", "activemask", "add", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi", "bfind", "bmsk",
+    "brev", "clmad", "clusterlaunchcontrol", "clz", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt",
+    "cvt_pack", "cvta", "discard", "div", "dp2a", "dp4a", "elect_sync", "ex2", "fabric", "fence", "fma", "fns",
+    "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix", "ldu", "lg2", "lop3", "mad", "mad24", "mapa",
+    "match", "max", "mbarrier", "min", "mma", "mov", "movmatrix", "mul", "mul24", "multimem_cp",
+    "multimem_ld_reduce", "multimem_red", "multimem_red_async", "multimem_st", "multimem_st_async", "neg", "not",
+    "or", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "red_async", "redux_sync", "rem", "rsqrt", "sad",
+    "selp", "set", "setmaxnreg", "setp", "shf", "shfl_sync", "shl", "shr", "sin", "slct", "spcompress",
+    "spdecompress", "sqrt", "st", "st_async", "st_bulk", "stmatrix", "sub", "szext", "tanh", "tcgen05",
+    "tensormap_cp_fenceproxy", "tensormap_replace", "testp", "vote_sync", "wgmma", "xor", NULL};
+
+/* path: "ptx.cp.async_.ca" (the attributes as written) or ptx["cp.async.ca"];
+ * family: its first token as PTX spells it ("and" of T.ptx.and_) */
+static rval ptx_call(rd *r, const char *path, const char *family, rd_args *a) {
+  if (!strcmp(family, "pred") || !strcmp(family, "SINK")) {
+    tir_error(r->d, a->sp, "T.ptx.%s (an operand marker of TVM 0.27's PTX dialect) is not supported by tirc", family);
+    return rv_err();
+  }
+  if (!in_list(PTX_FAMILIES, family)) {
+    tir_error(r->d, a->sp, "'%s' is not an instruction family of TVM 0.27's T.ptx", family);
+    return rv_err();
+  }
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.%s: keyword arguments are not supported (write the operands in order)", path);
+    return rv_err();
+  }
+  for (int i = 0; i < a->npos; i++)
+    if (a->pos[i].k == RV_BUFFER) {
+      tir_error(r->d, a->pos[i].sp, "a buffer as an operand of T.%s is not supported; pass %s.data or an element",
+                path, a->pos[i].buf->name);
+      return rv_err();
+    }
+  tir_expr **args = exprs_of(r, a, 0, NULL);
+  if (!args) return rv_err();
+  tir_expr *e = tir_call(r->c, TIR_VOID, path, args, a->npos);
+  e->span = a->sp;
+  return rv_expr(e, a->sp);
+}
+
+/* T.ptx["st.weak.shared::cta.b32"](...): the exact-PTX-text form; sp is the string's */
+rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a) {
+  size_t n = strlen(text);
+  bool ok = n > 0 && text[0] != '.' && text[n - 1] != '.';
+  for (size_t i = 0; ok && i < n; i++)
+    ok = isalnum((unsigned char)text[i]) || text[i] == '_' || text[i] == ':' ||
+         (text[i] == '.' && text[i + 1] != '.');
+  if (!ok) {
+    tir_error(r->d, sp, "T.ptx[...] expects PTX text: dot-separated tokens (\"st.weak.shared::cta.b32\")");
+    return rv_err();
+  }
+  size_t fl = strcspn(text, ".");
+  char *family = tir_alloc(r->c, fl + 1);
+  memcpy(family, text, fl);
+  family[fl] = 0;
+  char *path = tir_alloc(r->c, n + 8);
+  sprintf(path, "ptx[\"%s\"]", text);
+  return ptx_call(r, path, family, a);
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
@@ -1120,6 +1193,14 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
     return rv_err();
+  }
+  if (!strncmp(name, "ptx.", 4)) {
+    size_t fl = strcspn(name + 4, ".");
+    char *family = tir_alloc(r->c, fl + 1);
+    memcpy(family, name + 4, fl);
+    family[fl] = 0;
+    if (fl > 1 && family[fl - 1] == '_') family[fl - 1] = 0; /* T.ptx.and_: Python's keyword escaped */
+    return ptx_call(r, name, family, a);
   }
   rd_unknown_t(r, name, a->sp);
   return rv_err();
@@ -1617,6 +1698,17 @@ rval rd_eval_call(rd *r, TSNode n) {
       e->span = rd_span(n);
       return rv_expr(e, e->span);
     }
+  }
+  if (rd_is(fn, "subscript") && (tn = rd_t_name(r, rd_field(fn, "value"))) && !strcmp(tn, "ptx")) {
+    rval t = rd_eval(r, rd_field(fn, "subscript"));
+    if (t.k == RV_ERR) return t;
+    if (t.k != RV_STR) {
+      tir_error(r->d, t.sp, "T.ptx[...] expects PTX text (\"st.weak.shared::cta.b32\")");
+      return rv_err();
+    }
+    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    a.sp = rd_span(n);
+    return ok ? rd_ptx_text_call(r, t.s, t.sp, &a) : rv_err();
   }
   if (tn) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
