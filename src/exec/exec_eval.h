@@ -12,12 +12,14 @@ struct xc {
   tir_ptrmap vars;  /* var -> slot + 1 */
   tir_ptrmap bufs;  /* buffer -> descriptor + 1 */
   uint8_t *defd;    /* per slot: bound in the scope being compiled */
+  uint8_t *hslot;   /* per slot: holds a handle (moved to the program) */
   int capslots, capbufs;
   int thread_depth; /* inside thread loops */
   int loop_depth;   /* serial/while loops around, within the block or thread loop */
   tir_ptrmap pools; /* data var of a PlanMemory backing (tir.memory_pool) -> 1 */
   const tir_expr *reducer; /* the T.comm_reducer of the innermost "reduce_scope" attr, or NULL */
   int *thread_slots;       /* the slots of the threadIdx loops around, outermost first (malloc'd) */
+  const char **thread_tags; /* their tags (malloc'd) */
   int nthread_slots, capthread_slots;
 };
 

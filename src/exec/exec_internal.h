@@ -35,6 +35,7 @@ typedef struct xstore {
   int64_t size;    /* bytes */
   const char *name;
   struct xstore *next_free; /* reuse list */
+  bool local;      /* a thread's registers ("local" scope): each thread its own copy (exec_thread.c) */
 } xstore;
 
 typedef union xval {
@@ -147,6 +148,8 @@ struct xs {
   const xe *data;         /* decl_buffer: the data handle */
   int data_slot;          /* alloc: the data var's slot, or -1 */
   bool shared;            /* allocated once per thread block */
+  bool local;             /* "local" scope: per thread, copied into each thread of a thread loop under it */
+  bool privatize;         /* thread loop: its threads get their own copies of the local stores (exec_thread.c) */
   int group_idx;          /* its index in the thread block's table */
   const char *name;
   /* blocks */
@@ -187,6 +190,7 @@ struct tir_exec_prog {
   const tir_func *f;
   xchunk *arena;
   int nslots, nbufs, ndims, ngroup;
+  uint8_t *hslot;         /* per slot: 1 where it holds a handle (malloc'd) */
   int nallreduce;         /* T.tvm_thread_allreduce call sites (their meeting places per thread block) */
   xbinfo *binfo;
   const xs *body;
@@ -219,6 +223,7 @@ struct xrun {
   bool check_uninit;
   bool flat_views;        /* tir_exec_opts.flat_views */
   xstore *free_stores;    /* not used yet */
+  tir_ptrmap live_local;  /* the "local" stores allocated and not yet freed: 1 (a frame may hold stale pointers) */
   void **stacks;          /* coroutine stacks, reused */
   int nstacks, capstacks;
 };

@@ -50,11 +50,14 @@ int xc_slot(xc *c, const tir_expr *var) {
     int cap = c->capslots ? c->capslots : 64;
     while (cap < c->p->nslots) cap *= 2;
     c->defd = realloc(c->defd, (size_t)cap);
-    if (!c->defd) abort();
+    c->hslot = realloc(c->hslot, (size_t)cap);
+    if (!c->defd || !c->hslot) abort();
     memset(c->defd + c->capslots, 0, (size_t)(cap - c->capslots));
+    memset(c->hslot + c->capslots, 0, (size_t)(cap - c->capslots));
     c->capslots = cap;
   }
   tir_ptrmap_put(&c->vars, var, first + 1);
+  c->hslot[first] = tir_dtype_is_handle(var->dtype);
   return first;
 }
 
@@ -117,13 +120,14 @@ xstore *x_store_new(xframe *fr, int64_t bytes, const char *name, tir_span sp) {
     x_fail(fr, sp, "cannot run: out of memory allocating %s (%lld bytes)", name, (long long)bytes);
     return NULL;
   }
-  s->data = d, s->init = in, s->size = bytes, s->name = name, s->next_free = NULL;
+  s->data = d, s->init = in, s->size = bytes, s->name = name, s->next_free = NULL, s->local = false;
   r->live_bytes += bytes;
   return s;
 }
 
 void x_store_free(xframe *fr, xstore *s) {
   if (!s) return;
+  if (s->local) tir_ptrmap_put(&fr->run->live_local, s, 0);
   fr->run->live_bytes -= s->size;
   free(s->data);
   free(s->init);
@@ -284,6 +288,7 @@ void tir_exec_prog_free(tir_exec_prog *p) {
     c = n;
   }
   free(p->binfo);
+  free(p->hslot);
   free(p->arg_slot);
   free(p->arg_buf);
   free(p->arg_decl);
@@ -372,7 +377,9 @@ tir_exec_prog *tir_exec_compile(const tir_func *f, tir_diag *d) {
   tir_ptrmap_free(&c.bufs);
   tir_ptrmap_free(&c.pools);
   free(c.defd);
+  p->hslot = c.hslot;
   free(c.thread_slots);
+  free(c.thread_tags);
   if (c.failed) {
     tir_exec_prog_free(p);
     return NULL;

@@ -258,7 +258,12 @@ static xstore *alloc_storage(const xs *s, xframe *fr, int64_t bytes) {
     if (!*slot) *slot = x_store_new(fr, bytes, s->name, s->span);
     return *slot;
   }
-  return x_store_new(fr, bytes, s->name, s->span);
+  xstore *st = x_store_new(fr, bytes, s->name, s->span);
+  if (st && s->local) {
+    st->local = true;
+    tir_ptrmap_put(&fr->run->live_local, st, 1);
+  }
+  return st;
 }
 
 static void release_storage(const xs *s, xframe *fr, xstore *st) {
@@ -483,6 +488,7 @@ xs *xc_decl(xc *c, const tir_buffer *b, const xe *data) {
   s->elem_off = xc_expr(c, b->elem_offset, 0);
   s->data = data;
   s->shared = is_shared_scope(b->scope);
+  s->local = b->scope && !strcmp(b->scope, "local");
   return s;
 }
 
@@ -499,6 +505,7 @@ static xs *alloc_decl(xc *c, const tir_buffer *b, const tir_stmt *src) {
 }
 
 static bool contains_barrier(const tir_stmt *s);
+static bool reduces_across(const tir_stmt *body, const tir_expr *var);
 
 static const xs *compile_store(xc *c, const tir_stmt *st) {
   const tir_buffer *b = st->u.store.buf;
@@ -578,12 +585,20 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   c->defd[s->slot] = 1;
   if (thread) {
     s->barrier = contains_barrier(body);
+    /* a loop of a tag a loop around already binds runs the same threads
+     * (a cooperative fetch inside the compute's thread loops): their
+     * copies are already made */
+    bool again = false;
+    for (int t = 0; t < c->nthread_slots; t++) again |= !strcmp(c->thread_tags[t], tag);
+    s->privatize = !again && !reduces_across(body, var);
     c->thread_depth++;
     if (c->nthread_slots == c->capthread_slots) {
       c->capthread_slots = c->capthread_slots ? 2 * c->capthread_slots : 8;
       c->thread_slots = realloc(c->thread_slots, sizeof *c->thread_slots * (size_t)c->capthread_slots);
-      if (!c->thread_slots) abort();
+      c->thread_tags = realloc(c->thread_tags, sizeof *c->thread_tags * (size_t)c->capthread_slots);
+      if (!c->thread_slots || !c->thread_tags) abort();
     }
+    c->thread_tags[c->nthread_slots] = tag;
     c->thread_slots[c->nthread_slots++] = s->slot;
   }
   /* break/continue leave serial loops only (a thread index or a launch is
@@ -781,6 +796,7 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
     s->name = st->u.alloc.var->u.var.name;
     s->data_slot = xc_slot(c, st->u.alloc.var);
     s->shared = is_shared_scope(st->u.alloc.scope);
+    s->local = st->u.alloc.scope && !strcmp(st->u.alloc.scope, "local");
     if (s->shared) s->group_idx = c->p->ngroup++;
     uint8_t old = c->defd[s->data_slot];
     c->defd[s->data_slot] = 1;
@@ -861,6 +877,43 @@ static bool find_sync(tir_visitor *v, const tir_expr *e) {
   if (!strcmp(op, "tvm_storage_sync") || !strcmp(op, "tvm_thread_allreduce")) /* threads meet there */
     *(bool *)v->user = true;
   return !*(bool *)v->user;
+}
+
+/* a block under s whose reduction iter is bound to an expression of var:
+ * a reduction across the threads of var's loop, which the block-level IR
+ * means as one value the threads accumulate (before
+ * LowerCrossThreadReduction makes it a T.tvm_thread_allreduce) */
+typedef struct red_scan {
+  const tir_expr *var;
+  bool uses, found;
+} red_scan;
+
+static bool find_var(tir_visitor *v, const tir_expr *e) {
+  red_scan *rs = v->user;
+  if (e == rs->var) rs->uses = true;
+  return !rs->uses;
+}
+
+static bool find_reduction(tir_visitor *v, const tir_stmt *s) {
+  red_scan *rs = v->user;
+  if (rs->found) return false;
+  if (s->kind != TIR_BLOCK_REALIZE) return true;
+  const tir_block *b = s->u.realize.block;
+  for (int i = 0; i < b->n_iter && i < s->u.realize.n && !rs->found; i++) {
+    if (b->iter_vars[i].type == TIR_ITER_SPATIAL) continue;
+    rs->uses = false;
+    tir_visitor ev = {.expr = find_var, .user = rs};
+    tir_visit_expr(&ev, s->u.realize.iter_values[i]);
+    rs->found = rs->uses;
+  }
+  return !rs->found;
+}
+
+static bool reduces_across(const tir_stmt *body, const tir_expr *var) {
+  red_scan rs = {var, false, false};
+  tir_visitor v = {.stmt = find_reduction, .user = &rs};
+  tir_visit_stmt(&v, body);
+  return rs.found;
 }
 
 static bool contains_barrier(const tir_stmt *s) {

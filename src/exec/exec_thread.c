@@ -5,7 +5,16 @@
  * order until it reaches a barrier or ends; when every thread waits at the
  * barrier (or has ended), all go on.  A thread loop nested in a thread
  * spawns its threads into the same block and waits for them; only threads
- * that run code count at a barrier.  Runs are deterministic. */
+ * that run code count at a barrier.  Runs are deterministic.
+ *
+ * A "local" buffer is a thread's registers: one allocated outside a thread
+ * loop (a root-level one of the block-level IR, LowerCrossThreadReduction's
+ * cross_thread_*) is copied into each thread of the loop, from what it
+ * held when the loop began; when a thread ends, the bytes it changed are
+ * written back (so a later thread loop over the same threads reads what
+ * each wrote into its own elements; where several threads changed one
+ * byte, the last to end wins, as code outside the threads then reads one
+ * thread's value). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,11 +42,20 @@ typedef enum { CO_READY, CO_BARRIER, CO_JOIN, CO_DONE } co_state;
 
 typedef struct xsched xsched;
 
+/* the "local" storage a thread loop privatizes: each store the frame
+ * holds, and what it held when the loop began */
+typedef struct xpriv {
+  xstore **outer, **snap;
+  int n;
+} xpriv;
+
 struct xco {
   ucontext_t ctx;
   void *stack;
   co_state state;
   xframe fr;
+  const xpriv *priv; /* the loop's, or NULL */
+  xstore **mine;     /* this thread's copies, per priv entry */
   const xs *loop;
   int64_t value;
   struct xco *parent;
@@ -75,6 +93,7 @@ void x_run_sched_free(xrun *r) {
   free(r->stacks);
   r->stacks = NULL;
   r->nstacks = r->capstacks = 0;
+  tir_ptrmap_free(&r->live_local);
 }
 
 /* switch from a coroutine to the scheduler, and back */
@@ -103,8 +122,91 @@ static void co_entry(unsigned hi, unsigned lo) {
   /* returns to uc_link: the scheduler */
 }
 
+/* every reference of the frame to store a, made to b: the buffer
+ * descriptors and the slots that hold handles */
+static void repoint(xframe *fr, xstore *a, xstore *b) {
+  const tir_exec_prog *p = fr->run->p;
+  for (int i = 0; i < p->nbufs; i++)
+    if (fr->bufs[i].st == a) fr->bufs[i].st = b;
+  for (int i = 0; i < p->nslots; i++)
+    if (p->hslot[i] && fr->slots[i].h.st == a) fr->slots[i].h.st = b;
+}
+
+/* a copy of s; a thread's (local: true) is one of the live local stores */
+static xstore *store_copy(xframe *fr, const xstore *s, bool local) {
+  xstore *c = x_store_new(fr, s->size, s->name, (tir_span){0, 0});
+  if (!c) return NULL;
+  memcpy(c->data, s->data, (size_t)s->size);
+  if (s->init) memcpy(c->init, s->init, (size_t)s->size);
+  else memset(c->init, 1, (size_t)s->size);
+  if ((c->local = local)) tir_ptrmap_put(&fr->run->live_local, c, 1);
+  return c;
+}
+
+/* the local stores fr holds, snapshotted; false on error (reported) */
+static bool priv_begin(xframe *fr, xpriv *pv) {
+  const tir_exec_prog *p = fr->run->p;
+  memset(pv, 0, sizeof *pv);
+  int cap = 0;
+  for (int i = 0; i < p->nbufs + p->nslots; i++) {
+    xstore *s = i < p->nbufs ? fr->bufs[i].st : p->hslot[i - p->nbufs] ? fr->slots[i - p->nbufs].h.st : NULL;
+    if (!s || !tir_ptrmap_get(&fr->run->live_local, s, 0)) continue;
+    bool seen = false;
+    for (int k = 0; k < pv->n && !seen; k++) seen = pv->outer[k] == s;
+    if (seen) continue;
+    if (pv->n == cap) {
+      cap = cap ? cap * 2 : 4;
+      pv->outer = realloc(pv->outer, sizeof *pv->outer * (size_t)cap);
+      pv->snap = realloc(pv->snap, sizeof *pv->snap * (size_t)cap);
+      if (!pv->outer || !pv->snap) abort();
+    }
+    pv->outer[pv->n] = s;
+    if (!(pv->snap[pv->n] = store_copy(fr, s, false))) return false;
+    pv->n++;
+  }
+  return true;
+}
+
+static void priv_end(xframe *fr, xpriv *pv) {
+  for (int k = 0; k < pv->n; k++) x_store_free(fr, pv->snap[k]);
+  free(pv->outer);
+  free(pv->snap);
+  memset(pv, 0, sizeof *pv);
+}
+
+/* a thread's copies of the loop's local stores, its frame pointed at them;
+ * NULL where there are none or on error (reported: the run stops) */
+static xstore **priv_enter(xframe *fr, const xpriv *pv) {
+  if (!pv->n) return NULL;
+  xstore **mine = calloc((size_t)pv->n, sizeof *mine);
+  if (!mine) abort();
+  for (int k = 0; k < pv->n; k++) {
+    if (!(mine[k] = store_copy(fr, pv->snap[k], true))) break;
+    repoint(fr, pv->outer[k], mine[k]);
+  }
+  return mine;
+}
+
+/* the bytes the thread changed, written back; its copies freed and its
+ * frame pointed at the loop's stores again */
+static void priv_leave(xframe *fr, const xpriv *pv, xstore **mine) {
+  if (!mine) return;
+  for (int k = 0; k < pv->n; k++) {
+    xstore *m = mine[k], *s = pv->snap[k], *o = pv->outer[k];
+    if (!m) continue;
+    for (int64_t b = 0; b < m->size; b++)
+      if (m->data[b] != s->data[b] || m->init[b] != s->init[b]) {
+        o->data[b] = m->data[b];
+        if (o->init) o->init[b] = m->init[b];
+      }
+    repoint(fr, m, o);
+    x_store_free(fr, m);
+  }
+  free(mine);
+}
+
 /* a thread: a copy of the frame, and its own stack */
-static xco *spawn(xsched *sc, xframe *fr, const xs *loop, int64_t value, xco *parent) {
+static xco *spawn(xsched *sc, xframe *fr, const xs *loop, int64_t value, xco *parent, const xpriv *pv) {
   xrun *r = fr->run;
   const tir_exec_prog *p = r->p;
   xco *co = calloc(1, sizeof *co);
@@ -123,6 +225,8 @@ static xco *spawn(xsched *sc, xframe *fr, const xs *loop, int64_t value, xco *pa
   co->loop = loop;
   co->value = value;
   co->parent = parent;
+  co->priv = pv;
+  co->mine = priv_enter(&co->fr, pv);
   co->sched = sc;
   co->state = CO_READY;
   getcontext(&co->ctx);
@@ -144,6 +248,8 @@ static void finish(xsched *sc, xco *co, xrun *r) {
   (void)sc;
   put_stack(r, co->stack);
   co->stack = NULL;
+  priv_leave(&co->fr, co->priv, co->mine);
+  co->mine = NULL;
   free(co->fr.slots);
   free(co->fr.bufs);
   free(co->fr.dims);
@@ -194,24 +300,33 @@ void x_thread_loop(const xs *s, xframe *fr, int64_t lo, int64_t n) {
     if (!g.shared) abort();
     fr->group = &g;
   }
-  if (!s->barrier) {
+  xpriv pv;
+  if (!s->privatize) {
+    memset(&pv, 0, sizeof pv); /* a reduction across these threads: they share the stores it accumulates into */
+  }
+  if (s->privatize && !priv_begin(fr, &pv)) {
+    /* reported: the run stops */
+  } else if (!s->barrier) {
     xval *v = &fr->slots[s->slot];
     for (int64_t i = 0; i < n && !fr->run->stop; i++) {
       v->i = lo + i;
-      x_exec(s->body, fr);
+      xstore **mine = priv_enter(fr, &pv);
+      if (!fr->run->stop) x_exec(s->body, fr);
+      priv_leave(fr, &pv, mine);
     }
   } else if (!fr->co) {
     xsched sc = {0};
-    for (int64_t i = 0; i < n; i++) spawn(&sc, fr, s, lo + i, NULL);
+    for (int64_t i = 0; i < n; i++) spawn(&sc, fr, s, lo + i, NULL, &pv);
     run_sched(&sc, fr->run);
   } else {
     xco *me = fr->co;
     xsched *sc = me->sched;
-    for (int64_t i = 0; i < n; i++) spawn(sc, fr, s, lo + i, me);
+    for (int64_t i = 0; i < n; i++) spawn(sc, fr, s, lo + i, me, &pv);
     me->live_children = (int)n;
     me->state = CO_JOIN;
     co_yield(me);
   }
+  priv_end(fr, &pv);
   if (new_group) {
     x_meet_free(&g);
     for (int i = 0; i < g.nshared; i++) x_store_free(fr, g.shared[i]);
