@@ -1533,6 +1533,24 @@ static tir_stmt *bind_var(rd *r, TSNode call, TSNode list, uint32_t idx, bool *r
  * defines ends with it */
 #define RD_MAX_MACRO_DEPTH 16
 
+/* a bare T.launch_thread or T.hint among the macro body's statements (not
+ * inside a with, loop or branch of its own): its scope runs to the end of
+ * the body, and TVM's expansion, which splices the body into the caller,
+ * runs it on over the caller's statements after the call */
+static TSNode macro_open_scope(rd *r, const struct rd_macro *mc) {
+  uint32_t cnt;
+  const TSNode *kids = rd_named_children(r, mc->body, &cnt);
+  for (uint32_t i = 0; i < cnt; i++) {
+    if (!rd_is(kids[i], "expression_statement") || !ts_node_named_child_count(kids[i])) continue;
+    TSNode e = ts_node_named_child(kids[i], 0);
+    if (rd_is(e, "assignment")) e = rd_field(e, "right");
+    if (ts_node_is_null(e) || !rd_is(e, "call")) continue;
+    const char *tn = rd_t_name(r, rd_field(e, "function"));
+    if (tn && (!strcmp(tn, "launch_thread") || !strcmp(tn, "hint"))) return e;
+  }
+  return (TSNode){0};
+}
+
 static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
   tir_span sp = rd_span(call);
   if (r->macro_depth >= RD_MAX_MACRO_DEPTH) {
@@ -1616,6 +1634,19 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
     return vstore(r, e);
   if (rd_is(e, "call")) {
     const struct rd_macro *mc = rd_macro_of(r, rd_field(e, "function"));
+    if (mc && !ts_node_is_null(list) && more_stmts(r, list, idx)) {
+      TSNode open = macro_open_scope(r, mc);
+      if (!ts_node_is_null(open)) {
+        tir_span osp = rd_span(open);
+        tir_error(r->d, rd_span(e),
+                  "T.macro '%s' leaves the bare T.%s of its line %d open, and TVM's expansion runs it on over "
+                  "the statements after this call; tirc expands a macro in its own scope: write `with "
+                  "T.%s(...):` in the macro, or make the call the last statement here",
+                  mc->name, rd_t_name(r, rd_field(open, "function")), osp.line,
+                  rd_t_name(r, rd_field(open, "function")));
+        return NULL;
+      }
+    }
     if (mc) return macro_call(r, e, mc);
     const char *tn = rd_t_name(r, rd_field(e, "function"));
     if (tn && !strcmp(tn, "bind")) return bind_var(r, e, list, idx, rest_used);
