@@ -118,6 +118,60 @@ static bool kind_cb(tir_visitor *v, const tir_expr *e) {
   return !f->found;
 }
 
+/* TVM's union of two intervals simplifies each end, min(u, v) and max(u,
+ * v), with its rewrite simplifier and no bounds on the block's vars; the
+ * few of its rules that fire on region ends, so the hull is spelled as
+ * TVM's (its rules are ordered: min(min(x, 7), y) becomes min(min(x, y),
+ * 7), min(y, min(x, 7)) stays):
+ *   an operand's floormod(x * c1 + c2, c3), c1 dividing c3 and 0 <= c2 <
+ *   c1 (or none): floormod(x, c3 / c1) * c1 + c2;
+ *   k(x, x): x; k(k(x, y), x), k(k(x, y), y), k(x, k(x, y)), k(y, k(x,
+ *   y)): k(x, y);
+ *   k(x + c, x), k(x, x + c) (and x - c): the one that bounds the other;
+ *   k(k(x, c), y), c a constant and y not: k(k(x, y), c). */
+static bool add_const(const tir_expr *e, const tir_expr *x, int64_t *c) {
+  int64_t v;
+  if ((e->kind == TIR_ADD || e->kind == TIR_SUB) && tir_is_const_int(e->u.bin.b, &v) && ana_expr_equal(e->u.bin.a, x)) {
+    *c = e->kind == TIR_ADD ? v : -v;
+    return true;
+  }
+  return false;
+}
+
+static tir_expr *tvm_rw(detector *d, tir_expr *e);
+
+static tir_expr *tvm_rw_minmax(detector *d, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  int64_t c;
+  if (ana_expr_equal(a, b)) return a;
+  if (a->kind == k && (ana_expr_equal(a->u.bin.a, b) || ana_expr_equal(a->u.bin.b, b))) return a;
+  if (b->kind == k && (ana_expr_equal(b->u.bin.a, a) || ana_expr_equal(b->u.bin.b, a))) return b;
+  if (add_const(a, b, &c)) return (k == TIR_MIN) == (c >= 0) ? b : a;
+  if (add_const(b, a, &c)) return (k == TIR_MIN) == (c >= 0) ? a : b;
+  if (a->kind == k && a->u.bin.b->kind == TIR_INT_IMM && b->kind != TIR_INT_IMM)
+    return tir_binary(d->c, k, tvm_rw_minmax(d, k, a->u.bin.a, b), a->u.bin.b);
+  return tir_binary(d->c, k, a, b);
+}
+
+static tir_expr *tvm_rw(detector *d, tir_expr *e) {
+  switch (e->kind) {
+  case TIR_MIN: case TIR_MAX: return tvm_rw_minmax(d, e->kind, tvm_rw(d, e->u.bin.a), tvm_rw(d, e->u.bin.b));
+  case TIR_FLOORMOD: {
+    tir_expr *x = tvm_rw(d, e->u.bin.a);
+    int64_t c1, c2 = 0, c3;
+    tir_expr *mul = x->kind == TIR_ADD && tir_is_const_int(x->u.bin.b, &c2) ? x->u.bin.a : x;
+    if (tir_is_const_int(e->u.bin.b, &c3) && c3 > 0 && mul->kind == TIR_MUL && tir_is_const_int(mul->u.bin.b, &c1) &&
+        c1 > 0 && c3 % c1 == 0 && c2 >= 0 && c2 < c1) {
+      tir_dtype t = e->dtype;
+      tir_expr *m = tir_binary(d->c, TIR_MUL, tir_binary(d->c, TIR_FLOORMOD, mul->u.bin.a, tir_int(d->c, t, c3 / c1)),
+                               tir_int(d->c, t, c1));
+      return c2 ? tir_binary(d->c, TIR_ADD, m, tir_int(d->c, t, c2)) : m;
+    }
+    return x == e->u.bin.a ? e : tir_binary(d->c, TIR_FLOORMOD, x, e->u.bin.b);
+  }
+  default: return e;
+  }
+}
+
 static tir_expr *hull_end(detector *d, tir_expr_kind k, tir_expr *u, tir_expr *v) {
   tir_expr *m = tir_binary(d->c, k, u, v);
   tir_expr *s = tir_simplify(d->a, m);
@@ -125,7 +179,7 @@ static tir_expr *hull_end(detector *d, tir_expr_kind k, tir_expr *u, tir_expr *v
   kind_find f = {k, false}; /* the simplifier resolved which bounds the other (A[vi * 2 // 2], A[vi + 1 - 1]: vi) */
   tir_visitor vis = {.expr = kind_cb, .user = &f};
   tir_visit_expr(&vis, s);
-  return f.found ? m : s;
+  return f.found ? tvm_rw(d, m) : s;
 }
 
 /* merge [lo, hi] per dim into the list entry of buf (the hull) */
@@ -136,7 +190,10 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
     if (x->buf != buf || x->ndim != ndim) continue;
     bool same = true; /* the access adds nothing: no union to simplify */
     for (int k = 0; k < ndim && same; k++) same = ana_expr_equal(x->lo[k], lo[k]) && ana_expr_equal(x->hi[k], hi[k]);
-    if (same) return;
+    if (same) { /* TVM's union of the two, one interval, still goes through its simplifier */
+      for (int k = 0; k < ndim; k++) x->lo[k] = tvm_rw(d, x->lo[k]), x->hi[k] = tvm_rw(d, x->hi[k]);
+      return;
+    }
     /* the union holds outside the branch too: merged without its conditions */
     conds_leave(d);
     for (int k = 0; k < ndim; k++) {

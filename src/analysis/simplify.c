@@ -299,8 +299,8 @@ static bool fold_int(tir_expr_kind k, int64_t x, int64_t y, int64_t *r) {
     if (y == 0 || (x == INT64_MIN && y == -1)) return false;
     *r = ana_floormod(x, y);
     return true;
-  case TIR_MIN: *r = x < y ? x : y; return true;
-  case TIR_MAX: *r = x > y ? x : y; return true;
+  case TIR_MIN: *r = y < x ? y : x; return true; /* as TVM's fold: -0.0 and 0.0 give the first */
+  case TIR_MAX: *r = x < y ? y : x; return true;
   case TIR_EQ: *r = x == y; return true;
   case TIR_NE: *r = x != y; return true;
   case TIR_LT: *r = x < y; return true;

@@ -74,7 +74,8 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
   if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && (k == TIR_MIN || k == TIR_MAX)) {
     double p = a->u.float_val, q = b->u.float_val;
     if (p != p || q != q) return NONE;
-    return k == TIR_MIN ? (p < q ? TAKE_A : TAKE_B) : (p > q ? TAKE_A : TAKE_B);
+    /* TVM's fold: min(a, b) is b < a ? b : a, max(a, b) a < b ? b : a (equal ones, -0.0 and 0.0: a) */
+    return k == TIR_MIN ? (q < p ? TAKE_B : TAKE_A) : (p < q ? TAKE_B : TAKE_A);
   }
   /* float64 in double arithmetic; float32 in float32, as TVM folds it: the
    * operands rounded to float (T.float32(1e8) + T.float32(1) -

@@ -17,7 +17,7 @@ while IFS= read -r f; do
     n=$((n+1))
     timeout 60 "$tirc" --emit=$emit "$f" -o "$tmp/out" 2>"$tmp/err"; rc=$?
     if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then fail=$((fail+1)); echo "FAIL emit-sweep: --emit=$emit $f: exit $rc"; head -n 20 "$tmp/err"; continue; fi
-    if grep -E ': error: ' "$tmp/err" | grep -v -q -E '^[^ ]+:[0-9]+:[0-9]+: error: '; then
+    if [ -s "$tmp/err" ] && grep -E ': error: ' "$tmp/err" | grep -v -q -E '^[^ ]+:[0-9]+:[0-9]+: error: '; then
       fail=$((fail+1)); echo "FAIL emit-sweep: --emit=$emit $f: an error without a position"; grep ': error: ' "$tmp/err" | head -n 5; continue
     fi
     pass=$((pass+1))
