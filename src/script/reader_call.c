@@ -55,6 +55,16 @@ static const char *const TVM_UNSUPPORTED[] = {
     "shared_scalar",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
+/* TVM 0.27's TIRx tile programming: execution scopes and their ids, tile
+ * primitives, tensor memory (lowered by its LowerTIRx, which tirc does not
+ * have); a T.NAME or T.NAME.x of these is refused naming the model */
+static const char *const TVM_TILE[] = {
+    "cta_id", "thread_id", "warp_id", "lane_id", "scope_id", "cluster_id", "warpgroup_id", "cta_id_in_cluster",
+    "cta_id_in_pair", "thread_id_in_wg", "warp_id_in_wg", "cta", "warp", "thread", "cluster", "warpgroup", "wg",
+    "tile", "tmem", "cooperative_tensor_fill", "cooperative_tensor_load", "cooperative_tensor_multiply_accumulate",
+    "cooperative_tensor_store", "alloc_tcgen05_ldst_frag", "tensormap_encode_tiled", "wg_reg_tile",
+    "tvm_kernel_replace_point", "ExecScope", "ScopeIdDef", "SMEMPool", "TMEMPool", "TensorMap", NULL};
+
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)
     if (!strcmp(*l, s)) return true;
@@ -79,11 +89,23 @@ bool rd_is_known_t_name(rd *r, const char *name) {
          tir_dtype_parse(name, &t) || in_list(r->tirx ? TIRX_ONLY : TIR_ONLY, name);
 }
 
+/* the name's part before its first '.' */
+static const char *rd_first_token(rd *r, const char *name) {
+  size_t n = strcspn(name, ".");
+  char *t = tir_alloc(r->c, n + 1);
+  memcpy(t, name, n);
+  t[n] = 0;
+  return t;
+}
+
 /* "unknown name 'T.x'", with a hint when x belongs to the other dialect */
 void rd_unknown_t(rd *r, const char *name, tir_span sp) {
   if (in_list(r->tirx ? TIR_ONLY : TIRX_ONLY, name))
     tir_error(r->d, sp, "unknown name 'T.%s' in the %s dialect (the import line says '%s as T')", name,
               r->tirx ? "tirx" : "tir", r->tirx ? "tirx" : "tir");
+  else if (in_list(TVM_TILE, name) || (strchr(name, '.') && in_list(TVM_TILE, rd_first_token(r, name))))
+    tir_error(r->d, sp, "T.%s belongs to TVM 0.27's TIRx tile programming (execution scopes, scope ids, tile "
+              "primitives), which tirc does not support", name);
   else if (in_list(TVM_UNSUPPORTED, name))
     tir_error(r->d, sp, "T.%s (TVM 0.27) is not supported by tirc", name);
   else if (!strncmp(name, "ptx.", 4) && strncmp(name, "ptx.addr", 8))
