@@ -384,6 +384,8 @@ static void pr_int(printer *p, const tir_expr *e) {
   int64_t v = e->u.int_val;
   if (tir_dtype_is_bool(e->dtype)) pr_printf(&p->out, "T.bool(%s)", v ? "True" : "False");
   else if (is_int32(e->dtype)) pr_printf(&p->out, "%lld", (long long)v);
+  else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64 && e->dtype.lanes == 1 && v == -1)
+    pr_puts(&p->out, "T.max_value(\"uint64\")"); /* TVM reads its T.uint64(18446744073709551615) print no more than any past int64 */
   else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64) /* held as int64 bits: 2^63 and up print as such */
     pr_printf(&p->out, "T.%s(%llu)", tir_dtype_str(e->dtype, buf), (unsigned long long)v);
   else pr_printf(&p->out, "T.%s(%lld)", tir_dtype_str(e->dtype, buf), (long long)v);

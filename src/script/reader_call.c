@@ -567,8 +567,8 @@ static rval limit_value(rd *r, rd_args *a, bool max) {
     int64_t hi = t.bits == 64 ? INT64_MAX : (int64_t)((1ull << (t.bits - 1)) - 1);
     return rv_expr(tir_int(r->c, t, max ? hi : -hi - 1), a->sp);
   }
-  if (t.code == TIR_TC_UINT && t.bits > 1 && t.bits < 64)
-    return rv_expr(tir_int(r->c, t, max ? (int64_t)((1ull << t.bits) - 1) : 0), a->sp);
+  if (t.code == TIR_TC_UINT && t.bits > 1 && t.bits <= 64) /* uint64's largest is held as its bits, -1 */
+    return rv_expr(tir_int(r->c, t, max ? (t.bits == 64 ? -1 : (int64_t)((1ull << t.bits) - 1)) : 0), a->sp);
   if (tir_dtype_is_float(t) && (t.bits == 16 || t.bits == 32 || t.bits == 64)) {
     double m = t.code == TIR_TC_BFLOAT ? 3.4028234663852886e+38 /* TVM's, float32's: -inf and inf in bfloat16 */ : t.bits == 16 ? 65504.0 : t.bits == 32 ? 3.4028234663852886e+38
                                                                                                         : 1.7976931348623157e+308;
