@@ -104,6 +104,12 @@ bool tir_verify_func_lowered(const tir_func *f, tir_diag *d);
 const tir_expr *tir_func_find_scalable(const tir_func *f);
 bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d);
 
+/* a buffer of f with strides but not one per dimension (TVM 0.27's
+ * cache_index writes T.sblock_alloc_buffer((32, 3), "int32", strides=(1,))),
+ * read and printed as it is: reported as an error of `what`, false; true
+ * when there is none */
+bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d);
+
 /* ---- accesses certainly executed out of bounds: a match_buffer region or
  * a slice_tensor box whose index is affine over constant loop ranges and
  * that runs unconditionally (no guard, predicate or possibly empty loop

@@ -53,3 +53,38 @@ bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d) {
             what, f->name);
   return false;
 }
+
+/* ---- strides: one per dimension, or none ---- */
+
+typedef struct {
+  const tir_buffer *bad;
+} st_find;
+
+static void st_check(st_find *f, const tir_buffer *b) {
+  if (!f->bad && b && b->nstrides && b->nstrides != b->ndim) f->bad = b;
+}
+
+static bool st_stmt(tir_visitor *v, const tir_stmt *s) {
+  st_find *f = v->user;
+  if (f->bad) return false;
+  if (s->kind == TIR_ALLOC_BUFFER || s->kind == TIR_DECL_BUFFER) st_check(f, s->u.decl.buf);
+  if (s->kind == TIR_BLOCK_REALIZE) {
+    const tir_block *b = s->u.realize.block;
+    for (int i = 0; i < b->n_alloc; i++) st_check(f, b->alloc_buffers[i]);
+    for (int i = 0; i < b->n_match; i++) st_check(f, b->match_buffers[i].buf);
+  }
+  return !f->bad;
+}
+
+bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d) {
+  st_find fd = {NULL};
+  for (int i = 0; i < f->nparams && f->buffer_map; i++) st_check(&fd, f->buffer_map[i]);
+  tir_visitor v = {.stmt = st_stmt, .user = &fd};
+  if (!fd.bad) tir_visit_stmt(&v, f->body);
+  if (!fd.bad) return true;
+  tir_error(d, fd.bad->span.line ? fd.bad->span : f->span,
+            "%s: buffer '%s' has %d dimensions but %d strides (as TVM's cache_index writes it): tirc reads and "
+            "prints it, but lowers, emits and runs a buffer with one stride per dimension only",
+            what, fd.bad->name, fd.bad->ndim, fd.bad->nstrides);
+  return false;
+}

@@ -284,7 +284,8 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
     char what[96];
     snprintf(what, sizeof what, "pass '%s'", p->passes[0]->name);
     for (int i = 0; i < m->nfuncs; i++)
-      if (!tir_func_check_scalable(m->funcs[i], what, d)) return NULL;
+      if (!tir_func_check_scalable(m->funcs[i], what, d) || !tir_func_check_strides(m->funcs[i], what, d))
+        return NULL;
   }
   tir_verify_exec *vx = NULL;
   if (o->verify_exec && !(vx = tir_verify_exec_begin(m, o, d))) return NULL;
