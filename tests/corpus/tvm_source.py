@@ -36,7 +36,6 @@ from tvm.target import Target
 
 # docstring example (file stem, function name) -> the words tirc's error holds
 REFUSED = {
-    ("s_tir/schedule/schedule", "resize_cache_index"): "has 2 dimensions but 1 strides",
     ("relax/transform/transform", "Module"): "is a Relax function: tirc reads TIR only",
 }
 
