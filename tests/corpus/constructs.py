@@ -16,7 +16,10 @@ The texts of constructs/ are all read; those of sweep5/ (a sixth to eighth
 sweep of 2026-11-26: TIR as TVM's relax tests, its te/codegen/contrib
 tests and its GPU schedule/transform tests write it, and TVM's prints
 after its passes; 1,672 texts) every eighth, all with CONSTRUCTS_FULL=1
-(`make corpus-full`).
+(`make corpus-full`). sweep6/ (1,141 texts of 2026-11-27: TVM's schedule
+primitives' and default pipeline's prints of te workloads, dlight's GPU
+schedules, hand-written TVM-test idioms of expressions, folding, statements,
+launches, inference and modules, and generated programs) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -31,7 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = os.environ.get("CONSTRUCTS_FULL") == "1" or "--update" in sys.argv
 # (directory, take every n-th text)
 DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") else
-        [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 8)])
+        [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 8),
+         (os.path.join(HERE, "sweep6"), 1 if FULL else 8)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
