@@ -506,6 +506,7 @@ static xs *alloc_decl(xc *c, const tir_buffer *b, const tir_stmt *src) {
 
 static bool contains_barrier(const tir_stmt *s);
 static bool reduces_across(const tir_stmt *body, const tir_expr *var);
+static bool contains_allreduce(const tir_stmt *s);
 
 static const xs *compile_store(xc *c, const tir_stmt *st) {
   const tir_buffer *b = st->u.store.buf;
@@ -585,12 +586,19 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   c->defd[s->slot] = 1;
   if (thread) {
     s->barrier = contains_barrier(body);
-    /* a loop of a tag a loop around already binds runs the same threads
-     * (a cooperative fetch inside the compute's thread loops): their
-     * copies are already made */
+    /* the threads' own copies where the loop holds a
+     * T.tvm_thread_allreduce (what LowerCrossThreadReduction writes: each
+     * thread gets the result in its registers); elsewhere the block-level
+     * IR's thread loops run one thread after another over one buffer, as
+     * before (a reduction into a local buffer across threads that no pass
+     * lowered means the accumulated value there, before and after
+     * ConvertBlocksToOpaque takes its iter vars). Not again in a loop of a
+     * tag a loop around already binds (the same threads: a cooperative
+     * fetch inside the compute's thread loops), nor across the threads of
+     * a reduction block bound to this loop. */
     bool again = false;
     for (int t = 0; t < c->nthread_slots; t++) again |= !strcmp(c->thread_tags[t], tag);
-    s->privatize = !again && !reduces_across(body, var);
+    s->privatize = !again && contains_allreduce(body) && !reduces_across(body, var);
     c->thread_depth++;
     if (c->nthread_slots == c->capthread_slots) {
       c->capthread_slots = c->capthread_slots ? 2 * c->capthread_slots : 8;
@@ -907,6 +915,20 @@ static bool find_reduction(tir_visitor *v, const tir_stmt *s) {
     rs->found = rs->uses;
   }
   return !rs->found;
+}
+
+static bool find_allreduce(tir_visitor *v, const tir_expr *e) {
+  const char *op = e->kind == TIR_CALL ? e->u.call.op : "";
+  if (!strncmp(op, "tir.", 4)) op += 4;
+  if (!strcmp(op, "tvm_thread_allreduce")) *(bool *)v->user = true;
+  return !*(bool *)v->user;
+}
+
+static bool contains_allreduce(const tir_stmt *s) {
+  bool found = false;
+  tir_visitor v = {.expr = find_allreduce, .user = &found};
+  tir_visit_stmt(&v, s);
+  return found;
 }
 
 static bool reduces_across(const tir_stmt *body, const tir_expr *var) {
