@@ -27,14 +27,13 @@ typedef struct xar {
   int *lhs, *rhs;    /* the reducer's var slots, n each */
   int *key;          /* the thread loops around that are not reduced over */
   int nkey;
-  int gen_slot;      /* per thread: how many times it came here */
 } xar;
 
 typedef struct xmeet {
-  int64_t gen;       /* the visit the entries are of */
   int64_t *keys;     /* nkey per entry */
   xval *vals;        /* n per entry */
   int count, cap;
+  int done;          /* the threads of this visit that have folded (the last empties the place) */
 } xmeet;
 
 void x_meet_free(xgroup *g) {
@@ -79,13 +78,10 @@ static xval h_allreduce(const xe *e, xframe *fr) {
       if (!g->meet) abort();
     }
     xmeet *m = g->meet[a->id];
-    int64_t gen = fr->slots[a->gen_slot].i++;
     if (!m) {
       m = g->meet[a->id] = calloc(1, sizeof *m);
       if (!m) abort();
-      m->gen = gen;
     }
-    if (m->gen != gen) m->count = 0, m->gen = gen; /* every thread has left the last visit */
     if (m->count == m->cap) {
       m->cap = m->cap ? 2 * m->cap : 64;
       m->keys = realloc(m->keys, sizeof *m->keys * (size_t)(m->cap * (a->nkey ? a->nkey : 1)));
@@ -102,6 +98,10 @@ static xval h_allreduce(const xe *e, xframe *fr) {
     for (int j = 0; j < m->count && !fr->run->stop; j++)
       if (!a->nkey || !memcmp(m->keys + (size_t)j * (size_t)a->nkey, own, sizeof *own * (size_t)a->nkey))
         combine(a, fr, acc, m->vals + (size_t)j * (size_t)a->n);
+    /* the last of the visit to fold empties the place for the next visit
+     * (a thread's count of its visits would not do: the threads of a
+     * thread loop under a serial loop are new copies at each iteration) */
+    if (++m->done >= m->count) m->count = 0, m->done = 0;
   }
   for (int i = 0; i < a->n; i++) store_result(a->dst[i], a->src[i], fr, acc[i]);
   if (fr->co && g) x_barrier(fr); /* every thread has its results before the place is reused */
@@ -191,7 +191,6 @@ const xe *xc_allreduce(xc *c, const tir_expr *e, xe *r) {
     }
   }
   /* a per-thread counter of visits, in a slot of its own (keyed by the call) */
-  a->gen_slot = xc_slot(c, e);
   a->id = c->p->nallreduce++;
   r->aux = a;
   r->vc = XV_HANDLE;
