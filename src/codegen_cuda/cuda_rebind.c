@@ -63,6 +63,7 @@ typedef struct rebind_check {
   ptr_set *taints;
   int ntaints, captaints;
   bool explicit_sync; /* the kernel has a T.tvm_storage_sync of its own */
+  const tir_stmt *launched[6]; /* a launch of each tag in the kernel, of more than one thread, or NULL */
   bool final; /* the last walk: the checks report */
   bool grew;  /* a walk added to lvary or vloop */
   bool ok;
@@ -351,8 +352,48 @@ static bool rmw_expr(tir_visitor *v, const tir_expr *e) {
 
 static bool tainted_by(rebind_check *rc, const tir_expr *e, const void *data);
 
+/* a load of storage the block's threads share (not per-thread) */
+typedef struct {
+  const rebind_check *rc;
+  bool found;
+} shared_load_find;
+
+static bool shared_load_expr(tir_visitor *v, const tir_expr *e) {
+  shared_load_find *f = v->user;
+  if (e->kind == TIR_BUFFER_LOAD && !ptr_set_has(&f->rc->local, e->u.load.buf->data)) f->found = true;
+  return !f->found;
+}
+
+/* a store outside every launch of a threadIdx tag the kernel launches:
+ * CUDA runs the whole kernel in each of the block's threads, so each of
+ * them makes it. One value stored by all is the same store; one that
+ * reads memory the threads share may read it before another thread's
+ * write (or after another's store of it: an update runs once per thread).
+ * TVM's LowerCrossThreadReduction wraps such a consumer of a reduction in
+ * a thread loop guarded by threadIdx.x == 0; tirc's refuses it here. */
+static void check_store_outside(rebind_check *rc, const tir_stmt *s) {
+  const tir_buffer *b = s->u.store.buf;
+  if (ptr_set_has(&rc->local, b->data)) return;
+  for (int ti = 3; ti < 6 && rc->ok; ti++) {
+    const tir_stmt *launch = rc->launched[ti];
+    if (!launch || rc->active[ti]) continue;
+    shared_load_find f = {rc, false};
+    tir_visitor v = {.expr = shared_load_expr, .user = &f};
+    tir_visit_expr(&v, s->u.store.value);
+    for (int d = 0; d < s->u.store.nidx && !f.found; d++) tir_visit_expr(&v, s->u.store.idx[d]);
+    if (!f.found) continue;
+    cg_error(rc->host, s->span,
+             "this store to %s is outside the %s launch at line %d, so every thread of the block makes it (CUDA runs "
+             "the kernel in each), reading memory the threads share: put it in the launch and guard it so that one "
+             "thread makes it (as TVM's LowerCrossThreadReduction does for a reduction's consumer)",
+             b->name, cuda_tag_name(ti), launch->span.line ? launch->span.line : launch->u.attr.value->span.line);
+    rc->ok = false;
+  }
+}
+
 static void check_store(rebind_check *rc, const tir_stmt *s) {
   const tir_buffer *b = s->u.store.buf;
+  check_store_outside(rc, s);
   if (s->u.store.nidx != 1 || ptr_set_has(&rc->local, b->data)) return;
   bool shared = ptr_set_has(&rc->shared, b->data);
   for (int ti = 0; ti < 6 && rc->ok; ti++) {
@@ -579,8 +620,21 @@ static bool walk_stmt(tir_visitor *v, const tir_stmt *s) {
  * The last walk makes the checks. */
 enum { MAX_WALKS = 32 };
 
+/* the kernel's launches of more than one thread, per tag */
+static bool launch_find(tir_visitor *v, const tir_stmt *s) {
+  rebind_check *rc = v->user;
+  int64_t ext;
+  if (cuda_is_thread_attr(s)) {
+    int ti = cuda_tag_index(cuda_attr_tag(s));
+    if (ti >= 0 && !rc->launched[ti] && !(tir_is_const_int(s->u.attr.value, &ext) && ext <= 1)) rc->launched[ti] = s;
+  }
+  return true;
+}
+
 bool cuda_rebindings_ok(cg *host, const tir_stmt *body) {
   rebind_check rc = {.host = host, .ok = true};
+  tir_visitor lv = {.stmt = launch_find, .user = &rc};
+  tir_visit_stmt(&lv, body);
   tir_visitor v = {.stmt = walk_stmt, .user = &rc};
   int walks = 0;
   do {
