@@ -504,9 +504,12 @@ static xs *alloc_decl(xc *c, const tir_buffer *b, const tir_stmt *src) {
   return s;
 }
 
-static bool contains_barrier(const tir_stmt *s);
 static bool reduces_across(const tir_stmt *body, const tir_expr *var);
-static bool contains_allreduce(const tir_stmt *s);
+/* the T.tvm_storage_sync and T.tvm_thread_allreduce calls of a subtree */
+typedef struct sync_scan {
+  bool sync, allreduce;
+} sync_scan;
+static sync_scan scan_sync(const tir_stmt *s);
 
 static const xs *compile_store(xc *c, const tir_stmt *st) {
   const tir_buffer *b = st->u.store.buf;
@@ -585,7 +588,8 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
   uint8_t old = c->defd[s->slot];
   c->defd[s->slot] = 1;
   if (thread) {
-    s->barrier = contains_barrier(body);
+    sync_scan ss = scan_sync(body);
+    s->barrier = ss.sync || ss.allreduce;
     /* the threads' own copies where the loop holds a
      * T.tvm_thread_allreduce (what LowerCrossThreadReduction writes: each
      * thread gets the result in its registers); elsewhere the block-level
@@ -598,7 +602,7 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
      * a reduction block bound to this loop. */
     bool again = false;
     for (int t = 0; t < c->nthread_slots; t++) again |= !strcmp(c->thread_tags[t], tag);
-    s->privatize = !again && contains_allreduce(body) && !reduces_across(body, var);
+    s->privatize = !again && ss.allreduce && !reduces_across(body, var);
     c->thread_depth++;
     if (c->nthread_slots == c->capthread_slots) {
       c->capthread_slots = c->capthread_slots ? 2 * c->capthread_slots : 8;
@@ -880,11 +884,21 @@ const xs *xc_stmt(xc *c, const tir_stmt *s) { return cstmt(c, s); }
 #include "tir/visit.h"
 
 static bool find_sync(tir_visitor *v, const tir_expr *e) {
+  sync_scan *ss = v->user;
   const char *op = e->kind == TIR_CALL ? e->u.call.op : "";
   if (!strncmp(op, "tir.", 4)) op += 4;
-  if (!strcmp(op, "tvm_storage_sync") || !strcmp(op, "tvm_thread_allreduce")) /* threads meet there */
-    *(bool *)v->user = true;
-  return !*(bool *)v->user;
+  if (!strcmp(op, "tvm_storage_sync")) ss->sync = true;
+  if (!strcmp(op, "tvm_thread_allreduce")) ss->allreduce = true;
+  return !ss->allreduce;
+}
+
+/* the T.tvm_storage_sync and T.tvm_thread_allreduce calls under s (threads
+ * meet at either), in one walk */
+static sync_scan scan_sync(const tir_stmt *s) {
+  sync_scan ss = {false, false};
+  tir_visitor v = {.expr = find_sync, .user = &ss};
+  tir_visit_stmt(&v, s);
+  return ss;
 }
 
 /* a block under s whose reduction iter is bound to an expression of var:
@@ -917,20 +931,6 @@ static bool find_reduction(tir_visitor *v, const tir_stmt *s) {
   return !rs->found;
 }
 
-static bool find_allreduce(tir_visitor *v, const tir_expr *e) {
-  const char *op = e->kind == TIR_CALL ? e->u.call.op : "";
-  if (!strncmp(op, "tir.", 4)) op += 4;
-  if (!strcmp(op, "tvm_thread_allreduce")) *(bool *)v->user = true;
-  return !*(bool *)v->user;
-}
-
-static bool contains_allreduce(const tir_stmt *s) {
-  bool found = false;
-  tir_visitor v = {.expr = find_allreduce, .user = &found};
-  tir_visit_stmt(&v, s);
-  return found;
-}
-
 static bool reduces_across(const tir_stmt *body, const tir_expr *var) {
   red_scan rs = {var, false, false};
   tir_visitor v = {.stmt = find_reduction, .user = &rs};
@@ -938,9 +938,3 @@ static bool reduces_across(const tir_stmt *body, const tir_expr *var) {
   return rs.found;
 }
 
-static bool contains_barrier(const tir_stmt *s) {
-  bool found = false;
-  tir_visitor v = {.expr = find_sync, .user = &found};
-  tir_visit_stmt(&v, s);
-  return found;
-}
