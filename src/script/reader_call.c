@@ -1104,10 +1104,7 @@ rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a) {
     tir_error(r->d, sp, "T.ptx[...] expects PTX text: dot-separated tokens (\"st.weak.shared::cta.b32\")");
     return rv_err();
   }
-  size_t fl = strcspn(text, ".");
-  char *family = tir_alloc(r->c, fl + 1);
-  memcpy(family, text, fl);
-  family[fl] = 0;
+  const char *family = rd_first_token(r, text);
   char *path = tir_alloc(r->c, n + 8);
   sprintf(path, "ptx[\"%s\"]", text);
   return ptx_call(r, path, family, a);
@@ -1217,10 +1214,8 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return rv_err();
   }
   if (!strncmp(name, "ptx.", 4)) {
-    size_t fl = strcspn(name + 4, ".");
-    char *family = tir_alloc(r->c, fl + 1);
-    memcpy(family, name + 4, fl);
-    family[fl] = 0;
+    char *family = (char *)rd_first_token(r, name + 4);
+    size_t fl = strlen(family);
     if (fl > 1 && family[fl - 1] == '_') family[fl - 1] = 0; /* T.ptx.and_: Python's keyword escaped */
     return ptx_call(r, name, family, a);
   }
