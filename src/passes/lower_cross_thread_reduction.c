@@ -24,13 +24,18 @@
  * are matched as templates and reduce both values in one allreduce; the
  * in-thread update is B's body with each W_i[I] as in_thread_i[0].  With no such loop and no predicate, the in-thread part is left
  * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
- * (1,)-shaped "local" buffers are allocated in the root block, cross_thread
- * first, as TVM does.  The in-thread loops must lead straight to B (loop
+ * (1,)-shaped "local" buffers are allocated in the block around B (the
+ * root block, or the innermost block holding B), after its own buffers,
+ * cross_thread first, as TVM does.  The in-thread loops must lead straight to B (loop
  * inside loop) and bind no spatial iter var; a thread-bound reduction loop
  * among them moves out, around the lowered parts, as TVM orders them.  A block that is not of this form (another
  * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
  * is then refused where every thread stores to one element.
+ *
+ * A later block of the same kernel (up to the end of its outermost thread
+ * loop) that reads W outside a loop of B's thread tags is put in one
+ * thread, as TVM does (consumer_threads below).
  *
  * The write-back's predicate: the conjuncts of B's predicate that use no
  * reduction loop's var (P: a guard on the spatial loops, such as a split's
@@ -57,8 +62,21 @@ typedef struct {
   const tir_stmt **from;
   tir_stmt **to;
   int nrep, caprep;
-  tir_buffer **allocs; /* for the root block, in order */
+  tir_buffer **allocs; /* new buffers, in order, each for the block alloc_to[i] */
+  const tir_block **alloc_to;
   int nalloc, capalloc;
+  /* the block realizes around the statement visited (outermost first), and
+   * for each the thread loops to wrap it in (a consumer's), or none */
+  const tir_stmt **blocks;
+  tir_stmt ***wrap;
+  int *nwrap;
+  int nblocks, capblocks;
+  /* the buffers written by the cross-thread reductions lowered so far in
+   * this kernel, each with its reduction's thread-bound loops */
+  const tir_buffer **crt_buf;
+  tir_stmt ***crt_threads;
+  int *crt_n;
+  int ncrt, capcrt;
   tir_diag *d;
   bool failed;
 } lctr;
@@ -474,16 +492,31 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
   wb->body = tir_seq(c, wst, n);
   tir_var_map_free(&vm);
   parts[np++] = realize(c, wb, vals, wb->n_iter, wpred);
-  /* the buffers, for the root block: the cross-thread ones, then the in-thread ones */
+  /* the buffers, for the block around B: the cross-thread ones, then the in-thread ones */
   for (int k = 0; k < 2 * n; k++) {
     tir_buffer *nb = k < n ? ct[k] : it[k - n];
     if (!nb) continue;
     if (st->nalloc == st->capalloc) {
       st->capalloc = st->capalloc ? 2 * st->capalloc : 8;
       st->allocs = realloc(st->allocs, sizeof *st->allocs * (size_t)st->capalloc);
-      if (!st->allocs) abort();
+      st->alloc_to = realloc(st->alloc_to, sizeof *st->alloc_to * (size_t)st->capalloc);
+      if (!st->allocs || !st->alloc_to) abort();
     }
+    st->alloc_to[st->nalloc] = st->blocks[st->nblocks - 1]->u.realize.block;
     st->allocs[st->nalloc++] = nb;
+  }
+  /* W's readers later in this kernel that no loop of these threads' tags encloses run in one thread */
+  for (int i = 0; i < n; i++) {
+    if (st->ncrt == st->capcrt) {
+      st->capcrt = st->capcrt ? 2 * st->capcrt : 8;
+      st->crt_buf = realloc(st->crt_buf, sizeof *st->crt_buf * (size_t)st->capcrt);
+      st->crt_threads = realloc(st->crt_threads, sizeof *st->crt_threads * (size_t)st->capcrt);
+      st->crt_n = realloc(st->crt_n, sizeof *st->crt_n * (size_t)st->capcrt);
+      if (!st->crt_buf || !st->crt_threads || !st->crt_n) abort();
+    }
+    st->crt_buf[st->ncrt] = r->w[i];
+    st->crt_threads[st->ncrt] = (tir_stmt **)threads;
+    st->crt_n[st->ncrt++] = nthreads;
   }
   return tir_seq(c, parts, np);
 }
@@ -582,6 +615,70 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
   return NULL;
 }
 
+/* TVM's consumer broadcast: a block reading a buffer that a cross-thread
+ * reduction of this kernel wrote, outside a loop of some of that
+ * reduction's thread tags, and writing no "local" buffer, runs in one
+ * thread of those: it is wrapped in loops of the missing tags (the
+ * reduction's loops, the buffers in the block's read order and the loops
+ * in theirs, each tag once) and predicated on each loop var at its start,
+ * `t1 == m1 and (t2 == m2 and P)`.  Without it every thread would run the
+ * block; the reduction's write-back is in one thread, with no barrier
+ * before the others read it.  The loops of the missing tags, or n = 0. */
+static tir_stmt **consumer_threads(lctr *st, const tir_block *b, int *n) {
+  *n = 0;
+  if (!st->ncrt) return NULL;
+  for (int j = 0; j < b->n_writes; j++) {
+    const char *sc = b->writes[j].buf->scope;
+    if (sc && !strcmp(sc, "local")) return NULL;
+  }
+  tir_stmt **out = NULL;
+  int cap = 0;
+  for (int j = 0; j < b->n_reads; j++)
+    for (int k = 0; k < st->ncrt; k++) {
+      if (st->crt_buf[k] != b->reads[j].buf) continue;
+      for (int t = 0; t < st->crt_n[k]; t++) {
+        tir_stmt *l = st->crt_threads[k][t];
+        const char *tag = l->u.loop.thread_tag;
+        bool have = false;
+        for (int q = 0; q < *n && !have; q++) have = !strcmp(out[q]->u.loop.thread_tag, tag);
+        for (int q = 0; q < st->nloops && !have; q++)
+          have = st->loops[q]->u.loop.kind == TIR_FOR_THREAD_BINDING && st->loops[q]->u.loop.thread_tag &&
+                 !strcmp(st->loops[q]->u.loop.thread_tag, tag);
+        for (int q = 0; q < st->nblocks && !have; q++) /* an enclosing consumer's loops, as TVM's */
+          for (int w = 0; w < st->nwrap[q] && !have; w++) have = !strcmp(st->wrap[q][w]->u.loop.thread_tag, tag);
+        if (have) continue;
+        if (*n == cap) {
+          cap = cap ? 2 * cap : 4;
+          tir_stmt **g = tir_alloc(st->c, sizeof *g * (size_t)cap);
+          if (*n) memcpy(g, out, sizeof *g * (size_t)*n);
+          out = g;
+        }
+        out[(*n)++] = l;
+      }
+    }
+  return out;
+}
+
+static tir_stmt *wrap_consumer(tir_ctx *c, tir_stmt *s, tir_stmt *const *threads, int n) {
+  tir_expr *p = s->u.realize.predicate;
+  if (p && p->kind == TIR_INT_IMM && p->u.int_val != 0) p = NULL;
+  tir_expr **vars = tir_alloc(c, sizeof *vars * (size_t)n);
+  for (int k = n - 1; k >= 0; k--) {
+    const tir_expr *ov = threads[k]->u.loop.var;
+    vars[k] = tir_var(c, ov->u.var.name, ov->dtype);
+    tir_expr *eq = tir_binary(c, TIR_EQ, vars[k], threads[k]->u.loop.min);
+    p = p ? tir_binary(c, TIR_AND, eq, p) : eq;
+  }
+  tir_stmt *r = tir_stmt_copy(c, s);
+  r->u.realize.predicate = p;
+  for (int k = n - 1; k >= 0; k--) {
+    const tir_stmt *l = threads[k];
+    r = tir_for(c, vars[k], l->u.loop.min, l->u.loop.extent, TIR_FOR_THREAD_BINDING, l->u.loop.thread_tag, NULL, r);
+    r->span = s->span;
+  }
+  return r;
+}
+
 static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
   lctr *st = m->user;
   if (s->kind == TIR_FOR) {
@@ -593,14 +690,51 @@ static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
     st->loops[st->nloops++] = s;
     return NULL;
   }
-  if (s->kind == TIR_BLOCK_REALIZE && s->u.realize.block->init) return try_block(st, s);
+  if (s->kind != TIR_BLOCK_REALIZE) return NULL;
+  if (s->u.realize.block->init && st->nblocks) {
+    tir_stmt *r = try_block(st, s);
+    if (r) return r;
+  }
+  if (st->nblocks == st->capblocks) {
+    st->capblocks = st->capblocks ? 2 * st->capblocks : 8;
+    st->blocks = realloc(st->blocks, sizeof *st->blocks * (size_t)st->capblocks);
+    st->wrap = realloc(st->wrap, sizeof *st->wrap * (size_t)st->capblocks);
+    st->nwrap = realloc(st->nwrap, sizeof *st->nwrap * (size_t)st->capblocks);
+    if (!st->blocks || !st->wrap || !st->nwrap) abort();
+  }
+  st->blocks[st->nblocks] = s;
+  /* as TVM, before the block's own statements are visited (a block around the reduction is not its consumer) */
+  st->wrap[st->nblocks] = consumer_threads(st, s->u.realize.block, &st->nwrap[st->nblocks]);
+  st->nblocks++;
   return NULL;
 }
 
 static tir_stmt *post(tir_mutator *m, tir_stmt *s) {
   lctr *st = m->user;
+  if (s->kind == TIR_BLOCK_REALIZE) {
+    int k = --st->nblocks;
+    const tir_block *orig = st->blocks[k]->u.realize.block;
+    int na = 0;
+    for (int i = 0; i < st->nalloc; i++) na += st->alloc_to[i] == orig;
+    if (na) { /* the new buffers, into the block around their reduction, after its own (TVM's order) */
+      tir_block *b = tir_block_copy(st->c, s->u.realize.block);
+      tir_buffer **a = tir_alloc(st->c, sizeof *a * (size_t)(b->n_alloc + na + 1));
+      if (b->n_alloc) memcpy(a, b->alloc_buffers, sizeof *a * (size_t)b->n_alloc);
+      for (int i = 0; i < st->nalloc; i++)
+        if (st->alloc_to[i] == orig) a[b->n_alloc++] = st->allocs[i];
+      b->alloc_buffers = a;
+      s = tir_stmt_copy(st->c, s);
+      s->u.realize.block = b;
+    }
+    return st->nwrap[k] ? wrap_consumer(st->c, s, st->wrap[k], st->nwrap[k]) : s;
+  }
   if (s->kind != TIR_FOR) return s;
   const tir_stmt *orig = st->loops[--st->nloops];
+  if (orig->u.loop.kind == TIR_FOR_THREAD_BINDING) { /* the kernel's outermost thread loop ends: so do its reductions */
+    bool inner = false;
+    for (int k = 0; k < st->nloops && !inner; k++) inner = st->loops[k]->u.loop.kind == TIR_FOR_THREAD_BINDING;
+    if (!inner) st->ncrt = 0;
+  }
   for (int i = st->nrep - 1; i >= 0; i--)
     if (st->from[i] == orig) return st->to[i];
   return s;
@@ -612,20 +746,16 @@ tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, t
   tir_mutator m = {.pre_stmt = pre, .stmt = post, .ctx = c, .user = &st};
   tir_func *out = tir_func_copy(c, f);
   out->body = tir_mutate_stmt(&m, f->body);
-  if (st.nalloc) { /* into the root block, after its own */
-    tir_block *root = tir_block_copy(c, out->body->u.realize.block);
-    tir_buffer **a = tir_alloc(c, sizeof *a * (size_t)(root->n_alloc + st.nalloc + 1));
-    if (root->n_alloc) memcpy(a, root->alloc_buffers, sizeof *a * (size_t)root->n_alloc);
-    memcpy(a + root->n_alloc, st.allocs, sizeof *a * (size_t)st.nalloc);
-    root->alloc_buffers = a;
-    root->n_alloc += st.nalloc;
-    tir_stmt *r = tir_stmt_copy(c, out->body);
-    r->u.realize.block = root;
-    out->body = r;
-  }
   free(st.loops);
   free(st.from);
   free(st.to);
   free(st.allocs);
+  free(st.alloc_to);
+  free(st.blocks);
+  free(st.wrap);
+  free(st.nwrap);
+  free(st.crt_buf);
+  free(st.crt_threads);
+  free(st.crt_n);
   return st.failed ? NULL : out;
 }
