@@ -21,6 +21,7 @@ struct xc {
   int *thread_slots;       /* the slots of the threadIdx loops around, outermost first (malloc'd) */
   const char **thread_tags; /* their tags (malloc'd) */
   int nthread_slots, capthread_slots;
+  tir_span stmt_span; /* of the statement being compiled (for an expr with no span of its own) */
 };
 
 /* T.tvm_thread_allreduce(n, source[n], cond, result[n], thread vars...)

@@ -618,7 +618,7 @@ static const xe *bad(xc *c, const tir_expr *src) {
 static const xe *compile_var(xc *c, const tir_expr *v, int lane) {
   long s = tir_ptrmap_get(&c->vars, v, 0);
   if (!s || !c->defd[s - 1]) {
-    xc_error(c, v->span, "cannot run: '%s' is used where it has no value", v->u.var.name);
+    xc_error(c, v->span.line ? v->span : c->stmt_span, "cannot run: '%s' is used where it has no value", v->u.var.name);
     return bad(c, v);
   }
   xe *e = node(c, v, v->dtype);

@@ -747,7 +747,7 @@ static const xs *compile_block(xc *c, const tir_stmt *st) {
   return s;
 }
 
-static const xs *cstmt(xc *c, const tir_stmt *st) {
+static const xs *cstmt_kind(xc *c, const tir_stmt *st) {
   if (!st) return snode(c, NULL, s_nop);
   switch (st->kind) {
   case TIR_BUFFER_STORE: return compile_store(c, st);
@@ -876,6 +876,15 @@ static const xs *cstmt(xc *c, const tir_stmt *st) {
   }
   default: xc_error(c, st->span, "cannot run this statement"); return snode(c, st, s_nop);
   }
+}
+
+/* the statement compiled, its span kept for errors at exprs with none */
+static const xs *cstmt(xc *c, const tir_stmt *st) {
+  tir_span saved = c->stmt_span;
+  if (st && st->span.line) c->stmt_span = st->span;
+  const xs *r = cstmt_kind(c, st);
+  c->stmt_span = saved;
+  return r;
 }
 
 const xs *xc_stmt(xc *c, const tir_stmt *s) { return cstmt(c, s); }

@@ -983,6 +983,10 @@ static bool wraps_loop_of(const tir_stmt *body, const tir_expr *v) {
  * it; the loop then prints under the same name (pr_for) and the reader
  * binds the declared var to it */
 static void pr_attr(printer *p, const tir_stmt *s) {
+  /* a buffer node that nothing declares: `B = T.Buffer(...)` before the
+   * with, in the enclosing scope, where TVM's reader keeps the name (a
+   * later B.data is that buffer's data var: InferFragment's prints) */
+  declare_av_buffers(p, s->u.attr.node_av);
   int mark = p->nnames;
   const tir_expr *node = s->u.attr.node;
   if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node)) {
@@ -992,7 +996,6 @@ static void pr_attr(printer *p, const tir_stmt *s) {
     pr_var_decl_ctor(p, node);
     pr_puts(&p->out, "\n");
   }
-  declare_av_buffers(p, s->u.attr.node_av); /* a buffer node that nothing declares */
   line(p);
   pr_puts(&p->out, "with T.attr(");
   if (node) pr_expr(p, node);
@@ -1242,6 +1245,9 @@ static bool scan_stmt(tir_visitor *v, const tir_stmt *st) {
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: bind_buffer(s, st->u.decl.buf); break;
   case TIR_ATTR:
     if (is_launch(st)) vl_add(&s->bound, st->u.attr.node);
+    /* a buffer node (`B = T.Buffer(...)`, declared before the attr: pr_attr) names its data var */
+    if (st->u.attr.node_av && st->u.attr.node_av->kind == TIR_AV_EXPR && st->u.attr.node_av->buf)
+      bind_buffer(s, st->u.attr.node_av->buf);
     break;
   case TIR_BLOCK_REALIZE: {
     const tir_block *b = st->u.realize.block;

@@ -72,6 +72,8 @@ typedef struct rd_sym {
   bool from_shape; /* made by a shape string ("n"), as TVM prints a size var first used there */
   bool loop_bound; /* a free_decl var a loop (or thread launch) after its T.attr binds */
   bool dataless;   /* `B = T.Buffer(shape)` in a body: a buffer to name (annotations), no memory */
+  bool attr_named; /* a dataless buffer that a T.attr names: its .data is a var of its own, free (the
+                    * printer declares the buffer before the attr, as TVM's InferFragment prints) */
   unsigned uses;   /* uses of a free_decl var as a value, but for the T.attr nodes that hint a loop */
   tir_span bound_at; /* where loop_bound was set */
 } rd_sym;

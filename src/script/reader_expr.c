@@ -942,9 +942,13 @@ static rval tuple_of(rd *r, tir_expr *const *es, int n, tir_span sp) {
 }
 
 static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
-  if (!strcmp(attr, "data") && r->ndataless) /* a T.Buffer without data= has no pointer to give */
+  /* a T.Buffer without data= has no pointer to give, but where a T.attr
+   * names it (InferFragment's prints): TVM's B.data, a var nothing binds,
+   * which the verifier refuses before a pass, a code generator or a run */
+  if (!strcmp(attr, "data") && r->ndataless)
     for (int i = r->nsyms - 1; i >= 0; i--)
       if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == b) {
+        if (r->syms[i].attr_named) break;
         tir_error(r->d, sp, "buffer '%s' = T.Buffer(...) without data= allocates nothing: it has no .data", b->name);
         return rv_err();
       }

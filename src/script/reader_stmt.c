@@ -1205,6 +1205,10 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
      * value or a buffer (TVM holds the Buffer, not its data) as the node */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
     if (!key || !v) return NULL;
+    if (a->pos[0].k == RV_BUFFER && r->ndataless) /* a T.Buffer without data= named here: its .data may be used */
+      for (int i = r->nsyms - 1; i >= 0; i--)
+        if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == a->pos[0].buf)
+          r->syms[i].attr_named = true;
     if (!scoped) r->in_rest = true;
     tir_stmt *b = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
     if (!b) return NULL;
