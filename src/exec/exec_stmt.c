@@ -592,7 +592,10 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
     s->barrier = ss.sync || ss.allreduce;
     /* the threads' own copies where the loop holds a
      * T.tvm_thread_allreduce (what LowerCrossThreadReduction writes: each
-     * thread gets the result in its registers); elsewhere the block-level
+     * thread gets the result in its registers) or a barrier (what
+     * LowerThreadAllreduce makes of it: threads that meet run together,
+     * each in its own registers, so that the rule holds from one pass to
+     * the next); elsewhere the block-level
      * IR's thread loops run one thread after another over one buffer, as
      * before (a reduction into a local buffer across threads that no pass
      * lowered means the accumulated value there, before and after
@@ -602,7 +605,7 @@ static const xs *compile_loop(xc *c, const tir_stmt *st, const tir_expr *var, co
      * a reduction block bound to this loop. */
     bool again = false;
     for (int t = 0; t < c->nthread_slots; t++) again |= !strcmp(c->thread_tags[t], tag);
-    s->privatize = !again && ss.allreduce && !reduces_across(body, var);
+    s->privatize = !again && (ss.allreduce || ss.sync) && !reduces_across(body, var);
     c->thread_depth++;
     if (c->nthread_slots == c->capthread_slots) {
       c->capthread_slots = c->capthread_slots ? 2 * c->capthread_slots : 8;
