@@ -252,7 +252,11 @@ typedef struct tir_attr_val tir_attr_val;
  * (exprs over them), items[2] (n == 3) the inverse_index_map, an
  * INDEX_MAP; closed: no visitor or pass enters it */
 /* TIR_AV_NONE: Python's None (no items) */
-typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE } tir_av_kind;
+/* TIR_AV_VDEVICE: I.vdevice(target, vdevice_id, memory_scope) of a
+ * module's global infos: items[0] the target as written (a string EXPR, a
+ * DICT or a TARGET), items[1] the id (an int EXPR), items[2] the scope (a
+ * string EXPR) */
+typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE, TIR_AV_VDEVICE } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */
@@ -545,6 +549,10 @@ typedef struct tir_func {
 typedef struct tir_module {
   const char *name; /* class name of @I.ir_module, or NULL for a bare prim_func */
   tir_attr_val *attrs; /* I.module_attrs({...}) of the class (a DICT), or NULL */
+  /* I.module_global_infos({...}) of the class (a DICT of LISTs, TVM's
+   * global infos such as "vdevice": [I.vdevice(...)]), or NULL: kept as
+   * written, no pass reads it */
+  tir_attr_val *global_infos;
   tir_func **funcs;
   int nfuncs;
   /* tir_module_add's own: the array it made and its room (it grows by

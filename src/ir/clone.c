@@ -405,6 +405,7 @@ tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from) {
   k.only = tir_ctx_chunk_index(from, &k.nonly);
   tir_module *n = tir_module_new(c, str(&k, m->name));
   n->attrs = attr(&k, m->attrs);
+  n->global_infos = attr(&k, m->global_infos);
   for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, n, KEEP(&k, m->funcs[i]) ? m->funcs[i] : func(&k, m->funcs[i]));
   tir_ctx_reserve_id(c, tir_ctx_peek_id(from));
   free(k.only);
@@ -416,6 +417,7 @@ tir_module *tir_module_clone(tir_ctx *c, const tir_module *m) {
   cl k = {.c = c};
   tir_module *n = tir_module_new(c, m->name ? tir_strdup(c, m->name) : NULL);
   n->attrs = attr(&k, m->attrs);
+  n->global_infos = attr(&k, m->global_infos);
   for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, n, func(&k, m->funcs[i]));
   tir_ptrmap_free(&k.seen);
   return n;

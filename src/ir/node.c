@@ -417,6 +417,7 @@ tir_module *tir_module_new(tir_ctx *c, const char *name) {
 tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m) {
   tir_module *n = tir_module_new(c, m->name);
   n->attrs = m->attrs;
+  n->global_infos = m->global_infos;
   return n;
 }
 

@@ -140,6 +140,14 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
     break;
   case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
   case TIR_AV_NONE: pr_puts(&p->out, "None"); break;
+  case TIR_AV_VDEVICE: /* as written: TVM builds the same VDevice from it */
+    pr_puts(&p->out, "I.vdevice(");
+    for (int i = 0; i < a->n; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_attr_val(p, a->items[i]);
+    }
+    pr_puts(&p->out, ")");
+    break;
   case TIR_AV_TARGET: /* as written: TVM builds the same Target from it */
     pr_puts(&p->out, "T.target(");
     pr_attr_val(p, a->items[0]);
@@ -1604,6 +1612,12 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
     line(&p);
     pr_puts(&p.out, "I.module_attrs(");
     pr_attr_val(&p, m->attrs);
+    pr_puts(&p.out, ")\n");
+  }
+  if (m->global_infos && m->global_infos->kind == TIR_AV_DICT && m->global_infos->n) {
+    line(&p);
+    pr_puts(&p.out, "I.module_global_infos(");
+    pr_attr_val(&p, m->global_infos);
     pr_puts(&p.out, ")\n");
   }
   for (int i = 0; i < m->nfuncs; i++) {

@@ -750,6 +750,30 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
         m->attrs = rd_as_attr(r, a.pos[0]);
         continue;
       }
+      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
+          rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_global_infos")) {
+        /* TVM's global infos (a dict of lists of I.vdevice), kept as written */
+        TSNode call = ts_node_named_child(s, 0);
+        rd_args a;
+        if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
+        bool ok = a.npos == 1 && !a.nkw && a.pos[0].k == RV_DICT;
+        for (int i = 0; ok && i < a.pos[0].n; i++) {
+          rval *l = &a.pos[0].items[i];
+          ok = l->k == RV_TUPLE;
+          for (int j = 0; ok && j < l->n; j++)
+            ok = l->items[j].k == RV_ATTR && l->items[j].av->kind == TIR_AV_VDEVICE;
+        }
+        if (!ok) {
+          tir_error(r->d, rd_span(call), "I.module_global_infos expects one dict of lists of I.vdevice(...)");
+          continue;
+        }
+        if (m->global_infos) {
+          tir_error(r->d, rd_span(call), "I.module_global_infos is given twice");
+          continue;
+        }
+        m->global_infos = rd_as_attr(r, a.pos[0]);
+        continue;
+      }
       if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
           rd_is(rd_field(s, "definition"), "function_definition")) {
         TSNode def = rd_field(s, "definition");

@@ -1043,6 +1043,41 @@ static rval target_call(rd *r, rd_args *a) {
   return v;
 }
 
+/* I.vdevice(target, vdevice_id=0, memory_scope="global"): a virtual device
+ * of a module's global infos (I.module_global_infos), kept as written with
+ * the defaults filled in, as TVM prints it */
+static rval vdevice_call(rd *r, rd_args *a) {
+  static const char *const names[] = {"target", "vdevice_id", "memory_scope"};
+  rval *v[3];
+  int given = a->npos + a->nkw, used = 0;
+  for (int i = 0; i < 3; i++) used += (v[i] = rd_arg(a, i, names[i])) != NULL;
+  if (given > 3 || used != given) {
+    tir_error(r->d, a->sp, "I.vdevice expects (target, vdevice_id, memory_scope)");
+    return rv_err();
+  }
+  tir_attr_val *items[3];
+  if (!v[0] || v[0]->k == RV_NONE) {
+    items[0] = rd_as_attr(r, (rval){.k = RV_NONE, .sp = a->sp});
+  } else {
+    if (!target_part(r, v[0], "target")) return rv_err();
+    items[0] = rd_as_attr(r, *v[0]);
+  }
+  if (v[1] && v[1]->k != RV_INT) {
+    tir_error(r->d, v[1]->sp, "I.vdevice's vdevice_id must be an int");
+    return rv_err();
+  }
+  if (v[2] && v[2]->k != RV_STR) {
+    tir_error(r->d, v[2]->sp, "I.vdevice's memory_scope must be a string");
+    return rv_err();
+  }
+  items[1] = tir_av_expr(r->c, tir_int(r->c, TIR_INT64, v[1] ? v[1]->i : 0));
+  items[2] = tir_av_expr(r->c, tir_string(r->c, v[2] ? v[2]->s : "global"));
+  if (!items[0]) return rv_err();
+  tir_attr_val *d = tir_av_list(r->c, items, 3);
+  d->kind = TIR_AV_VDEVICE;
+  return (rval){.k = RV_ATTR, .sp = a->sp, .av = d};
+}
+
 /* TVM 0.27's T.ptx: a table-driven PTX dialect whose first token names the
  * instruction family and whose further tokens fill its modifier slots
  * (T.ptx.cp.async_.ca.shared__cta.global_(dst, src, 16)); TVM prints the
@@ -1726,6 +1761,11 @@ rval rd_eval_call(rd *r, TSNode n) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);
     return ok ? rd_ptx_text_call(r, t.s, t.sp, &a) : rv_err();
+  }
+  if (!tn && rd_is_i_name(r, fn, "vdevice")) {
+    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    a.sp = rd_span(n);
+    return ok ? vdevice_call(r, &a) : rv_err();
   }
   if (tn) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
