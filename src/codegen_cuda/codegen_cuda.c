@@ -118,6 +118,22 @@ static bool launches_threads(const tir_stmt *s) {
   return tf.found;
 }
 
+/* does s read var (a load of a buffer over it, or the var itself)? */
+typedef struct { const void *var; bool found; } read_scan;
+
+static bool read_expr(tir_visitor *v, const tir_expr *e) {
+  read_scan *rs = v->user;
+  if ((e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == rs->var) || e == rs->var) rs->found = true;
+  return !rs->found;
+}
+
+static bool reads_var(const tir_stmt *s, const void *var) {
+  read_scan rs = {var, false};
+  tir_visitor v = {.expr = read_expr, .user = &rs};
+  tir_visit_stmt(&v, s);
+  return rs.found;
+}
+
 /* shared: static __shared__; local, and global where one thread owns the
  * block's copy: a plain array */
 static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *elem, const char *size) {
@@ -157,7 +173,12 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
     cg_error(g, s->span, "%s buffer '%s' has a symbolic size, which a kernel cannot allocate", scope, b->name);
     return true;
   }
-  if (cg_uses_var(s->u.decl.body, b->data)) cg_linef(g, "__align__(16) %s %s[%s];", elem, cname, size);
+  if (cg_uses_var(s->u.decl.body, b->data)) {
+    /* stored to and never read (a reduction's result nothing uses): nvcc
+     * warns that it is set but never used */
+    cg_linef(g, "__align__(16) %s%s %s[%s];", reads_var(s->u.decl.body, b->data) ? "" : "__attribute__((unused)) ", elem,
+             cname, size);
+  }
   return true;
 }
 

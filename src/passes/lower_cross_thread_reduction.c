@@ -620,7 +620,7 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
  * reduction's thread tags, and writing no "local" buffer, runs in one
  * thread of those: it is wrapped in loops of the missing tags (the
  * reduction's loops, the buffers in the block's read order and the loops
- * in theirs, each tag once) and predicated on each loop var at its start,
+ * in theirs, each tag once, in its first place with its last loop) and predicated on each loop var at its start,
  * `t1 == m1 and (t2 == m2 and P)`.  Without it every thread would run the
  * block; the reduction's write-back is in one thread, with no barrier
  * before the others read it.  The loops of the missing tags, or n = 0. */
@@ -640,7 +640,8 @@ static tir_stmt **consumer_threads(lctr *st, const tir_block *b, int *n) {
         tir_stmt *l = st->crt_threads[k][t];
         const char *tag = l->u.loop.thread_tag;
         bool have = false;
-        for (int q = 0; q < *n && !have; q++) have = !strcmp(out[q]->u.loop.thread_tag, tag);
+        for (int q = 0; q < *n && !have; q++) /* a tag met before keeps its place, the later loop its extent (TVM's map) */
+          if (!strcmp(out[q]->u.loop.thread_tag, tag)) out[q] = l, have = true;
         for (int q = 0; q < st->nloops && !have; q++)
           have = st->loops[q]->u.loop.kind == TIR_FOR_THREAD_BINDING && st->loops[q]->u.loop.thread_tag &&
                  !strcmp(st->loops[q]->u.loop.thread_tag, tag);
