@@ -352,18 +352,6 @@ static bool rmw_expr(tir_visitor *v, const tir_expr *e) {
 
 static bool tainted_by(rebind_check *rc, const tir_expr *e, const void *data);
 
-/* a load of storage the block's threads share (not per-thread) */
-typedef struct {
-  const rebind_check *rc;
-  bool found;
-} shared_load_find;
-
-static bool shared_load_expr(tir_visitor *v, const tir_expr *e) {
-  shared_load_find *f = v->user;
-  if (e->kind == TIR_BUFFER_LOAD && !ptr_set_has(&f->rc->local, e->u.load.buf->data)) f->found = true;
-  return !f->found;
-}
-
 /* a store outside every launch of a threadIdx tag the kernel launches:
  * CUDA runs the whole kernel in each of the block's threads, so each of
  * them makes it. One value stored by all is the same store; one that
@@ -377,11 +365,17 @@ static void check_store_outside(rebind_check *rc, const tir_stmt *s) {
   for (int ti = 3; ti < 6 && rc->ok; ti++) {
     const tir_stmt *launch = rc->launched[ti];
     if (!launch || rc->active[ti]) continue;
-    shared_load_find f = {rc, false};
-    tir_visitor v = {.expr = shared_load_expr, .user = &f};
+    /* memory the threads share, loaded here or into a per-thread buffer or
+     * let the store reads (`L[0] = S[bx]; O[bx] = L[0]`, a reduction's
+     * consumer that writes a local buffer, which TVM's pass leaves in
+     * every thread) */
+    ptr_set from = {0};
+    taint_find f = {rc, &from, false};
+    tir_visitor v = {.expr = taint_expr, .user = &f};
     tir_visit_expr(&v, s->u.store.value);
-    for (int d = 0; d < s->u.store.nidx && !f.found; d++) tir_visit_expr(&v, s->u.store.idx[d]);
-    if (!f.found) continue;
+    for (int d = 0; d < s->u.store.nidx; d++) tir_visit_expr(&v, s->u.store.idx[d]);
+    ptr_set_free(&from);
+    if (!f.grew) continue;
     cg_error(rc->host, s->span,
              "this store to %s is outside the %s launch at line %d, so every thread of the block makes it (CUDA runs "
              "the kernel in each), reading memory the threads share: put it in the launch and guard it so that one "
