@@ -28,15 +28,24 @@ KNOWN = {
     "argmin.tir": "as argmax.tir",
     "two_writers.tir": "TVM's LowerCrossThreadReduction leaves both reductions (not B's one writer), whose CUDA would "
                        "race; tirc lowers them, and their trees take shared memory",
+    "consumer_holding_reduction.tir": "TVM's LowerCrossThreadReduction does not visit the consumer it wraps and leaves "
+                                      "the reduction inside it, whose CUDA would race; tirc lowers it, and its tree "
+                                      "takes shared memory",
+    "two_results.tir": "as argmax.tir: 8 threads of threadIdx.x and y, which TVM reduces by warp shuffles and tirc in a "
+                       "shared-memory tree",
 }
 # TVM's runtime aligns each workspace allocation to 64 bytes (kAllocAlignment),
-# as tirc aligns each temporary in its C workspace; shared memory to 16
+# as tirc aligns each temporary in its C workspace; shared memory to 16.  A
+# function with CUDA kernels: tirc aligns each temporary of its workspace to
+# 256 bytes (cudaMalloc's alignment), and TVM's are counted so too
 ALIGN = {"global": 64, "shared": 16}
+ALIGN_CUDA = {"global": 256, "shared": 16}
 ALLOC = re.compile(r'T\.(alloc_buffer|sblock_alloc_buffer|alloc_shared|alloc_local)\(\(([^)]*)\)(?:,\s*"(\w+)")?(.*)')
 
 
 def tvm_bytes(text):
     """bytes per scope of the allocations in TVM's printed lowered module"""
+    aligns = ALIGN_CUDA if re.search(r'"(threadIdx|blockIdx)\.[xyz]"', text) else ALIGN
     tot = {}
     for m in ALLOC.finditer(text):
         dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
@@ -49,7 +58,7 @@ def tvm_bytes(text):
         sc = re.search(r'scope="([\w.]+)"', m.group(4))
         scope = {"alloc_shared": "shared", "alloc_local": "local"}.get(m.group(1), sc.group(1) if sc else "global")
         size = n * ((dt.bits * dt.lanes + 7) // 8)
-        align = ALIGN.get(scope, 1)  # each of TVM's allocations starts aligned, as tirc's offsets
+        align = aligns.get(scope, 1)  # each of TVM's allocations starts aligned, as tirc's offsets
         tot[scope] = tot.get(scope, 0) + (size + align - 1) // align * align
     return tot
 
