@@ -1250,7 +1250,8 @@ static bool scan_stmt(tir_visitor *v, const tir_stmt *st) {
   case TIR_FOR: vl_add(&s->bound, st->u.loop.var); break;
   case TIR_LET_STMT: vl_add(&s->bound, st->u.let.var); break;
   case TIR_ALLOCATE: vl_add(&s->bound, st->u.alloc.var); break;
-  case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: bind_buffer(s, st->u.decl.buf); break;
+  case TIR_ALLOC_BUFFER: bind_buffer(s, st->u.decl.buf); break;
+  case TIR_DECL_BUFFER: vl_add(&s->used, st->u.decl.buf->data); break; /* a declaration over a pointer bound elsewhere */
   case TIR_ATTR:
     if (is_launch(st)) vl_add(&s->bound, st->u.attr.node);
     /* a buffer node (`B = T.Buffer(...)`, declared before the attr: pr_attr) names its data var */

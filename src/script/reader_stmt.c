@@ -275,6 +275,17 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   if (a.npos != 0 && !is_handle) return false;
   rval *sz = rd_kwarg(&a, "is_size_var");
   tir_expr *v = sz && sz->k == RV_BOOL && sz->i ? tir_size_var(r->c, name, t) : tir_var(r->c, name, t);
+  if (is_handle) { /* p = T.handle("float32", "shared"): a pointer of that type, as TVM's */
+    rval *dt = rd_arg(&a, 0, "dtype"), *sc = rd_arg(&a, 1, "storage_scope");
+    if (a.npos + a.nkw > (dt != NULL) + (sc != NULL) || (sc && sc->k != RV_STR && sc->k != RV_NONE)) {
+      tir_error(r->d, rd_span(call), "T.handle expects (dtype, storage_scope)");
+      return true;
+    }
+    if (dt && dt->k != RV_NONE) {
+      if (!rd_parse_dtype(r, *dt, &v->u.var.ptr_elem)) return true;
+      v->u.var.ptr_scope = sc && sc->k == RV_STR ? sc->s : "global";
+    }
+  }
   v->span = sp;
   rd_push_sym(r, name, rv_expr(v, sp));
   r->syms[r->nsyms - 1].free_decl = true;
