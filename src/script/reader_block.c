@@ -844,6 +844,16 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
     tir_error(r->d, a.sp, "T.%s expects at most 1 argument, got %d", tname, a.npos);
     return NULL;
   }
+  for (int i = 0; i < a.nkw; i++) {
+    if (!strcmp(a.kw[i], "name")) continue;
+    if (!strcmp(a.kw[i], "no_realize")) { /* TVM's SBlock with no SBlockRealize around it */
+      if (a.kwv[i].k == RV_BOOL && !a.kwv[i].i) continue;
+      tir_error(r->d, a.kwsp[i], "T.%s(..., no_realize=True) (a block with no realize) is not supported by tirc", tname);
+      return NULL;
+    }
+    tir_error(r->d, a.kwsp[i], "T.%s takes no keyword argument '%s'", tname, a.kw[i]);
+    return NULL;
+  }
   rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body")};
   b.blk->span = rd_span(with);
   r->fn->nblocks++;
