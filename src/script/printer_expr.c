@@ -1,6 +1,7 @@
 /* printer_expr.c - the TVMScript printer's text buffer, its namespace of
  * printed names, and expressions with Python precedence and minimal
  * parentheses. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -393,6 +394,13 @@ static void pr_int(printer *p, const tir_expr *e) {
 
 static void pr_float(printer *p, const tir_expr *e) {
   char buf[32];
+  /* float64's extremes: TVM reads T.float64(1.7976931348623157e+308) no
+   * more than its own print of it ("exceeds maximum of float32"), and
+   * T.max_value / T.min_value as the same constants */
+  if (tir_dtype_eq(e->dtype, TIR_FLOAT64) && (e->u.float_val == DBL_MAX || e->u.float_val == -DBL_MAX)) {
+    pr_printf(&p->out, "T.%s_value(\"float64\")", e->u.float_val > 0 ? "max" : "min");
+    return;
+  }
   pr_printf(&p->out, "T.%s(", tir_dtype_str(e->dtype, buf));
   pr_float_value(&p->out, e->u.float_val);
   pr_puts(&p->out, ")");

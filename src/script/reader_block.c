@@ -846,6 +846,8 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   }
   for (int i = 0; i < a.nkw; i++) {
     if (!strcmp(a.kw[i], "name")) continue;
+    /* TVM 0.27 takes exec_scope= ("thread", "cta", ...) and keeps it nowhere: its program is the same without */
+    if (!strcmp(a.kw[i], "exec_scope") && a.kwv[i].k == RV_STR) continue;
     if (!strcmp(a.kw[i], "no_realize")) { /* TVM's SBlock with no SBlockRealize around it */
       if (a.kwv[i].k == RV_BOOL && !a.kwv[i].i) continue;
       tir_error(r->d, a.kwsp[i], "T.%s(..., no_realize=True) (a block with no realize) is not supported by tirc", tname);

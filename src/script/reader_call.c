@@ -1154,6 +1154,15 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     if (!strcmp(name, BIT_CTORS[i].name)) return bit_ctor(r, name, BIT_CTORS[i].op, a);
   if (!strcmp(name, "BitwiseNot")) return unary_ctor(r, a, false);
   dtype_kwarg(r, name, a);
+  { /* functions whose keywords are all taken by position above: one left is not theirs (it was dropped) */
+    static const char *const NO_KW[] = {"Cast", "cast", "if_then_else", "Select", "Ramp", "ramp", "Broadcast",
+                                        "broadcast", "reinterpret", "ceildiv", "call_extern", "call_pure_extern",
+                                        "call_intrin", "call_llvm_intrin", "call_llvm_pure_intrin", "likely", NULL};
+    if (a->nkw && (in_list(NO_KW, name) || (tir_dtype_parse(name, &t) && strcmp(name, "handle")))) {
+      tir_error(r->d, a->kwsp[0], "T.%s takes no keyword argument '%s'", name, a->kw[0]);
+      return rv_err();
+    }
+  }
   /* T.handle("int64", "global") as a type (T.let[T.handle(...)]): a pointer
    * type, which tirc's dtypes hold as handle */
   if (!strcmp(name, "handle") && a->npos >= 1 && a->npos <= 2 && a->pos[0].k == RV_STR &&
