@@ -15,6 +15,8 @@ while IFS= read -r f; do
   case "$f" in */corpus/sweep5/*) k5=$((${k5:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k5 % 8)) != 0 ] && continue ;; esac
   # the sweep6 corpus (1,141 texts): every eighth, all with FULL=1
   case "$f" in */corpus/sweep6/*) k6=$((${k6:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k6 % 8)) != 0 ] && continue ;; esac
+  # the sweep7 corpus (1,648 texts): every sixteenth, all with FULL=1
+  case "$f" in */corpus/sweep7/*) k7=$((${k7:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k7 % 16)) != 0 ] && continue ;; esac
   for emit in c cuda; do
     n=$((n+1))
     timeout 60 "$tirc" --emit=$emit "$f" -o "$tmp/out" 2>"$tmp/err"; rc=$?
