@@ -392,6 +392,9 @@ bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);
+/* false, with an error naming it, when a holds a keyword (the functions
+ * whose keywords were all taken by position: one left is not theirs) */
+bool rd_no_kwargs(rd *r, const rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
 void rd_kw_positional(rd *r, const char *name, rd_args *a);
 rval *rd_arg(rd_args *a, int i, const char *name);

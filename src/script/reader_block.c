@@ -756,6 +756,7 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return *failed = true;
   a.sp = rd_span(call);
+  if (!rd_no_kwargs(r, &a, tn)) return *failed = true;
   bool ok;
   if (!strcmp(tn, "reads") || !strcmp(tn, "writes")) ok = reads_writes(r, tn, &a);
   else if (!strcmp(tn, "where")) ok = where_(r, &a);

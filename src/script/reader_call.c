@@ -212,6 +212,12 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   return ok;
 }
 
+bool rd_no_kwargs(rd *r, const rd_args *a, const char *name) {
+  if (!a->nkw) return true;
+  tir_error(r->d, a->kwsp[0], "T.%s takes no keyword argument '%s'", name, a->kw[0]);
+  return false;
+}
+
 rval *rd_kwarg(rd_args *a, const char *name) {
   for (int i = 0; i < a->nkw; i++)
     if (!strcmp(a->kw[i], name)) return &a->kwv[i];

@@ -951,6 +951,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
       a.sp = rd_span(right);
       rd_kw_positional(r, tn, &a);
+      if (!rd_no_kwargs(r, &a, tn)) return NULL;
       return launch(r, &a, name, list, idx, rest_used, (TSNode){0});
     }
     if (tn && !strcmp(tn, "env_thread")) { /* T.env_thread(thread_tag, dtype="int32") */
@@ -1426,6 +1427,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
   a.sp = sp;
   rd_kw_positional(r, tn, &a);
+  if (strcmp(tn, "hint") && strcmp(tn, "Assert") && !rd_no_kwargs(r, &a, tn)) return NULL;
   if (!strcmp(tn, "attr")) { /* TVM's concise form: the rest is the body */
     *rest_used = true;
     return attr_stmt(r, &a, list, idx + 1, false);
@@ -2250,6 +2252,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
     a.sp = rd_span(call);
     rd_kw_positional(r, tn, &a);
+    if (strcmp(tn, "hint") && strcmp(tn, "Assert") && !rd_no_kwargs(r, &a, tn)) return NULL;
     bool ru;
     if (!strcmp(tn, "attr")) return attr_stmt(r, &a, body, 0, true);
     if (!strcmp(tn, "hint")) return hint_stmt(r, &a, body, 0, true);
