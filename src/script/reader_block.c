@@ -497,6 +497,12 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
                      : !strcmp(kind, "reduce") ? TIR_ITER_REDUCE
                      : !strcmp(kind, "scan")   ? TIR_ITER_ORDERED
                                                : TIR_ITER_OPAQUE;
+  static const char *const known[] = {"dom", "binding", "dtype", NULL};
+  int unk = rd_unknown_kwarg(a, known);
+  if (unk >= 0) {
+    tir_error(r->d, a->kwsp[unk], "T.axis.%s takes no keyword argument '%s'", kind, a->kw[unk]);
+    return false;
+  }
   rval *dom = rd_arg(a, 0, "dom"), *bind = rd_arg(a, 1, "binding");
   if (!dom || !bind) {
     tir_error(r->d, a->sp, "T.axis.%s expects (dom, binding)", kind);

@@ -820,6 +820,12 @@ static rval vector_call(rd *r, const char *name, rd_args *a) {
 }
 
 static rval let_call(rd *r, rd_args *a) {
+  static const char *const known[] = {"body", "where", NULL};
+  int unk = rd_unknown_kwarg(a, known);
+  if (unk >= 0) {
+    tir_error(r->d, a->kwsp[unk], "T.Let takes no keyword argument '%s'", a->kw[unk]);
+    return rv_err();
+  }
   rval *where = rd_arg(a, 1, "where");
   if (a->npos < 1 || !where || where->k != RV_DICT || where->n != 1 || where->keys[0].k != RV_EXPR ||
       where->keys[0].e->kind != TIR_VAR) {
