@@ -700,6 +700,33 @@ static bool def_line_of(rd *r, const struct rd_def_line *l, struct rd_gfunc *g) 
   return true;
 }
 
+/* `I.module_attrs({...})` / `I.module_global_infos({...})` in a class body:
+ * s is that call (true), its dict kept in *slot (errors reported); global
+ * infos are lists of I.vdevice(...), kept as written */
+static bool module_dict_stmt(rd *r, TSNode s, const char *name, tir_attr_val **slot) {
+  if (!rd_is(s, "expression_statement") || !rd_is(ts_node_named_child(s, 0), "call") ||
+      !rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), name))
+    return false;
+  TSNode call = ts_node_named_child(s, 0);
+  bool infos = !strcmp(name, "module_global_infos");
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  bool ok = a.npos == 1 && !a.nkw && a.pos[0].k == RV_DICT;
+  for (int i = 0; ok && infos && i < a.pos[0].n; i++) {
+    rval *l = &a.pos[0].items[i];
+    ok = l->k == RV_TUPLE;
+    for (int j = 0; ok && j < l->n; j++) ok = l->items[j].k == RV_ATTR && l->items[j].av->kind == TIR_AV_VDEVICE;
+  }
+  if (!ok)
+    tir_error(r->d, rd_span(call), infos ? "I.%s expects one dict of lists of I.vdevice(...)" : "I.%s expects one dict",
+              name);
+  else if (*slot)
+    tir_error(r->d, rd_span(call), "I.%s is given twice", name);
+  else
+    *slot = rd_as_attr(r, a.pos[0]);
+  return true;
+}
+
 static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
@@ -734,46 +761,9 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       TSNode call;
       if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
       if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
-      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
-          rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_attrs")) {
-        TSNode call = ts_node_named_child(s, 0);
-        rd_args a;
-        if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
-        if (a.npos != 1 || a.nkw || a.pos[0].k != RV_DICT) {
-          tir_error(r->d, rd_span(call), "I.module_attrs expects one dict");
-          continue;
-        }
-        if (m->attrs) {
-          tir_error(r->d, rd_span(call), "I.module_attrs is given twice");
-          continue;
-        }
-        m->attrs = rd_as_attr(r, a.pos[0]);
+      if (module_dict_stmt(r, s, "module_attrs", &m->attrs) ||
+          module_dict_stmt(r, s, "module_global_infos", &m->global_infos))
         continue;
-      }
-      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "call") &&
-          rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), "module_global_infos")) {
-        /* TVM's global infos (a dict of lists of I.vdevice), kept as written */
-        TSNode call = ts_node_named_child(s, 0);
-        rd_args a;
-        if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) continue;
-        bool ok = a.npos == 1 && !a.nkw && a.pos[0].k == RV_DICT;
-        for (int i = 0; ok && i < a.pos[0].n; i++) {
-          rval *l = &a.pos[0].items[i];
-          ok = l->k == RV_TUPLE;
-          for (int j = 0; ok && j < l->n; j++)
-            ok = l->items[j].k == RV_ATTR && l->items[j].av->kind == TIR_AV_VDEVICE;
-        }
-        if (!ok) {
-          tir_error(r->d, rd_span(call), "I.module_global_infos expects one dict of lists of I.vdevice(...)");
-          continue;
-        }
-        if (m->global_infos) {
-          tir_error(r->d, rd_span(call), "I.module_global_infos is given twice");
-          continue;
-        }
-        m->global_infos = rd_as_attr(r, a.pos[0]);
-        continue;
-      }
       if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
           rd_is(rd_field(s, "definition"), "function_definition")) {
         TSNode def = rd_field(s, "definition");
