@@ -62,14 +62,15 @@ typedef struct {
   const tir_stmt **from;
   tir_stmt **to;
   int nrep, caprep;
-  tir_buffer **allocs; /* new buffers, in order, each for the block alloc_to[i] */
-  const tir_block **alloc_to;
+  /* new buffers, in order, for the blocks on the stack below: those from
+   * alloc_mark[k] on are block k's (its inner blocks took theirs at their end) */
+  tir_buffer **allocs;
   int nalloc, capalloc;
   /* the block realizes around the statement visited (outermost first), and
    * for each the thread loops to wrap it in (a consumer's), or none */
   const tir_stmt **blocks;
   tir_stmt ***wrap;
-  int *nwrap;
+  int *nwrap, *alloc_mark;
   int nblocks, capblocks;
   /* the buffers written by the cross-thread reductions lowered so far in
    * this kernel, each with its reduction's thread-bound loops */
@@ -499,10 +500,8 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     if (st->nalloc == st->capalloc) {
       st->capalloc = st->capalloc ? 2 * st->capalloc : 8;
       st->allocs = realloc(st->allocs, sizeof *st->allocs * (size_t)st->capalloc);
-      st->alloc_to = realloc(st->alloc_to, sizeof *st->alloc_to * (size_t)st->capalloc);
-      if (!st->allocs || !st->alloc_to) abort();
+      if (!st->allocs) abort();
     }
-    st->alloc_to[st->nalloc] = st->blocks[st->nblocks - 1]->u.realize.block;
     st->allocs[st->nalloc++] = nb;
   }
   /* W's readers later in this kernel that no loop of these threads' tags encloses run in one thread */
@@ -701,9 +700,11 @@ static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
     st->blocks = realloc(st->blocks, sizeof *st->blocks * (size_t)st->capblocks);
     st->wrap = realloc(st->wrap, sizeof *st->wrap * (size_t)st->capblocks);
     st->nwrap = realloc(st->nwrap, sizeof *st->nwrap * (size_t)st->capblocks);
-    if (!st->blocks || !st->wrap || !st->nwrap) abort();
+    st->alloc_mark = realloc(st->alloc_mark, sizeof *st->alloc_mark * (size_t)st->capblocks);
+    if (!st->blocks || !st->wrap || !st->nwrap || !st->alloc_mark) abort();
   }
   st->blocks[st->nblocks] = s;
+  st->alloc_mark[st->nblocks] = st->nalloc;
   /* as TVM, before the block's own statements are visited (a block around the reduction is not its consumer) */
   st->wrap[st->nblocks] = consumer_threads(st, s->u.realize.block, &st->nwrap[st->nblocks]);
   st->nblocks++;
@@ -713,16 +714,14 @@ static tir_stmt *pre(tir_mutator *m, tir_stmt *s) {
 static tir_stmt *post(tir_mutator *m, tir_stmt *s) {
   lctr *st = m->user;
   if (s->kind == TIR_BLOCK_REALIZE) {
-    int k = --st->nblocks;
-    const tir_block *orig = st->blocks[k]->u.realize.block;
-    int na = 0;
-    for (int i = 0; i < st->nalloc; i++) na += st->alloc_to[i] == orig;
+    int k = --st->nblocks, mark = st->alloc_mark[k], na = st->nalloc - mark;
     if (na) { /* the new buffers, into the block around their reduction, after its own (TVM's order) */
       tir_block *b = tir_block_copy(st->c, s->u.realize.block);
       tir_buffer **a = tir_alloc(st->c, sizeof *a * (size_t)(b->n_alloc + na + 1));
       if (b->n_alloc) memcpy(a, b->alloc_buffers, sizeof *a * (size_t)b->n_alloc);
-      for (int i = 0; i < st->nalloc; i++)
-        if (st->alloc_to[i] == orig) a[b->n_alloc++] = st->allocs[i];
+      memcpy(a + b->n_alloc, st->allocs + mark, sizeof *a * (size_t)na);
+      b->n_alloc += na;
+      st->nalloc = mark;
       b->alloc_buffers = a;
       s = tir_stmt_copy(st->c, s);
       s->u.realize.block = b;
@@ -751,7 +750,7 @@ tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, t
   free(st.from);
   free(st.to);
   free(st.allocs);
-  free(st.alloc_to);
+  free(st.alloc_mark);
   free(st.blocks);
   free(st.wrap);
   free(st.nwrap);
