@@ -12,11 +12,13 @@
 #include <string.h>
 
 #include "analysis/analyzer_internal.h"
+#include "ir/const_fold.h"
 #include "tir/visit.h"
 
 typedef struct access {
   tir_buffer *buf;
   tir_expr **lo, **hi; /* malloc'd, ndim each */
+  bool *all;           /* per dim: the whole dimension (TVM's unbounded set, which absorbs any union) */
   int ndim;
 } access;
 
@@ -179,17 +181,23 @@ static tir_expr *hull_end(detector *d, tir_expr_kind k, tir_expr *u, tir_expr *v
   kind_find f = {k, false}; /* the simplifier resolved which bounds the other (A[vi * 2 // 2], A[vi + 1 - 1]: vi) */
   tir_visitor vis = {.expr = kind_cb, .user = &f};
   tir_visit_expr(&vis, s);
-  return f.found ? tvm_rw(d, m) : s;
+  if (!f.found) return s;
+  /* TVM's simplifier rewrites the operands first (8 - vi - 1 is 7 - vi) */
+  if (u->kind != k) u = tir_simplify(d->a, u);
+  if (v->kind != k) v = tir_simplify(d->a, v);
+  return tvm_rw(d, tir_binary(d->c, k, u, v));
 }
 
 /* merge [lo, hi] per dim into the list entry of buf (the hull) */
-static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, tir_expr **hi, int ndim) {
+static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, tir_expr **hi, const bool *all,
+                   int ndim) {
   tir_analyzer *a = d->a;
   for (int i = 0; i < l->n; i++) {
     access *x = &l->v[i];
     if (x->buf != buf || x->ndim != ndim) continue;
     bool same = true; /* the access adds nothing: no union to simplify */
-    for (int k = 0; k < ndim && same; k++) same = ana_expr_equal(x->lo[k], lo[k]) && ana_expr_equal(x->hi[k], hi[k]);
+    for (int k = 0; k < ndim && same; k++)
+      same = x->all[k] == all[k] && ana_expr_equal(x->lo[k], lo[k]) && ana_expr_equal(x->hi[k], hi[k]);
     if (same) { /* TVM's union of the two, one interval, still goes through its simplifier */
       for (int k = 0; k < ndim; k++) x->lo[k] = tvm_rw(d, x->lo[k]), x->hi[k] = tvm_rw(d, x->hi[k]);
       return;
@@ -197,6 +205,10 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
     /* the union holds outside the branch too: merged without its conditions */
     conds_leave(d);
     for (int k = 0; k < ndim; k++) {
+      if (x->all[k] || all[k]) { /* a whole dimension absorbs the other */
+        if (!x->all[k]) x->lo[k] = lo[k], x->hi[k] = hi[k], x->all[k] = true;
+        continue;
+      }
       /* indices of two int widths (A[T.int64(1)] and A[0]): the union in the wider */
       if (!tir_dtype_eq(x->lo[k]->dtype, lo[k]->dtype)) {
         bool wide = x->lo[k]->dtype.bits >= lo[k]->dtype.bits;
@@ -216,6 +228,8 @@ static void update(detector *d, access_list *l, tir_buffer *buf, tir_expr **lo, 
   x->ndim = ndim;
   x->lo = xmalloc_n(ndim, sizeof *x->lo);
   x->hi = xmalloc_n(ndim, sizeof *x->hi);
+  x->all = xmalloc_n(ndim, sizeof *x->all);
+  memcpy(x->all, all, sizeof *all * (size_t)ndim);
   memcpy(x->lo, lo, sizeof *lo * (size_t)ndim);
   memcpy(x->hi, hi, sizeof *hi * (size_t)ndim);
 }
@@ -273,6 +287,115 @@ static bool loads_local(const detector *d, const tir_expr *e) {
   tir_visitor v = {.expr = local_load_expr, .user = &f};
   tir_visit_expr(&v, e);
   return f.found;
+}
+
+/* ---- an index's integer set as TVM's interval evaluator finds it ----
+ * TVM's region detection evaluates each index (EvalSet over the loops
+ * inside the block).  Where the index holds no relaxed var it is a point,
+ * kept as written, except that its evaluator
+ *  - finds no bound for a call (any: if_then_else, bitwise ops, shifts,
+ *    vscale), a float constant, a string, a `not`, a let, a load of a
+ *    non-integer buffer or one whose indices hold a relaxed var: the
+ *    access is then of the whole dimension;
+ *  - drops a cast to the value's own dtype and folds a cast of a constant
+ *    (T.Cast("int32", T.int64(3)) is 3), and rebuilds the node above with
+ *    constant folding (T.Cast("int32", T.int64(-1)) + 1 + vi is vi);
+ *  - takes a select as the union of its two values (the condition is not
+ *    used): the interval from their min to their max.
+ * TS_OPEN marks what this walk leaves to the code before it (relaxed vars,
+ * and unions under operators other than + and -): the index as written, or
+ * its relaxed bounds. */
+typedef enum { TS_POINT, TS_RANGE, TS_ALL, TS_OPEN } tset_kind;
+
+typedef struct {
+  tset_kind k;
+  tir_expr *lo, *hi; /* TS_POINT: lo == hi, the point */
+  bool same;         /* TS_POINT: the expr itself, unchanged */
+} tset;
+
+static tset ts_point(tir_expr *e, bool same) { return (tset){TS_POINT, e, e, same}; }
+static tset ts_kind(tset_kind k) { return (tset){k, NULL, NULL, false}; }
+
+/* a op b built as TVM's operators build it: constants folded, identities */
+static tir_expr *ts_bin(detector *d, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  if (tir_dtype_eq(a->dtype, b->dtype)) {
+    tir_expr *f = ir_fold_apply(d->c, ir_const_fold(k, a, b), a, b);
+    if (f) return f;
+  }
+  return tir_binary(d->c, k, a, b);
+}
+
+/* one end of a union: the provable one, else min / max of the two */
+static tir_expr *ts_union_end(detector *d, tir_expr_kind k, tir_expr *f, tir_expr *t) {
+  tir_expr *a = tir_simplify(d->a, f), *b = tir_simplify(d->a, t);
+  if (ana_expr_equal(a, b)) return a;
+  if (tir_dtype_eq(a->dtype, b->dtype)) {
+    tir_expr *x = ir_fold_apply(d->c, ir_const_fold(k, a, b), a, b);
+    if (x) return x;
+    tir_expr_kind cmp = k == TIR_MIN ? TIR_LE : TIR_GE;
+    if (tir_can_prove(d->a, tir_binary(d->c, cmp, a, b))) return a;
+    if (tir_can_prove(d->a, tir_binary(d->c, cmp, b, a))) return b;
+  }
+  return tir_binary(d->c, k, a, b);
+}
+
+static tset tvm_set(detector *d, tir_expr *e, int depth) {
+  if (depth > 64) return ts_kind(TS_OPEN);
+  switch (e->kind) {
+  case TIR_VAR:
+    for (int i = 0; i < d->nrelax; i++)
+      if (d->relax[i].var == e) return ts_kind(TS_OPEN);
+    return ts_point(e, true);
+  case TIR_INT_IMM: return ts_point(e, true);
+  case TIR_FLOAT_IMM:
+  case TIR_STRING_IMM:
+  case TIR_NOT:
+  case TIR_LET:
+  case TIR_CALL: return ts_kind(TS_ALL);
+  case TIR_BUFFER_LOAD: {
+    if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) return ts_kind(TS_ALL);
+    point_find f = {d, false, false};
+    tir_visitor v = {.expr = point_expr, .user = &f};
+    for (int i = 0; i < e->u.load.nidx; i++) tir_visit_expr(&v, e->u.load.idx[i]);
+    return f.relaxed ? ts_kind(TS_ALL) : ts_point(e, true);
+  }
+  case TIR_CAST: {
+    tset v = tvm_set(d, e->u.un.a, depth + 1);
+    if (v.k == TS_ALL || v.k == TS_OPEN) return v;
+    if (v.k == TS_RANGE) return ts_kind(TS_OPEN);
+    int64_t c;
+    if (tir_dtype_eq(v.lo->dtype, e->dtype)) return ts_point(v.lo, false);
+    if (v.lo->kind == TIR_INT_IMM && (c = v.lo->u.int_val, true) && tir_dtype_is_int(e->dtype) && e->dtype.lanes == 1 && ana_fits(e->dtype, c))
+      return ts_point(tir_int(d->c, e->dtype, c), false);
+    return v.same ? ts_point(e, true) : ts_point(tir_cast(d->c, e->dtype, v.lo), false);
+  }
+  case TIR_SELECT: {
+    tset t = tvm_set(d, e->u.select.t, depth + 1), f = tvm_set(d, e->u.select.f, depth + 1);
+    if (t.k == TS_ALL || f.k == TS_ALL) return ts_kind(TS_ALL);
+    if (t.k == TS_OPEN || f.k == TS_OPEN) return ts_kind(TS_OPEN);
+    return (tset){TS_RANGE, ts_union_end(d, TIR_MIN, f.lo, t.lo), ts_union_end(d, TIR_MAX, f.hi, t.hi), false};
+  }
+  default:
+    if (!TIR_IS_BINARY(e->kind)) return ts_kind(TS_OPEN);
+    {
+      tset a = tvm_set(d, e->u.bin.a, depth + 1), b = tvm_set(d, e->u.bin.b, depth + 1);
+      bool logic = TIR_IS_CMP(e->kind) || e->kind == TIR_AND || e->kind == TIR_OR;
+      if (logic && (a.k != TS_POINT || b.k != TS_POINT)) return ts_kind(TS_OPEN); /* a bool: [0, 1] */
+      int64_t m;
+      if ((e->kind == TIR_FLOORMOD || e->kind == TIR_MOD) && a.k == TS_ALL && b.k == TS_POINT &&
+          tir_is_const_int(b.lo, &m) && m > 0) /* x % c of any x: [0, c - 1] (TVM assumes x >= 0 for truncmod) */
+        return (tset){TS_RANGE, tir_int(d->c, e->dtype, 0), tir_int(d->c, e->dtype, m - 1), false};
+      if (a.k == TS_ALL || b.k == TS_ALL) return ts_kind(TS_ALL);
+      if (a.k == TS_OPEN || b.k == TS_OPEN) return ts_kind(TS_OPEN);
+      if (a.k == TS_POINT && b.k == TS_POINT)
+        return a.same && b.same ? ts_point(e, true) : ts_point(ts_bin(d, e->kind, a.lo, b.lo), false);
+      if (e->kind == TIR_ADD)
+        return (tset){TS_RANGE, ts_bin(d, TIR_ADD, a.lo, b.lo), ts_bin(d, TIR_ADD, a.hi, b.hi), false};
+      if (e->kind == TIR_SUB)
+        return (tset){TS_RANGE, ts_bin(d, TIR_SUB, a.lo, b.hi), ts_bin(d, TIR_SUB, a.hi, b.lo), false};
+      return ts_kind(TS_OPEN);
+    }
+  }
 }
 
 /* an access of buf over ranges (min, extent) per dim */
@@ -352,6 +475,8 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
     }
   }
   tir_expr **lo = xmalloc_n(n, sizeof *lo), **hi = xmalloc_n(n, sizeof *hi);
+  bool *all = xmalloc_n(n, sizeof *all);
+  memset(all, 0, sizeof *all * (size_t)n);
   bool ok = true;
   /* an index that loads a buffer the block allocates (a tirx local scalar
    * x = ...: A[x]) names nothing outside the block: the whole dimension */
@@ -363,9 +488,18 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
     point_find f = {d, false, false};
     tir_visitor v = {.expr = point_expr, .user = &f};
     tir_visit_expr(&v, rg[i].min);
-    if (f.shift && i < buf->ndim) {
+    int64_t one;
+    tset ts = ts_kind(TS_OPEN);
+    if (tir_is_const_int(rg[i].extent, &one) && one == 1) ts = tvm_set(d, rg[i].min, 0);
+    if (ts.k == TS_POINT || ts.k == TS_RANGE) {
+      lo[i] = ts.lo;
+      hi[i] = ts.hi;
+      continue;
+    }
+    if ((f.shift || ts.k == TS_ALL) && i < buf->ndim) {
       lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
       hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
+      all[i] = true;
       continue;
     }
     ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
@@ -374,10 +508,12 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
     for (int i = 0; i < n && i < buf->ndim; i++) {
       lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
       hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
+      all[i] = true;
     }
     if (n != buf->ndim) n = 0;
   }
-  if (n || !buf->ndim) update(d, l, buf, lo, hi, n);
+  if (n || !buf->ndim) update(d, l, buf, lo, hi, all, n);
+  free(all);
   free(lo);
   free(hi);
   free(conv);
@@ -657,6 +793,7 @@ static void drop_reads_of(access_list *l, tir_buffer *const *bufs, int nbufs) {
     if (drop) {
       free(l->v[i].lo);
       free(l->v[i].hi);
+      free(l->v[i].all);
     } else {
       l->v[k++] = l->v[i];
     }
@@ -668,6 +805,7 @@ static void free_list(access_list *l) {
   for (int i = 0; i < l->n; i++) {
     free(l->v[i].lo);
     free(l->v[i].hi);
+    free(l->v[i].all);
   }
   free(l->v);
 }

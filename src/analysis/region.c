@@ -12,6 +12,9 @@ typedef struct relax_ctx {
   tir_analyzer *a;
   const tir_relax_var *relax;
   int nrelax;
+  bool tvm_sets; /* as TVM's interval evaluator (block regions): a cast of
+                  * [lo, hi] is [cast lo, cast hi], a select's union is
+                  * min(false, true) to max(false, true) */
 } relax_ctx;
 
 static bool mentions_relaxed(const relax_ctx *r, const tir_expr *e) {
@@ -159,8 +162,14 @@ static bool sym_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, i
   case TIR_SELECT:
     if (!sym_range(r, e->u.select.t, &al, &ah, depth + 1) || !sym_range(r, e->u.select.f, &bl, &bh, depth + 1))
       return false;
-    *lo = bin(r, TIR_MIN, al, bl);
-    *hi = bin(r, TIR_MAX, ah, bh);
+    *lo = r->tvm_sets ? bin(r, TIR_MIN, bl, al) : bin(r, TIR_MIN, al, bl);
+    *hi = r->tvm_sets ? bin(r, TIR_MAX, bh, ah) : bin(r, TIR_MAX, ah, bh);
+    return true;
+  case TIR_CAST:
+    if (!r->tvm_sets || e->dtype.lanes != 1 || !sym_range(r, e->u.un.a, &al, &ah, depth + 1))
+      return const_range(r, e, lo, hi);
+    *lo = tir_cast(r->a->c, e->dtype, al);
+    *hi = tir_cast(r->a->c, e->dtype, ah);
     return true;
   default: return const_range(r, e, lo, hi);
   }
@@ -180,7 +189,7 @@ static bool eval_range_in(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **h
 
 bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_expr **lo,
                         tir_expr **hi) {
-  relax_ctx r = {a, relax, nrelax};
+  relax_ctx r = {a, relax, nrelax, true};
   ana_saved sv;
   ana_push_ranges(a, relax, nrelax, &sv);
   bool ok = eval_range_in(&r, e, lo, hi);
@@ -194,7 +203,7 @@ bool ana_relaxed_bounds(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax
 
 bool tir_eval_range(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_range *out) {
   if (!a || !e || !out) return false;
-  relax_ctx r = {a, relax, nrelax};
+  relax_ctx r = {a, relax, nrelax, false};
   ana_saved sv;
   ana_push_ranges(a, relax, nrelax, &sv);
   tir_expr *lo, *hi;
@@ -235,7 +244,7 @@ static bool interval_dim(tir_analyzer *a, const tir_access_region *acc, int nacc
       ok = false;
       break;
     }
-    relax_ctx r = {a, acc[i].relax, acc[i].nrelax};
+    relax_ctx r = {a, acc[i].relax, acc[i].nrelax, false};
     ana_saved sv;
     ana_push_ranges(a, acc[i].relax, acc[i].nrelax, &sv);
     int token = a->nconds;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script/const_fold.h"
+#include "ir/const_fold.h"
 #include "script/printer.h"
 
 /* ------------------------------------------------------------------ */

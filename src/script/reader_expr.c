@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script/const_fold.h"
+#include "ir/const_fold.h"
 #include "script/reader.h"
 
 static bool is_pynum(rval v) { return v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL; }

@@ -1,5 +1,5 @@
 /* const_fold.c - constant folding of binary nodes as TVMScript builds them. */
-#include "script/const_fold.h"
+#include "ir/const_fold.h"
 
 static int64_t floordiv64(int64_t a, int64_t b) {
   int64_t q = a / b;
