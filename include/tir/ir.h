@@ -194,6 +194,11 @@ struct tir_expr {
        * (bits 0: a plain handle) and scope (NULL: "global") */
       tir_dtype ptr_elem;
       const char *ptr_scope;
+      /* per arg, NULL or the buffer whose `X.data` the text wrote there
+       * (TVM 0.27's tirx.buffer_data(X), which names the buffer where
+       * tirc holds its data var): printed so while X is in scope and its
+       * data is that arg; NULL when none was written */
+      const struct tir_buffer **named;
     } call;
     struct {
       tir_buffer *buf;
@@ -320,6 +325,9 @@ struct tir_buffer {
    * T.decl_buffer(shape, data=A.data) has the default one): B's DeclBuffer
    * is printed back as A.view(shape); NULL otherwise */
   const struct tir_buffer *view_of;
+  /* `data=X.data` as written (TVM's tirx.buffer_data(X)): X, printed so
+   * while X is in scope with this data; NULL otherwise */
+  const struct tir_buffer *data_named;
 };
 
 /* a new buffer (fresh id); arrays are copied.  elem_offset NULL => 0;
@@ -483,6 +491,10 @@ struct tir_stmt {
       /* the node when it is an attribute value, not an expr (T.attr(T.target("cuda"), "target", 0)),
        * or a buffer (T.attr(A, "storage_alignment", 64): an EXPR value with buf set): node is then NULL */
       tir_attr_val *node_av;
+      /* node written `X.data` (TVM's tirx.buffer_data(X)): X, printed so;
+       * declared `X = T.Buffer(...)` before it where nothing in scope
+       * declares it (TVM's print of a buffer no statement allocates) */
+      const struct tir_buffer *node_named;
       /* read from a flat marker (T.device_entry()): its body is the rest of
        * the function's body, printed so again (else as a scoped T.attr) */
       bool flat;

@@ -193,7 +193,10 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     pr_dtype_str(&p->out, b->dtype);
   }
   const char *data = data_name(p, b->data);
-  if (p->data_let_var && p->data_let_var == b->data) {
+  const char *via = b->data_named && b->data_named->data == b->data ? pr_lookup(p, b->data_named) : NULL;
+  if (data && via && strcmp(via, data)) { /* data=X.data as written (TVM's buffer_data(X)) */
+    pr_printf(&p->out, ", data=%s.data", via);
+  } else if (p->data_let_var && p->data_let_var == b->data) {
     pr_printf(&p->out, ", data=%s", p->data_let_value);
     p->data_let_var = NULL;
   } else if (data) {
@@ -995,6 +998,16 @@ static void pr_attr(printer *p, const tir_stmt *s) {
    * with, in the enclosing scope, where TVM's reader keeps the name (a
    * later B.data is that buffer's data var: InferFragment's prints) */
   declare_av_buffers(p, s->u.attr.node_av);
+  const tir_buffer *nb = s->u.attr.node_named;
+  if (nb && nb->data == s->u.attr.node && !pr_lookup(p, nb) && !pr_lookup(p, nb->data)) {
+    /* T.attr(B_1.data, ...) of a buffer nothing declares (TVM's print after
+     * ThreadSync and other passes of a double-buffer scope) */
+    char *args = buffer_args_str(p, nb, BUF_OTHER);
+    const char *name = define_buffer(p, nb);
+    line(p);
+    pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
+    free(args);
+  }
   int mark = p->nnames;
   const tir_expr *node = s->u.attr.node;
   if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node)) {
@@ -1006,7 +1019,9 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   }
   line(p);
   pr_puts(&p->out, "with T.attr(");
-  if (node) pr_expr(p, node);
+  const char *via = nb && nb->data == node ? pr_lookup(p, nb) : NULL;
+  if (via) pr_printf(&p->out, "%s.data", via);
+  else if (node) pr_expr(p, node);
   else if (s->u.attr.node_av) pr_attr_val(p, s->u.attr.node_av); /* T.target(...) */
   else pr_puts(&p->out, "0");
   pr_puts(&p->out, ", ");
@@ -1257,6 +1272,9 @@ static bool scan_stmt(tir_visitor *v, const tir_stmt *st) {
     /* a buffer node (`B = T.Buffer(...)`, declared before the attr: pr_attr) names its data var */
     if (st->u.attr.node_av && st->u.attr.node_av->kind == TIR_AV_EXPR && st->u.attr.node_av->buf)
       bind_buffer(s, st->u.attr.node_av->buf);
+    /* so does a node written B.data (pr_attr) */
+    if (st->u.attr.node_named && st->u.attr.node_named->data == st->u.attr.node)
+      bind_buffer(s, st->u.attr.node_named);
     break;
   case TIR_BLOCK_REALIZE: {
     const tir_block *b = st->u.realize.block;

@@ -62,6 +62,8 @@ typedef struct rval {
    * an expression (T.Buffer(("n + 1",), ...)) */
   uint32_t lit_at, lit_len;
   TSPoint lit_pt;
+  /* RV_EXPR of `X.data`: X (the buffer the text named) */
+  const tir_buffer *via;
 } rval;
 
 /* a name in scope */

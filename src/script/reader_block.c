@@ -338,6 +338,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   }
   tir_buffer *b = tir_buffer_new(r->c, name, dt, shape, ndim, strides, nstrides, off, scope, align,
                                  factor, data);
+  if (data && da && da->via && da->via->data == data) b->data_named = da->via;
   b->span = a->sp;
   /* layout=None matters only where buffers have a layout by default: a
    * tirx function without s_tir, where the default is T.TileLayout(T.S[shape])

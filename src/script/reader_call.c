@@ -1755,6 +1755,25 @@ static rval global_call(rd *r, TSNode n) {
   return rv_expr(e, sp);
 }
 
+/* the args written `X.data` keep X, where the call holds X's data var
+ * itself (tir_expr.u.call.named) */
+static void named_data_args(rd *r, tir_expr *e, const rd_args *a) {
+  if (!e || e->kind != TIR_CALL) return;
+  for (int i = 0; i < a->npos; i++) {
+    const rval *v = &a->pos[i];
+    if (v->k != RV_EXPR || !v->via) continue;
+    for (int j = 0; j < e->u.call.nargs; j++) {
+      if (e->u.call.args[j] != v->e || (e->u.call.named && e->u.call.named[j])) continue;
+      if (!e->u.call.named) {
+        e->u.call.named = tir_alloc(r->c, sizeof *e->u.call.named * (size_t)e->u.call.nargs);
+        memset(e->u.call.named, 0, sizeof *e->u.call.named * (size_t)e->u.call.nargs);
+      }
+      e->u.call.named[j] = v->via;
+      break;
+    }
+  }
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
@@ -1793,7 +1812,9 @@ rval rd_eval_call(rd *r, TSNode n) {
     a.sp = rd_span(n);
     if (!ok) return rv_err();
     rd_kw_positional(r, tn, &a);
-    return rd_call_t(r, tn, n, &a);
+    rval v = rd_call_t(r, tn, n, &a);
+    if (v.k == RV_EXPR) named_data_args(r, v.e, &a);
+    return v;
   }
   if (rd_is(fn, "attribute") && r->cls_name && rd_is(rd_field(fn, "object"), "identifier") &&
       !strcmp(rd_text(r, rd_field(fn, "object")), r->cls_name) && !rd_lookup(r, r->cls_name))

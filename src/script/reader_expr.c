@@ -943,18 +943,35 @@ static rval tuple_of(rd *r, tir_expr *const *es, int n, tir_span sp) {
   return v;
 }
 
-static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
+/* n is the first argument of a T.attr(...) call */
+static bool attr_node_arg(rd *r, TSNode n) {
+  TSNode args = ts_node_parent(n);
+  if (ts_node_is_null(args) || !rd_is(args, "argument_list") || ts_node_named_child_count(args) < 1 ||
+      !ts_node_eq(ts_node_named_child(args, 0), n))
+    return false;
+  TSNode call = ts_node_parent(args);
+  const char *tn = !ts_node_is_null(call) && rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
+  return tn && !strcmp(tn, "attr");
+}
+
+static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp, bool attr_node) {
   /* a T.Buffer without data= has no pointer to give, but where a T.attr
-   * names it (InferFragment's prints): TVM's B.data, a var nothing binds,
-   * which the verifier refuses before a pass, a code generator or a run */
+   * names it or its .data (InferFragment's prints; T.attr(B_1.data,
+   * "double_buffer_scope", 1) as TVM prints it after ThreadSync and other
+   * passes): TVM's B.data, a var nothing binds, which the verifier refuses
+   * before a pass, a code generator or a run */
   if (!strcmp(attr, "data") && r->ndataless)
     for (int i = r->nsyms - 1; i >= 0; i--)
       if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == b) {
-        if (r->syms[i].attr_named) break;
+        if (r->syms[i].attr_named || attr_node) break;
         tir_error(r->d, sp, "buffer '%s' = T.Buffer(...) without data= allocates nothing: it has no .data", b->name);
         return rv_err();
       }
-  if (!strcmp(attr, "data")) return rv_expr(b->data, sp);
+  if (!strcmp(attr, "data")) {
+    rval v = rv_expr(b->data, sp);
+    v.via = b;
+    return v;
+  }
   if (!strcmp(attr, "elem_offset")) return rv_expr(b->elem_offset, sp);
   if (!strcmp(attr, "shape")) return tuple_of(r, b->shape, b->ndim, sp);
   if (!strcmp(attr, "strides")) return tuple_of(r, b->strides, b->nstrides, sp);
@@ -996,7 +1013,7 @@ static rval attribute(rd *r, TSNode n) {
   rval obj = rd_eval(r, on);
   if (obj.k == RV_ERR) return obj;
   const char *attr = rd_text(r, rd_field(n, "attribute"));
-  if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")));
+  if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")), attr_node_arg(r, n));
   /* x.source of a local scalar x (whose name reads as x[0]): its buffer, as TVM prints a region over it */
   if (obj.k == RV_EXPR && obj.e && obj.e->kind == TIR_BUFFER_LOAD && obj.e->u.load.buf->scalar && !strcmp(attr, "source"))
     return (rval){.k = RV_BUFFER, .buf = obj.e->u.load.buf, .sp = sp};

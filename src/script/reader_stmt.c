@@ -1243,6 +1243,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   tir_stmt *s = tir_attr_stmt(r->c, key, node, val, body);
   s->span = a->sp;
   s->u.attr.flat = !scoped;
+  if (a->pos[0].k == RV_EXPR && a->pos[0].via && a->pos[0].via->data == node) s->u.attr.node_named = a->pos[0].via;
   return s;
 }
 
