@@ -61,6 +61,9 @@ static bool sym_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, i
  * (a load, a call) is bounded by its dtype alone, which no region can use */
 static bool unbounded(tir_dtype t, int64_t l, int64_t h) {
   if (l == INT64_MIN || h == INT64_MAX) return true;
+  /* a span its own dtype cannot hold as an extent (an int32 x // 2 of an
+   * unbounded x: 2^31 values) bounds nothing a region can use */
+  if (t.bits < 64 && (uint64_t)h - (uint64_t)l >= ((uint64_t)1 << (t.bits - 1)) - 1) return true;
   if (t.bits < 32 || t.bits >= 64) return false;
   int64_t lim = (int64_t)1 << (t.bits - 1);
   if (t.code == TIR_TC_UINT) return h >= 2 * lim - 1;
@@ -98,14 +101,19 @@ static bool range_var(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, i
 static bool range_div(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, int depth) {
   int64_t c;
   tir_expr *l, *h;
+  bool quot = e->kind == TIR_FLOORDIV || e->kind == TIR_DIV;
+  if (quot && tir_is_const_int(e->u.bin.b, &c) && c != 0) {
+    /* x // c is monotone in x (decreasing for c < 0: the canonical form
+     * writes (0 - x) // 2 as x // -2); an x with no bounds has a quotient
+     * with none (its dtype's limits over c bound nothing a region can use) */
+    if (!sym_range(r, e->u.bin.a, &l, &h, depth + 1)) return false;
+    *lo = bin(r, e->kind, c > 0 ? l : h, e->u.bin.b);
+    *hi = bin(r, e->kind, c > 0 ? h : l, e->u.bin.b);
+    return true;
+  }
   if (!tir_is_const_int(e->u.bin.b, &c) || c <= 0 || !sym_range(r, e->u.bin.a, &l, &h, depth + 1))
     return const_range(r, e, lo, hi);
   tir_analyzer *a = r->a;
-  if (e->kind == TIR_FLOORDIV || e->kind == TIR_DIV) {
-    *lo = bin(r, e->kind, l, e->u.bin.b);
-    *hi = bin(r, e->kind, h, e->u.bin.b);
-    return true;
-  }
   /* modulo: exact when the range stays within one period */
   tir_expr *ql = ana_canonical(a, bin(r, TIR_FLOORDIV, l, e->u.bin.b));
   tir_expr *qh = ana_canonical(a, bin(r, TIR_FLOORDIV, h, e->u.bin.b));

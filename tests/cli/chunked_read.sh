@@ -28,6 +28,8 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
   case "$f" in */corpus/sweep6/*) k6=$((${k6:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k6 % 8)) != 0 ] && continue ;; esac
   # the sweep7 corpus (1,648 texts): every sixteenth, all with FULL=1
   case "$f" in */corpus/sweep7/*) k7=$((${k7:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k7 % 16)) != 0 ] && continue ;; esac
+  # the sweep8 corpus (2,932 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep8/*) k8=$((${k8:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k8 % 64)) != 0 ] && continue ;; esac
   for emit in tir; do
     TIR_READ_CHUNK_BYTES=100000000 "$TIRC" --emit=$emit "$f" >"$TMP/w.out" 2>"$TMP/w.err"
     wrc=$?

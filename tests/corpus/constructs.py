@@ -24,7 +24,12 @@ sweep7/ (1,648 texts of 2026-11-27: TVM's TVMScript round-trip, printer
 and parser test idioms and its tir-base tests, recalled and varied:
 signatures, allocations, annotations of every value type, attrs, views,
 intrinsics, vectors, control flow, block-region inference, modules) every
-sixteenth, all with CONSTRUCTS_FULL=1.
+sixteenth, all with CONSTRUCTS_FULL=1. sweep8/ (2,932 texts of 2026-11-27:
+TVM 0.27's prints after its passes outside the default pipeline, 81 pass
+setups of tvm.tirx.transform and tvm.s_tir.transform alone or in short
+chains over the corpora above and topi/dlight programs, and 152
+hand-written programs in the style of those passes' tests) every
+sixty-fourth, all with CONSTRUCTS_FULL=1.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -40,7 +45,8 @@ FULL = os.environ.get("CONSTRUCTS_FULL") == "1" or "--update" in sys.argv
 # (directory, take every n-th text)
 DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") else
         [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 8),
-         (os.path.join(HERE, "sweep6"), 1 if FULL else 8), (os.path.join(HERE, "sweep7"), 1 if FULL else 16)])
+         (os.path.join(HERE, "sweep6"), 1 if FULL else 8), (os.path.join(HERE, "sweep7"), 1 if FULL else 16),
+         (os.path.join(HERE, "sweep8"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
