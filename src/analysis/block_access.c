@@ -339,6 +339,24 @@ static tir_expr *ts_union_end(detector *d, tir_expr_kind k, tir_expr *f, tir_exp
   return tir_binary(d->c, k, a, b);
 }
 
+/* a set's bounds, NULL for an infinite side */
+static void ts_bounds(tset t, tir_expr **lo, tir_expr **hi) {
+  *lo = t.k == TS_ALL ? NULL : t.lo;
+  *hi = t.k == TS_ALL ? NULL : t.hi;
+}
+
+/* [lo, hi], an infinite side NULL: TVM's half-bounded sets, which a
+ * region takes as unbounded (the whole dimension) unless min/max bound
+ * them again (T.min(T.max(x | 1, 2), 5) is [2, 5]) */
+static tset ts_range(tir_expr *lo, tir_expr *hi) {
+  if (!lo && !hi) return ts_kind(TS_ALL);
+  return (tset){TS_RANGE, lo, hi, false};
+}
+
+static tir_expr *ts_opt(detector *d, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  return a && b ? ts_bin(d, k, a, b) : NULL;
+}
+
 static tset tvm_set(detector *d, tir_expr *e, int depth) {
   if (depth > 64) return ts_kind(TS_OPEN);
   switch (e->kind) {
@@ -362,7 +380,8 @@ static tset tvm_set(detector *d, tir_expr *e, int depth) {
   case TIR_CAST: {
     tset v = tvm_set(d, e->u.un.a, depth + 1);
     if (v.k == TS_ALL || v.k == TS_OPEN) return v;
-    if (v.k == TS_RANGE) return ts_kind(TS_OPEN);
+    if (v.k == TS_RANGE) /* the cast of each bound */
+      return ts_range(v.lo ? tir_cast(d->c, e->dtype, v.lo) : NULL, v.hi ? tir_cast(d->c, e->dtype, v.hi) : NULL);
     int64_t c;
     if (tir_dtype_eq(v.lo->dtype, e->dtype)) return ts_point(v.lo, false);
     if (v.lo->kind == TIR_INT_IMM && (c = v.lo->u.int_val, true) && tir_dtype_is_int(e->dtype) && e->dtype.lanes == 1 && ana_fits(e->dtype, c))
@@ -371,9 +390,11 @@ static tset tvm_set(detector *d, tir_expr *e, int depth) {
   }
   case TIR_SELECT: {
     tset t = tvm_set(d, e->u.select.t, depth + 1), f = tvm_set(d, e->u.select.f, depth + 1);
-    if (t.k == TS_ALL || f.k == TS_ALL) return ts_kind(TS_ALL);
     if (t.k == TS_OPEN || f.k == TS_OPEN) return ts_kind(TS_OPEN);
-    return (tset){TS_RANGE, ts_union_end(d, TIR_MIN, f.lo, t.lo), ts_union_end(d, TIR_MAX, f.hi, t.hi), false};
+    tir_expr *tl, *th, *fl, *fh;
+    ts_bounds(t, &tl, &th);
+    ts_bounds(f, &fl, &fh);
+    return ts_range(tl && fl ? ts_union_end(d, TIR_MIN, fl, tl) : NULL, th && fh ? ts_union_end(d, TIR_MAX, fh, th) : NULL);
   }
   default:
     if (!TIR_IS_BINARY(e->kind)) return ts_kind(TS_OPEN);
@@ -381,19 +402,37 @@ static tset tvm_set(detector *d, tir_expr *e, int depth) {
       tset a = tvm_set(d, e->u.bin.a, depth + 1), b = tvm_set(d, e->u.bin.b, depth + 1);
       bool logic = TIR_IS_CMP(e->kind) || e->kind == TIR_AND || e->kind == TIR_OR;
       if (logic && (a.k != TS_POINT || b.k != TS_POINT)) return ts_kind(TS_OPEN); /* a bool: [0, 1] */
-      int64_t m;
-      if ((e->kind == TIR_FLOORMOD || e->kind == TIR_MOD) && a.k == TS_ALL && b.k == TS_POINT &&
-          tir_is_const_int(b.lo, &m) && m > 0) /* x % c of any x: [0, c - 1] (TVM assumes x >= 0 for truncmod) */
-        return (tset){TS_RANGE, tir_int(d->c, e->dtype, 0), tir_int(d->c, e->dtype, m - 1), false};
-      if (a.k == TS_ALL || b.k == TS_ALL) return ts_kind(TS_ALL);
+      /* no bound on a side of one operand: none on that side of the result
+       * (what bounds a relaxed operand is left to the code before) */
+      if ((a.k == TS_ALL && b.k == TS_OPEN) || (a.k == TS_OPEN && b.k == TS_ALL)) return ts_kind(TS_ALL);
       if (a.k == TS_OPEN || b.k == TS_OPEN) return ts_kind(TS_OPEN);
       if (a.k == TS_POINT && b.k == TS_POINT)
         return a.same && b.same ? ts_point(e, true) : ts_point(ts_bin(d, e->kind, a.lo, b.lo), false);
-      if (e->kind == TIR_ADD)
-        return (tset){TS_RANGE, ts_bin(d, TIR_ADD, a.lo, b.lo), ts_bin(d, TIR_ADD, a.hi, b.hi), false};
-      if (e->kind == TIR_SUB)
-        return (tset){TS_RANGE, ts_bin(d, TIR_SUB, a.lo, b.hi), ts_bin(d, TIR_SUB, a.hi, b.lo), false};
-      return ts_kind(TS_OPEN);
+      tir_expr *al, *ah, *bl, *bh;
+      ts_bounds(a, &al, &ah);
+      ts_bounds(b, &bl, &bh);
+      int64_t m;
+      bool cb = b.k == TS_POINT && tir_is_const_int(b.lo, &m);
+      switch (e->kind) {
+      case TIR_ADD: return ts_range(ts_opt(d, TIR_ADD, al, bl), ts_opt(d, TIR_ADD, ah, bh));
+      case TIR_SUB: return ts_range(ts_opt(d, TIR_SUB, al, bh), ts_opt(d, TIR_SUB, ah, bl));
+      case TIR_MIN: return ts_range(ts_opt(d, TIR_MIN, al, bl), ah && bh ? ts_bin(d, TIR_MIN, ah, bh) : ah ? ah : bh);
+      case TIR_MAX: return ts_range(al && bl ? ts_bin(d, TIR_MAX, al, bl) : al ? al : bl, ts_opt(d, TIR_MAX, ah, bh));
+      case TIR_MUL:
+        if (!cb || m == 0) return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
+        return m > 0 ? ts_range(ts_opt(d, TIR_MUL, al, b.lo), ts_opt(d, TIR_MUL, ah, b.lo))
+                     : ts_range(ts_opt(d, TIR_MUL, ah, b.lo), ts_opt(d, TIR_MUL, al, b.lo));
+      case TIR_FLOORDIV:
+        if (!cb || m == 0) return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
+        return m > 0 ? ts_range(ts_opt(d, TIR_FLOORDIV, al, b.lo), ts_opt(d, TIR_FLOORDIV, ah, b.lo))
+                     : ts_range(ts_opt(d, TIR_FLOORDIV, ah, b.lo), ts_opt(d, TIR_FLOORDIV, al, b.lo));
+      case TIR_FLOORMOD:
+      case TIR_MOD:
+        /* x % c of an x unbounded on a side: [0, c - 1] (TVM assumes x >= 0 for truncmod) */
+        if (cb && m > 0 && (!al || !ah)) return ts_range(tir_int(d->c, e->dtype, 0), tir_int(d->c, e->dtype, m - 1));
+        return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
+      default: return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
+      }
     }
   }
 }
@@ -423,6 +462,14 @@ static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data);
  * constants summed */
 static tir_expr *add_folded(tir_ctx *c, tir_expr *a, tir_expr *b) {
   int64_t x, y;
+  /* operands of two int widths (a view over B[vi:vi + T.int64(4)] indexed
+   * V[0]): the narrower in the wider type, as TVM's operator+ makes it */
+  if (!tir_dtype_eq(a->dtype, b->dtype) && tir_dtype_is_int(a->dtype) && tir_dtype_is_int(b->dtype) &&
+      a->dtype.lanes == 1 && b->dtype.lanes == 1) {
+    tir_expr **narrow = a->dtype.bits < b->dtype.bits ? &a : &b;
+    tir_dtype wide = a->dtype.bits < b->dtype.bits ? b->dtype : a->dtype;
+    *narrow = tir_is_const_int(*narrow, &x) ? tir_int(c, wide, x) : tir_cast(c, wide, *narrow);
+  }
   bool ca = tir_is_const_int(a, &x) && a->dtype.lanes == 1, cb = tir_is_const_int(b, &y) && b->dtype.lanes == 1;
   if (ca && cb && tir_dtype_eq(a->dtype, b->dtype) && a->dtype.bits == 64)
     return tir_int(c, a->dtype, (int64_t)((uint64_t)x + (uint64_t)y));
@@ -491,13 +538,18 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
     int64_t one;
     tset ts = ts_kind(TS_OPEN);
     if (tir_is_const_int(rg[i].extent, &one) && one == 1) ts = tvm_set(d, rg[i].min, 0);
+    if (ts.k == TS_RANGE && (!ts.lo || !ts.hi)) ts.k = TS_ALL; /* half-bounded: TVM's region takes it whole */
     if (ts.k == TS_POINT || ts.k == TS_RANGE) {
       lo[i] = ts.lo;
       hi[i] = ts.hi;
       continue;
     }
-    if ((f.shift || ts.k == TS_ALL) && i < buf->ndim) {
-      lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
+    /* the access_ptr's full region: [0, shape) (its int32 0) */
+    bool full = rg[i].min->kind == TIR_INT_IMM && rg[i].min->u.int_val == 0 && i < buf->ndim &&
+                rg[i].extent == buf->shape[i] && !tir_dtype_eq(rg[i].min->dtype, rg[i].extent->dtype);
+    if ((f.shift || ts.k == TS_ALL || full) && i < buf->ndim) {
+      /* TVM's unbounded set clamped to the buffer: Range(0, shape), an int32 0 */
+      lo[i] = tir_int(d->c, TIR_INT32, 0);
       hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
       all[i] = true;
       continue;
@@ -506,7 +558,7 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
   }
   if (!ok) { /* unbounded: the whole buffer */
     for (int i = 0; i < n && i < buf->ndim; i++) {
-      lo[i] = tir_int(d->c, buf->shape[i]->dtype, 0);
+      lo[i] = tir_int(d->c, TIR_INT32, 0);
       hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
       all[i] = true;
     }
@@ -582,7 +634,7 @@ static void access_ptr(detector *d, tir_expr *e) {
   int n = buf->ndim;
   tir_range *rg = xmalloc_n(n, sizeof *rg);
   for (int i = 0; i < n; i++) {
-    rg[i].min = tir_int(d->c, buf->shape[i]->dtype, 0);
+    rg[i].min = tir_int(d->c, TIR_INT32, 0); /* TVM's Range(0, shape) */
     rg[i].extent = buf->shape[i];
   }
   if (mask & 1) record(d, &d->reads, buf, rg, n);
@@ -778,6 +830,7 @@ static tir_buffer_region *to_regions(detector *d, const access_list *l) {
        * as it is (tirc's would write 16 - T.min(vi, 15 - vi) * 2) */
       bool hull = lo->kind == TIR_MIN && x->hi[k]->kind == TIR_MAX;
       out[i].region[k].extent = hull ? ext : tir_simplify(d->a, ext);
+      if (x->all[k] && k < x->buf->ndim) out[i].region[k].extent = x->buf->shape[k]; /* [0, shape) */
     }
   }
   return out;

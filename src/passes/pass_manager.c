@@ -10,6 +10,7 @@
 #include "tir/passes.h"
 #include "tir/script.h"
 #include "passes/verify_exec.h"
+#include "tir/visit.h"
 
 /* ---- named pipelines (extend the table; a spec may name other pipelines) ---- */
 static const tir_named_pipeline named[] = {
@@ -265,6 +266,27 @@ static const tir_module *reclaim(tir_pipeline *p, tir_ctx *c, const tir_module *
   return copy;
 }
 
+/* A region read as A[0:T.int64(8)] keeps TVM's int32 min beside its int64
+ * extent (as does an inferred whole dimension of an int64 buffer), which
+ * only the printer needs: the passes take a constant min in its extent's
+ * type, as tirc had always read it (the same value) */
+static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {
+  (void)owner;
+  tir_ctx *c = v->user;
+  for (int i = 0; i < r->n; i++) {
+    tir_range *g = &r->region[i];
+    if (g->min && g->extent && g->min->kind == TIR_INT_IMM && !tir_dtype_eq(g->min->dtype, g->extent->dtype) &&
+        tir_dtype_is_int(g->extent->dtype) && g->min->dtype.bits < g->extent->dtype.bits)
+      g->min = tir_int(c, g->extent->dtype, g->min->u.int_val);
+  }
+}
+
+static void unify_ranges(tir_ctx *c, const tir_module *m) {
+  tir_visitor v = {.region = unify_region, .user = c};
+  for (int i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i]->body) tir_visit_stmt(&v, m->funcs[i]->body);
+}
+
 static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const tir_pipeline_opts *o, tir_diag *d,
                        bool may_reclaim) {
   static const tir_pipeline_opts defaults = {.verify_each = true};
@@ -278,6 +300,7 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
   p->verify_ms = 0;
   p->ran = true;
   if (o->verify_each && !verify_module(p, m, NULL, d)) return NULL;
+  if (p->n > 0) unify_ranges(c, m);
   /* scalable vectors: read and printed, lowered by no pass (checked once:
    * no pass makes one) */
   if (p->n > 0) {

@@ -308,13 +308,15 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
     if (is_const(ex, 1)) continue;
     pr_puts(&p->out, ":");
     int64_t a, b;
+    /* the end in the wider type: A[0:T.int64(8)], an int32 min (TVM's) */
+    tir_dtype et = ex->dtype.bits > mn->dtype.bits ? ex->dtype : mn->dtype;
     if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
-      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = mn->dtype, .u.int_val = a + b};
+      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
       pr_expr(p, &sum);
     } else if (is_const(mn, 0)) {
       pr_expr(p, ex);
     } else {
-      tir_expr sum = {.kind = TIR_ADD, .dtype = mn->dtype, .u.bin = {mn, ex}};
+      tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {mn, ex}};
       pr_expr(p, &sum);
     }
   }

@@ -1330,8 +1330,13 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, b->shape[i]->dtype, 0) : index_expr(r, ix[i].lo, TIR_VOID);
     tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : TIR_VOID);
     if (!lo || !hi) return rv_err();
+    tir_expr *lo0 = lo;
     if (!rd_match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
-    g->min = lo;
+    /* A[0:T.int64(8)]: TVM keeps the min a Python int gives, an int32, and
+     * the extent in the wider type (its inferred whole-dimension regions of
+     * int64 buffers print so); the passes take it in the extent's type
+     * (tir_module_unify_ranges) */
+    g->min = lo0 != lo && lo0->kind == TIR_INT_IMM && ix[i].lo.k == RV_INT ? lo0 : lo;
     g->extent = slice_extent(r, lo, hi);
   }
   if (stepped) { /* A[lo:hi:s]: TVM's print of a strided vector access, T.Ramp(lo, s, lanes) */
