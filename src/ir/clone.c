@@ -163,6 +163,11 @@ static tir_expr *expr(cl *k, const tir_expr *e) {
     n->u.call.op = str(k, n->u.call.op);
     n->u.call.args = exprs(k, n->u.call.args, n->u.call.nargs);
     n->u.call.ptr_scope = str(k, n->u.call.ptr_scope);
+    if (n->u.call.named && !KEEP(k, n->u.call.named)) {
+      const tir_buffer **nb = tir_alloc(k->c, sizeof *nb * (size_t)(n->u.call.nargs ? n->u.call.nargs : 1));
+      for (int i = 0; i < n->u.call.nargs; i++) nb[i] = buffer(k, e->u.call.named[i]);
+      n->u.call.named = nb;
+    }
     break;
   case TIR_BUFFER_LOAD:
     n->u.load.buf = buffer(k, n->u.load.buf);
@@ -229,6 +234,7 @@ static tir_buffer *buffer(cl *k, const tir_buffer *b) {
   n->scope = str(k, n->scope);
   n->axis_separators = arr(k, n->axis_separators, sizeof *n->axis_separators * (size_t)n->naxis_sep);
   n->view_of = buffer(k, n->view_of);
+  n->data_named = buffer(k, n->data_named);
   return n;
 }
 
@@ -353,6 +359,7 @@ static tir_stmt *stmt(cl *k, const tir_stmt *s) {
     n->u.attr.body = stmt(k, n->u.attr.body);
     n->u.attr.thread_tag = str(k, n->u.attr.thread_tag);
     n->u.attr.node_av = attr(k, n->u.attr.node_av);
+    n->u.attr.node_named = buffer(k, n->u.attr.node_named);
     break;
   case TIR_ASSERT:
     n->u.assrt.cond = expr(k, n->u.assrt.cond);
