@@ -199,6 +199,10 @@ struct tir_expr {
        * tirc holds its data var): printed so while X is in scope and its
        * data is that arg; NULL when none was written */
       const struct tir_buffer **named;
+      /* bit i (i < 64): arg i was the buffer written bare (T.call_extern("int32",
+       * "f", A)), which TVM reads as its pointer and prints so: named[i] is
+       * that buffer, printed as its name */
+      uint64_t named_bare;
     } call;
     struct {
       tir_buffer *buf;

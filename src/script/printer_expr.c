@@ -301,16 +301,16 @@ static void pr_sub(printer *p, const tir_expr *e, bool parens) {
 
 /* named: NULL, or per arg the buffer whose `X.data` was written there
  * (tir_expr.u.call.named), printed so while X is in scope with that data */
-static void pr_args_named(printer *p, tir_expr *const *args, int n, const tir_buffer *const *named) {
+static void pr_args_named(printer *p, tir_expr *const *args, int n, const tir_buffer *const *named, uint64_t bare) {
   for (int i = 0; i < n; i++) {
     if (i) pr_puts(&p->out, ", ");
     const char *via = named && named[i] && named[i]->data == args[i] ? pr_lookup(p, named[i]) : NULL;
-    if (via) pr_printf(&p->out, "%s.data", via);
+    if (via) pr_printf(&p->out, i < 64 && (bare >> i & 1) ? "%s" : "%s.data", via);
     else pr_expr(p, args[i]);
   }
 }
 
-static void pr_args(printer *p, tir_expr *const *args, int n) { pr_args_named(p, args, n, NULL); }
+static void pr_args(printer *p, tir_expr *const *args, int n) { pr_args_named(p, args, n, NULL, 0); }
 
 /* ", 4)" or, scalable, ", T.vscale() * 4)" */
 static void pr_lanes(printer *p, int lanes) {
@@ -537,10 +537,7 @@ static void pr_call(printer *p, const tir_expr *e) {
   if (e->u.call.global) { /* Module.f(args) */
     pr_puts(&p->out, op);
     pr_puts(&p->out, "(");
-    for (int i = 0; i < e->u.call.nargs; i++) {
-      if (i) pr_puts(&p->out, ", ");
-      pr_expr(p, e->u.call.args[i]);
-    }
+    pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);
     pr_puts(&p->out, ")");
     return;
   }
@@ -568,7 +565,7 @@ static void pr_call(printer *p, const tir_expr *e) {
   if (!strcmp(op, "call_ffi_kernel") && e->u.call.nargs >= 1 && tir_is_const_int(e->u.call.args[0], &nv) &&
       nv >= 0 && 1 + nv < e->u.call.nargs) { /* [n, tags..., symbol, args...] (reader_call.c) */
     pr_puts(&p->out, "T.call_ffi_kernel(");
-    pr_args_named(p, e->u.call.args + 1 + nv, e->u.call.nargs - 1 - (int)nv, e->u.call.named ? e->u.call.named + 1 + nv : NULL);
+    pr_args_named(p, e->u.call.args + 1 + nv, e->u.call.nargs - 1 - (int)nv, e->u.call.named ? e->u.call.named + 1 + nv : NULL, 1 + nv < 64 ? e->u.call.named_bare >> (1 + nv) : 0);
     pr_puts(&p->out, ", launch_params=[");
     pr_args(p, e->u.call.args + 1, (int)nv);
     pr_puts(&p->out, "], ret_ty=");
@@ -609,7 +606,7 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_dtype_str(&p->out, e->dtype);
     pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", op);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
-    pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named);
+    pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);
     pr_puts(&p->out, ")");
     return;
   }
@@ -628,7 +625,7 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_call_type(p, e);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
   }
-  pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named);
+  pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);
   pr_puts(&p->out, ")");
 }
 

@@ -64,6 +64,7 @@ typedef struct rval {
   TSPoint lit_pt;
   /* RV_EXPR of `X.data`: X (the buffer the text named) */
   const tir_buffer *via;
+  bool via_bare; /* X itself, bare, as a call's argument (its pointer) */
 } rval;
 
 /* a name in scope */

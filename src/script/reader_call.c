@@ -1713,6 +1713,8 @@ static rval ret_of_text(rd *r, const struct rd_gfunc *g) {
 
 /* Module.f(args): a call of the module's function f (TVM's GlobalVar
  * call), of f's return type (void without one) */
+static void named_data_args(rd *r, tir_expr *e, const rd_args *a);
+
 static rval global_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   const char *name = rd_text(r, rd_field(fn, "attribute"));
@@ -1740,10 +1742,12 @@ static rval global_call(rd *r, TSNode n) {
   }
   tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)(a.npos ? a.npos : 1));
   for (int i = 0; i < a.npos; i++) {
-    if (a.pos[i].k == RV_BUFFER) {
-      tir_error(r->d, a.pos[i].sp, "a buffer passed to the module's function '%s' is not supported; pass %s.data",
-                name, a.pos[i].buf->name);
-      return rv_err();
+    if (a.pos[i].k == RV_BUFFER && a.pos[i].buf->data && !a.pos[i].buf->scalar) {
+      /* Module.sub(A): TVM passes A's pointer (and prints it bare) */
+      const tir_buffer *b = a.pos[i].buf;
+      a.pos[i] = rv_expr(b->data, a.pos[i].sp);
+      a.pos[i].via = b;
+      a.pos[i].via_bare = true;
     }
     if (!(args[i] = rd_as_expr(r, a.pos[i]))) return rv_err();
   }
@@ -1752,6 +1756,7 @@ static rval global_call(rd *r, TSNode n) {
   tir_expr *e = tir_call(r->c, t, op, args, a.npos);
   e->u.call.global = true;
   e->span = sp;
+  named_data_args(r, e, &a);
   return rv_expr(e, sp);
 }
 
@@ -1769,6 +1774,7 @@ static void named_data_args(rd *r, tir_expr *e, const rd_args *a) {
         memset(e->u.call.named, 0, sizeof *e->u.call.named * (size_t)e->u.call.nargs);
       }
       e->u.call.named[j] = v->via;
+      if (v->via_bare && j < 64) e->u.call.named_bare |= (uint64_t)1 << j;
       break;
     }
   }
@@ -1812,6 +1818,19 @@ rval rd_eval_call(rd *r, TSNode n) {
     a.sp = rd_span(n);
     if (!ok) return rv_err();
     rd_kw_positional(r, tn, &a);
+    /* a buffer passed bare to an extern or intrinsic call: TVM reads its
+     * pointer (and prints it bare) */
+    static const char *const BARE[] = {"call_extern", "call_pure_extern", "call_intrin", "tvm_access_ptr",
+                                       "anylist_setitem_call_packed", "anylist_setitem_call_cpacked", NULL};
+    bool bare_ok = false;
+    for (int k = 0; BARE[k] && !bare_ok; k++) bare_ok = !strcmp(tn, BARE[k]);
+    for (int i = 0; bare_ok && i < a.npos; i++)
+      if (a.pos[i].k == RV_BUFFER && a.pos[i].buf->data && !a.pos[i].buf->scalar) {
+        const tir_buffer *b = a.pos[i].buf;
+        a.pos[i] = rv_expr(b->data, a.pos[i].sp);
+        a.pos[i].via = b;
+        a.pos[i].via_bare = true;
+      }
     rval v = rd_call_t(r, tn, n, &a);
     if (v.k == RV_EXPR) named_data_args(r, v.e, &a);
     return v;
