@@ -8,6 +8,7 @@
  * hull per dim, in first-access order.  Buffers the block allocates and its
  * match_buffer views are left out (an access through a view is an access
  * of the matched region of its source). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,24 @@ static void *grow_arr(void *p, int *cap, int need, size_t elem);
 /* cond holds over the rest of the walk (popped by pop_cond); one that
  * cannot hold here (a branch that never runs: if T.bool(True)'s else) is
  * not entered, as TVM's region detection still records the branch */
+/* T.likely(c) is c to the analysis, in a conjunction too (TVM's condition
+ * narrowing sees through it) */
+static tir_expr *strip_likely(detector *d, tir_expr *c, int depth) {
+  while (c->kind == TIR_CALL && c->u.call.nargs == 1 && !strcmp(c->u.call.op, "likely")) c = c->u.call.args[0];
+  if (depth > 32) return c;
+  if (c->kind == TIR_AND || c->kind == TIR_OR) {
+    tir_expr *a = strip_likely(d, c->u.bin.a, depth + 1), *b = strip_likely(d, c->u.bin.b, depth + 1);
+    return a == c->u.bin.a && b == c->u.bin.b ? c : tir_binary(d->c, c->kind, a, b);
+  }
+  if (c->kind == TIR_NOT) {
+    tir_expr *a = strip_likely(d, c->u.un.a, depth + 1);
+    return a == c->u.un.a ? c : tir_not(d->c, a);
+  }
+  return c;
+}
+
 static void push_cond(detector *d, tir_expr *cond) {
+  cond = strip_likely(d, cond, 0);
   int cap = d->capconds;
   d->conds = grow_arr(d->conds, &d->capconds, d->nconds + 1, sizeof *d->conds);
   d->toks = grow_arr(d->toks, &cap, d->nconds + 1, sizeof *d->toks);
@@ -654,6 +672,18 @@ static void walk_expr(detector *d, tir_expr *e) {
       access_ptr(d, e);
       return;
     }
+    if (!strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3) {
+      /* each value under its branch's condition, as an if statement's */
+      tir_expr *c = e->u.call.args[0];
+      walk_expr(d, c);
+      push_cond(d, c);
+      walk_expr(d, e->u.call.args[1]);
+      pop_cond(d);
+      push_cond(d, tir_not(d->c, c));
+      walk_expr(d, e->u.call.args[2]);
+      pop_cond(d);
+      return;
+    }
     for (int i = 0; i < e->u.call.nargs; i++) walk_expr(d, e->u.call.args[i]);
     return;
   case TIR_NOT:
@@ -829,7 +859,23 @@ static tir_buffer_region *to_regions(detector *d, const access_list *l) {
        * spelling of its extent, max + 1 - min, which TVM's simplifier leaves
        * as it is (tirc's would write 16 - T.min(vi, 15 - vi) * 2) */
       bool hull = lo->kind == TIR_MIN && x->hi[k]->kind == TIR_MAX;
-      out[i].region[k].extent = hull ? ext : tir_simplify(d->a, ext);
+      /* hi = T.max(u, v) + c (a select's union under + c): (hi + 1) - lo
+       * as TVM's rewrite simplifier leaves it, T.max(u, v) + (c + 1) - lo */
+      tir_expr *h = x->hi[k];
+      int64_t c1;
+      if (lo->kind == TIR_MIN && h->kind == TIR_ADD && h->u.bin.a->kind == TIR_MAX &&
+          tir_is_const_int(h->u.bin.b, &c1) && c1 > 0 && c1 < INT32_MAX && tir_dtype_eq(h->dtype, lo->dtype)) {
+        hull = true;
+        ext = tir_binary(d->c, TIR_SUB,
+                         tir_binary(d->c, TIR_ADD, h->u.bin.a, tir_int(d->c, h->dtype, c1 + 1)), lo);
+      }
+      tir_expr *se = hull ? ext : tir_simplify(d->a, ext);
+      /* lo and hi both a min or max (A[T.min(vi + k, 3)] over k in [0, 2)):
+       * TVM's rewrite simplifier keeps T.min(vi + 1, 3) + 1 - T.min(vi, 3),
+       * where tirc's would move the + 1 into the min */
+      bool mm = (lo->kind == TIR_MIN || lo->kind == TIR_MAX) && (h->kind == TIR_MIN || h->kind == TIR_MAX);
+      if (!hull && mm && !tir_is_const_int(se, NULL)) se = ext;
+      out[i].region[k].extent = se;
       if (x->all[k] && k < x->buf->ndim) out[i].region[k].extent = x->buf->shape[k]; /* [0, shape) */
     }
   }

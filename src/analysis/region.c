@@ -126,9 +126,19 @@ static bool range_div(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, i
   return const_range(r, e, lo, hi);
 }
 
+static bool has_select(const tir_expr *e, int depth) {
+  if (!e || depth > 32) return false;
+  if (e->kind == TIR_SELECT) return true;
+  if (TIR_IS_BINARY(e->kind)) return has_select(e->u.bin.a, depth + 1) || has_select(e->u.bin.b, depth + 1);
+  if (e->kind == TIR_CAST) return has_select(e->u.un.a, depth + 1);
+  return false;
+}
+
 static bool sym_range(relax_ctx *r, tir_expr *e, tir_expr **lo, tir_expr **hi, int depth) {
   if (depth > 32) return false;
-  if (!mentions_relaxed(r, e)) {
+  /* TVM's evaluator takes a select as the union of its values even where
+   * no var of it is relaxed (A[T.Select(c, vi, 3 - vi) + k]) */
+  if (!mentions_relaxed(r, e) && !(r->tvm_sets && has_select(e, 0))) {
     *lo = *hi = e;
     return true;
   }

@@ -29,7 +29,9 @@ TVM 0.27's prints after its passes outside the default pipeline, 81 pass
 setups of tvm.tirx.transform and tvm.s_tir.transform alone or in short
 chains over the corpora above and topi/dlight programs, and 152
 hand-written programs in the style of those passes' tests) every
-sixty-fourth, all with CONSTRUCTS_FULL=1.
+sixty-fourth, all with CONSTRUCTS_FULL=1. sweep9/ (1,294 texts of
+2026-11-27: TVM's tir-analysis and tir-base test idioms, blocks without
+T.reads/T.writes and their inferred regions above all) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -46,7 +48,8 @@ FULL = os.environ.get("CONSTRUCTS_FULL") == "1" or "--update" in sys.argv
 DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") else
         [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 8),
          (os.path.join(HERE, "sweep6"), 1 if FULL else 8), (os.path.join(HERE, "sweep7"), 1 if FULL else 16),
-         (os.path.join(HERE, "sweep8"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep8"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep9"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
