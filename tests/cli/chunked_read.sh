@@ -18,10 +18,10 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
 # the construct corpus (2,000 texts; constructs.py reads them all in make
-# test): every other one here, all with FULL=1 (make sweep-full)
+# test): every fourth one here, all with FULL=1 (make sweep-full)
 k=0
 for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
-  case "$f" in */corpus/constructs/*) k=$((k + 1)); [ -z "${FULL:-}" ] && [ $((k % 2)) = 0 ] && continue ;; esac
+  case "$f" in */corpus/constructs/*) k=$((k + 1)); [ -z "${FULL:-}" ] && [ $((k % 4)) != 0 ] && continue ;; esac
   # the sweep5 corpus (1,672 texts): every eighth, all with FULL=1
   case "$f" in */corpus/sweep5/*) k5=$((${k5:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k5 % 8)) != 0 ] && continue ;; esac
   # the sweep6 corpus (1,141 texts): every eighth, all with FULL=1

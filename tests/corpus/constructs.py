@@ -15,7 +15,7 @@ or a timeout anywhere.
 The texts of constructs/ are all read; those of sweep5/ (a sixth to eighth
 sweep of 2026-11-26: TIR as TVM's relax tests, its te/codegen/contrib
 tests and its GPU schedule/transform tests write it, and TVM's prints
-after its passes; 1,672 texts) every eighth, all with CONSTRUCTS_FULL=1
+after its passes; 1,672 texts) every sixteenth, all with CONSTRUCTS_FULL=1
 (`make corpus-full`). sweep6/ (1,141 texts of 2026-11-27: TVM's schedule
 primitives' and default pipeline's prints of te workloads, dlight's GPU
 schedules, hand-written TVM-test idioms of expressions, folding, statements,
@@ -24,7 +24,7 @@ sweep7/ (1,648 texts of 2026-11-27: TVM's TVMScript round-trip, printer
 and parser test idioms and its tir-base tests, recalled and varied:
 signatures, allocations, annotations of every value type, attrs, views,
 intrinsics, vectors, control flow, block-region inference, modules) every
-sixteenth, all with CONSTRUCTS_FULL=1. sweep8/ (2,932 texts of 2026-11-27:
+thirty-second, all with CONSTRUCTS_FULL=1. sweep8/ (2,932 texts of 2026-11-27:
 TVM 0.27's prints after its passes outside the default pipeline, 81 pass
 setups of tvm.tirx.transform and tvm.s_tir.transform alone or in short
 chains over the corpora above and topi/dlight programs, and 152
@@ -46,8 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = os.environ.get("CONSTRUCTS_FULL") == "1" or "--update" in sys.argv
 # (directory, take every n-th text)
 DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") else
-        [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 8),
-         (os.path.join(HERE, "sweep6"), 1 if FULL else 8), (os.path.join(HERE, "sweep7"), 1 if FULL else 16),
+        [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 16),
+         (os.path.join(HERE, "sweep6"), 1 if FULL else 16), (os.path.join(HERE, "sweep7"), 1 if FULL else 32),
          (os.path.join(HERE, "sweep8"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep9"), 1 if FULL else 64)])
 
