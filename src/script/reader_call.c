@@ -1715,6 +1715,16 @@ static rval ret_of_text(rd *r, const struct rd_gfunc *g) {
  * call), of f's return type (void without one) */
 static void named_data_args(rd *r, tir_expr *e, const rd_args *a);
 
+/* an argument that is a buffer written bare: its pointer, the buffer kept
+ * (named_data_args) to be printed bare again, as TVM reads and prints it */
+static void bare_buffer_arg(rval *v) {
+  if (v->k != RV_BUFFER || !v->buf->data || v->buf->scalar) return;
+  const tir_buffer *b = v->buf;
+  *v = rv_expr(b->data, v->sp);
+  v->via = b;
+  v->via_bare = true;
+}
+
 static rval global_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   const char *name = rd_text(r, rd_field(fn, "attribute"));
@@ -1742,13 +1752,7 @@ static rval global_call(rd *r, TSNode n) {
   }
   tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)(a.npos ? a.npos : 1));
   for (int i = 0; i < a.npos; i++) {
-    if (a.pos[i].k == RV_BUFFER && a.pos[i].buf->data && !a.pos[i].buf->scalar) {
-      /* Module.sub(A): TVM passes A's pointer (and prints it bare) */
-      const tir_buffer *b = a.pos[i].buf;
-      a.pos[i] = rv_expr(b->data, a.pos[i].sp);
-      a.pos[i].via = b;
-      a.pos[i].via_bare = true;
-    }
+    bare_buffer_arg(&a.pos[i]); /* Module.sub(A): TVM passes A's pointer (and prints it bare) */
     if (!(args[i] = rd_as_expr(r, a.pos[i]))) return rv_err();
   }
   char *op = tir_alloc(r->c, strlen(r->cls_name) + strlen(name) + 2);
@@ -1824,13 +1828,7 @@ rval rd_eval_call(rd *r, TSNode n) {
                                        "anylist_setitem_call_packed", "anylist_setitem_call_cpacked", NULL};
     bool bare_ok = false;
     for (int k = 0; BARE[k] && !bare_ok; k++) bare_ok = !strcmp(tn, BARE[k]);
-    for (int i = 0; bare_ok && i < a.npos; i++)
-      if (a.pos[i].k == RV_BUFFER && a.pos[i].buf->data && !a.pos[i].buf->scalar) {
-        const tir_buffer *b = a.pos[i].buf;
-        a.pos[i] = rv_expr(b->data, a.pos[i].sp);
-        a.pos[i].via = b;
-        a.pos[i].via_bare = true;
-      }
+    for (int i = 0; bare_ok && i < a.npos; i++) bare_buffer_arg(&a.pos[i]);
     rval v = rd_call_t(r, tn, n, &a);
     if (v.k == RV_EXPR) named_data_args(r, v.e, &a);
     return v;
