@@ -319,10 +319,13 @@ static bool loads_local(const detector *d, const tir_expr *e) {
  *    (T.Cast("int32", T.int64(3)) is 3), and rebuilds the node above with
  *    constant folding (T.Cast("int32", T.int64(-1)) + 1 + vi is vi);
  *  - takes a select as the union of its two values (the condition is not
- *    used): the interval from their min to their max.
+ *    used): the interval from their min to their max;
+ *  - carries intervals, possibly half-bounded (TS_RANGE with a NULL side),
+ *    through + - min max and * // % by a constant; a region takes a
+ *    half-bounded one whole.
  * TS_OPEN marks what this walk leaves to the code before it (relaxed vars,
- * and unions under operators other than + and -): the index as written, or
- * its relaxed bounds. */
+ * comparisons of intervals, other operators over intervals): the index as
+ * written, or its relaxed bounds. */
 typedef enum { TS_POINT, TS_RANGE, TS_ALL, TS_OPEN } tset_kind;
 
 typedef struct {
@@ -437,13 +440,10 @@ static tset tvm_set(detector *d, tir_expr *e, int depth) {
       case TIR_MIN: return ts_range(ts_opt(d, TIR_MIN, al, bl), ah && bh ? ts_bin(d, TIR_MIN, ah, bh) : ah ? ah : bh);
       case TIR_MAX: return ts_range(al && bl ? ts_bin(d, TIR_MAX, al, bl) : al ? al : bl, ts_opt(d, TIR_MAX, ah, bh));
       case TIR_MUL:
+      case TIR_FLOORDIV: /* by a constant: monotone, decreasing for c < 0 */
         if (!cb || m == 0) return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
-        return m > 0 ? ts_range(ts_opt(d, TIR_MUL, al, b.lo), ts_opt(d, TIR_MUL, ah, b.lo))
-                     : ts_range(ts_opt(d, TIR_MUL, ah, b.lo), ts_opt(d, TIR_MUL, al, b.lo));
-      case TIR_FLOORDIV:
-        if (!cb || m == 0) return a.k == TS_ALL || b.k == TS_ALL ? ts_kind(TS_ALL) : ts_kind(TS_OPEN);
-        return m > 0 ? ts_range(ts_opt(d, TIR_FLOORDIV, al, b.lo), ts_opt(d, TIR_FLOORDIV, ah, b.lo))
-                     : ts_range(ts_opt(d, TIR_FLOORDIV, ah, b.lo), ts_opt(d, TIR_FLOORDIV, al, b.lo));
+        return m > 0 ? ts_range(ts_opt(d, e->kind, al, b.lo), ts_opt(d, e->kind, ah, b.lo))
+                     : ts_range(ts_opt(d, e->kind, ah, b.lo), ts_opt(d, e->kind, al, b.lo));
       case TIR_FLOORMOD:
       case TIR_MOD:
         /* x % c of an x unbounded on a side: [0, c - 1] (TVM assumes x >= 0 for truncmod) */
@@ -453,6 +453,14 @@ static tset tvm_set(detector *d, tir_expr *e, int depth) {
       }
     }
   }
+}
+
+/* dim i of buf whole: TVM's unbounded set clamped to the buffer,
+ * Range(0, shape) with an int32 0, marked so that it absorbs any union */
+static void whole_dim(detector *d, const tir_buffer *buf, int i, tir_expr **lo, tir_expr **hi, bool *all) {
+  lo[i] = tir_int(d->c, TIR_INT32, 0);
+  hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
+  all[i] = true;
 }
 
 /* an access of buf over ranges (min, extent) per dim */
@@ -566,20 +574,13 @@ static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const ti
     bool full = rg[i].min->kind == TIR_INT_IMM && rg[i].min->u.int_val == 0 && i < buf->ndim &&
                 rg[i].extent == buf->shape[i] && !tir_dtype_eq(rg[i].min->dtype, rg[i].extent->dtype);
     if ((f.shift || ts.k == TS_ALL || full) && i < buf->ndim) {
-      /* TVM's unbounded set clamped to the buffer: Range(0, shape), an int32 0 */
-      lo[i] = tir_int(d->c, TIR_INT32, 0);
-      hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
-      all[i] = true;
+      whole_dim(d, buf, i, lo, hi, all);
       continue;
     }
     ok = relax_range(d, rg[i].min, rg[i].extent, &lo[i], &hi[i]);
   }
   if (!ok) { /* unbounded: the whole buffer */
-    for (int i = 0; i < n && i < buf->ndim; i++) {
-      lo[i] = tir_int(d->c, TIR_INT32, 0);
-      hi[i] = tir_simplify(d->a, tir_binary(d->c, TIR_SUB, buf->shape[i], tir_int(d->c, buf->shape[i]->dtype, 1)));
-      all[i] = true;
-    }
+    for (int i = 0; i < n && i < buf->ndim; i++) whole_dim(d, buf, i, lo, hi, all);
     if (n != buf->ndim) n = 0;
   }
   if (n || !buf->ndim) update(d, l, buf, lo, hi, all, n);
