@@ -77,6 +77,11 @@ typedef enum tir_type_code {
   TIR_TC_F6_E2M3FN,
   TIR_TC_F6_E3M2FN,
   TIR_TC_F4_E2M1FN,
+  /* TVM's uint1, a 1-bit unsigned integer that is not its bool (TVM 0.27's
+   * bool has its own type code): the lane masks of T.get_active_lane_mask
+   * ("uint1x4") and buffers of it are read, held and printed; nothing folds,
+   * emits or runs them */
+  TIR_TC_UINT1,
 } tir_type_code;
 
 typedef struct tir_dtype {

@@ -68,6 +68,11 @@ static tir_expr *lane_load(cg *g, const tir_expr *e, tir_expr *lane, const cg_la
 static tir_expr *lane_call(cg *g, const tir_expr *e, tir_expr *lane, const cg_lane_hook *hook) {
   int n = e->u.call.nargs;
   tir_expr **args = tir_alloc(g->ctx, sizeof *args * (size_t)(n ? n : 1));
+  if (!strncmp(e->u.call.op, "masked_", 7) || !strcmp(e->u.call.op, "get_active_lane_mask")) {
+    cg_error(g, e->span, "the C code generator does not know the intrinsic '%s' (a lane mask: read and printed only)",
+             e->u.call.op);
+    return NULL;
+  }
   for (int i = 0; i < n; i++) {
     if (e->u.call.args[i]->dtype.code == TIR_TC_HANDLE) {
       cg_error(g, e->span, "the vector call '%s' takes a pointer: it has no lane-wise form", e->u.call.op);

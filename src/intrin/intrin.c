@@ -174,6 +174,15 @@ static const tir_intrin TABLE[] = {
     /* Arm SVE's vector length in units of 128 bits (scalable vectors: read
      * and printed; nothing lowers, emits or runs them) */
     {"vscale", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, true, false, NULL},
+    /* lane masks and masked vector access (TVM 0.27's VectorizeLoop for
+     * predicated targets; read and printed, refused where code is emitted
+     * or run): get_active_lane_mask(dtype, base, limit), the lanes
+     * base + i < limit; masked_load(dtype, buffer or pointer, indices...,
+     * mask[, passthru]); masked_store(buffer or pointer, value or indices...,
+     * mask) */
+    {"get_active_lane_mask", TIR_ARITY_RANGE, 2, 2, {A_INT, A_INT}, 2, TIR_IR_EXPLICIT, true, false, NULL},
+    {"masked_load", TIR_ARITY_RANGE, 3, -1, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    {"masked_store", TIR_ARITY_RANGE, 3, -1, {A_HDL, A_ANY}, 2, TIR_IR_VOID, false, false, NULL},
     /* LLVM intrinsics and vector halves (x86, Arm, Hexagon tensor intrinsics):
      * the dtype first, as call_extern */
     {"call_llvm_intrin", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},

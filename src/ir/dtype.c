@@ -87,6 +87,10 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
     if (!parse_uint(x + 1, &lanes) || lanes < 1 || lanes >= TIR_LANES_SCALABLE) return false;
     *x = 0;
   }
+  if (!strcmp(base, "bool")) { /* boolx4, boolxvscalex4: TVM's vector masks */
+    *out = tir_dtype_with_lanes(TIR_BOOL, (int)(lanes | scalable));
+    return true;
+  }
   struct { const char *p; tir_type_code c; } pre[] = {
       {"bfloat", TIR_TC_BFLOAT}, {"float", TIR_TC_FLOAT}, {"uint", TIR_TC_UINT}, {"int", TIR_TC_INT}};
   for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
@@ -98,12 +102,12 @@ bool tir_dtype_parse(const char *s, tir_dtype *out) {
     switch (pre[i].c) {
     case TIR_TC_BFLOAT: ok = bits == 16; break;
     case TIR_TC_FLOAT: ok = bits == 16 || bits == 32 || bits == 64; break;
-    default: /* and TVM's sub-byte int4 / uint4 / int1 (uint1 is bool) */
-      ok = bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 4 || (bits == 1 && pre[i].c == TIR_TC_INT);
+    default: /* and TVM's integers of any other width 1 to 64 (int4, uint2, int1; uint1 is not bool) */
+      ok = bits >= 1 && bits <= 64;
       break;
     }
     if (!ok) return false;
-    out->code = (uint8_t)pre[i].c;
+    out->code = (uint8_t)(pre[i].c == TIR_TC_UINT && bits == 1 ? TIR_TC_UINT1 : pre[i].c);
     out->bits = (uint8_t)bits;
     out->lanes = (uint16_t)(lanes | scalable);
     return true;
@@ -132,7 +136,7 @@ char *tir_dtype_str(tir_dtype t, char *buf) {
   }
   switch (t.code) {
   case TIR_TC_INT: base = "int"; break;
-  case TIR_TC_UINT: base = "uint"; break;
+  case TIR_TC_UINT: case TIR_TC_UINT1: base = "uint"; break;
   case TIR_TC_FLOAT: base = "float"; break;
   default: base = "bfloat"; break;
   }

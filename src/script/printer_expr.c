@@ -416,7 +416,7 @@ static bool takes_dtype_arg(const char *op) {
   return !strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern") ||
          !strcmp(op, "call_llvm_intrin") || !strcmp(op, "call_llvm_pure_intrin") || !strcmp(op, "reinterpret") ||
          !strcmp(op, "vectorlow") || !strcmp(op, "vectorhigh") || !strcmp(op, "vectorcombine") ||
-         !strcmp(op, "s_tir.cp_async_raw");
+         !strcmp(op, "s_tir.cp_async_raw") || !strcmp(op, "get_active_lane_mask") || !strcmp(op, "masked_load");
 }
 
 /* the default extent of buf.access_ptr: shape[0] * strides[0] with strides,

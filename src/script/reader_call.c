@@ -48,9 +48,9 @@ static const char *const TVM_UNSUPPORTED[] = {
     "assume", "break_loop",
     "buffer", "buffer_var", "call_cpacked",
     "call_kernel",
-    "constexpr", "continue_loop", "decl_scalar", "func_ret", "get_active_lane_mask",
+    "constexpr", "continue_loop", "decl_scalar", "func_ret",
     "inline", "iter_var",
-    "macro", "masked_load", "masked_store",
+    "macro",
     "ptr", "ptr_byte_offset",
     "shared_scalar",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
@@ -874,7 +874,8 @@ static rval ceildiv(rd *r, rd_args *a) {
  * it themselves: T.type_annotation(dtype=...)) */
 static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret",
                                           "call_llvm_intrin", "call_llvm_pure_intrin", "vectorlow", "vectorhigh",
-                                          "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy", NULL};
+                                          "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy",
+                                          "get_active_lane_mask", "masked_load", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
 static const char *const DTYPE_REFUSED[] = {"type_annotation", "tvm_storage_sync", "tvm_warp_shuffle",
@@ -1235,7 +1236,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       !strcmp(name, "call_llvm_intrin") || !strcmp(name, "call_llvm_pure_intrin"))
     return extern_call(r, name, a);
   if (!strcmp(name, "vectorlow") || !strcmp(name, "vectorhigh") || !strcmp(name, "vectorcombine") ||
-      !strcmp(name, "s_tir.cp_async_raw"))
+      !strcmp(name, "s_tir.cp_async_raw") || !strcmp(name, "get_active_lane_mask") || !strcmp(name, "masked_load"))
     return dtype_first_call(r, name, a);
   if (!strcmp(name, "Not")) return unary_ctor(r, a, true);
   if (!strcmp(name, "Range") && r->axis_args) { /* T.axis.spatial(T.Range(a, b), v): the pair (a, b) */
@@ -1825,7 +1826,8 @@ rval rd_eval_call(rd *r, TSNode n) {
     /* a buffer passed bare to an extern or intrinsic call: TVM reads its
      * pointer (and prints it bare) */
     static const char *const BARE[] = {"call_extern", "call_pure_extern", "call_intrin", "tvm_access_ptr",
-                                       "anylist_setitem_call_packed", "anylist_setitem_call_cpacked", NULL};
+                                       "anylist_setitem_call_packed", "anylist_setitem_call_cpacked",
+                                       "masked_load", "masked_store", NULL};
     bool bare_ok = false;
     for (int k = 0; BARE[k] && !bare_ok; k++) bare_ok = !strcmp(tn, BARE[k]);
     for (int i = 0; bare_ok && i < a.npos; i++) bare_buffer_arg(&a.pos[i]);

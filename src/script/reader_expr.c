@@ -458,9 +458,7 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
     static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                          "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
     const char *near = tir_suggest(s, DTYPES, -1);
-    if (!strncmp(s, "uint1", 5) && (!s[5] || s[5] == 'x'))
-      tir_error(r->d, v.sp, "dtype '%s' (TVM's 1-bit unsigned integer, which is not its bool) is not supported by tirc", s);
-    else if (near) tir_error(r->d, v.sp, "unknown dtype '%s'; did you mean '%s'?", s, near);
+    if (near) tir_error(r->d, v.sp, "unknown dtype '%s'; did you mean '%s'?", s, near);
     else tir_error(r->d, v.sp, "unknown dtype '%s'", s);
     return false;
   }
