@@ -204,7 +204,10 @@ static void check_buffer_use(vstate *st, const tir_buffer *b, int nidx, tir_span
   }
   if (!ptab_get(&st->bufs, b) && !ptab_get(&st->buf_data, b->data)) {
     int *rep = ptab_at(&st->reported, b);
-    if (!*rep) verr(st, sp, "buffer '%s' is used outside the scope of its declaration", b->name);
+    if (!*rep && b->data && !ptab_get(&st->ever, b->data))
+      verr(st, sp, "buffer '%s' has no memory: nothing binds its pointer (a T.Buffer(...) without data= allocates nothing)",
+           b->name);
+    else if (!*rep) verr(st, sp, "buffer '%s' is used outside the scope of its declaration", b->name);
     *rep = 1;
   }
   if (nidx >= 0 && nidx != b->ndim && !(nidx == 1 && ptab_get(&st->flat_data, b->data))) {

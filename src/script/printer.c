@@ -1116,7 +1116,10 @@ static void pr_seq_from(printer *p, const tir_stmt *s, int from) {
   for (int i = from; i < s->u.seq.n; i++) pr_seq_item(p, s->u.seq.stmts[i], i == s->u.seq.n - 1);
 }
 
+static void declare_free_buffers(printer *p, const tir_stmt *s);
+
 static void pr_stmt(printer *p, const tir_stmt *s) {
+  declare_free_buffers(p, s);
   switch (s->kind) {
   case TIR_BUFFER_STORE: pr_store(p, s); break;
   case TIR_LET_STMT: pr_let_stmt(p, s); break;
@@ -1250,10 +1253,18 @@ static void vl_free(var_list *l) {
 
 typedef struct scan {
   var_list used, bound;
+  bool collect;   /* the buffers loaded, stored and in regions, in accessed */
+  var_list accessed; /* (buffers, by identity) */
+  var_list declared; /* the buffers of T.decl_buffer statements (over a pointer bound or declared free) */
 } scan;
+
+static void scan_access(scan *s, const tir_buffer *b) {
+  if (s->collect && b && b->data) vl_add(&s->accessed, (const tir_expr *)(const void *)b);
+}
 
 static bool scan_expr(tir_visitor *v, const tir_expr *e) {
   scan *s = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) scan_access(s, e->u.load.buf);
   if (e->kind == TIR_VAR) vl_add(&s->used, e);
   if (e->kind == TIR_LET) vl_add(&s->used, e->u.let.var);
   return true;
@@ -1263,12 +1274,16 @@ static void bind_buffer(scan *s, const tir_buffer *b) { vl_add(&s->bound, b->dat
 
 static bool scan_stmt(tir_visitor *v, const tir_stmt *st) {
   scan *s = v->user;
+  if (st->kind == TIR_BUFFER_STORE) scan_access(s, st->u.store.buf);
   switch (st->kind) {
   case TIR_FOR: vl_add(&s->bound, st->u.loop.var); break;
   case TIR_LET_STMT: vl_add(&s->bound, st->u.let.var); break;
   case TIR_ALLOCATE: vl_add(&s->bound, st->u.alloc.var); break;
   case TIR_ALLOC_BUFFER: bind_buffer(s, st->u.decl.buf); break;
-  case TIR_DECL_BUFFER: vl_add(&s->used, st->u.decl.buf->data); break; /* a declaration over a pointer bound elsewhere */
+  case TIR_DECL_BUFFER: /* a declaration over a pointer bound elsewhere */
+    vl_add(&s->used, st->u.decl.buf->data);
+    if (s->collect) vl_add(&s->declared, (const tir_expr *)(const void *)st->u.decl.buf);
+    break;
   case TIR_ATTR:
     if (is_launch(st)) vl_add(&s->bound, st->u.attr.node);
     /* a buffer node (`B = T.Buffer(...)`, declared before the attr: pr_attr) names its data var */
@@ -1355,11 +1370,99 @@ static bool place_stmt(tir_visitor *v, const tir_stmt *st) {
   return true;
 }
 
+static void scan_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {
+  (void)owner;
+  scan_access(v->user, r->buf);
+}
+
+/* where to declare the buffers over a free data var: the innermost
+ * statement around every use of the buffer (or of its data var), found in
+ * one walk, as TVM's printer places them.  The walk keeps the path of
+ * statements from the body down; each buffer the path to its first use
+ * and the length of the prefix that every later use shares (it only
+ * shrinks: linear in the size of the function and the depth) */
+typedef struct free_place {
+  printer *p;
+  const tir_stmt **path;
+  int depth, cap;
+  const tir_stmt ***first; /* per free buffer: the path to its first use (malloc'd) */
+  int *len;                /* the shared prefix's length; 0 before the first use */
+} free_place;
+
+static void place_use(free_place *fp, long k) {
+  if (!k || !fp->depth) return;
+  int i = (int)k - 1;
+  if (!fp->first[i]) {
+    fp->first[i] = malloc(sizeof **fp->first * (size_t)fp->depth);
+    if (!fp->first[i]) abort();
+    memcpy(fp->first[i], fp->path, sizeof **fp->first * (size_t)fp->depth);
+    fp->len[i] = fp->depth;
+    return;
+  }
+  if (fp->len[i] > fp->depth) fp->len[i] = fp->depth;
+  while (fp->len[i] > 1 && fp->first[i][fp->len[i] - 1] != fp->path[fp->len[i] - 1]) fp->len[i]--;
+}
+
+static tir_stmt *place_pre(tir_mutator *m, tir_stmt *s) {
+  free_place *fp = m->user;
+  if (fp->depth == fp->cap) {
+    fp->cap = fp->cap ? fp->cap * 2 : 64;
+    fp->path = realloc(fp->path, sizeof *fp->path * (size_t)fp->cap);
+    if (!fp->path) abort();
+  }
+  fp->path[fp->depth++] = s;
+  return NULL;
+}
+
+static tir_stmt *place_post(tir_mutator *m, tir_stmt *s) {
+  ((free_place *)m->user)->depth--;
+  return s;
+}
+
+static tir_buffer *place_buffer(tir_mutator *m, tir_buffer *b) {
+  free_place *fp = m->user;
+  if (b && b->data) place_use(fp, tir_ptrmap_get(&fp->p->free_data, b->data, 0));
+  return b;
+}
+
+static tir_expr *place_expr(tir_mutator *m, tir_expr *e) {
+  free_place *fp = m->user;
+  if (e->kind == TIR_VAR) place_use(fp, tir_ptrmap_get(&fp->p->free_data, e, 0));
+  return e;
+}
+
+static void place_free_buffers(printer *p, const tir_stmt *body) {
+  tir_ptrmap_free(&p->free_stmts);
+  memset(&p->free_stmts, 0, sizeof p->free_stmts);
+  if (!p->nfree_bufs) return;
+  free_place fp = {.p = p};
+  fp.first = calloc((size_t)p->nfree_bufs, sizeof *fp.first);
+  fp.len = calloc((size_t)p->nfree_bufs, sizeof *fp.len);
+  free(p->free_at);
+  p->free_at = calloc((size_t)p->nfree_bufs, sizeof *p->free_at);
+  if (!fp.first || !fp.len || !p->free_at) abort();
+  /* an identity rewrite: the callbacks see every statement before and
+   * after its children, and every buffer and expr in between */
+  tir_mutator m = {.pre_stmt = place_pre, .stmt = place_post, .buffer = place_buffer, .expr = place_expr, .user = &fp};
+  tir_mutate_stmt(&m, (tir_stmt *)body);
+  for (int i = 0; i < p->nfree_bufs; i++) {
+    if (fp.first[i]) {
+      p->free_at[i] = fp.first[i][fp.len[i] - 1];
+      tir_ptrmap_put(&p->free_stmts, p->free_at[i], 1);
+    }
+    free(fp.first[i]);
+  }
+  free(fp.first);
+  free(fp.len);
+  free(fp.path);
+}
+
 /* the vars used but bound nowhere in f, in order of first use, with
- * their use counts */
-static void free_vars_of(const tir_func *f, var_list *out) {
-  scan s = {0};
-  tir_visitor v = {.expr = scan_expr, .stmt = scan_stmt, .user = &s, .visit_buffer_fields = true};
+ * their use counts; a buffer accessed over a data var bound nowhere goes
+ * to p->free_bufs instead of its data var (declare_free_buffers) */
+static void free_vars_of(printer *p, const tir_func *f, var_list *out) {
+  scan s = {.collect = true};
+  tir_visitor v = {.expr = scan_expr, .stmt = scan_stmt, .region = scan_region, .user = &s, .visit_buffer_fields = true};
   for (int i = 0; i < f->nparams; i++) {
     vl_add(&s.bound, f->params[i]);
     if (f->buffer_map && f->buffer_map[i]) {
@@ -1368,13 +1471,91 @@ static void free_vars_of(const tir_func *f, var_list *out) {
     }
   }
   tir_visit_stmt(&v, f->body);
+  p->nfree_bufs = 0;
+  tir_ptrmap_free(&p->free_data);
+  memset(&p->free_data, 0, sizeof p->free_data);
+  for (int i = 0; i < s.accessed.n; i++) {
+    const tir_buffer *b = (const tir_buffer *)(const void *)s.accessed.v[i];
+    if (vl_find(&s.bound, b->data) >= 0 || tir_ptrmap_get(&p->free_data, b->data, 0) ||
+        vl_find(&s.declared, s.accessed.v[i]) >= 0)
+      continue;
+    if (p->nfree_bufs == p->capfree_bufs) {
+      int cap = p->capfree_bufs ? p->capfree_bufs * 2 : 8;
+      const tir_buffer **nb = realloc(p->free_bufs, sizeof *nb * (size_t)cap);
+      if (!nb) abort();
+      p->free_bufs = nb;
+      p->capfree_bufs = cap;
+    }
+    p->free_bufs[p->nfree_bufs++] = b;
+    tir_ptrmap_put(&p->free_data, b->data, p->nfree_bufs);
+  }
+  place_free_buffers(p, f->body);
   for (int i = 0; i < s.used.n; i++) {
-    if (vl_find(&s.bound, s.used.v[i]) >= 0) continue;
+    if (vl_find(&s.bound, s.used.v[i]) >= 0 || tir_ptrmap_get(&p->free_data, s.used.v[i], 0)) continue;
     vl_add(out, s.used.v[i]);
     out->count[out->n - 1] = s.used.count[i];
   }
   vl_free(&s.used);
   vl_free(&s.bound);
+  vl_free(&s.accessed);
+  vl_free(&s.declared);
+}
+
+/* declare_free_buffers: the buffers over a free data var that one
+ * statement's own expressions, regions or store use (not its nested
+ * statements', declared where they print) */
+typedef struct free_use {
+  printer *p;
+  const tir_stmt *root;
+} free_use;
+
+static void declare_free_buffer(printer *p, const tir_buffer *b) {
+  long k = tir_ptrmap_get(&p->free_data, b->data, 0);
+  if (!k) return;
+  if (pr_lookup(p, b)) return;
+  const tir_buffer *owner = p->free_bufs[k - 1];
+  if (owner != b && !pr_lookup(p, b->data)) declare_free_buffer(p, owner); /* the data var's first buffer names it */
+  char *args = buffer_args_str(p, b, BUF_OTHER);
+  const char *name = define_buffer(p, b);
+  line(p);
+  pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
+  free(args);
+}
+
+static bool free_use_expr(tir_visitor *v, const tir_expr *e) {
+  free_use *u = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) declare_free_buffer(u->p, e->u.load.buf);
+  else if (e->kind == TIR_VAR && !pr_lookup(u->p, e)) {
+    long k = tir_ptrmap_get(&u->p->free_data, e, 0);
+    if (k) declare_free_buffer(u->p, u->p->free_bufs[k - 1]);
+  }
+  return true;
+}
+
+static bool free_use_stmt(tir_visitor *v, const tir_stmt *s) {
+  free_use *u = v->user;
+  if (s != u->root) return false;
+  if (s->kind == TIR_BUFFER_STORE) declare_free_buffer(u->p, s->u.store.buf);
+  return true;
+}
+
+static void free_use_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {
+  (void)owner;
+  free_use *u = v->user;
+  declare_free_buffer(u->p, r->buf);
+}
+
+static void declare_free_buffers(printer *p, const tir_stmt *s) {
+  if (!p->nfree_bufs || !s) return;
+  if (tir_ptrmap_get(&p->free_stmts, s, 0))
+    for (int i = 0; i < p->nfree_bufs; i++)
+      if (p->free_at[i] == s) declare_free_buffer(p, p->free_bufs[i]);
+  /* one the placement missed (a statement printed as part of another: the
+   * inner loops of a T.grid): before its first use */
+  if (s->kind == TIR_SEQ) return;
+  free_use u = {p, s};
+  tir_visitor v = {.expr = free_use_expr, .stmt = free_use_stmt, .region = free_use_region, .user = &u};
+  tir_visit_stmt(&v, s);
 }
 
 static bool find_block(tir_visitor *v, const tir_stmt *s) {
@@ -1577,7 +1758,7 @@ static void pr_func_body(printer *p, const tir_func *f) {
 static void pr_func(printer *p, const tir_func *f) {
   int mark = p->nnames;
   var_list fv = {0};
-  free_vars_of(f, &fv);
+  free_vars_of(p, f, &fv);
   bool *placed = calloc((size_t)(fv.n ? fv.n : 1), sizeof *placed);
   if (!placed) abort();
   place_ctx pc = {p, &fv, placed};

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "tir/script.h"
+#include "ir/ptrmap.h"
 
 /* a growing malloc'd string */
 typedef struct pr_text {
@@ -55,6 +56,17 @@ typedef struct printer {
   const tir_expr **env;
   const char **env_tag;
   int nenv, capenv;
+  /* buffers accessed over a data var nothing binds (TVM's `B_1 =
+   * T.Buffer(shape)` in a body, indexed): declared so before the first
+   * statement of a scope that uses them (declare_free_buffers); data var ->
+   * index + 1 in free_bufs */
+  const tir_buffer **free_bufs;
+  int nfree_bufs, capfree_bufs;
+  tir_ptrmap free_data;
+  /* where each is declared: the innermost statement around all its uses
+   * (free_at[i]), printed before it; stmt -> 1 when some buffer is */
+  const tir_stmt **free_at;
+  tir_ptrmap free_stmts;
 } printer;
 
 void pr_init(printer *p, tir_dialect d);

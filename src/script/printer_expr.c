@@ -62,6 +62,10 @@ void pr_free(printer *p) {
   free(p->decl_at);
   free(p->env);
   free(p->env_tag);
+  free(p->free_bufs);
+  free(p->free_at);
+  tir_ptrmap_free(&p->free_data);
+  tir_ptrmap_free(&p->free_stmts);
   free(p->out.s);
 }
 

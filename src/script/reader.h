@@ -74,9 +74,6 @@ typedef struct rd_sym {
   bool free_decl; /* `name = T.int32()`: a fresh free var */
   bool from_shape; /* made by a shape string ("n"), as TVM prints a size var first used there */
   bool loop_bound; /* a free_decl var a loop (or thread launch) after its T.attr binds */
-  bool dataless;   /* `B = T.Buffer(shape)` in a body: a buffer to name (annotations), no memory */
-  bool attr_named; /* a dataless buffer that a T.attr names: its .data is a var of its own, free (the
-                    * printer declares the buffer before the attr, as TVM's InferFragment prints) */
   unsigned uses;   /* uses of a free_decl var as a value, but for the T.attr nodes that hint a loop */
   tir_span bound_at; /* where loop_bound was set */
 } rd_sym;
@@ -165,7 +162,6 @@ typedef struct rd {
   bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd */
-  int ndataless; /* syms ever marked dataless (a T.Buffer without data= in a body) */
   /* T.decl_buffer(..., data=<a handle expression>) (TVM 0.27's DeclBuffer.data):
    * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
    * buffer a fresh data var and leaves the expression here */

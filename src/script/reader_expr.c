@@ -941,30 +941,10 @@ static rval tuple_of(rd *r, tir_expr *const *es, int n, tir_span sp) {
   return v;
 }
 
-/* n is the first argument of a T.attr(...) call */
-static bool attr_node_arg(rd *r, TSNode n) {
-  TSNode args = ts_node_parent(n);
-  if (ts_node_is_null(args) || !rd_is(args, "argument_list") || ts_node_named_child_count(args) < 1 ||
-      !ts_node_eq(ts_node_named_child(args, 0), n))
-    return false;
-  TSNode call = ts_node_parent(args);
-  const char *tn = !ts_node_is_null(call) && rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
-  return tn && !strcmp(tn, "attr");
-}
-
-static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp, bool attr_node) {
-  /* a T.Buffer without data= has no pointer to give, but where a T.attr
-   * names it or its .data (InferFragment's prints; T.attr(B_1.data,
-   * "double_buffer_scope", 1) as TVM prints it after ThreadSync and other
-   * passes): TVM's B.data, a var nothing binds, which the verifier refuses
-   * before a pass, a code generator or a run */
-  if (!strcmp(attr, "data") && r->ndataless)
-    for (int i = r->nsyms - 1; i >= 0; i--)
-      if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == b) {
-        if (r->syms[i].attr_named || attr_node) break;
-        tir_error(r->d, sp, "buffer '%s' = T.Buffer(...) without data= allocates nothing: it has no .data", b->name);
-        return rv_err();
-      }
+static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
+  /* the .data of a T.Buffer without data= (TVM's print after ThreadSync,
+   * InferFragment and other passes): a var of its own that nothing binds,
+   * which the verifier refuses before a pass, a code generator or a run */
   if (!strcmp(attr, "data")) {
     rval v = rv_expr(b->data, sp);
     v.via = b;
@@ -1011,7 +991,7 @@ static rval attribute(rd *r, TSNode n) {
   rval obj = rd_eval(r, on);
   if (obj.k == RV_ERR) return obj;
   const char *attr = rd_text(r, rd_field(n, "attribute"));
-  if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")), attr_node_arg(r, n));
+  if (obj.k == RV_BUFFER) return buffer_attr(r, obj.buf, attr, rd_span(rd_field(n, "attribute")));
   /* x.source of a local scalar x (whose name reads as x[0]): its buffer, as TVM prints a region over it */
   if (obj.k == RV_EXPR && obj.e && obj.e->kind == TIR_BUFFER_LOAD && obj.e->u.load.buf->scalar && !strcmp(attr, "source"))
     return (rval){.k = RV_BUFFER, .buf = obj.e->u.load.buf, .sp = sp};
@@ -1477,11 +1457,6 @@ rval rd_subscript(rd *r, TSNode n) {
   rval base;
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
   if (bs && bs->val.k == RV_ERR) {
-    base = rv_err();
-  } else if (bs && bs->dataless) {
-    tir_error(r->d, rd_span(vn),
-              "buffer '%s' = T.Buffer(...) without data= allocates nothing: it can be named (in an annotation), "
-              "not indexed; use T.alloc_buffer, or T.decl_buffer(..., data=...)", rd_text(r, vn));
     base = rv_err();
   } else if (rd_is(vn, "identifier") && !bs && !strcmp(rd_text(r, vn), "metadata")) {
     /* `metadata["ir.StringImm"][0]`: TVM's print of an object it keeps in

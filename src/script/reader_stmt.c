@@ -430,15 +430,15 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
   if (implicit && !decl) {
     /* TVM reads it as a buffer object and no statement (its printer writes
      * one a block's annotation names, layout_free_placeholders): a name for
-     * a buffer over a data var of its own, which no statement allocates;
-     * a load or store of it is refused by the verifier */
+     * a buffer over a data var of its own, which no statement allocates
+     * (its loads and stores are read and printed as TVM reads them; the
+     * verifier refuses the free pointer before a pass, code generator or
+     * run) */
     if (annots) {
       tir_error(r->d, a.sp, "T.Buffer takes no annotations");
       return NULL;
     }
     rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
-    r->syms[r->nsyms - 1].dataless = true;
-    r->ndataless++;
     return rest_of(r, list, idx, rest_used);
   }
   if (decl && annots) {
@@ -1217,10 +1217,6 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
      * value or a buffer (TVM holds the Buffer, not its data) as the node */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
     if (!key || !v) return NULL;
-    if (a->pos[0].k == RV_BUFFER && r->ndataless) /* a T.Buffer without data= named here: its .data may be used */
-      for (int i = r->nsyms - 1; i >= 0; i--)
-        if (r->syms[i].dataless && r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf == a->pos[0].buf)
-          r->syms[i].attr_named = true;
     if (!scoped) r->in_rest = true;
     tir_stmt *b = scoped ? rd_body(r, list, from) : rd_stmts(r, list, from);
     if (!b) return NULL;
