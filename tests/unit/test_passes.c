@@ -202,7 +202,7 @@ START_TEST(verify_rejects) {
   tir_pipeline_free(p);
   tir_diag_clear(&d);
 
-  /* an undefined var, a buffer out of scope, a wrong index count, a var
+  /* an undefined var, a buffer declared nowhere, a wrong index count, a var
    * bound twice */
   tir_expr *x = tir_var(c, "x", TIR_INT32), *k = tir_var(c, "k", TIR_INT32);
   tir_expr *four = tir_i32(c, 4);
@@ -217,7 +217,7 @@ START_TEST(verify_rejects) {
   f->body = outer;
   ck_assert(!tir_verify_func(f, &d));
   ck_assert(diag_has(&d, "variable 'x' is used but not defined"));
-  ck_assert(diag_has(&d, "buffer 'B' is used outside the scope of its declaration"));
+  ck_assert(diag_has(&d, "buffer 'B' has no memory: nothing binds its pointer"));
   ck_assert(diag_has(&d, "buffer 'B' of rank 2 accessed with 1 indices"));
   ck_assert(diag_has(&d, "variable 'k' is bound more than once"));
   tir_diag_free(&d);
