@@ -206,6 +206,14 @@ static bool print_bits(cg *g, const tir_expr *e) {
   for (size_t i = 0; i < sizeof bin / sizeof bin[0]; i++) {
     if (strcmp(op, bin[i].name) || n != bin[i].nargs) continue;
     bool right_signed = !strcmp(op, "shift_right") && a[0]->dtype.code == TIR_TC_INT; /* arithmetic shift */
+    int64_t by;
+    if (n == 2 && (bin[i].sym[0] == '<' || bin[i].sym[0] == '>') && tir_is_const_int(a[1], &by) &&
+        (by < 0 || by >= a[0]->dtype.bits)) { /* read and kept as TVM does; undefined in C and in LLVM */
+      char dt[32];
+      cg_error(g, a[1]->span.line ? a[1]->span : e->span, "'%s' by %lld: a %s shifts by 0 to %d", bin[i].sym,
+               (long long)by, tir_dtype_str(a[0]->dtype, dt), a[0]->dtype.bits - 1);
+      return true;
+    }
     cg_text_printf(g->out, "((%s)(", ty);
     if (n == 1) {
       cg_text_printf(g->out, "~(%s)", uty);
