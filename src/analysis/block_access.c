@@ -192,18 +192,25 @@ static tir_expr *tvm_rw(detector *d, tir_expr *e) {
   }
 }
 
+/* e with each operand under its nest of k (min or max) simplified */
+static tir_expr *simplify_leaves(detector *d, tir_expr_kind k, tir_expr *e) {
+  if (e->kind != k) return tir_simplify(d->a, e);
+  tir_expr *a = simplify_leaves(d, k, e->u.bin.a), *b = simplify_leaves(d, k, e->u.bin.b);
+  return a == e->u.bin.a && b == e->u.bin.b ? e : tir_binary(d->c, k, a, b);
+}
+
 static tir_expr *hull_end(detector *d, tir_expr_kind k, tir_expr *u, tir_expr *v) {
   tir_expr *m = tir_binary(d->c, k, u, v);
   tir_expr *s = tir_simplify(d->a, m);
   if (ana_expr_equal(s, u) || ana_expr_equal(s, v)) return s;
+
   kind_find f = {k, false}; /* the simplifier resolved which bounds the other (A[vi * 2 // 2], A[vi + 1 - 1]: vi) */
   tir_visitor vis = {.expr = kind_cb, .user = &f};
   tir_visit_expr(&vis, s);
   if (!f.found) return s;
-  /* TVM's simplifier rewrites the operands first (8 - vi - 1 is 7 - vi) */
-  if (u->kind != k) u = tir_simplify(d->a, u);
-  if (v->kind != k) v = tir_simplify(d->a, v);
-  return tvm_rw(d, tir_binary(d->c, k, u, v));
+  /* TVM's simplifier rewrites the operands first (8 - vi - 1 is 7 - vi),
+   * the leaves under a min of a min as well (T.min(vi * 4 + 3 + 1, 15)) */
+  return tvm_rw(d, tir_binary(d->c, k, simplify_leaves(d, k, u), simplify_leaves(d, k, v)));
 }
 
 /* merge [lo, hi] per dim into the list entry of buf (the hull) */

@@ -203,6 +203,8 @@ static const tir_intrin TABLE[] = {
     {"tvm_stack_make_array", TIR_ARITY_RANGE, 6, 6, {A_HDL, A_HDL, A_ANY, A_INT, A_ANY, A_INT}, 6, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_stack_make_shape", TIR_ARITY_RANGE, 0, -1, {A_INT}, 1, TIR_IR_HANDLE, false, false, NULL},
     {"tvm_throw_last_error", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
+    /* the device context handle of a packed function's caller (TVM's builtin) */
+    {"tvm_context_id", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_HANDLE, false, false, NULL},
     /* LowerTVMBuiltin's packed calls through a stack: (name, stack, begin, end) */
     {"call_packed_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},
     {"tvm_call_packed_lowered", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_INT32, false, false, NULL},

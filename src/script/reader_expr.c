@@ -1498,6 +1498,25 @@ static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt) {
         (ix[i].is_slice && (ix[i].lo.k == RV_ERR || ix[i].hi.k == RV_ERR || ix[i].step.k == RV_ERR)))
       return rv_err();
   if (base.k == RV_BUFFER) return buffer_subscript(r, base.buf, ix, cnt, sp);
+  if (base.k == RV_REGION && base.region.buf) {
+    /* A[lo:hi, c][i, j]: an element of the region, A[lo + i, c + j] (TVM's
+     * TensorRegion indexed: each dim's min plus the index, folded) */
+    const tir_buffer_region *g = &base.region;
+    bool slice = false;
+    for (int i = 0; i < cnt; i++) slice |= ix[i].is_slice;
+    if (cnt != g->n || slice) {
+      tir_error(r->d, sp, "a region of '%s' with %d dimensions is indexed with %d plain indices here", g->buf->name, g->n,
+                cnt);
+      return rv_err();
+    }
+    sub_idx *nx = tir_alloc(r->c, sizeof *nx * (size_t)cnt);
+    for (int i = 0; i < cnt; i++) {
+      nx[i] = ix[i];
+      nx[i].v = rd_binop(r, "+", rv_expr(g->region[i].min, ix[i].sp), ix[i].v, ix[i].sp);
+      if (nx[i].v.k == RV_ERR) return rv_err();
+    }
+    return buffer_subscript(r, g->buf, nx, cnt, sp);
+  }
   if (base.k == RV_TUPLE && cnt == 1 && !ix[0].is_slice) {
     int64_t k;
     if (!rd_as_int(r, ix[0].v, &k, "a tuple index")) return rv_err();
