@@ -847,7 +847,8 @@ static void data_as_declared(printer *p, const tir_buffer *b, const char *name) 
 /* b declares what src.view(shape) declares: src's data, dtype, strides,
  * elem_offset, offset_factor, alignment and scope */
 static bool same_as_view(const tir_buffer *b, const tir_buffer *src) {
-  if (b->data != src->data || !tir_dtype_eq(b->dtype, src->dtype) || b->nstrides != src->nstrides ||
+  if (b->data != src->data || b->dtype.bits * b->dtype.lanes != src->dtype.bits * src->dtype.lanes ||
+      b->nstrides != src->nstrides ||
       !pr_deep_equal(b->elem_offset, src->elem_offset) || b->offset_factor != src->offset_factor ||
       b->data_alignment != src->data_alignment || strcmp(b->scope ? b->scope : "global", src->scope ? src->scope : "global"))
     return false;
@@ -856,19 +857,31 @@ static bool same_as_view(const tir_buffer *b, const tir_buffer *src) {
   return true;
 }
 
+static bool same_shape(const tir_buffer *a, const tir_buffer *b) {
+  if (a->ndim != b->ndim) return false;
+  for (int i = 0; i < a->ndim; i++)
+    if (!pr_deep_equal(a->shape[i], b->shape[i])) return false;
+  return true;
+}
+
 static void pr_decl(printer *p, const tir_stmt *s) {
   const tir_buffer *b = s->u.decl.buf;
   if (s->kind == TIR_DECL_BUFFER && !s->u.decl.implicit && b->view_of && !b->layout_none && tirx(p) &&
-      same_as_view(b, b->view_of) && pr_lookup(p, b->view_of)) { /* B = A.view(shape): A's layout */
+      same_as_view(b, b->view_of) && pr_lookup(p, b->view_of) &&
+      (tir_dtype_eq(b->dtype, b->view_of->dtype) || same_shape(b, b->view_of))) { /* B = A.view(shape): A's layout */
     int mark = p->nnames;
     line(p);
     const char *name = pr_define(p, b, b->name);
     pr_printf(&p->out, "%s = ", name);
     pr_buffer_name(p, b->view_of);
     pr_puts(&p->out, ".view(");
-    for (int i = 0; i < b->ndim; i++) {
-      if (i) pr_puts(&p->out, ", ");
-      pr_expr(p, b->shape[i]);
+    if (!tir_dtype_eq(b->dtype, b->view_of->dtype)) { /* A.view("int32"): same width, A's shape */
+      pr_dtype_str(&p->out, b->dtype);
+    } else {
+      for (int i = 0; i < b->ndim; i++) {
+        if (i) pr_puts(&p->out, ", ");
+        pr_expr(p, b->shape[i]);
+      }
     }
     pr_puts(&p->out, ")\n");
     data_as_declared(p, b, name);

@@ -879,13 +879,31 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       tir_error(r->d, a.sp, "%s.view expects the new shape", src.buf->name);
       return NULL;
     }
-    if (a.npos == 1 && (a.pos[0].k == RV_STR || a.pos[0].k == RV_DTYPE)) {
-      tir_error(r->d, a.pos[0].sp, "%s.view(dtype) (a view of the data as another dtype) is not supported", src.buf->name);
-      return NULL;
+    tir_dtype vt = src.buf->dtype;
+    bool as_dtype = a.npos == 1 && (a.pos[0].k == RV_STR || a.pos[0].k == RV_DTYPE);
+    if (as_dtype) {
+      /* A.view("int32"): the same data as another dtype of the same width,
+       * A's shape (one of another width packs or unpacks A's layout) */
+      if (!rd_parse_dtype(r, a.pos[0], &vt)) return NULL;
+      if (vt.bits * (vt.lanes & ~TIR_LANES_SCALABLE) !=
+          src.buf->dtype.bits * (src.buf->dtype.lanes & ~TIR_LANES_SCALABLE)) {
+        char s1[32], s2[32];
+        tir_error(r->d, a.pos[0].sp,
+                  "%s.view(\"%s\") of a %s buffer: a view as a dtype of another width (which packs or unpacks the "
+                  "layout) is not supported; one of the same width is",
+                  src.buf->name, tir_dtype_str(vt, s1), tir_dtype_str(src.buf->dtype, s2));
+        return NULL;
+      }
     }
-    rval shape = a.npos == 1 ? a.pos[0] : (rval){.k = RV_TUPLE, .items = a.pos, .n = a.npos, .sp = a.sp};
+    rval shape = as_dtype ? (rval){.k = RV_TUPLE, .n = src.buf->ndim, .sp = a.sp}
+                 : a.npos == 1 ? a.pos[0] : (rval){.k = RV_TUPLE, .items = a.pos, .n = a.npos, .sp = a.sp};
+    if (as_dtype) {
+      shape.items = tir_alloc(r->c, sizeof *shape.items * (size_t)(src.buf->ndim + 1));
+      for (int i = 0; i < src.buf->ndim; i++) shape.items[i] = rv_expr(src.buf->shape[i], a.sp);
+    }
     tir_buffer *b = rd_view_buffer(r, name, src.buf, shape);
     if (!b) return NULL;
+    b->dtype = vt;
     rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = a.sp});
     tir_stmt *body = rest_of(r, list, idx, rest_used);
     return body ? tir_decl_buffer(r->c, b, body) : NULL;
