@@ -1505,8 +1505,8 @@ static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt) {
     bool slice = false;
     for (int i = 0; i < cnt; i++) slice |= ix[i].is_slice;
     if (cnt != g->n || slice) {
-      tir_error(r->d, sp, "a region of '%s' with %d dimensions is indexed with %d plain indices here", g->buf->name, g->n,
-                cnt);
+      tir_error(r->d, sp, "a region of '%s' is indexed %s: one plain index per dimension (%d) is read", g->buf->name,
+                slice ? "with a slice" : cnt < g->n ? "with too few indices" : "with too many indices", g->n);
       return rv_err();
     }
     sub_idx *nx = tir_alloc(r->c, sizeof *nx * (size_t)cnt);
