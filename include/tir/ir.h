@@ -270,7 +270,13 @@ typedef struct tir_attr_val tir_attr_val;
  * module's global infos: items[0] the target as written (a string EXPR, a
  * DICT or a TARGET), items[1] the id (an int EXPR), items[2] the scope (a
  * string EXPR) */
-typedef enum { TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE, TIR_AV_VDEVICE } tir_av_kind;
+/* TIR_AV_ITER_VAR: T.iter_var(var, None, iter_type, thread_tag), TVM's
+ * IterVar as an attribute value (tirx.device_thread_axis): items[0] the
+ * var (an EXPR), items[1] NONE (the domain), items[2] and items[3] the
+ * iter type and the tag (string EXPRs); closed, as an index map */
+typedef enum {
+  TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE, TIR_AV_VDEVICE, TIR_AV_ITER_VAR
+} tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;
   tir_expr *expr;        /* TIR_AV_EXPR: IntImm, FloatImm, StringImm, bool, any expr */

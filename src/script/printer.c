@@ -140,6 +140,14 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
     break;
   case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
   case TIR_AV_NONE: pr_puts(&p->out, "None"); break;
+  case TIR_AV_ITER_VAR: /* T.iter_var(v, None, "ThreadIndex", "threadIdx.x"): v declared first (pr_func_prologue) */
+    pr_puts(&p->out, "T.iter_var(");
+    for (int i = 0; i < a->n; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_attr_val(p, a->items[i]);
+    }
+    pr_puts(&p->out, ")");
+    break;
   case TIR_AV_VDEVICE: /* as written: TVM builds the same VDevice from it */
     pr_puts(&p->out, "I.vdevice(");
     for (int i = 0; i < a->n; i++) {
@@ -1671,7 +1679,27 @@ static void pr_signature(printer *p, const tir_func *f) {
   pr_puts(&p->out, ":\n");
 }
 
+/* the vars of T.iter_var values in a function's attrs, declared before
+ * the T.func_attr that names them, as TVM prints them */
+static void declare_av_iter_vars(printer *p, const tir_attr_val *a) {
+  if (!a) return;
+  if (a->kind == TIR_AV_ITER_VAR) {
+    const tir_expr *v = a->n > 0 && a->items[0] ? a->items[0]->expr : NULL;
+    if (v && v->kind == TIR_VAR && !pr_lookup(p, v)) {
+      const char *name = pr_define(p, v, v->u.var.name);
+      line(p);
+      pr_printf(&p->out, "%s = ", name);
+      pr_var_decl_ctor(p, v);
+      pr_puts(&p->out, "\n");
+    }
+    return;
+  }
+  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
+    for (int i = 0; i < a->n; i++) declare_av_iter_vars(p, a->items[i]);
+}
+
 static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, const bool *placed) {
+  declare_av_iter_vars(p, f->attrs);
   if (!av_empty(f->attrs)) {
     /* TVM drops global_symbol when it equals the def name */
     int shown = 0;
@@ -1689,7 +1717,7 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
     }
   }
   for (int i = 0; i < fv->n; i++) {
-    if (placed[i]) continue;
+    if (placed[i] || pr_lookup(p, fv->v[i])) continue;
     const char *name = pr_define(p, fv->v[i], fv->v[i]->u.var.name);
     line(p);
     pr_printf(&p->out, "%s = ", name);

@@ -49,7 +49,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "buffer", "buffer_var", "call_cpacked",
     "call_kernel",
     "constexpr", "continue_loop", "decl_scalar", "func_ret",
-    "inline", "iter_var",
+    "inline",
     "macro",
     "ptr", "ptr_byte_offset",
     "shared_scalar",
@@ -526,6 +526,52 @@ static rval struct_get(rd *r, rd_args *a) {
   tir_expr **args = exprs_of(r, a, 0, NULL);
   if (!args) return rv_err();
   return typed_pointer(r, checked_call(r, "tvm_struct_get", t, args, 3, a->sp), *dt);
+}
+
+/* T.iter_var(var, None, iter_type, thread_tag) as a value (TVM's IterVar in
+ * T.func_attr({"tirx.device_thread_axis": [...]})); var a declared int var
+ * or T.int32() (a var of its own, named v as TVM names it).  The node of a
+ * thread_extent attr is read by the attr (reader_stmt.c, iter_var_attr) */
+static rval iter_var_value(rd *r, rd_args *a) {
+  static const char *const P[] = {"var", "dom", "iter_type", "thread_tag", NULL};
+  rval *v[4];
+  bool bad = a->npos > 4 || rd_unknown_kwarg(a, P) >= 0;
+  for (int k = 0; k < 4; k++) v[k] = rd_arg(a, k, P[k]);
+  if (bad || !v[0] || !v[1] || !v[2] || !v[3]) {
+    tir_error(r->d, a->sp, "T.iter_var expects (var, dom, iter_type, thread_tag)");
+    return rv_err();
+  }
+  tir_expr *var = NULL;
+  if (v[0]->k == RV_FRESH && tir_dtype_is_int(v[0]->dt)) {
+    var = tir_var(r->c, "v", v[0]->dt);
+    var->span = v[0]->sp;
+  } else if (v[0]->k == RV_EXPR && v[0]->e->kind == TIR_VAR && tir_dtype_is_int(v[0]->e->dtype)) {
+    var = v[0]->e;
+  } else {
+    tir_error(r->d, v[0]->sp, "T.iter_var's var must be an integer var (a name, or T.int32())");
+    return rv_err();
+  }
+  if (v[1]->k != RV_NONE) {
+    tir_error(r->d, v[1]->sp, "T.iter_var as a value is read with a domain of None only (one with a domain is the node "
+                              "of a thread_extent attr: T.launch_thread)");
+    return rv_err();
+  }
+  if (v[2]->k != RV_STR || v[3]->k != RV_STR) {
+    tir_error(r->d, v[2]->k != RV_STR ? v[2]->sp : v[3]->sp, "T.iter_var's iter_type and thread_tag must be strings");
+    return rv_err();
+  }
+  static const char *const TYPES[] = {"DataPar", "ThreadIndex", "CommReduce", "Ordered", "DimInfo", "Unrolled",
+                                      "Vectorized", "Parallelized", "Tensorized", "Opaque", NULL};
+  if (!in_list(TYPES, v[2]->s)) {
+    tir_error(r->d, v[2]->sp, "T.iter_var: unknown iter_type '%s'", v[2]->s);
+    return rv_err();
+  }
+  tir_attr_val *items[4] = {tir_av_expr(r->c, var), rd_as_attr(r, (rval){.k = RV_NONE, .sp = v[1]->sp}),
+                            tir_av_expr(r->c, tir_string(r->c, v[2]->s)), tir_av_expr(r->c, tir_string(r->c, v[3]->s))};
+  if (!items[1]) return rv_err();
+  tir_attr_val *d = tir_av_list(r->c, items, 4);
+  d->kind = TIR_AV_ITER_VAR;
+  return (rval){.k = RV_ATTR, .sp = a->sp, .av = d};
 }
 
 /* T.vectorlow("int8x8", v) and the other calls whose dtype comes first */
@@ -1226,6 +1272,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     v.sp = a->sp;
     return v;
   }
+  if (!strcmp(name, "iter_var")) return iter_var_value(r, a);
   if (!strcmp(name, "Let")) return let_call(r, a);
   if (!strcmp(name, "type_annotation")) return type_annotation(r, a);
   if (!strcmp(name, "min_value") || !strcmp(name, "max_value")) return limit_value(r, a, name[1] == 'a');
