@@ -288,10 +288,23 @@ static const char *bitwise_op(const tir_expr *e, int *prec) {
   return NULL;
 }
 
+/* a bitwise call printed with TVM's constructor (T.LShift(a, b)): of two
+ * constants, which reading `1 << 3` would fold, or an int32 / int64 shifted
+ * by 0, which reading `x << 0` would (to x) */
+static bool bits_as_ctor(const tir_expr *e) {
+  int pr;
+  const char *bop = bitwise_op(e, &pr);
+  if (!bop) return false;
+  const tir_expr *a = e->u.call.args[0], *b = e->u.call.args[1];
+  if (a->kind == TIR_INT_IMM && b->kind == TIR_INT_IMM) return true;
+  return (!strcmp(bop, "<<") || !strcmp(bop, ">>")) && b->kind == TIR_INT_IMM && b->u.int_val == 0 &&
+         tir_dtype_eq(a->dtype, b->dtype) && (tir_dtype_eq(b->dtype, TIR_INT32) || tir_dtype_eq(b->dtype, TIR_INT64));
+}
+
 static int prec_of(const tir_expr *e) {
   int pr;
   if (TIR_IS_BINARY(e->kind) && bin_op(e, &pr)) return pr;
-  if (bitwise_op(e, &pr)) return pr;
+  if (bitwise_op(e, &pr)) return bits_as_ctor(e) ? P_ATOM : pr;
   if (e->kind == TIR_NOT) return P_NOT;
   if (e->kind == TIR_INT_IMM && is_int32(e->dtype) && e->u.int_val < 0) return P_UNARY;
   return P_ATOM;
@@ -580,8 +593,7 @@ static void pr_call(printer *p, const tir_expr *e) {
   if (pr_access_ptr(p, e)) return;
   int pr;
   const char *bop = bitwise_op(e, &pr);
-  if (bop && e->u.call.args[0]->kind == TIR_INT_IMM && e->u.call.args[1]->kind == TIR_INT_IMM) {
-    /* two constants, which reading `1 << 3` would fold: TVM's constructor */
+  if (bop && bits_as_ctor(e)) { /* TVM's constructor */
     static const struct { const char *op, *ctor; } C[] = {{"<<", "LShift"}, {">>", "RShift"}, {"&", "BitwiseAnd"},
                                                            {"|", "BitwiseOr"}, {"^", "BitwiseXor"}};
     for (size_t i = 0; i < sizeof C / sizeof C[0]; i++)

@@ -688,12 +688,16 @@ unsupported:
 
 /* & | ^ << >> of two int32 or int64 constants, folded as TVM's operators
  * and T.bitwise_* / T.shift_* fold them (TVM_INDEX_CONST_PROPAGATION: the
- * index types only; uint and the narrow ints keep the node); NULL where
- * TVM does not fold (a shift out of int32's range TVM refuses: the node) */
+ * index types only; uint and the narrow ints keep the node), and a shift
+ * of an int32 or int64 by 0 (the operand itself); NULL where TVM does not
+ * fold (a shift out of int32's range TVM refuses: the node) */
 tir_expr *rd_fold_bits(rd *r, const char *name, const tir_expr *a, const tir_expr *b) {
-  if (a->kind != TIR_INT_IMM || b->kind != TIR_INT_IMM || !tir_dtype_eq(a->dtype, b->dtype)) return NULL;
+  if (!tir_dtype_eq(a->dtype, b->dtype)) return NULL;
   tir_dtype t = a->dtype;
   if (t.code != TIR_TC_INT || t.lanes != 1 || (t.bits != 32 && t.bits != 64)) return NULL;
+  /* x << 0 and x >> 0: x, as TVM's shift operators return it */
+  if (!strncmp(name, "shift_", 6) && b->kind == TIR_INT_IMM && b->u.int_val == 0) return (tir_expr *)a;
+  if (a->kind != TIR_INT_IMM || b->kind != TIR_INT_IMM) return NULL;
   int64_t x = a->u.int_val, y = b->u.int_val, v;
   if (!strcmp(name, "bitwise_and")) v = x & y;
   else if (!strcmp(name, "bitwise_or")) v = x | y;
