@@ -497,6 +497,11 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
     return none;
   }
   if (v.k == RV_ATTR) return v.av;
+  if (v.k == RV_REGION) { /* TVM holds a BufferRegion here, not the vector load it is in an expression */
+    tir_error(r->d, v.sp, "a buffer region (%s[lo:hi]) as an attribute or annotation value is not supported",
+              v.region.buf ? v.region.buf->name : "A");
+    return NULL;
+  }
   tir_expr *e = rd_as_expr(r, v);
   tir_attr_val *av = e ? tir_av_expr(r->c, e) : NULL;
   if (av) av->typed = v.k == RV_EXPR;

@@ -1230,7 +1230,14 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     return NULL;
   }
   const char *key = rd_as_str(r, a->pos[1], "the attribute key");
-  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER) {
+  if (a->pos[0].k == RV_REGION) {
+    tir_error(r->d, a->pos[0].sp, "a buffer region (%s[lo:hi]) as the node of a T.attr is not supported",
+              a->pos[0].region.buf ? a->pos[0].region.buf->name : "A");
+    return NULL;
+  }
+  /* a Python int past int32 (TVM keeps it a boxed int, printed bare): an attribute value */
+  bool big_int = a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX);
+  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || big_int) {
     /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
      * value or a buffer (TVM holds the Buffer, not its data) as the node */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
@@ -2290,6 +2297,30 @@ static NOINLINE tir_stmt *python_assert(rd *r, TSNode s, TSNode list, uint32_t i
   return assert_stmt(r, cond, msg, rd_span(s), list, idx, rest_used, (TSNode){0});
 }
 
+/* `type[i, j] = v`: a store to a buffer named type, which tree-sitter's
+ * grammar parses as Python 3.12's type alias statement (`type X[T] = ...`);
+ * Python reads it as the store, and so does TVM */
+static tir_stmt *type_alias_store(rd *r, TSNode s) {
+  TSNode left = rd_field(s, "left"), right = rd_field(s, "right");
+  TSNode ix = !ts_node_is_null(left) && ts_node_named_child_count(left) == 1 ? ts_node_named_child(left, 0) : (TSNode){0};
+  TSNode val = !ts_node_is_null(right) && ts_node_named_child_count(right) == 1 ? ts_node_named_child(right, 0) : (TSNode){0};
+  rd_sym *sym = rd_lookup(r, "type");
+  if (ts_node_is_null(ix) || !rd_is(ix, "list") || ts_node_is_null(val) || !sym || sym->val.k != RV_BUFFER) {
+    tir_error(r->d, rd_span(s), "unsupported statement (a Python type alias, `type X = ...`)");
+    return NULL;
+  }
+  uint32_t n = ts_node_named_child_count(ix);
+  if (n < 1 || n > 64) {
+    tir_error(r->d, rd_span(ix), "buffer 'type' indexed with %u indices", n);
+    return NULL;
+  }
+  rval *items = tir_alloc(r->c, sizeof *items * n);
+  for (uint32_t i = 0; i < n; i++)
+    if ((items[i] = rd_eval(r, ts_node_named_child(ix, i))).k == RV_ERR) return NULL;
+  rval tgt = rd_buffer_element(r, sym->val.buf, items, (int)n, rd_span(ix));
+  return store_to(r, tgt, rd_span(ix), rd_eval(r, val), NULL, rd_span(s));
+}
+
 static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   const char *t = ts_node_type(s);
   if (!strcmp(t, "expression_statement")) return expr_stmt(r, s, list, idx, rest_used);
@@ -2301,6 +2332,7 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) return jump_stmt(r, t[0] == 'b', rd_span(s));
   if (!strcmp(t, "return_statement")) return return_stmt(r, s);
   if (!strcmp(t, "assert_statement")) return python_assert(r, s, list, idx, rest_used);
+  if (!strcmp(t, "type_alias_statement")) return type_alias_store(r, s);
   tir_error(r->d, rd_span(s), "unsupported statement (%s)", t);
   return NULL;
 }
