@@ -536,6 +536,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   if (!ts_node_is_null(rt) && strcmp(rd_text(r, rt), "None")) {
     rval v = rd_eval(r, rt);
     if (v.k == RV_DTYPE) f->ret_type = v.dt;
+    else if (v.k == RV_HANDLE_T) f->ret_type = TIR_HANDLE; /* -> T.handle */
     else if (v.k != RV_ERR) {
       tir_error(r->d, rd_span(rt), "a prim_func's return annotation must be a dtype (-> T.int32) or None");
       rt_ok = false;
