@@ -31,7 +31,11 @@ chains over the corpora above and topi/dlight programs, and 152
 hand-written programs in the style of those passes' tests) every
 sixty-fourth, all with CONSTRUCTS_FULL=1. sweep9/ (1,294 texts of
 2026-11-27: TVM's tir-analysis and tir-base test idioms, blocks without
-T.reads/T.writes and their inferred regions above all) likewise.
+T.reads/T.writes and their inferred regions above all) likewise. sweep10/
+(3,447 texts of 2026-11-27: IR built node by node with TVM's Python API, as
+its printer tests build it, te programs under 33 schedule primitives, and
+the s_tir/tirx passes one at a time, each printed by TVM and kept when TVM
+reads its own print back equal) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -49,7 +53,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
         [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 16),
          (os.path.join(HERE, "sweep6"), 1 if FULL else 16), (os.path.join(HERE, "sweep7"), 1 if FULL else 32),
          (os.path.join(HERE, "sweep8"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep9"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep9"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep10"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
