@@ -21,6 +21,8 @@ while IFS= read -r f; do
   case "$f" in */corpus/sweep8/*) k8=$((${k8:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k8 % 64)) != 0 ] && continue ;; esac
   # the sweep9 corpus (1,294 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep9/*) k9=$((${k9:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k9 % 64)) != 0 ] && continue ;; esac
+  # the sweep10 corpus (3,447 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep10/*) k10=$((${k10:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k10 % 64)) != 0 ] && continue ;; esac
   for emit in c cuda; do
     n=$((n+1))
     timeout 60 "$tirc" --emit=$emit "$f" -o "$tmp/out" 2>"$tmp/err"; rc=$?
