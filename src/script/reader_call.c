@@ -725,6 +725,12 @@ static rval cast_call(rd *r, rd_args *a, bool node) {
     return e ? rv_expr(e, a->sp) : rv_err();
   }
   tir_expr *e = rd_as_expr(r, *val);
+  if (e && e->dtype.lanes != t.lanes) { /* TVM's Cast node keeps the lanes */
+    char b1[32], b2[32];
+    tir_error(r->d, a->sp, "T.Cast to %s of a %s value: a cast keeps the lanes", tir_dtype_str(t, b1),
+              tir_dtype_str(e->dtype, b2));
+    return rv_err();
+  }
   return e ? rv_expr(tir_cast(r->c, t, e), a->sp) : rv_err();
 }
 

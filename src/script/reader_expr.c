@@ -406,6 +406,12 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
     tir_expr *e = rd_as_expr(r, v);
     if (!e) return NULL;
     if (tir_dtype_is_handle(e->dtype) != tir_dtype_is_handle(t)) break;
+    if (e->dtype.lanes != 1 && e->dtype.lanes != t.lanes) { /* TVM's cast keeps the lanes (or broadcasts one) */
+      char b2[32];
+      tir_error(r->d, v.sp, "a %s value where a %s is expected: a cast keeps the lanes", tir_dtype_str(e->dtype, b2),
+                tir_dtype_str(t, b));
+      return NULL;
+    }
     return cast_to(r, t, e);
   }
   }

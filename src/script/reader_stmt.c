@@ -183,6 +183,11 @@ static tir_stmt *store_to(rd *r, rval tgt, tir_span tsp, rval value, const char 
     return NULL;
   }
   if (!rd_store_kind_ok(r, value, load->dtype, load->u.load.buf->name)) return NULL;
+  if (value.k == RV_REGION) { /* B[0:2]: its vector load (TVM 0.27 reads no region as a stored value) */
+    tir_expr *ve = rd_as_expr(r, value);
+    if (!ve) return NULL;
+    value = rv_expr(ve, value.sp);
+  }
   if (value.k == RV_EXPR && value.e && value.e->dtype.lanes != 1 && value.e->dtype.lanes != load->dtype.lanes) {
     tir_error(r->d, value.sp, "a value of %d lanes stored to %d lanes of %s", value.e->dtype.lanes & ~TIR_LANES_SCALABLE,
               load->dtype.lanes & ~TIR_LANES_SCALABLE, load->u.load.buf->name);
@@ -2318,7 +2323,31 @@ static tir_stmt *type_alias_store(rd *r, TSNode s) {
   for (uint32_t i = 0; i < n; i++)
     if ((items[i] = rd_eval(r, ts_node_named_child(ix, i))).k == RV_ERR) return NULL;
   rval tgt = rd_buffer_element(r, sym->val.buf, items, (int)n, rd_span(ix));
-  return store_to(r, tgt, rd_span(ix), rd_eval(r, val), NULL, rd_span(s));
+  rval value;
+  if (rd_is(val, "generic_type")) {
+    /* the value B[i, j] alone, which the grammar parses as a generic type
+     * B[T1, T2]: the load of B, each parameter an index */
+    TSNode id = ts_node_named_child(val, 0), tp = ts_node_named_child(val, 1);
+    uint32_t m = !ts_node_is_null(tp) && rd_is(tp, "type_parameter") ? ts_node_named_child_count(tp) : 0;
+    rd_sym *bs = !ts_node_is_null(id) && rd_is(id, "identifier") ? rd_lookup(r, rd_text(r, id)) : NULL;
+    bool plain = m >= 1 && m <= 64 && bs && bs->val.k == RV_BUFFER;
+    for (uint32_t i = 0; plain && i < m; i++) {
+      TSNode t = ts_node_named_child(tp, i);
+      plain = rd_is(t, "type") && ts_node_named_child_count(t) == 1 && !rd_is(ts_node_named_child(t, 0), "constrained_type");
+    }
+    if (!plain) {
+      tir_error(r->d, rd_span(val), "the value stored to buffer 'type' is read as a Python type here (tree-sitter's "
+                                    "type alias statement): write it as an expression, e.g. in parentheses");
+      return NULL;
+    }
+    rval *li = tir_alloc(r->c, sizeof *li * m);
+    for (uint32_t i = 0; i < m; i++)
+      if ((li[i] = rd_eval(r, ts_node_named_child(ts_node_named_child(tp, i), 0))).k == RV_ERR) return NULL;
+    value = rd_buffer_element(r, bs->val.buf, li, (int)m, rd_span(val));
+  } else {
+    value = rd_eval(r, val);
+  }
+  return store_to(r, tgt, rd_span(ix), value, NULL, rd_span(s));
 }
 
 static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
