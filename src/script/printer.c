@@ -287,17 +287,32 @@ static const char *define_buffer(printer *p, const tir_buffer *b) {
   return name;
 }
 
+/* `B = T.Buffer(shape, ...)`: a buffer nothing in scope declares, named
+ * here (its data var too, as B.data, unless that already has a name) */
+static void declare_buffer(printer *p, const tir_buffer *b) {
+  char *args = buffer_args_str(p, b, BUF_OTHER);
+  const char *name = define_buffer(p, b);
+  line(p);
+  pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
+  free(args);
+}
+
+/* `v = T.int32()`: a var nothing binds, declared and named here */
+static void declare_var(printer *p, const tir_expr *v) {
+  const char *name = pr_define(p, v, v->u.var.name);
+  line(p);
+  pr_printf(&p->out, "%s = ", name);
+  pr_var_decl_ctor(p, v);
+  pr_puts(&p->out, "\n");
+}
+
 /* a buffer an annotation names that nothing in scope declares (TVM's
  * `B = T.Buffer(shape)` in a body, a buffer object with no statement):
  * declared so before the annotation */
 static void declare_av_buffers(printer *p, const tir_attr_val *a) {
   if (!a) return;
   if (a->kind == TIR_AV_EXPR && a->buf && !pr_lookup(p, a->buf)) {
-    char *args = buffer_args_str(p, a->buf, BUF_OTHER);
-    const char *name = define_buffer(p, a->buf);
-    line(p);
-    pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
-    free(args);
+    declare_buffer(p, a->buf);
     return;
   }
   if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
@@ -626,11 +641,7 @@ static void pr_alloc_line(printer *p, const tir_buffer *buf, const char *fn) {
 static void pr_free_var_decls(printer *p, const tir_block *b) {
   for (int i = 0; i < p->ndecl; i++) {
     if (p->decl_at[i] != b || pr_lookup(p, p->decl_vars[i])) continue;
-    const char *name = pr_define(p, p->decl_vars[i], p->decl_vars[i]->u.var.name);
-    line(p);
-    pr_printf(&p->out, "%s = ", name);
-    pr_var_decl_ctor(p, p->decl_vars[i]);
-    pr_puts(&p->out, "\n");
+    declare_var(p, p->decl_vars[i]);
   }
 }
 
@@ -1025,21 +1036,12 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   if (nb && nb->data == s->u.attr.node && !pr_lookup(p, nb) && !pr_lookup(p, nb->data)) {
     /* T.attr(B_1.data, ...) of a buffer nothing declares (TVM's print after
      * ThreadSync and other passes of a double-buffer scope) */
-    char *args = buffer_args_str(p, nb, BUF_OTHER);
-    const char *name = define_buffer(p, nb);
-    line(p);
-    pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
-    free(args);
+    declare_buffer(p, nb);
   }
   int mark = p->nnames;
   const tir_expr *node = s->u.attr.node;
-  if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node)) {
-    const char *name = pr_define(p, node, node->u.var.name);
-    line(p);
-    pr_printf(&p->out, "%s = ", name);
-    pr_var_decl_ctor(p, node);
-    pr_puts(&p->out, "\n");
-  }
+  if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node))
+    declare_var(p, node);
   line(p);
   pr_puts(&p->out, "with T.attr(");
   const char *via = nb && nb->data == node ? pr_lookup(p, nb) : NULL;
@@ -1453,8 +1455,7 @@ static tir_expr *place_expr(tir_mutator *m, tir_expr *e) {
 }
 
 static void place_free_buffers(printer *p, const tir_stmt *body) {
-  tir_ptrmap_free(&p->free_stmts);
-  memset(&p->free_stmts, 0, sizeof p->free_stmts);
+  tir_ptrmap_free(&p->free_stmts); /* (leaves it empty, ready for reuse) */
   if (!p->nfree_bufs) return;
   free_place fp = {.p = p};
   fp.first = calloc((size_t)p->nfree_bufs, sizeof *fp.first);
@@ -1494,7 +1495,6 @@ static void free_vars_of(printer *p, const tir_func *f, var_list *out) {
   tir_visit_stmt(&v, f->body);
   p->nfree_bufs = 0;
   tir_ptrmap_free(&p->free_data);
-  memset(&p->free_data, 0, sizeof p->free_data);
   for (int i = 0; i < s.accessed.n; i++) {
     const tir_buffer *b = (const tir_buffer *)(const void *)s.accessed.v[i];
     if (vl_find(&s.bound, b->data) >= 0 || tir_ptrmap_get(&p->free_data, b->data, 0) ||
@@ -1510,7 +1510,6 @@ static void free_vars_of(printer *p, const tir_func *f, var_list *out) {
     p->free_bufs[p->nfree_bufs++] = b;
     tir_ptrmap_put(&p->free_data, b->data, p->nfree_bufs);
   }
-  place_free_buffers(p, f->body);
   for (int i = 0; i < s.used.n; i++) {
     if (vl_find(&s.bound, s.used.v[i]) >= 0 || tir_ptrmap_get(&p->free_data, s.used.v[i], 0)) continue;
     vl_add(out, s.used.v[i]);
@@ -1536,11 +1535,7 @@ static void declare_free_buffer(printer *p, const tir_buffer *b) {
   if (pr_lookup(p, b)) return;
   const tir_buffer *owner = p->free_bufs[k - 1];
   if (owner != b && !pr_lookup(p, b->data)) declare_free_buffer(p, owner); /* the data var's first buffer names it */
-  char *args = buffer_args_str(p, b, BUF_OTHER);
-  const char *name = define_buffer(p, b);
-  line(p);
-  pr_printf(&p->out, "%s = T.Buffer(%s)\n", name, args);
-  free(args);
+  declare_buffer(p, b);
 }
 
 static bool free_use_expr(tir_visitor *v, const tir_expr *e) {
@@ -1685,13 +1680,7 @@ static void declare_av_iter_vars(printer *p, const tir_attr_val *a) {
   if (!a) return;
   if (a->kind == TIR_AV_ITER_VAR) {
     const tir_expr *v = a->n > 0 && a->items[0] ? a->items[0]->expr : NULL;
-    if (v && v->kind == TIR_VAR && !pr_lookup(p, v)) {
-      const char *name = pr_define(p, v, v->u.var.name);
-      line(p);
-      pr_printf(&p->out, "%s = ", name);
-      pr_var_decl_ctor(p, v);
-      pr_puts(&p->out, "\n");
-    }
+    if (v && v->kind == TIR_VAR && !pr_lookup(p, v)) declare_var(p, v);
     return;
   }
   if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
@@ -1718,11 +1707,7 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
   }
   for (int i = 0; i < fv->n; i++) {
     if (placed[i] || pr_lookup(p, fv->v[i])) continue;
-    const char *name = pr_define(p, fv->v[i], fv->v[i]->u.var.name);
-    line(p);
-    pr_printf(&p->out, "%s = ", name);
-    pr_var_decl_ctor(p, fv->v[i]);
-    pr_puts(&p->out, "\n");
+    declare_var(p, fv->v[i]);
   }
   for (int i = 0; i < f->nparams; i++) {
     if (!param_as_handle(f, i)) continue;
@@ -1800,6 +1785,7 @@ static void pr_func(printer *p, const tir_func *f) {
   int mark = p->nnames;
   var_list fv = {0};
   free_vars_of(p, f, &fv);
+  place_free_buffers(p, f->body);
   bool *placed = calloc((size_t)(fv.n ? fv.n : 1), sizeof *placed);
   if (!placed) abort();
   place_ctx pc = {p, &fv, placed};
