@@ -528,6 +528,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   r->fn = &fn;
   r->blk = NULL;
   r->nsyms = 0;
+  r->frame = 0; /* the parameters and the body: one scope */
   r->nloops = 0;
   /* `-> T.int32` (TVM's ret_type; `-> None` is none) */
   TSNode rt = rd_field(def, "return_type");
@@ -906,6 +907,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
     tir_error(d, FIRST, "no @T.prim_func in the input");
   /* accesses that certainly run out of bounds are errors of the input */
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
+  if (r.match_an) tir_analyzer_free(r.match_an);
   free(r.syms);
   free(r.typevars);
   free(r.gfuncs);

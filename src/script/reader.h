@@ -229,6 +229,11 @@ typedef struct rd {
    * expanded, names below sym_floor (the caller's) are not seen */
   struct rd_macro { const char *name; TSNode params, body; bool hygienic; } *macros; int nmacros, capmacros;
   int sym_floor, macro_depth;
+  /* where the innermost of TVM's name scopes begins in syms (a function's
+   * parameters and body, a loop's vars and body, a with's or a branch's
+   * body): a name is bound once in it (rd_fresh) */
+  int frame;
+  struct tir_analyzer *match_an; /* T.match_buffer's shape check (made at the first) */
   /* scratch that lives until the statement being read is read (rd_tmp):
    * call arguments; blocks malloc'd, reused from statement to statement */
   struct rd_tmpblk { unsigned char *p; size_t size; } *tmpb;
@@ -331,6 +336,7 @@ const char *rd_t_name(rd *r, TSNode n);
 bool rd_is_i_name(rd *r, TSNode n, const char *name);
 void rd_push_sym(rd *r, const char *name, rval v);
 rd_sym *rd_lookup(rd *r, const char *name);
+bool rd_fresh(rd *r, const char *name, tir_span sp);
 tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape);
 /* "unknown name 'T.x'", with the dialect hint or a "did you mean" */
 void rd_unknown_t(rd *r, const char *name, tir_span sp);
@@ -354,6 +360,7 @@ int rd_dtype_rank(tir_dtype t);
 bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp);
 tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other);
 /* the same without constant folding (T.Add(...) and the other node constructors) */
+bool rd_operand_kinds_ok(rd *r, tir_expr_kind k, const tir_expr *a, const tir_expr *b, bool matched, tir_span sp);
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 /* a bitwise op's call (bitwise_and, shift_left, ...), its operands' types matched and a constant shift checked */
 tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp);

@@ -6,6 +6,7 @@
 
 #include "tir/analysis.h"
 #include "tir/visit.h"
+#include "tir/script.h"
 #include "script/reader.h"
 
 /* ---- buffers ---- */
@@ -598,12 +599,47 @@ static tir_buffer *match_param(rd *r, const char *name, rd_args *a) {
   return NULL;
 }
 
+/* TVM's MatchBufferRegion: the view's dtype is the source's; the region has
+ * at least the view's dimensions, the leading extra ones of extent 1, and
+ * each other extent is the view's shape where that is not a var (proved
+ * as TVM proves it: with no facts about the vars) */
+static bool match_fits(rd *r, const tir_buffer *b, const tir_buffer_region *src, tir_span sp) {
+  char s1[32], s2[32];
+  if (!tir_dtype_eq(b->dtype, src->buf->dtype)) {
+    tir_error(r->d, sp, "T.match_buffer: '%s' is %s but the region of '%s' it views is %s", b->name,
+              tir_dtype_str(b->dtype, s1), src->buf->name, tir_dtype_str(src->buf->dtype, s2));
+    return false;
+  }
+  if (src->n < b->ndim) {
+    tir_error(r->d, sp, "T.match_buffer: '%s' has %d dimensions, more than the region of '%s' it views (%d)", b->name,
+              b->ndim, src->buf->name, src->n);
+    return false;
+  }
+  if (!r->match_an) r->match_an = tir_analyzer_new(r->c, NULL);
+  int off = src->n - b->ndim;
+  for (int i = 0; i < src->n; i++) {
+    tir_expr *want = i < off ? tir_int(r->c, src->region[i].extent->dtype, 1) : b->shape[i - off];
+    if (want->kind == TIR_VAR || tir_can_prove_equal(r->match_an, src->region[i].extent, want)) continue;
+    char *e = tir_print_expr(src->region[i].extent), *w = tir_print_expr(want);
+    if (i < off)
+      tir_error(r->d, sp, "T.match_buffer: dimension %d of the region of '%s' has extent %s, not 1 ('%s' has %d dimensions)",
+                i, src->buf->name, e, b->name, b->ndim);
+    else
+      tir_error(r->d, sp, "T.match_buffer: dimension %d of the region of '%s' has extent %s, not provably %s, the shape of '%s'",
+                i, src->buf->name, e, w, b->name);
+    free(e);
+    free(w);
+    return false;
+  }
+  return true;
+}
+
 static tir_buffer *match_region(rd *r, const char *name, rd_args *a) {
   tir_match_buffer m = {.span = a->sp};
   if (!rd_as_region(r, a->pos[0], &m.src)) return NULL;
   m.span = a->pos[0].sp;
   tir_buffer *b = rd_buffer_from_args(r, name, a, 1, false);
-  if (!b) return NULL;
+  if (!b || !match_fits(r, b, &m.src, a->pos[0].sp)) return NULL;
   m.buf = b;
   rd_block *blk = r->blk;
   blk->matches = rd_grow(r->c, blk->matches, blk->n_match, &blk->cap_match, sizeof *blk->matches);
@@ -614,6 +650,23 @@ static tir_buffer *match_region(rd *r, const char *name, rd_args *a) {
 static void add_alloc(rd *r, rd_block *b, tir_buffer *buf) {
   b->allocs = rd_grow(r->c, b->allocs, b->n_alloc, &b->cap_alloc, sizeof *b->allocs);
   b->allocs[b->n_alloc++] = buf;
+}
+
+/* the names of a block statement are new in its scope, each once (TVM's
+ * VarTable); on failure each is bound to an error, so later uses stay quiet */
+static bool fresh_names(rd *r, const char **names, const tir_span *sps, int n) {
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    for (int j = 0; j < i && ok; j++)
+      if (!strcmp(names[i], names[j])) {
+        tir_error(r->d, sps[i], "'%s' is bound twice in one statement", names[i]);
+        ok = false;
+      }
+    ok = ok && rd_fresh(r, names[i], sps[i]);
+  }
+  if (!ok)
+    for (int i = 0; i < n; i++) rd_push_sym(r, names[i], (rval){.k = RV_ERR});
+  return ok;
 }
 
 static const char *one_axis_kind(const char *tn) {
@@ -638,6 +691,12 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     if (!rd_is(c, "call") || !one_axis_kind(rd_t_name(r, rd_field(c, "function"))) ||
         !rd_is(ts_node_named_child(left, i), "identifier"))
       return false;
+  }
+  {
+    const char **names = tir_alloc(r->c, sizeof *names * n);
+    tir_span *sps = tir_alloc(r->c, sizeof *sps * n);
+    for (uint32_t i = 0; i < n; i++) names[i] = rd_text(r, ts_node_named_child(left, i)), sps[i] = rd_span(ts_node_named_child(left, i));
+    if (!fresh_names(r, names, sps, (int)n)) return *failed = true;
   }
   if (!rd_direct_in_block(r, stmt)) {
     tir_error(r->d, rd_span(right), "T.axis must be used directly inside a block");
@@ -700,6 +759,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     tir_error(r->d, rd_span(right), "T.%s must be used directly inside a block", tn);
     return *failed = true;
   }
+  if (!fresh_names(r, names, sps, n)) return *failed = true;
   rd_args a;
   r->axis_args = is_axis;
   bool evaluated = rd_eval_args(r, rd_field(right, "arguments"), &a);
@@ -867,7 +927,8 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body")};
   b.blk->span = rd_span(with);
   r->fn->nblocks++;
-  int mark = r->nsyms;
+  int mark = r->nsyms, frame = r->frame;
+  r->frame = mark;
   r->blk = &b;
   int saved_depth = r->loop_depth; /* break/continue do not cross a block */
   r->loop_depth = 0;
@@ -875,6 +936,7 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   r->loop_depth = saved_depth;
   r->blk = b.parent;
   r->nsyms = mark;
+  r->frame = frame;
   if (!body) return NULL;
   return finish_block(r, &b, body);
 }

@@ -1013,6 +1013,8 @@ static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
   if (!want_args(r, name, a, 2, 2)) return rv_err();
   const tir_expr *like = first_expr(a, 0);
   tir_expr **es = exprs_of(r, a, 0, like);
+  /* (TVM's FloorDiv and FloorMod constructors take floats, its operators not) */
+  if (es && !rd_operand_kinds_ok(r, k, es[0], es[1], false, a->sp)) return rv_err();
   tir_expr *e = es ? rd_bin_node(r, k, es[0], es[1]) : NULL;
   return e ? rv_expr(e, a->sp) : rv_err();
 }

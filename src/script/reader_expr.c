@@ -423,6 +423,14 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
  * (issue 11, class 9): TVM casts it with a warning that it may lose
  * precision; tirc refuses it at the value, so the loss is written out */
 bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf) {
+  /* a store is not broadcast (TVM: "Incompatible types in BufferStore"),
+   * though an operator's scalar operand is */
+  if (t.lanes != 1 && (v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || (v.k == RV_EXPR && v.e && v.e->dtype.lanes == 1))) {
+    char b[32];
+    tir_error(r->d, v.sp, "storing a scalar into %s lanes of buffer '%s' needs an explicit T.Broadcast(value, lanes)",
+              tir_dtype_str(t, b), buf);
+    return false;
+  }
   if (tir_dtype_is_float(t) || tir_dtype_is_handle(t)) return true;
   tir_dtype s = {0};
   if (v.k == RV_FLOAT) s = TIR_FLOAT32;
@@ -571,6 +579,24 @@ static bool div_by_zero(rd *r, tir_expr_kind k, const tir_expr *b) {
   /* a divisor folded from constants has no place of its own: the statement's */
   tir_span sp = b->span.line ? b->span : !ts_node_is_null(r->cur_stmt) ? rd_span(r->cur_stmt) : b->span;
   tir_error(r->d, sp, "division by zero");
+  return true;
+}
+
+/* the operand types TVM 0.27's constructors take: And/Or of bools only,
+ * floordiv/floormod (the operators, not the node constructors) of
+ * integers only (T.floor(x / y) says a float's) */
+bool rd_operand_kinds_ok(rd *r, tir_expr_kind k, const tir_expr *a, const tir_expr *b, bool matched, tir_span sp) {
+  char s1[32], s2[32];
+  if ((k == TIR_AND || k == TIR_OR) && !matched && (!tir_dtype_is_bool(a->dtype) || !tir_dtype_is_bool(b->dtype))) {
+    tir_error(r->d, sp, "'%s' takes bool operands, got %s and %s (TVM refuses any other; compare with 0)",
+              k == TIR_AND ? "and" : "or", tir_dtype_str(a->dtype, s1), tir_dtype_str(b->dtype, s2));
+    return false;
+  }
+  if ((k == TIR_FLOORDIV || k == TIR_FLOORMOD) && matched && tir_dtype_is_float(a->dtype)) {
+    tir_error(r->d, sp, "%s of %s: TVM defines it on integers only (for a float, write T.floor(x / y))",
+              k == TIR_FLOORDIV ? "floordiv (//)" : "floormod (%)", tir_dtype_str(a->dtype, s1));
+    return false;
+  }
   return true;
 }
 
@@ -816,12 +842,17 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     tir_error(r->d, sp, "'/' on integers is ambiguous; use T.floordiv (//), T.truncdiv or T.floormod");
     return rv_err();
   }
-  if (!strcmp(op, "and") || !strcmp(op, "or")) {
-    if (!tir_dtype_is_bool(x->dtype)) x = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, x->dtype.lanes), x);
-    if (!tir_dtype_is_bool(y->dtype)) y = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, y->dtype.lanes), y);
+  if (!strcmp(op, "truncdiv") && (tir_dtype_is_float(x->dtype) || tir_dtype_is_float(y->dtype))) {
+    char s1[32];
+    tir_error(r->d, sp, "truncdiv of %s: TVM defines it on integers only (for a float, write T.trunc(x / y))",
+              tir_dtype_str(tir_dtype_is_float(x->dtype) ? x->dtype : y->dtype, s1));
+    return rv_err();
   }
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (!strcmp(op, ops[i].op)) {
+      if (!rd_operand_kinds_ok(r, ops[i].k, x, y, false, sp) ||
+          !rd_operand_kinds_ok(r, ops[i].k, tir_dtype_is_float(y->dtype) ? y : x, y, true, sp))
+        return rv_err();
       tir_expr *e = rd_bin_expr(r, ops[i].k, x, y);
       return e ? rv_expr(with_span(r, e, sp), sp) : rv_err();
     }
@@ -894,7 +925,12 @@ static rval not_op(rd *r, TSNode n) {
   if (!e) return rv_err();
   /* not T.bool(False) is TVM's Not node, unfolded; an int TVM refuses */
   if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) return rv_expr(tir_bool(r->c, e->u.int_val == 0), sp);
-  if (!tir_dtype_is_bool(e->dtype)) e = cast_to(r, tir_dtype_with_lanes(TIR_BOOL, e->dtype.lanes), e);
+  if (!tir_dtype_is_bool(e->dtype)) {
+    char s1[32];
+    tir_error(r->d, sp, "'not' takes a bool operand, got %s (TVM refuses any other; compare with 0)",
+              tir_dtype_str(e->dtype, s1));
+    return rv_err();
+  }
   return rv_expr(with_span(r, tir_not(r->c, e), sp), sp);
 }
 

@@ -178,6 +178,17 @@ rd_sym *rd_lookup(rd *r, const char *name) {
   return NULL;
 }
 
+/* false (with an error) where name is bound already in the innermost
+ * scope: TVM's VarTable binds a name once per frame ("already defined in
+ * current scope") and lets an inner scope shadow an outer one; a name
+ * whose binding failed stays quiet */
+bool rd_fresh(rd *r, const char *name, tir_span sp) {
+  rd_sym *s = rd_lookup(r, name);
+  if (!s || s - r->syms < r->frame || s->val.k == RV_ERR) return true;
+  tir_error(r->d, sp, "'%s' is already defined in this scope: a name is bound once in a scope (TVM refuses the second binding)", name);
+  return false;
+}
+
 void rd_push_loop(rd *r, tir_expr *var, tir_expr *min, tir_expr *extent) {
   r->loops = grow_heap(r->loops, r->nloops, &r->caploops, sizeof *r->loops);
   r->loops[r->nloops++] = (rd_loop){var, min, extent};

@@ -148,9 +148,11 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
 }
 
 tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
-  int mark = r->nsyms;
+  int mark = r->nsyms, frame = r->frame;
+  r->frame = mark;
   tir_stmt *s = rd_stmts(r, list, from);
   r->nsyms = mark;
+  r->frame = frame;
   return s;
 }
 
@@ -735,8 +737,9 @@ static bool is_tuple_assign(TSNode left, TSNode right) {
 static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list,
                                                         uint32_t idx, bool *rest_used) {
   uint32_t n = ts_node_named_child_count(left);
-  /* TVM refuses a name bound already (a local scalar stored to in
-   * order would break `a, b = b, a`) or twice */
+  /* TVM refuses a name bound twice, or already in this scope; an outer
+   * scope's is shadowed, but a local scalar's is refused here (TVM binds
+   * anew where `x = v` alone would store) */
   if (n > 64) { /* each name scopes the rest: a chain as deep as the names */
     tir_error(r->d, rd_span(left), "a tuple assignment of %u names: at most 64 are read", n);
     return NULL;
@@ -746,10 +749,11 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
     const char *nm = rd_text(r, l);
     bool twice = false;
     for (uint32_t j = 0; j < i && !twice; j++) twice = !strcmp(nm, rd_text(r, ts_node_named_child(left, j)));
-    if (twice || rd_lookup(r, nm)) {
+    if (twice || rd_scalar_target(r, nm)) {
       tir_error(r->d, rd_span(l), "'%s' is already defined in this scope: a tuple assignment binds new names only", nm);
       return NULL;
     }
+    if (!rd_fresh(r, nm, rd_span(l))) return NULL;
   }
   struct rd_pend *p = rd_tmp(r, sizeof *p * n);
   bool ok = true;
@@ -816,6 +820,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   if (ts_node_is_null(right)) { /* tirx `x: T.int32`: a local scalar */
     TSNode ty = ts_node_is_null(type) ? type : ts_node_named_child(type, 0);
     if (r->tirx && rd_is(left, "identifier") && !ts_node_is_null(ty) && rd_is(ty, "subscript")) {
+      if (!rd_fresh(r, rd_text(r, left), rd_span(left))) return NULL;
       tir_stmt *s = local_vector(r, rd_text(r, left), ty, list, idx, rest_used);
       if (s || tir_diag_has_errors(r->d)) return s;
     }
@@ -826,6 +831,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       tir_error(r->d, sp, "a declaration without a value is not supported");
       return NULL;
     }
+    if (!rd_fresh(r, rd_text(r, left), rd_span(left))) return NULL;
     return scalar(r, rd_text(r, left), t, "local", NULL, list, idx, rest_used, sp);
   }
   if (rd_is(left, "subscript")) return store(r, left, rd_eval(r, right), NULL, sp);
@@ -871,6 +877,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       !strcmp(rd_text(r, rd_field(rd_field(right, "function"), "attribute")), "view")) {
     /* TVM 0.27's `X = A.view(shape...)` (FlattenBuffer's flat buffers): a
      * buffer declared over A's data with that shape and A's dtype */
+    if (!rd_fresh(r, name, rd_span(left))) return NULL;
     rval src = rd_eval(r, rd_field(rd_field(right, "function"), "object"));
     if (src.k == RV_ERR) return NULL;
     if (src.k != RV_BUFFER) {
@@ -916,6 +923,16 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   if (rd_is(right, "call")) {
     const char *tn = rd_t_name(r, rd_field(right, "function"));
     if (tn && ts_node_is_null(type) && var_decl(r, name, right, rd_span(left))) return NULL;
+    /* a call that makes a buffer, a binding or a thread var binds the name
+     * anew (a local scalar of the name is not stored to: TVM's store of
+     * such a value fails and it binds) */
+    if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || !strcmp(tn, "Buffer") || !strcmp(tn, "bind") ||
+               !strcmp(tn, "launch_thread") || !strcmp(tn, "env_thread") ||
+               (r->tirx && (!strcmp(tn, "alloc_buffer") || !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared") ||
+                            !strcmp(tn, "decl_scalar") || !strcmp(tn, "local_scalar") || !strcmp(tn, "shared_scalar") ||
+                            !strcmp(tn, "alloc_scalar")))) &&
+        !rd_fresh(r, name, rd_span(left)))
+      return NULL;
     if (tn && (!strcmp(tn, "decl_buffer") || !strcmp(tn, "allocate") || !strcmp(tn, "Buffer") ||
                (r->tirx && (!strcmp(tn, "alloc_buffer") || !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared")))))
       return alloc_like(r, tn, name, right, list, idx, rest_used);
@@ -996,6 +1013,8 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       return NULL;
     }
   }
+  /* `x = v` stores to x where x is a local scalar (TVM's), else binds x */
+  if (!(ts_node_is_null(type) && rd_scalar_target(r, name)) && !rd_fresh(r, name, rd_span(left))) return NULL;
   rval v = rd_eval(r, right);
   if (v.k == RV_ERR) return NULL;
   return let(r, name, v, type, list, idx, rest_used, sp);
@@ -1639,7 +1658,7 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
     }
     vals[i] = a.kwv[k], set[i] = true;
   }
-  int mark = r->nsyms, floor = r->sym_floor;
+  int mark = r->nsyms, floor = r->sym_floor, frame = r->frame;
   for (int i = 0; i < np; i++) {
     if (set[i]) continue;
     if (ts_node_is_null(defaults[i])) {
@@ -1652,6 +1671,7 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
     if (vals[i].k == RV_ERR) return NULL;
   }
   if (mc->hygienic) r->sym_floor = r->nsyms;
+  r->frame = r->nsyms; /* its parameters and body: a scope of their own */
   for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
   r->macro_depth++;
   int errs = r->d ? r->d->nerrors : 0;
@@ -1661,6 +1681,7 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
   r->macro_depth--;
   r->nsyms = mark;
   r->sym_floor = floor;
+  r->frame = frame;
   return body;
 }
 
@@ -1957,7 +1978,8 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
      * are refused where the loop is lowered or run) */
     if (!tir_dtype_eq(step->dtype, ls.ext[0]->dtype)) step = tir_cast(r->c, ls.ext[0]->dtype, step);
   }
-  int mark = r->nsyms, lmark = r->nloops;
+  int mark = r->nsyms, lmark = r->nloops, frame = r->frame;
+  r->frame = mark; /* the loop's vars and body are one scope (TVM's) */
   tir_expr *vars[RD_MAX_GRID];
   for (int i = 0; i < n; i++) {
     tir_dtype t = ls.ext[i]->dtype; /* the loop var takes the extent's dtype, thread bindings too (as TVM) */
@@ -1978,6 +2000,7 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
   r->loop_depth--;
   r->nsyms = mark;
+  r->frame = frame;
   r->nloops = lmark;
   r->stmt_depth = saved_depth;
   if (!body) return NULL;
@@ -2185,9 +2208,11 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
     return NULL;
   }
   rd_block *b = r->blk;
-  int mark = r->nsyms;
+  int mark = r->nsyms, frame = r->frame;
+  r->frame = mark;
   tir_stmt *s = rd_stmts(r, rd_field(with, "body"), 0);
   r->nsyms = mark;
+  r->frame = frame;
   if (s) b->init = s;
   return NULL;
 }
@@ -2239,9 +2264,11 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
       if (!rd_eval_args(r, rd_field(inner, "arguments"), &a)) return NULL;
       a.sp = rd_span(inner);
       bool ru;
-      int mark = r->nsyms;
+      int mark = r->nsyms, frame = r->frame;
+      r->frame = mark;
       tir_stmt *st = launch(r, &a, rd_text(r, id), s, 0, &ru, body);
       r->nsyms = mark; /* the var is the scope's */
+      r->frame = frame;
       return st;
     }
     tir_error(r->d, rd_span(call), "'with ... as' is supported for T.launch_thread only; assign instead (x = T.allocate(...))");
