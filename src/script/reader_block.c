@@ -254,6 +254,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   tir_dtype dt = TIR_FLOAT32;
   rval *dv = rd_arg(a, shape_pos + 1, "dtype");
   if (dv && dv->k != RV_NONE && !rd_parse_dtype(r, *dv, &dt)) return NULL;
+  if (tir_dtype_is_handle(dt)) { /* TVM: "PrimType cannot represent an opaque pointer" */
+    tir_error(r->d, dv ? dv->sp : a->sp, "a buffer of handle elements: TVM's buffers hold no pointers (a pointer is a T.handle var)");
+    return NULL;
+  }
   if (!rd_check_shape(r, *sv, shape, ndim, dt, name)) return NULL;
   tir_expr *data = NULL;
   rval *da = rd_arg(a, shape_pos + 2, "data");
@@ -527,6 +531,8 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     return false;
   }
   const rval *parts = dom->k == RV_TUPLE ? dom->items : dom;
+  for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
+    if (!rd_int_valued(r, parts[i], "an axis domain")) return false;
   for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
     if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype) && parts[i].e->dtype.bits > dt.bits)
       dt = parts[i].e->dtype;

@@ -447,6 +447,17 @@ bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf) {
   return false;
 }
 
+/* v is an integer (a Python int or an expression of an integer type):
+ * TVM refuses a float or a bool where it takes an extent */
+bool rd_int_valued(rd *r, rval v, const char *what) {
+  if (v.k == RV_ERR) return false;
+  if (v.k == RV_INT || (v.k == RV_EXPR && v.e && tir_dtype_is_int(v.e->dtype) && v.e->dtype.lanes == 1)) return true;
+  char s1[32];
+  tir_error(r->d, v.sp, "%s must be an integer, got %s", what,
+            v.k == RV_EXPR && v.e ? tir_dtype_str(v.e->dtype, s1) : v.k == RV_FLOAT ? "a float" : v.k == RV_BOOL ? "a bool" : "another value");
+  return false;
+}
+
 bool rd_as_int(rd *r, rval v, int64_t *out, const char *what) {
   if (v.k == RV_ERR) return false;
   if (v.k == RV_INT) { *out = v.i; return true; }

@@ -521,6 +521,7 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   tir_dtype t = a->pos[1].k == RV_EXPR && tir_dtype_is_int(a->pos[1].e->dtype) && a->pos[1].e->dtype.lanes == 1
                     ? a->pos[1].e->dtype
                     : TIR_INT32;
+  if (!rd_int_valued(r, a->pos[1], "a thread extent")) return NULL;
   tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, t, a->sp) : NULL;
   tir_expr *v = bound ? bound : thread_var(r, a->pos[0], t, a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
@@ -632,12 +633,19 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
   } else if (!ts_node_is_null(tnode)) {
     rval tv = rd_eval(r, tnode);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
-    if (is_let && v.k == RV_EXPR && v.e && !tir_dtype_eq(v.e->dtype, t)) {
+    /* a Python number is first a value of its own type (int32, or int64
+     * past int32's range; float32; bool), as TVM converts it */
+    tir_dtype vt = v.k == RV_EXPR && v.e ? v.e->dtype
+                   : v.k == RV_BOOL      ? TIR_BOOL
+                   : v.k == RV_FLOAT     ? TIR_FLOAT32
+                   : v.k == RV_INT       ? (v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64)
+                                         : t;
+    if (is_let && !tir_dtype_eq(vt, t)) {
       /* T.let[t]: the var's type is t, its value must be one (TVM's check:
        * value->ty == var->ty); no silent conversion */
       char a[32], b[32];
       tir_error(r->d, v.sp, "let '%s' is declared %s but its value is %s (use T.Cast)", name, tir_dtype_str(t, a),
-                tir_dtype_str(v.e->dtype, b));
+                tir_dtype_str(vt, b));
       rd_push_sym(r, name, (rval){.k = RV_ERR});
       return NULL;
     }
