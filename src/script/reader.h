@@ -360,6 +360,7 @@ int rd_dtype_rank(tir_dtype t);
 bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp);
 tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other);
 /* the same without constant folding (T.Add(...) and the other node constructors) */
+tir_dtype rd_natural_dtype(rval v, tir_dtype dflt);
 bool rd_int_valued(rd *r, rval v, const char *what);
 bool rd_operand_kinds_ok(rd *r, tir_expr_kind k, const tir_expr *a, const tir_expr *b, bool matched, tir_span sp);
 tir_expr *rd_bin_node(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);

@@ -270,6 +270,28 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
               tir_dtype_is_float(t) ? " that is not a float (\"inf\", \"-inf\", \"nan\" or a number)" : "");
     return rv_err();
   }
+  /* a float made an integer is truncated, and must then fit (TVM's
+   * make_const: "cannot make uint from negative value", an int literal
+   * past the range); a bool from an integer constant is 0 or 1 */
+  if (v.k == RV_FLOAT && (tir_dtype_is_int(t) || tir_dtype_is_bool(t)) && t.lanes == 1) {
+    double tr = trunc(v.f);
+    bool fits = isfinite(tr);
+    if (fits && tir_dtype_is_bool(t)) fits = tr == 0 || tr == 1;
+    else if (fits && t.code == TIR_TC_UINT) fits = tr >= 0 && (t.bits >= 64 ? tr < 18446744073709551616.0 : tr < ldexp(1, t.bits));
+    else if (fits) fits = t.bits >= 64 ? tr >= -9223372036854775808.0 && tr < 9223372036854775808.0
+                                      : tr >= -ldexp(1, t.bits - 1) && tr < ldexp(1, t.bits - 1);
+    if (!fits) {
+      char s1[32];
+      tir_error(r->d, v.sp, "float literal %g out of range for %s", v.f, tir_dtype_str(t, s1));
+      return rv_err();
+    }
+  }
+  int64_t iv;
+  if (tir_dtype_is_bool(t) && t.lanes == 1 && v.k == RV_EXPR && v.e && !tir_dtype_is_bool(v.e->dtype) &&
+      tir_is_const_int(v.e, &iv) && iv != 0 && iv != 1) {
+    tir_error(r->d, v.sp, "T.bool of %lld: a bool is 0 or 1 (compare with 0)", (long long)iv);
+    return rv_err();
+  }
   tir_expr *e = rd_convert(r, v, t);
   return e ? rv_expr(e, a->sp) : rv_err();
 }
@@ -885,6 +907,13 @@ static rval let_call(rd *r, rd_args *a) {
     return rv_err();
   }
   tir_expr *var = where->keys[0].e;
+  tir_dtype vt = rd_natural_dtype(where->items[0], var->dtype);
+  if (!tir_dtype_eq(vt, var->dtype)) { /* TVM's Let: value->ty == var->ty, no conversion */
+    char s1[32], s2[32];
+    tir_error(r->d, where->items[0].sp, "T.Let binds '%s' (%s) to a %s value (use T.Cast)", var->u.var.name,
+              tir_dtype_str(var->dtype, s1), tir_dtype_str(vt, s2));
+    return rv_err();
+  }
   tir_expr *val = rd_convert(r, where->items[0], var->dtype);
   tir_expr *body = rd_as_expr(r, a->pos[0]);
   if (!val || !body) return rv_err();

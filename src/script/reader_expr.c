@@ -447,6 +447,16 @@ bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf) {
   return false;
 }
 
+/* v's dtype as TVM converts a value it takes as is: a Python number is
+ * int32 (int64 past int32's range), float32 or bool; dflt for another value */
+tir_dtype rd_natural_dtype(rval v, tir_dtype dflt) {
+  if (v.k == RV_EXPR && v.e) return v.e->dtype;
+  if (v.k == RV_BOOL) return TIR_BOOL;
+  if (v.k == RV_FLOAT) return TIR_FLOAT32;
+  if (v.k == RV_INT) return v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64;
+  return dflt;
+}
+
 /* v is an integer (a Python int or an expression of an integer type):
  * TVM refuses a float or a bool where it takes an extent */
 bool rd_int_valued(rd *r, rval v, const char *what) {
@@ -762,6 +772,10 @@ tir_expr *rd_fold_bits(rd *r, const char *name, const tir_expr *a, const tir_exp
 }
 
 tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_span sp) {
+  if (!strncmp(name, "shift_", 6) && (tir_dtype_is_bool(a->dtype) || tir_dtype_is_bool(b->dtype))) {
+    tir_error(r->d, sp, "a shift of a bool (TVM shifts integers only)");
+    return NULL;
+  }
   if (!rd_match_types(r, &a, &b, sp)) return NULL;
   if (!tir_dtype_is_int(a->dtype) && !tir_dtype_is_bool(a->dtype)) {
     tir_error(r->d, sp, "bitwise operators need integer operands");

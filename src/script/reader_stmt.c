@@ -263,7 +263,7 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
       tir_error(r->d, a.sp, "T.var expects a dtype");
       return true;
     }
-    if (!rd_parse_dtype(r, *dt, &t)) return true;
+    if (!rd_parse_dtype(r, *dt, &t) || !rd_fresh(r, name, sp)) return true;
     tir_expr *v = tir_var(r->c, name, t);
     v->span = sp;
     rd_push_sym(r, name, rv_expr(v, sp));
@@ -280,6 +280,7 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
   if (a.npos != 0 && !is_handle) return false;
+  if (!rd_fresh(r, name, sp)) return true;
   rval *sz = rd_kwarg(&a, "is_size_var");
   tir_expr *v = sz && sz->k == RV_BOOL && sz->i ? tir_size_var(r->c, name, t) : tir_var(r->c, name, t);
   if (is_handle) { /* p = T.handle("float32", "shared"): a pointer of that type, as TVM's */
@@ -635,11 +636,7 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
     /* a Python number is first a value of its own type (int32, or int64
      * past int32's range; float32; bool), as TVM converts it */
-    tir_dtype vt = v.k == RV_EXPR && v.e ? v.e->dtype
-                   : v.k == RV_BOOL      ? TIR_BOOL
-                   : v.k == RV_FLOAT     ? TIR_FLOAT32
-                   : v.k == RV_INT       ? (v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64)
-                                         : t;
+    tir_dtype vt = rd_natural_dtype(v, t);
     if (is_let && !tir_dtype_eq(vt, t)) {
       /* T.let[t]: the var's type is t, its value must be one (TVM's check:
        * value->ty == var->ty); no silent conversion */
