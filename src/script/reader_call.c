@@ -523,6 +523,17 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     if (!strncmp(op, "tir.", 4)) op += 4;
     else if (!strncmp(op, "tirx.", 5)) op += 5; /* TVM 0.27 names its ops tirx.* */
     if (tir_intrin_lookup(op)) {
+      /* the dtype written is the call's: one the intrinsic's rule would
+       * change (T.call_intrin("float32", "tirx.exp", x) of a bfloat16 x)
+       * is refused, not retyped */
+      tir_dtype want = t;
+      if (!tir_intrin_check(r->c, op, args + 1, a->npos - 2, a->sp, r->d, &want)) return rv_err();
+      if (!tir_dtype_eq(want, t)) {
+        char s1[32], s2[32];
+        tir_error(r->d, a->pos[0].sp, "T.call_intrin of '%s' as %s: that intrinsic of these arguments is %s (a cast says a conversion)",
+                  op, tir_dtype_str(t, s1), tir_dtype_str(want, s2));
+        return rv_err();
+      }
       rval v = checked_call(r, op, t, args + 1, a->npos - 2, a->sp);
       if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL) v.e->u.call.written_out = true; /* printed as written */
       return v;
