@@ -908,6 +908,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   /* accesses that certainly run out of bounds are errors of the input */
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
   if (r.match_an) tir_analyzer_free(r.match_an);
+  tir_ptrmap_free(&r.thread_ext);
   free(r.syms);
   free(r.typevars);
   free(r.gfuncs);

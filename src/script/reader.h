@@ -233,6 +233,7 @@ typedef struct rd {
    * parameters and body, a loop's vars and body, a with's or a branch's
    * body): a name is bound once in it (rd_fresh) */
   int frame;
+  tir_ptrmap thread_ext; /* an env_thread var -> the extent it was first launched with (tir_expr *) */
   struct tir_analyzer *match_an; /* T.match_buffer's shape check (made at the first) */
   /* scratch that lives until the statement being read is read (rd_tmp):
    * call arguments; blocks malloc'd, reused from statement to statement */

@@ -428,6 +428,10 @@ static bool where_(rd *r, rd_args *a) {
     tir_error(r->d, a->sp, "T.where expects 1 argument, got %d", a->npos);
     return false;
   }
+  if (r->blk->predicate) { /* TVM: "Duplicate block predicate declaration" */
+    tir_error(r->d, a->sp, "a block has one T.where (join the conditions with 'and')");
+    return false;
+  }
   rval c = a->pos[0];
   if (c.k == RV_INT && (c.i == 0 || c.i == 1)) c.k = RV_BOOL; /* TVM's T.where(1): a Python 0 or 1 is the bool */
   tir_expr *e = rd_as_expr(r, c);

@@ -189,6 +189,11 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
     if (rd_is(c, "keyword_argument")) {
       a->kw[a->nkw] = rd_text(r, rd_field(c, "name"));
       a->kwsp[a->nkw] = rd_span(c);
+      for (int k = 0; k < a->nkw && ok; k++)
+        if (!strcmp(a->kw[k], a->kw[a->nkw])) { /* Python's own SyntaxError */
+          tir_error(r->d, rd_span(c), "keyword argument repeated: %s", a->kw[a->nkw]);
+          ok = false;
+        }
       rval v = rd_eval(r, rd_field(c, "value"));
       ok = ok && v.k != RV_ERR;
       a->kwv[a->nkw++] = v;
@@ -1051,10 +1056,18 @@ static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
     return rv_err();
   }
   if (!want_args(r, name, a, 2, 2)) return rv_err();
-  const tir_expr *like = first_expr(a, 0);
-  tir_expr **es = exprs_of(r, a, 0, like);
-  /* (TVM's FloorDiv and FloorMod constructors take floats, its operators not) */
+  /* a Python number is a value of its own type (int32, float32, bool), and
+   * the two operands are of one dtype: TVM's node constructors neither
+   * promote nor convert (T.Add(T.int64(3), 1) is refused) */
+  tir_expr **es = exprs_of(r, a, 0, NULL);
   if (es && !rd_operand_kinds_ok(r, k, es[0], es[1], false, a->sp)) return rv_err();
+  if (es && !tir_dtype_eq(es[0]->dtype, es[1]->dtype)) {
+    char s1[32], s2[32];
+    tir_error(r->d, a->sp, "T.%s of %s and %s: TVM's node constructors take operands of one dtype (write T.Cast, or the operator, which converts)",
+              name, tir_dtype_str(es[0]->dtype, s1), tir_dtype_str(es[1]->dtype, s2));
+    return rv_err();
+  }
+  /* (TVM's FloorDiv and FloorMod constructors take floats, its operators not) */
   tir_expr *e = es ? rd_bin_node(r, k, es[0], es[1]) : NULL;
   return e ? rv_expr(e, a->sp) : rv_err();
 }

@@ -840,6 +840,16 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     y = rd_as_expr(r, b);
   }
   if (!x || !y) return rv_err();
+  /* == and != of two TIR values of different types: TVM's EQ and NE do
+   * not promote ("mismatched types"); a Python number adopts the other's */
+  if ((!strcmp(op, "==") || !strcmp(op, "!=")) && !is_pynum(a) && !is_pynum(b) &&
+      !tir_dtype_eq(tir_dtype_with_lanes(x->dtype, 1), tir_dtype_with_lanes(y->dtype, 1)) &&
+      !tir_dtype_is_handle(x->dtype) && !tir_dtype_is_handle(y->dtype)) {
+    char s1[32], s2[32];
+    tir_error(r->d, sp, "'%s' of %s and %s: TVM compares values of one type (write T.Cast)", op,
+              tir_dtype_str(x->dtype, s1), tir_dtype_str(y->dtype, s2));
+    return rv_err();
+  }
   if (tir_dtype_is_handle(x->dtype) || tir_dtype_is_handle(y->dtype)) {
     tir_error(r->d, sp, "operator '%s' cannot be applied to a %s", op,
               x->kind == TIR_STRING_IMM || y->kind == TIR_STRING_IMM ? "string" : "handle");
@@ -861,6 +871,10 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     }
   if (!strcmp(op, "**")) {
     tir_error(r->d, sp, "the '**' operator is not supported on TIR expressions; use T.pow");
+    return rv_err();
+  }
+  if (!strcmp(op, "/") && y->kind == TIR_FLOAT_IMM && y->u.float_val == 0 && y->dtype.lanes == 1) {
+    tir_error(r->d, sp, "division by zero (TVM's '/' refuses a zero constant divisor; T.Div builds the node)");
     return rv_err();
   }
   if (!strcmp(op, "/") && !tir_dtype_is_float(x->dtype) && !tir_dtype_is_float(y->dtype)) {

@@ -1,9 +1,11 @@
 /* reader_stmt.c - statements: assignments (stores, lets, declarations,
  * statement-level allocations), for / while / if, with-frames (blocks,
  * init, attr, launch_thread, Assert), T.evaluate and bare calls. */
+#include <stdint.h>
 #include <string.h>
 
 #include "script/reader.h"
+#include "tir/script.h"
 #include "tir/visit.h"
 
 /* the statements that scope the rest of their list (lets, local scalars,
@@ -527,6 +529,18 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   tir_expr *v = bound ? bound : thread_var(r, a->pos[0], t, a->sp);
   tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
   if (!ext) return NULL;
+  if (a->pos[0].k == RV_EXPR) { /* one env_thread var, one extent (TVM: "Inconsistent extents of environment thread") */
+    const tir_expr *was = (const tir_expr *)(intptr_t)tir_ptrmap_get(&r->thread_ext, v, 0);
+    if (!was) tir_ptrmap_put(&r->thread_ext, v, (long)(intptr_t)ext);
+    else if (!tir_expr_identical(was, ext)) {
+      char *e1 = tir_print_expr(was), *e2 = tir_print_expr(ext);
+      tir_error(r->d, a->pos[1].sp, "thread '%s' is launched with extent %s here and %s before: one thread var has one extent",
+                v->u.var.name, e2, e1);
+      free(e1);
+      free(e2);
+      return NULL;
+    }
+  }
   if (!tag) tag = v->u.var.name;
   if (name && a->pos[0].k == RV_STR && !bound) v->u.var.name = tir_strdup(r->c, name);
   if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
