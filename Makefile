@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz asan valgrind run clean bench grammar
+.PHONY: sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -175,6 +175,13 @@ sweep-full: $(TIRC)
 
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
+
+# mutants of the TVM-readable corpora read by tirc and by TVM side by side
+# (silent changes, leniency, refusals: tests/fuzz/README.md); not in make test
+FUZZ_TVM_N ?= 2000
+FUZZ_TVM_SEED ?= 1
+fuzz-tvm: $(TIRC)
+	@python3 tests/fuzz/diff_tvm.py $(TIRC) $(BUILD)/fuzz_tvm --n $(FUZZ_TVM_N) --seed $(FUZZ_TVM_SEED)
 
 # big and deep programs, their C compiled with -Werror and run (issue 11);
 # the long run: make bigdeep-long BIGDEEP_TIME=3600 (CUDA through nvcc too)

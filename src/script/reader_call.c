@@ -1500,7 +1500,13 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   rval *cl = rd_arg(a, 2, "content_lanes");
   int64_t lanes = 1;
   if (cl && !rd_as_int(r, *cl, &lanes, "content_lanes")) return rv_err();
-  if (lanes < 1 || lanes >= TIR_LANES_SCALABLE || b->dtype.lanes != 1) {
+  if (b->dtype.lanes != 1) {
+    char s1[32];
+    tir_error(r->d, a->sp, "access_ptr of buffer '%s' of a vector dtype (%s) is not supported", b->name,
+              tir_dtype_str(b->dtype, s1));
+    return rv_err();
+  }
+  if (lanes < 1 || lanes >= TIR_LANES_SCALABLE) {
     tir_error(r->d, cl->sp, "access_ptr content_lanes %lld is not supported here", (long long)lanes);
     return rv_err();
   }

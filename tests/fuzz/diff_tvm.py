@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""diff_tvm.py - a differential mutation fuzz of tirc's reader against TVM
+0.27's parser (make fuzz-tvm).
+
+Each mutant is a text of the TVM-readable corpora (tests/corpus/*/, the
+files listed `equal`) with one to three mutations: a number, a dtype or
+scope string, an operator, a T.* name of a family (min/max, serial/
+parallel, ...) or another identifier of the text swapped; a line deleted
+or repeated.  Both read it:
+
+  equal          TVM reads it, tirc reads it, and TVM's reading of tirc's
+                 print is structurally equal to TVM's reading of the mutant
+  both-refuse    neither reads it
+  DIFFER         both read it, not equal: a silent change (or a listed
+                 difference): the finding this looks for
+  lenient        tirc reads what TVM refuses
+  refused-*      tirc refuses (by name) what TVM reads (checked, or only
+                 with its well-formedness check off)
+  out-unreadable tirc's print of what both read is not TVM-readable
+  crash          tirc exits with neither 0 nor 1, or 1 with no
+                 FILE:LINE:COL: error:, or runs past 30 s
+  tvm-crash      TVM's reader died (a segfault of TVM's own; skipped)
+
+Every mutant not equal or both-refuse is kept in OUT with tirc's stderr.
+Exit status 1 when any is a crash, 0 otherwise (the rest are for review).
+
+usage: diff_tvm.py TIRC OUT [--n N] [--seed S]
+"""
+import argparse
+import contextlib
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import tokenize
+import typing
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "corpus"))
+
+GROUPS = [["min", "max"], ["serial", "parallel", "unroll", "vectorized"],
+          ["floordiv", "floormod", "truncdiv", "truncmod"],
+          ["exp", "log", "sqrt", "tanh", "sigmoid", "fabs", "floor", "ceil", "round"],
+          ["float32", "int32", "int64", "float16", "bool", "int8", "uint8", "float64", "bfloat16"],
+          ["spatial", "reduce", "S", "R", "scan", "opaque"], ["if_then_else", "Select"],
+          ["alloc_buffer", "decl_buffer"], ["reads", "writes"], ["Broadcast", "Ramp"],
+          ["shift_left", "shift_right", "bitwise_and", "bitwise_or", "bitwise_xor"], ["likely", "bool"],
+          ["grid", "serial"], ["vload", "vstore"], ["launch_thread", "env_thread"]]
+DTYPES = ["float32", "int32", "int64", "float16", "bool", "int8", "uint8", "float64", "bfloat16", "handle",
+          "float32x4", "int32x4", "uint1", "int4", "float8_e4m3fn", ""]
+SCOPES = ["global", "shared", "local", "shared.dyn", "warp", "local.fragment", "wmma.accumulator"]
+# (not 2147483648: a bare Python int past int32's range as a buffer extent
+# gives, in TVM, a default layout of int32 strides that T.int64(2147483648)
+# does not; tirc prints the latter, a known difference, README)
+NUMS = ["0", "1", "2", "-1", "3", "7", "16", "128", "2147483647", "-2147483648", "0.5", "1e30",
+        "True", "False", "None"]
+ARITH = ["+", "-", "*", "//", "%", "/", "<<", ">>", "&", "|", "^", "**"]
+CMP = ["<", "<=", ">", ">=", "==", "!="]
+KEYWORDS = {"T", "I", "def", "class", "for", "in", "with", "if", "else", "return", "and", "or", "not", "as",
+            "range", "None", "True", "False"}
+
+
+def mutate(rnd, src):
+    toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    lines = src.split("\n")
+    if rnd.random() < 0.15:  # a line deleted or repeated
+        body = [i for i, l in enumerate(lines)
+                if l.strip() and not l.lstrip().startswith(("#", "@", "def ", "class "))]
+        if not body:
+            return None
+        i = rnd.choice(body)
+        if rnd.random() < 0.5:
+            del lines[i]
+        else:
+            lines.insert(i, lines[rnd.choice(body)] if rnd.random() < 0.3 else lines[i])
+        return "\n".join(lines)
+    cands = [t for t in toks if t.type in (tokenize.NUMBER, tokenize.STRING, tokenize.NAME, tokenize.OP)]
+    names = [u.string for u in toks if u.type == tokenize.NAME and u.string not in KEYWORDS]
+    for _ in range(20):
+        t = rnd.choice(cands)
+        s, new = t.string, None
+        (r0, c0), (_, c1) = t.start, t.end
+        if t.type == tokenize.NUMBER:
+            new = rnd.choice(NUMS + ([str(int(s) + rnd.choice([-1, 1]))] if re.match(r"^\d+$", s) else []))
+        elif t.type == tokenize.STRING:
+            v = s.strip("\"'")
+            if v in DTYPES or re.match(r"^(u?int|float|bfloat)\d+", v):
+                new = '"%s"' % rnd.choice(DTYPES)
+            elif v in SCOPES:
+                new = '"%s"' % rnd.choice(SCOPES)
+        elif t.type == tokenize.NAME:
+            fam = [g for g in GROUPS if s in g]
+            after_dot = c0 > 0 and lines[r0 - 1][c0 - 1] == "."
+            if fam and rnd.random() < 0.6:
+                new = rnd.choice(fam[0])
+            elif s not in KEYWORDS and names and not after_dot and rnd.random() < 0.5:
+                new = rnd.choice(names)
+            elif s in ("and", "or"):
+                new = "or" if s == "and" else "and"
+        elif s in ARITH:
+            new = rnd.choice(ARITH)
+        elif s in CMP:
+            new = rnd.choice(CMP)
+        if new is None or new == s:
+            continue
+        lines[r0 - 1] = lines[r0 - 1][:c0] + new + lines[r0 - 1][c1:]
+        return "\n".join(lines)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tirc")
+    ap.add_argument("out")
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    import tvm  # noqa: E402  (TVM is the oracle, imported once; each mutant is judged in a fork)
+    import tvm_ffi
+    from tvm.script import tirx as T, ir as I
+    import tvm_text
+    ev = {"T": T, "I": I, "TypeVar": typing.TypeVar}
+
+    def tvm_read(text):
+        for wf in (True, False):
+            try:
+                with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+                    return tvm.script.from_source(text, extra_vars=dict(ev), check_well_formed=wf), wf
+            except Exception:  # noqa: BLE001
+                pass
+        return None, None
+
+    def classify(m, r):
+        if r is None or r.returncode not in (0, 1) or (
+                r.returncode == 1 and not re.search(r":\d+:\d+: error:", r.stderr)):
+            return "crash"
+        a, wf = tvm_read(m)
+        if r.returncode == 1:
+            return "both-refuse" if a is None else ("refused-tvm-reads-checked" if wf else "refused-tvm-reads-unchecked")
+        if a is None:
+            return "lenient"
+        b, _ = tvm_read(r.stdout)
+        if b is None:
+            return "out-unreadable"
+        x, y = tvm_text.as_pair(a, b)
+        return "equal" if tvm_ffi.structural_equal(x, y, map_free_vars=True) else ("DIFFER" if wf else "differ-unchecked")
+
+    seeds = []
+    for d in sorted(os.listdir(os.path.join(ROOT, "tests", "corpus"))):
+        exp = os.path.join(ROOT, "tests", "corpus", d, "expected.txt")
+        if os.path.isfile(exp):
+            for line in open(exp):
+                if line.rstrip().endswith(": equal"):
+                    seeds.append(os.path.join(ROOT, "tests", "corpus", d, line.split(":")[0]))
+    os.makedirs(args.out, exist_ok=True)
+    rnd = random.Random(args.seed)
+    stats, kept, t0 = {}, 0, time.time()
+    cur = os.path.join(args.out, "cur.tir")
+    for it in range(args.n):
+        f = rnd.choice(seeds)
+        src = m = open(f).read()
+        for _ in range(rnd.choice([1, 1, 1, 2, 3])):
+            try:
+                m = mutate(rnd, m) or m
+            except (tokenize.TokenError, IndentationError, SyntaxError):
+                pass
+        if m == src:
+            continue
+        open(cur, "w").write(m)
+        try:
+            r = subprocess.run([args.tirc, cur], capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            r = None
+        rfd, wfd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # TVM's reader can segfault on a mutant: judged in a child
+            os.close(rfd)
+            try:
+                cat = classify(m, r)
+            except Exception:  # noqa: BLE001
+                cat = "tvm-exception"
+            os.write(wfd, cat.encode())
+            os._exit(0)
+        os.close(wfd)
+        data = b""
+        while True:
+            c = os.read(rfd, 100)
+            if not c:
+                break
+            data += c
+        os.close(rfd)
+        os.waitpid(pid, 0)
+        cat = data.decode() or "tvm-crash"
+        stats[cat] = stats.get(cat, 0) + 1
+        if cat not in ("equal", "both-refuse"):
+            kept += 1
+            q = os.path.join(args.out, "%s_%05d.tir" % (cat, kept))
+            open(q, "w").write("# from %s\n" % os.path.relpath(f, ROOT) + m)
+            if r is not None:
+                open(q + ".err", "w").write(r.stderr[:2000])
+        if (it + 1) % 500 == 0:
+            print("%d mutants, %d s: %s" % (it + 1, time.time() - t0, stats), flush=True)
+    print("diff_tvm: %d mutants: %s; kept in %s" % (args.n, ", ".join("%s %d" % kv for kv in sorted(stats.items())), args.out))
+    return 1 if stats.get("crash") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
