@@ -1512,12 +1512,13 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   }
   tir_dtype it = b->elem_offset->dtype;
   rval *ov = rd_arg(a, 3, "offset");
+  if (ov && !rd_int_valued(r, *ov, "an access_ptr offset")) return rv_err();
   tir_expr *off = ov ? rd_convert(r, *ov, it) : tir_int(r->c, it, 0);
   if (!off) return rv_err();
   rval *ev = rd_arg(a, 4, "extent");
   tir_expr *ext;
   if (ev && ev->k != RV_NONE) {
-    if (!(ext = rd_convert(r, *ev, it))) return rv_err();
+    if (!rd_int_valued(r, *ev, "an access_ptr extent") || !(ext = rd_convert(r, *ev, it))) return rv_err();
   } else if (b->ndim == 0) { /* a rank-0 buffer: one element, whatever the offset (TVM's int64 1) */
     ext = tir_int(r->c, TIR_INT64, 1);
   } else {
