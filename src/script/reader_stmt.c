@@ -1280,7 +1280,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   }
   /* a Python int past int32 (TVM keeps it a boxed int, printed bare): an attribute value */
   bool big_int = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
-                 a->pos[0].k == RV_FLOAT; /* a Python float too (a boxed float in TVM, no FloatImm) */
+                 a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL; /* a Python float or bool too (boxed in TVM, no Imm) */
   if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || big_int) {
     /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
      * value or a buffer (TVM holds the Buffer, not its data) as the node */
