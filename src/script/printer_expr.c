@@ -412,6 +412,11 @@ static void pr_int(printer *p, const tir_expr *e) {
     pr_puts(&p->out, "T.max_value(\"uint64\")"); /* TVM reads its T.uint64(18446744073709551615) print no more than any past int64 */
   else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64) /* held as int64 bits: 2^63 and up print as such */
     pr_printf(&p->out, "T.%s(%llu)", tir_dtype_str(e->dtype, buf), (unsigned long long)v);
+  else if (e->dtype.lanes == 1 && (e->dtype.code == TIR_TC_UINT1 || (e->dtype.bits != 8 && e->dtype.bits != 16 &&
+                                                                      e->dtype.bits != 32 && e->dtype.bits != 64)))
+    /* int4, uint3, uint1 ...: TVM 0.27 has no T.int4 (its own print of one,
+     * T.int4(3), it cannot read back); T.IntImm reads as the constant */
+    pr_printf(&p->out, "T.IntImm(\"%s\", %lld)", tir_dtype_str(e->dtype, buf), (long long)v);
   else pr_printf(&p->out, "T.%s(%lld)", tir_dtype_str(e->dtype, buf), (long long)v);
 }
 

@@ -1100,6 +1100,15 @@ static rval imm_ctor(rd *r, const char *name, rd_args *a) {
   }
   if (!rd_parse_dtype(r, *dt, &t)) return rv_err();
   bool fl = name[0] == 'F';
+  if (!fl && t.code == TIR_TC_UINT1 && t.lanes == 1 && (v->k == RV_INT || v->k == RV_BOOL)) { /* uint1: 0 or 1 */
+    if (v->i != 0 && v->i != 1) {
+      tir_error(r->d, v->sp, "integer literal %lld out of range for uint1", (long long)v->i);
+      return rv_err();
+    }
+    tir_expr *e = tir_int(r->c, t, v->i);
+    e->span = a->sp;
+    return rv_expr(e, a->sp);
+  }
   if (t.lanes != 1 || (fl ? !tir_dtype_is_float(t) : !(tir_dtype_is_int(t) || tir_dtype_is_bool(t))) ||
       (fl ? v->k != RV_FLOAT && v->k != RV_INT : v->k != RV_INT && v->k != RV_BOOL)) {
     tir_error(r->d, a->sp, "T.%s expects a scalar %s dtype and a Python number", name, fl ? "float" : "integer");
