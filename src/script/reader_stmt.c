@@ -1278,10 +1278,10 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
               a->pos[0].region.buf ? a->pos[0].region.buf->name : "A");
     return NULL;
   }
-  /* a Python int past int32 (TVM keeps it a boxed int, printed bare): an attribute value */
-  bool big_int = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
-                 a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL; /* a Python float or bool too (boxed in TVM, no Imm) */
-  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || big_int) {
+  /* a Python int past int32, a Python float or bool (TVM keeps each boxed, printed bare): an attribute value */
+  bool boxed_node = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
+                    a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL;
+  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || boxed_node) {
     /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
      * value or a buffer (TVM holds the Buffer, not its data) as the node */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
