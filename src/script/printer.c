@@ -828,8 +828,16 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   }
   const char *name = define_buffer(p, b);
   line(p);
-  if (val && tir_dtype_is_scalable(b->dtype)) { /* T.float32xvscalex4 TVM cannot read: typed by its value */
+  /* a type TVM's script has no name for (T.float32xvscalex4, T.int4,
+   * T.uint1): typed by its value, or declared by T.local_scalar */
+  bool unnamed = tir_dtype_is_scalable(b->dtype) || b->dtype.code == TIR_TC_UINT1 ||
+                 ((tir_dtype_is_int(b->dtype) || b->dtype.code == TIR_TC_UINT) && b->dtype.bits != 8 &&
+                  b->dtype.bits != 16 && b->dtype.bits != 32 && b->dtype.bits != 64);
+  if (val && unnamed) {
     pr_printf(&p->out, "%s = %s", name, val);
+  } else if (unnamed && b->dtype.lanes == 1) {
+    char ty[32];
+    pr_printf(&p->out, "%s = T.local_scalar(\"%s\")", name, tir_dtype_str(b->dtype, ty));
   } else {
     pr_printf(&p->out, "%s: ", name);
     pr_type_annot(p, b->dtype);
