@@ -157,6 +157,9 @@ def main():
                 if line.rstrip().endswith(": equal"):
                     seeds.append(os.path.join(ROOT, "tests", "corpus", d, line.split(":")[0]))
     os.makedirs(args.out, exist_ok=True)
+    for old in os.listdir(args.out):  # this run's findings only
+        if old.endswith((".tir", ".err")):
+            os.remove(os.path.join(args.out, old))
     rnd = random.Random(args.seed)
     stats, kept, t0 = {}, 0, time.time()
     cur = os.path.join(args.out, "cur.tir")
