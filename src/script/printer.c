@@ -94,6 +94,16 @@ static void pr_index_map(printer *p, const tir_attr_val *a, bool outer) {
   pr_puts(&p->out, ")");
 }
 
+/* open, a's items comma-separated, close */
+static void pr_attr_items(printer *p, const tir_attr_val *a, const char *open, const char *close) {
+  pr_puts(&p->out, open);
+  for (int i = 0; i < a->n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_attr_val(p, a->items[i]);
+  }
+  pr_puts(&p->out, close);
+}
+
 static void pr_attr_val(printer *p, const tir_attr_val *a) {
   if (!a) {
     pr_puts(&p->out, "None");
@@ -128,12 +138,7 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
       pr_expr(p, a->expr);
     break;
   case TIR_AV_LIST:
-    pr_puts(&p->out, "[");
-    for (int i = 0; i < a->n; i++) {
-      if (i) pr_puts(&p->out, ", ");
-      pr_attr_val(p, a->items[i]);
-    }
-    pr_puts(&p->out, "]");
+    pr_attr_items(p, a, "[", "]");
     break;
   case TIR_AV_DICT:
     pr_attr_dict(p, a, NULL, NULL);
@@ -141,20 +146,10 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
   case TIR_AV_NONE: pr_puts(&p->out, "None"); break;
   case TIR_AV_ITER_VAR: /* T.iter_var(v, None, "ThreadIndex", "threadIdx.x"): v declared first (pr_func_prologue) */
-    pr_puts(&p->out, "T.iter_var(");
-    for (int i = 0; i < a->n; i++) {
-      if (i) pr_puts(&p->out, ", ");
-      pr_attr_val(p, a->items[i]);
-    }
-    pr_puts(&p->out, ")");
+    pr_attr_items(p, a, "T.iter_var(", ")");
     break;
   case TIR_AV_VDEVICE: /* as written: TVM builds the same VDevice from it */
-    pr_puts(&p->out, "I.vdevice(");
-    for (int i = 0; i < a->n; i++) {
-      if (i) pr_puts(&p->out, ", ");
-      pr_attr_val(p, a->items[i]);
-    }
-    pr_puts(&p->out, ")");
+    pr_attr_items(p, a, "I.vdevice(", ")");
     break;
   case TIR_AV_TARGET: /* as written: TVM builds the same Target from it */
     pr_puts(&p->out, "T.target(");
