@@ -30,6 +30,40 @@ def macros(cmd, headers, suffix):
     return names
 
 
+def c_callees(names):
+    """how C (gcc -std=c11 with the headers the C output may include) can
+    call each name: 'h', 's' or 'l' where math.h + stdint.h + string.h (+
+    stdio.h, + stdlib.h) declare it as a function or function-like macro,
+    'p' where none of them knows it (a prototype of its own), 'x' else"""
+    base = ['math.h', 'stdint.h', 'string.h']
+    sets = [('h', base), ('s', base + ['stdio.h']), ('l', base + ['stdlib.h'])]
+    how = {}
+    with tempfile.TemporaryDirectory() as d:
+        def compiles(headers, body):
+            src = os.path.join(d, 't.c')
+            with open(src, 'w') as f:
+                f.write(''.join('#include <%s>\n' % h for h in headers) + body + '\n')
+            return subprocess.run(['gcc', '-std=c11', '-fsyntax-only', src], capture_output=True).returncode == 0
+        fn_macros = {}
+        for tag, hs in sets:
+            src = os.path.join(d, 'm.c')
+            with open(src, 'w') as f:
+                f.write(''.join('#include <%s>\n' % h for h in hs))
+            out = subprocess.run(['gcc', '-std=c11', '-dM', '-E', src], capture_output=True, text=True).stdout
+            fn_macros[tag] = set(re.findall(r'^#define ([A-Za-z_][A-Za-z0-9_]*)\(', out, re.M))
+        for n in names:
+            how[n] = 'x'
+            for tag, hs in sets:
+                if n in fn_macros[tag] or compiles(hs, '_Static_assert(__builtin_types_compatible_p('
+                                                     '__typeof__(&%s), __typeof__(&*%s)), "");' % (n, n)):
+                    how[n] = tag
+                    break
+            else:
+                if compiles(base + ['stdio.h', 'stdlib.h'], 'int %s;' % n):
+                    how[n] = 'p'
+    return how
+
+
 def main():
     names = set()
     for cc in ('gcc', 'clang'):
@@ -70,6 +104,7 @@ def main():
       stdout stderr assert EOF offsetof'''.split()
     names |= set(c_kw) | set(cpp_kw) | math | set(cuda) | set(libc)
     names = sorted(n for n in names if re.fullmatch(r'[A-Za-z][A-Za-z0-9_]*', n))
+    c_how = c_callees(names)
     out = ['/* c_reserved.c - the names the generated C and CUDA cannot use for a',
            ' * variable, buffer or function as they are (issue 11, class 5), sorted for',
            ' * bsearch: the keywords of C11 and C++20 (CUDA is C++), every macro that',
@@ -97,6 +132,43 @@ def main():
             '  if (!strncmp(n, "tir_", 4) || !strncmp(n, "__", 2) || !strncmp(n, "cuda", 4)) return true;',
             "  if (n[0] == '_' && n[1] >= 'A' && n[1] <= 'Z') return true;",
             '  return bsearch(n, names, sizeof names / sizeof names[0], sizeof names[0], cmp) != NULL;', '}', '']
+    out += ['/* how the generated C can call a reserved name (T.call_extern): the header',
+            ' * that declares it as a function or function-like macro (math.h, stdint.h and',
+            ' * string.h are always included), or a prototype of its own where no',
+            ' * header tirc may include knows the name; any other reserved name (a keyword,',
+            ' * type, object or constant) cannot be called (gcc -std=c11). */',
+            'typedef struct {', '  const char *name;', '  char how;', '} callee;', '', 'static const callee c_callees[] = {']
+    line = '   '
+    for n in names:
+        item = ' {"%s", \'%s\'},' % (n, c_how[n])
+        if len(line) + len(item) > 110:
+            out.append(line)
+            line = '   '
+        line += item
+    out.append(line)
+    out += ['};', '',
+            'static int cmp_callee(const void *k, const void *e) {',
+            '  return strcmp((const char *)k, *(const char *const *)e);', '}', '',
+            "/* 'h': declared by a header always included; 's': by <stdio.h>; 'l': by",
+            " * <stdlib.h>; 'p': unknown to C's headers, called through a prototype;",
+            " * 'x': cannot be called; 0: not a reserved name */",
+            'char cg_c_callee(const char *n) {',
+            "  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp_callee);",
+            "  return e ? e->how : 0;", '}', '']
+    kws = sorted(set(c_kw) | set(cpp_kw))
+    out += ['/* the keywords of C11 and C++20 (alternative tokens such as `not` among them) */',
+            'static const char *const keywords[] = {']
+    line = '   '
+    for n in kws:
+        item = ' "%s",' % n
+        if len(line) + len(item) > 110:
+            out.append(line)
+            line = '   '
+        line += item
+    out.append(line)
+    out += ['};', '', 'bool cg_keyword(const char *n) {',
+            '  return bsearch(n, keywords, sizeof keywords / sizeof keywords[0], sizeof keywords[0], cmp) != NULL;',
+            '}', '']
     with open(OUT, 'w') as f:
         f.write('\n'.join(out))
     print('%s: %d names' % (OUT, len(names)))

@@ -300,6 +300,7 @@ void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl
                  extra_param ? ", " : "", extra_param ? extra_param : "");
   cg_text_printf(out, "  const char *%s = (const char *)%s;\n", base, args);
   cg_text_printf(out, "  (void)%s;\n", ws);
+  if (!fn->nargs) cg_text_printf(out, "  (void)%s;\n", base); /* nothing to read from it */
   cg_text call = {0};
   for (int i = 0; i < fn->nargs; i++) {
     const tir_aot_arg *a = &fn->args[i];
@@ -517,6 +518,8 @@ typedef struct {
   const tir_expr **first; /* the first call of each callee */
   int n, cap;
   cg_text *out;
+  const char *const *syms; /* the module's C function symbols, or NULL */
+  int nsyms;
 } extern_decls;
 
 static bool same_signature(const tir_expr *a, const tir_expr *b) {
@@ -561,7 +564,28 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
                             "no C header tirc includes declares it", e->u.call.op, name);
     return true;
   }
-  if (cg_reserved_name(name)) return true; /* declared by the headers (or refused by the compiler) */
+  /* a name C or CUDA reserves: called as the headers declare it, through a
+   * prototype where C's headers do not know it, never where it is no
+   * function (a keyword, type, object or constant: `int`, `size_t`, `EOF`;
+   * in CUDA a C++ keyword too, where `not(x)` would be !x) */
+  char how = cg_c_callee(name);
+  if (how == 'x' || (x->g->target->is_cuda && cg_keyword(name))) {
+    cg_error(x->g, e->span, "T.%s: '%s' is a %s of %s, not a function: the generated code cannot call it", e->u.call.op,
+             name, cg_keyword(name) ? "keyword" : "type, object or constant", how == 'x' ? "C" : "C++ (CUDA)");
+    return true;
+  }
+  if (how == 's' && !x->g->target->is_cuda) x->g->used_stdio = true;
+  if (how == 'l' && !x->g->target->is_cuda) x->g->used_malloc = true;
+  if (cg_reserved_name(name) && (how != 'p' || x->g->target->is_cuda)) return true; /* declared by the headers */
+  for (int i = 0; i < x->nsyms; i++) {
+    size_t k = strlen(x->syms[i]);
+    if (!strcmp(name, x->syms[i]) || (!strncmp(name, x->syms[i], k) && !strcmp(name + k, "_packed"))) {
+      cg_error(x->g, e->span, "T.%s: '%s' is the name of a function this module defines in the generated C: "
+                              "a call of it as an extern function cannot be declared (choose the symbol with --symbol)",
+               e->u.call.op, name);
+      return true;
+    }
+  }
   for (int i = 0; i < x->n; i++)
     if (!strcmp(x->first[i]->u.call.args[0]->u.str, name)) {
       if (!same_signature(x->first[i], e))
@@ -590,8 +614,8 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   return true;
 }
 
-void cg_extern_decls(cg *g, const tir_module *m, cg_text *out) {
-  extern_decls x = {.g = g, .out = out};
+void cg_extern_decls(cg *g, const tir_module *m, const char *const *syms, cg_text *out) {
+  extern_decls x = {.g = g, .out = out, .syms = syms, .nsyms = syms ? m->nfuncs : 0};
   tir_visitor v = {.expr = decl_cb, .user = &x};
   for (int i = 0; i < m->nfuncs; i++) tir_visit_stmt(&v, m->funcs[i]->body);
   if (x.n) cg_text_puts(out, "\n");

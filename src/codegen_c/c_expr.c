@@ -357,9 +357,63 @@ static void print_call(cg *g, const tir_expr *e) {
              e->u.call.op);
 }
 
+/* an integer divisor that is 0 whatever the vars (c - c): C compilers
+ * refuse it (-Wdiv-by-zero); TVM's constant folding, where it folds, stops
+ * with "Divide by zero" */
+/* the value of an integer expression of constants as C computes it in its
+ * dtype (the simplifier leaves some unfolded: T.truncmod(T.uint32(14),
+ * T.uint32(7))); false where it is not one */
+static bool const_value(const tir_expr *e, uint64_t *v, int depth) {
+  if (depth > 64 || !tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) return false;
+  int bits = e->dtype.bits;
+  uint64_t mask = bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1, a, b;
+  bool uns = e->dtype.code == TIR_TC_UINT;
+  if (e->kind == TIR_INT_IMM) {
+    *v = (uint64_t)e->u.int_val & mask;
+    return true;
+  }
+  if (e->kind == TIR_CAST) {
+    if (!const_value(e->u.un.a, &a, depth + 1)) return false;
+    int from = e->u.un.a->dtype.bits; /* sign-extend a signed source */
+    if (e->u.un.a->dtype.code == TIR_TC_INT && from < 64 && (a >> (from - 1) & 1)) a |= ~(((uint64_t)1 << from) - 1);
+    *v = a & mask;
+    return true;
+  }
+  if (!TIR_IS_BINARY(e->kind) || !const_value(e->u.bin.a, &a, depth + 1) || !const_value(e->u.bin.b, &b, depth + 1))
+    return false;
+  int64_t sa = (int64_t)(bits < 64 && !uns && (a >> (bits - 1) & 1) ? a | ~mask : a);
+  int64_t sb = (int64_t)(bits < 64 && !uns && (b >> (bits - 1) & 1) ? b | ~mask : b);
+  switch (e->kind) {
+  case TIR_ADD: *v = (a + b) & mask; return true;
+  case TIR_SUB: *v = (a - b) & mask; return true;
+  case TIR_MUL: *v = (a * b) & mask; return true;
+  case TIR_DIV:
+  case TIR_MOD:
+    if (b == 0 || (!uns && sb == -1)) return false;
+    *v = (uns ? (e->kind == TIR_DIV ? a / b : a % b) : (uint64_t)(e->kind == TIR_DIV ? sa / sb : sa % sb)) & mask;
+    return true;
+  default: return false;
+  }
+}
+
+static bool zero_divisor(cg *g, const tir_expr *e) {
+  if (e->kind != TIR_DIV && e->kind != TIR_MOD && e->kind != TIR_FLOORDIV && e->kind != TIR_FLOORMOD) return false;
+  if (tir_dtype_is_float(e->dtype)) return false;
+  const tir_expr *b = e->u.bin.b;
+  if (b->kind != TIR_INT_IMM && b->kind != TIR_BROADCAST) b = tir_simplify(cg_bounds(g), (tir_expr *)b);
+  if (b->kind == TIR_BROADCAST) b = b->u.bcast.value;
+  uint64_t k;
+  return const_value(b, &k, 0) && k == 0;
+}
+
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {
   bool index = g->index_ctx;
   g->index_ctx = false;
+  if (zero_divisor(g, e)) {
+    cg_error(g, e->span, "integer division by zero: the divisor is 0 whatever the values (C compilers reject a "
+                         "division by a constant 0)");
+    return;
+  }
   if (is_arith(e) && signed_wide(e->dtype)) {
     print_arith(g, e, need, index);
     return;

@@ -70,9 +70,10 @@ static bool print_special_math(cg *g, const tir_expr *e) {
   bool f32 = e->dtype.bits == 32;
   if (e->u.call.nargs != 1) return false;
   if (!strcmp(op, "sigmoid") && tir_dtype_is_float(e->dtype)) {
-    cg_text_printf(g->out, "(%s / (%s + %s(-", f32 ? "1.0f" : "1.0", f32 ? "1.0f" : "1.0", f32 ? "expf" : "exp");
-    cg_expr_prec(g, a[0], 14);
-    cg_text_puts(g->out, ")))");
+    /* -(x): a negative constant or a negation of its own is no `--` */
+    cg_text_printf(g->out, "(%s / (%s + %s(-(", f32 ? "1.0f" : "1.0", f32 ? "1.0f" : "1.0", f32 ? "expf" : "exp");
+    cg_expr(g, a[0]);
+    cg_text_puts(g->out, "))))");
     return true;
   }
   if (!strcmp(op, "rsqrt") && tir_dtype_is_float(e->dtype)) {

@@ -150,6 +150,8 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) __attribute__((format(pr
 const char *cg_define(cg *g, const void *key, const char *hint); /* a fresh, unique C name */
 bool cg_reserved_symbol(const char *n); /* a C/CUDA keyword, library name or macro */
 bool cg_reserved_name(const char *n);   /* the same (c_reserved.c) */
+char cg_c_callee(const char *n);        /* how C calls a reserved name (c_reserved.c) */
+bool cg_keyword(const char *n);         /* a C11 or C++20 keyword */
 /* the global symbol f is emitted as: its own, or (reserved in C) renamed
  * deterministically with a warning; NULL with an error when not an identifier */
 const char *cg_func_symbol(tir_ctx *c, const tir_func *f, tir_diag *d);
@@ -157,7 +159,7 @@ const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d);
 /* syms (cg_module_symbols) and the names call_extern calls, for cg.globals */
 const char **cg_module_globals(tir_ctx *c, const tir_module *m, const char **syms, int *n);
 /* a prototype for each function call_extern calls that no header declares */
-void cg_extern_decls(cg *g, const tir_module *m, cg_text *out);
+void cg_extern_decls(cg *g, const tir_module *m, const char *const *syms, cg_text *out);
 const char *cg_lookup(cg *g, const void *key);                  /* NULL when not in scope */
 const char *cg_var(cg *g, const tir_expr *var);                 /* error when undefined */
 const char *cg_buffer_ptr(cg *g, const tir_buffer *b);          /* the C name of b's data */

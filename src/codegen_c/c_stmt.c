@@ -12,7 +12,10 @@
 typedef struct {
   const void *var;
   bool found;
+  bool stores; /* a store into a buffer over var counts as a use */
 } use_ctx;
+
+static bool walk_uses(const tir_stmt *s, const void *var, bool stores);
 
 static bool use_expr(tir_visitor *v, const tir_expr *e) {
   use_ctx *u = v->user;
@@ -22,6 +25,22 @@ static bool use_expr(tir_visitor *v, const tir_expr *e) {
 
 static bool use_stmt(tir_visitor *v, const tir_stmt *s) {
   use_ctx *u = v->user;
+  /* what the printer leaves out is no use: a value evaluated for nothing
+   * (print_evaluate), the node and value of an attr other than a launch
+   * (print_attr: its body only), a loop's annotations */
+  if (s->kind == TIR_EVALUATE && s->u.eval.value->kind != TIR_CALL) return false;
+  if (s->kind == TIR_ATTR && strcmp(s->u.attr.key, "thread_extent") && strcmp(s->u.attr.key, "virtual_thread")) {
+    u->found |= s->u.attr.body && walk_uses(s->u.attr.body, u->var, u->stores);
+    return false;
+  }
+  if (s->kind == TIR_FOR && s->u.loop.annotations) {
+    u->found |= cg_expr_uses_var(s->u.loop.var, u->var) || cg_expr_uses_var(s->u.loop.min, u->var) ||
+                cg_expr_uses_var(s->u.loop.extent, u->var) ||
+                (s->u.loop.step && cg_expr_uses_var(s->u.loop.step, u->var)) ||
+                walk_uses(s->u.loop.body, u->var, u->stores);
+    return false;
+  }
+  if (!u->stores) return !u->found;
   if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == u->var) u->found = true;
   if ((s->kind == TIR_DECL_BUFFER || s->kind == TIR_ALLOC_BUFFER) && s->u.decl.buf->data == u->var &&
       s->u.decl.body && cg_uses_var(s->u.decl.body, u->var))
@@ -29,27 +48,24 @@ static bool use_stmt(tir_visitor *v, const tir_stmt *s) {
   return !u->found;
 }
 
-bool cg_uses_var(const tir_stmt *s, const void *var) {
-  use_ctx u = {var, false};
+static bool walk_uses(const tir_stmt *s, const void *var, bool stores) {
+  use_ctx u = {var, false, stores};
   tir_visitor v = {.expr = use_expr, .stmt = use_stmt, .user = &u};
   tir_visit_stmt(&v, s);
   return u.found;
 }
 
+bool cg_uses_var(const tir_stmt *s, const void *var) { return walk_uses(s, var, true); }
+
 bool cg_expr_uses_var(const tir_expr *e, const void *var) {
-  use_ctx u = {var, false};
+  use_ctx u = {var, false, false};
   tir_visitor v = {.expr = use_expr, .user = &u};
   tir_visit_expr(&v, e);
   return u.found;
 }
 
 /* s reads var (a load of a buffer over it, or the var itself), stores aside */
-static bool reads_var(const tir_stmt *s, const void *var) {
-  use_ctx u = {var, false};
-  tir_visitor v = {.expr = use_expr, .user = &u};
-  tir_visit_stmt(&v, s);
-  return u.found;
-}
+static bool reads_var(const tir_stmt *s, const void *var) { return walk_uses(s, var, false); }
 
 /* ---- statements ---- */
 

@@ -316,13 +316,25 @@ static void pr_sub(printer *p, const tir_expr *e, bool parens) {
   if (parens) pr_puts(&p->out, ")");
 }
 
+/* the var's own name, under the X.data aliases of the buffers declared
+ * over it; NULL where it has none */
+static const char *plain_name(const printer *p, const void *key) {
+  for (int i = p->nnames - 1; i >= 0; i--)
+    if (p->names[i].key == key && !p->names[i].alias) return p->names[i].text;
+  return NULL;
+}
+
 /* named: NULL, or per arg the buffer whose `X.data` was written there
- * (tir_expr.u.call.named), printed so while X is in scope with that data */
+ * (tir_expr.u.call.named), printed so while X is in scope with that data;
+ * a var with no buffer there was written by its own name (the reader's
+ * calls): printed so */
 static void pr_args_named(printer *p, tir_expr *const *args, int n, const tir_buffer *const *named, uint64_t bare) {
   for (int i = 0; i < n; i++) {
     if (i) pr_puts(&p->out, ", ");
     const char *via = named && named[i] && named[i]->data == args[i] ? pr_lookup(p, named[i]) : NULL;
+    const char *own = named && !named[i] && args[i]->kind == TIR_VAR ? plain_name(p, args[i]) : NULL;
     if (via) pr_printf(&p->out, i < 64 && (bare >> i & 1) ? "%s" : "%s.data", via);
+    else if (own) pr_puts(&p->out, own);
     else pr_expr(p, args[i]);
   }
 }

@@ -1890,9 +1890,16 @@ static rval global_call(rd *r, TSNode n) {
 }
 
 /* the args written `X.data` keep X, where the call holds X's data var
- * itself (tir_expr.u.call.named) */
+ * itself (tir_expr.u.call.named); a call with a pointer var written by its
+ * own name gets the (empty) array too: printed so, not as the X.data of a
+ * buffer declared over it (TVM reads X.data as another expression) */
 static void named_data_args(rd *r, tir_expr *e, const rd_args *a) {
   if (!e || e->kind != TIR_CALL) return;
+  for (int j = 0; j < e->u.call.nargs && !e->u.call.named; j++)
+    if (e->u.call.args[j]->kind == TIR_VAR && e->u.call.args[j]->dtype.code == TIR_TC_HANDLE) {
+      e->u.call.named = tir_alloc(r->c, sizeof *e->u.call.named * (size_t)e->u.call.nargs);
+      memset(e->u.call.named, 0, sizeof *e->u.call.named * (size_t)e->u.call.nargs);
+    }
   for (int i = 0; i < a->npos; i++) {
     const rval *v = &a->pos[i];
     if (v->k != RV_EXPR || !v->via) continue;

@@ -34,6 +34,8 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
   case "$f" in */corpus/sweep9/*) k9=$((${k9:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k9 % 64)) != 0 ] && continue ;; esac
   # the sweep10 corpus (3,447 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep10/*) k10=$((${k10:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k10 % 64)) != 0 ] && continue ;; esac
+  # the sweep11 corpus (998 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep11/*) k11=$((${k11:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k11 % 64)) != 0 ] && continue ;; esac
   for emit in tir; do
     TIR_READ_CHUNK_BYTES=100000000 "$TIRC" --emit=$emit "$f" >"$TMP/w.out" 2>"$TMP/w.err"
     wrc=$?

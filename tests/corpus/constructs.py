@@ -12,7 +12,7 @@ Every file's outcome is listed in constructs/expected.txt:
 A file whose outcome differs from its line fails the run, as does a crash
 or a timeout anywhere.
 
-The texts of constructs/ are all read; those of sweep5/ (a sixth to eighth
+Every other text of constructs/ is read (all with CONSTRUCTS_FULL=1); those of sweep5/ (a sixth to eighth
 sweep of 2026-11-26: TIR as TVM's relax tests, its te/codegen/contrib
 tests and its GPU schedule/transform tests write it, and TVM's prints
 after its passes; 1,672 texts) every sixteenth, all with CONSTRUCTS_FULL=1
@@ -35,7 +35,10 @@ T.reads/T.writes and their inferred regions above all) likewise. sweep10/
 (3,447 texts of 2026-11-27: IR built node by node with TVM's Python API, as
 its printer tests build it, te programs under 33 schedule primitives, and
 the s_tir/tirx passes one at a time, each printed by TVM and kept when TVM
-reads its own print back equal) likewise.
+reads its own print back equal) likewise. sweep11/ (998 texts of
+2026-11-27: TVM's schedule-primitive and meta-schedule tests (s11a_*) and
+its lowering passes' before/after tests (s11b_*), recalled and varied)
+likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -50,11 +53,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = os.environ.get("CONSTRUCTS_FULL") == "1" or "--update" in sys.argv
 # (directory, take every n-th text)
 DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") else
-        [(os.path.join(HERE, "constructs"), 1), (os.path.join(HERE, "sweep5"), 1 if FULL else 16),
+        [(os.path.join(HERE, "constructs"), 1 if FULL else 2), (os.path.join(HERE, "sweep5"), 1 if FULL else 16),
          (os.path.join(HERE, "sweep6"), 1 if FULL else 16), (os.path.join(HERE, "sweep7"), 1 if FULL else 32),
          (os.path.join(HERE, "sweep8"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep9"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep10"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep10"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep11"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
