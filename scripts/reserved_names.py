@@ -30,6 +30,18 @@ def macros(cmd, headers, suffix):
     return names
 
 
+def wrapped(items):
+    """the items, comma-separated C initialisers, in lines of at most 110"""
+    lines, line = [], '   '
+    for item in items:
+        item = ' %s,' % item
+        if len(line) + len(item) > 110:
+            lines.append(line)
+            line = '   '
+        line += item
+    return lines + [line]
+
+
 def c_callees(names):
     """how C (gcc -std=c11 with the headers the C output may include) can
     call each name: 'h', 's' or 'l' where math.h + stdint.h + string.h (+
@@ -118,14 +130,7 @@ def main():
            ' * scripts/reserved_names.py (%d names). */' % len(names),
            '#include <stdlib.h>', '#include <string.h>', '', '#include "codegen_c/c_printer.h"', '',
            'static const char *const names[] = {']
-    line = '   '
-    for n in names:
-        item = ' "%s",' % n
-        if len(line) + len(item) > 110:
-            out.append(line)
-            line = '   '
-        line += item
-    out.append(line)
+    out += wrapped('"%s"' % n for n in names)
     out += ['};', '',
             'static int cmp(const void *k, const void *e) { return strcmp((const char *)k, *(const char *const *)e); }',
             '', 'bool cg_reserved_name(const char *n) {',
@@ -138,34 +143,18 @@ def main():
             ' * header tirc may include knows the name; any other reserved name (a keyword,',
             ' * type, object or constant) cannot be called (gcc -std=c11). */',
             'typedef struct {', '  const char *name;', '  char how;', '} callee;', '', 'static const callee c_callees[] = {']
-    line = '   '
-    for n in names:
-        item = ' {"%s", \'%s\'},' % (n, c_how[n])
-        if len(line) + len(item) > 110:
-            out.append(line)
-            line = '   '
-        line += item
-    out.append(line)
+    out += wrapped('{"%s", \'%s\'}' % (n, c_how[n]) for n in names)
     out += ['};', '',
-            'static int cmp_callee(const void *k, const void *e) {',
-            '  return strcmp((const char *)k, *(const char *const *)e);', '}', '',
             "/* 'h': declared by a header always included; 's': by <stdio.h>; 'l': by",
             " * <stdlib.h>; 'p': unknown to C's headers, called through a prototype;",
             " * 'x': cannot be called; 0: not a reserved name */",
             'char cg_c_callee(const char *n) {',
-            "  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp_callee);",
+            "  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp);",
             "  return e ? e->how : 0;", '}', '']
     kws = sorted(set(c_kw) | set(cpp_kw))
     out += ['/* the keywords of C11 and C++20 (alternative tokens such as `not` among them) */',
             'static const char *const keywords[] = {']
-    line = '   '
-    for n in kws:
-        item = ' "%s",' % n
-        if len(line) + len(item) > 110:
-            out.append(line)
-            line = '   '
-        line += item
-    out.append(line)
+    out += wrapped('"%s"' % n for n in kws)
     out += ['};', '', 'bool cg_keyword(const char *n) {',
             '  return bsearch(n, keywords, sizeof keywords / sizeof keywords[0], sizeof keywords[0], cmp) != NULL;',
             '}', '']

@@ -459,15 +459,11 @@ static const callee c_callees[] = {
     {"xor", 'p'}, {"xor_eq", 'p'},
 };
 
-static int cmp_callee(const void *k, const void *e) {
-  return strcmp((const char *)k, *(const char *const *)e);
-}
-
 /* 'h': declared by a header always included; 's': by <stdio.h>; 'l': by
  * <stdlib.h>; 'p': unknown to C's headers, called through a prototype;
  * 'x': cannot be called; 0: not a reserved name */
 char cg_c_callee(const char *n) {
-  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp_callee);
+  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp);
   return e ? e->how : 0;
 }
 

@@ -318,6 +318,13 @@ static bool check_arg(const tir_intrin *in, tir_expr **args, int i, tir_intrin_a
   if (arg_fits(args[i], k)) return true;
   char b[32];
   const char *got = args[i]->kind == TIR_STRING_IMM ? "a string" : tir_dtype_str(args[i]->dtype, b);
+  if (i == 0 && k == TIR_IA_STRING && !strncmp(in->name, "call_llvm", 9) && tir_dtype_is_int(args[i]->dtype)) {
+    /* TVM maps a numeric id through the LLVM it links: a name that depends on its LLVM version */
+    tir_error(d, args[i]->span.line ? args[i]->span : sp,
+              "T.%s with a numeric LLVM intrinsic id is not supported by tirc (the name TVM finds for it depends "
+              "on the LLVM it links): name the intrinsic (\"llvm.x86.avx512.vpdpbusd.512\")", in->name);
+    return false;
+  }
   tir_error(d, args[i]->span.line ? args[i]->span : sp, "argument %d of T.%s must be %s, got %s", i + 1,
             in->name, kind_name(k), got);
   return false;
