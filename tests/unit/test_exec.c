@@ -175,6 +175,30 @@ START_TEST(test_compare) {
 }
 END_TEST
 
+/* float16 within 8 ulps (a reordered reduction's rounding), not beyond */
+START_TEST(test_compare_half) {
+  tir_func *f = parse1("from tvm.script import tirx as T\n"
+                       "@T.prim_func\n"
+                       "def f(A: T.Buffer((4,), \"float16\")):\n"
+                       "    A[0] = A[0]\n");
+  tir_exec_args *a = tir_exec_args_new(f, &d);
+  ck_assert(tir_exec_args_randomize(a, 1, &d));
+  uint16_t *h = a->a[0].data;
+  h[2] = 0x1C9F; /* 0.004513 */
+  tir_exec_args *b = tir_exec_args_copy(a);
+  uint16_t *g = b->a[0].data;
+  char msg[256];
+  int64_t flat = -1;
+  g[2] = 0x1C9A; /* 0.004494: 5 ulps below */
+  ck_assert_int_eq(tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg), -1);
+  g[2] = 0x1C8F; /* 16 ulps below */
+  ck_assert_int_eq(tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg), 0);
+  ck_assert_int_eq(flat, 2);
+  tir_exec_args_free(a);
+  tir_exec_args_free(b);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("exec");
   TCase *tc = tcase_create("exec");
@@ -186,6 +210,7 @@ int main(void) {
   tcase_add_test(tc, test_uninit);
   tcase_add_test(tc, test_pipeline_verify_exec);
   tcase_add_test(tc, test_compare);
+  tcase_add_test(tc, test_compare_half);
   suite_add_tcase(s, tc);
   return tir_test_run_suite(s);
 }
