@@ -114,8 +114,10 @@ void tir_exec_args_print(const tir_exec_args *a, FILE *out);
 
 /* Compares the buffers of two runs of (possibly different stages of) one
  * function: ints and bools bit-exact, floats within
- * |x - y| <= atol + rtol * |x| (NaN equals NaN), rtol no less than 8 units
- * in the last place for float16 and bfloat16.  Returns the index of the
+ * |x - y| <= atol + rtol * max(|x|, rms) (NaN equals NaN), rms the root
+ * mean square of the first run's buffer (the scale of a reordered sum's
+ * rounding), rtol no less than 8 units in the last place for float16 and
+ * bfloat16.  Returns the index of the
  * first differing buffer argument, or -1 when all agree; *flat gets the
  * first differing element and msg (size n) says which and both values. */
 #define TIR_EXEC_RTOL 1e-5

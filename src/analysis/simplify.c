@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analysis/analyzer_internal.h"
+#include "tir/visit.h"
 
 typedef struct term {
   tir_expr *atom;
@@ -1506,9 +1507,36 @@ static tir_expr *cmp_split_low(tir_analyzer *a, tir_expr_kind k, const lin *d) {
   return best;
 }
 
+static bool call_cb(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_CALL) *(bool *)v->user = true;
+  return !*(bool *)v->user;
+}
+
+/* e holds no call (whose effects a folded comparison would drop) */
+static bool no_call(const tir_expr *e) {
+  bool found = false;
+  tir_visitor v = {.expr = call_cb, .user = &found};
+  tir_visit_expr(&v, e);
+  return !found;
+}
+
+/* an unsigned value against 0: u < 0 and 0 > u are false, u >= 0 and
+ * 0 <= u true (TVM's simplifier knows an unsigned value's bound; nvcc
+ * refuses the "pointless comparison" a print of it would be); -1 where
+ * the comparison is no such one */
+static int unsigned_vs_zero(tir_expr_kind k, const tir_expr *x, const tir_expr *y) {
+  int64_t c;
+  if (x->dtype.code != TIR_TC_UINT || x->dtype.lanes != 1 || !tir_dtype_eq(x->dtype, y->dtype)) return -1;
+  if (tir_is_const_int(y, &c) && c == 0 && (k == TIR_LT || k == TIR_GE) && no_call(x)) return k == TIR_GE;
+  if (tir_is_const_int(x, &c) && c == 0 && (k == TIR_GT || k == TIR_LE) && no_call(y)) return k == TIR_LE;
+  return -1;
+}
+
 static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
   tir_expr_kind k = e->kind;
   tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
+  int uz = unsigned_vs_zero(k, x, y);
+  if (uz >= 0) return tir_bool(a->c, uz);
   bool consts = (x->kind == TIR_INT_IMM || x->kind == TIR_FLOAT_IMM) && (y->kind == TIR_INT_IMM || y->kind == TIR_FLOAT_IMM);
   tir_expr *plain = (x == e->u.bin.a && y == e->u.bin.b && !consts) ? e : ana_make_bin(a, k, x, y);
   if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) {

@@ -298,9 +298,9 @@ void cg_aot_packed(cg *g, const tir_aot_func *fn, cg_text *out, const char *decl
                  fn->packed_symbol);
   cg_text_printf(out, "%s %s(const void *%s, void *%s%s%s) {\n", decl, fn->packed_symbol, args, ws,
                  extra_param ? ", " : "", extra_param ? extra_param : "");
-  cg_text_printf(out, "  const char *%s = (const char *)%s;\n", base, args);
+  if (fn->nargs) cg_text_printf(out, "  const char *%s = (const char *)%s;\n", base, args);
+  else cg_text_printf(out, "  (void)%s;\n", args); /* nothing to read from it (nvcc: no variable set and unused) */
   cg_text_printf(out, "  (void)%s;\n", ws);
-  if (!fn->nargs) cg_text_printf(out, "  (void)%s;\n", base); /* nothing to read from it */
   cg_text call = {0};
   for (int i = 0; i < fn->nargs; i++) {
     const tir_aot_arg *a = &fn->args[i];
@@ -578,9 +578,11 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   if (how == 'l' && !x->g->target->is_cuda) x->g->used_malloc = true;
   if (cg_reserved_name(name) && (how != 'p' || x->g->target->is_cuda)) return true; /* declared by the headers */
   for (int i = 0; i < x->nsyms; i++) {
-    size_t k = strlen(x->syms[i]);
-    if (!strcmp(name, x->syms[i]) || (!strncmp(name, x->syms[i], k) && !strcmp(name + k, "_packed"))) {
-      cg_error(x->g, e->span, "T.%s: '%s' is the name of a function this module defines in the generated C: "
+    size_t k = x->syms[i] ? strlen(x->syms[i]) : 0;
+    const char *rest = k && !strncmp(name, x->syms[i], k) ? name + k : NULL; /* SYM, SYM_packed, SYM_kernelN */
+    if (rest && (!*rest || !strcmp(rest, "_packed") ||
+                 (!strncmp(rest, "_kernel", 7) && rest[7] && strspn(rest + 7, "0123456789") == strlen(rest + 7)))) {
+      cg_error(x->g, e->span, "T.%s: '%s' is the name of a function this module defines in the generated code: "
                               "a call of it as an extern function cannot be declared (choose the symbol with --symbol)",
                e->u.call.op, name);
       return true;

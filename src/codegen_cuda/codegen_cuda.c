@@ -842,7 +842,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
     cg_init(&helpers_cg, &kernel_target, u.ctx, d);
     memcpy(helpers_cg.helpers, u.helpers, sizeof u.helpers);
     cg_text protos = {0};
-    cg_extern_decls(&helpers_cg, m, NULL, &protos);
+    cg_extern_decls(&helpers_cg, m, syms, &protos);
     cg_text_puts(&out, "#include <math.h>\n#include <stdint.h>\n");
     if (helpers_cg.used_stdio) cg_text_puts(&out, "#include <cstdio>\n");
     cg_text_puts(&out, "#include <string.h>\n\n");

@@ -1,7 +1,7 @@
 /* verify_exec.c - the pipeline's --verify-exec: every function is run on
  * seeded random inputs before the pipeline and after each pass, and every
  * buffer argument compared with the previous stage's (ints bit-exact,
- * floats within TIR_EXEC_RTOL / TIR_EXEC_ATOL, 8 ulps for half floats).  A difference, or a
+ * floats within TIR_EXEC_RTOL / TIR_EXEC_ATOL at the buffer's scale, 8 ulps for half floats).  A difference, or a
  * checked-execution error after a pass, is that pass's failure. */
 #include <stdio.h>
 #include <stdlib.h>

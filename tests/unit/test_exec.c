@@ -175,7 +175,8 @@ START_TEST(test_compare) {
 }
 END_TEST
 
-/* float16 within 8 ulps (a reordered reduction's rounding), not beyond */
+/* float16 within 8 ulps (a reordered reduction's rounding), not beyond;
+ * an element a sum cancels to near 0 at the buffer's scale (its rms) */
 START_TEST(test_compare_half) {
   tir_func *f = parse1("from tvm.script import tirx as T\n"
                        "@T.prim_func\n"
@@ -184,7 +185,7 @@ START_TEST(test_compare_half) {
   tir_exec_args *a = tir_exec_args_new(f, &d);
   ck_assert(tir_exec_args_randomize(a, 1, &d));
   uint16_t *h = a->a[0].data;
-  h[2] = 0x1C9F; /* 0.004513 */
+  for (int i = 0; i < 4; i++) h[i] = 0x1C9F; /* 0.004513 (the buffer's scale too) */
   tir_exec_args *b = tir_exec_args_copy(a);
   uint16_t *g = b->a[0].data;
   char msg[256];
@@ -194,6 +195,13 @@ START_TEST(test_compare_half) {
   g[2] = 0x1C8F; /* 16 ulps below */
   ck_assert_int_eq(tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg), 0);
   ck_assert_int_eq(flat, 2);
+  h[0] = h[1] = h[3] = 0x3C00; /* 1.0: the scale is about 0.87 */
+  g[0] = g[1] = g[3] = 0x3C00;
+  h[2] = 0x0000;
+  g[2] = 0x1800; /* 0.00195: within 8 ulps of the scale (0.0068) */
+  ck_assert_int_eq(tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg), -1);
+  g[2] = 0x2400; /* 0.0156: beyond */
+  ck_assert_int_eq(tir_exec_args_compare(a, b, TIR_EXEC_RTOL, TIR_EXEC_ATOL, &flat, msg, sizeof msg), 0);
   tir_exec_args_free(a);
   tir_exec_args_free(b);
 }
