@@ -104,6 +104,10 @@ def main():
     sys.exit(1 if failed else 0)
 
 
+def ordinal(n):
+    return "other text" if n == 2 else "%d%s" % (n, "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+
+
 def run_dir(tirc, DIR, every):
     EXPECTED = os.path.join(DIR, "expected.txt")
     update = "--update" in sys.argv
@@ -153,7 +157,7 @@ def run_dir(tirc, DIR, every):
     base = os.path.basename(os.path.normpath(DIR))
     for msg in fails:
         print("FAIL %s/%s" % (base, msg))
-    print("%s: %d programs%s: %s; %d failed" % (base, len(files), " (every %dth)" % every if every > 1 else "",
+    print("%s: %d programs%s: %s; %d failed" % (base, len(files), " (every %s)" % ordinal(every) if every > 1 else "",
                                              ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items())), len(fails)))
     return bool(fails)
 
