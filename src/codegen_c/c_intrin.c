@@ -233,9 +233,9 @@ static bool print_bits(cg *g, const tir_expr *e) {
     return true;
   }
   bool wide = a[0]->dtype.bits == 64;
-  if (!strcmp(op, "popcount") && n == 1) {
-    if (g->target->is_cuda) cg_text_printf(g->out, "((%s)%s((%s)", ty, wide ? "__popcll" : "__popc", wide ? "unsigned long long" : "unsigned");
-    else cg_text_printf(g->out, "((%s)%s((%s)", ty, wide ? "__builtin_popcountll" : "__builtin_popcount", wide ? "unsigned long long" : "unsigned");
+  if (!strcmp(op, "popcount") && n == 1) { /* of the operand's bits: a negative int16 is not widened with its sign */
+    if (g->target->is_cuda) cg_text_printf(g->out, "((%s)%s((%s)(%s)", ty, wide ? "__popcll" : "__popc", wide ? "unsigned long long" : "unsigned", uty);
+    else cg_text_printf(g->out, "((%s)%s((%s)(%s)", ty, wide ? "__builtin_popcountll" : "__builtin_popcount", wide ? "unsigned long long" : "unsigned", uty);
     cg_expr_prec(g, a[0], 14);
     cg_text_puts(g->out, "))");
     return true;

@@ -193,14 +193,17 @@ static int64_t i_shr(const xe *e, xframe *fr) {
   return a >> b;
 }
 static int64_t i_bnot(const xe *e, xframe *fr) { return x_wrapk(e, ~EVI(e->a)); }
+/* popcount and clz count the operand's bits (an int64's 64 where the
+ * result is an int32: T.clz(T.int64(0)) is 64) */
 static int64_t i_popcount(const xe *e, xframe *fr) {
   uint64_t a = (uint64_t)EVI(e->a);
-  if (e->dt.bits < 64) a &= (1ull << e->dt.bits) - 1;
+  int bits = e->a->dt.bits;
+  if (bits < 64) a &= (1ull << bits) - 1;
   return __builtin_popcountll(a);
 }
 static int64_t i_clz(const xe *e, xframe *fr) {
   uint64_t a = (uint64_t)EVI(e->a);
-  int bits = e->dt.bits;
+  int bits = e->a->dt.bits;
   if (bits < 64) a &= (1ull << bits) - 1;
   if (!a) return bits;
   return __builtin_clzll(a) - (64 - bits);
