@@ -601,7 +601,8 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
     if (!x->first) abort();
   }
   x->first[x->n++] = e;
-  if (x->g->target->is_cuda) cg_text_puts(x->out, "extern \"C\" __device__ ");
+  /* CUDA: either side may call it (a let the host computes, a kernel's call) */
+  if (x->g->target->is_cuda) cg_text_puts(x->out, "extern \"C\" __host__ __device__ ");
   proto_type(x->g, e->dtype, e->span, x->out);
   cg_text_printf(x->out, "%s(", name);
   for (int i = 1; i < e->u.call.nargs; i++) {

@@ -83,9 +83,11 @@ static bool print_special_math(cg *g, const tir_expr *e) {
     return true;
   }
   if (!strcmp(op, "isnan") || !strcmp(op, "isinf") || !strcmp(op, "isfinite")) { /* <math.h> macros, also CUDA's */
-    cg_text_printf(g->out, "%s(", op);
+    /* CUDA has no overload for half or bfloat16 (ambiguous): as a float, the same class */
+    bool half = g->target->is_cuda && a[0]->dtype.bits == 16 && tir_dtype_is_float(a[0]->dtype);
+    cg_text_printf(g->out, "%s(%s", op, half ? "(float)(" : "");
     cg_expr(g, a[0]);
-    cg_text_puts(g->out, ")");
+    cg_text_puts(g->out, half ? "))" : ")");
     return true;
   }
   if (!strcmp(op, "exp10") && tir_dtype_is_float(e->dtype)) { /* not ISO C: 10^x */
