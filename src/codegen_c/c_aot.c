@@ -542,6 +542,15 @@ static void proto_type(cg *g, tir_dtype t, tir_span sp, cg_text *out) {
   else if (cg_type(g, t, ty, sp)) cg_text_printf(out, "%s ", ty);
 }
 
+/* CUDA: the host code calls name (cg.host_calls) */
+static bool host_called(const cg *g, const char *name) {
+  if (!g->host_calls || !g->host_calls->s) return false;
+  size_t k = strlen(name);
+  for (const char *p = strstr(g->host_calls->s, name); p; p = strstr(p + 1, name))
+    if (p[-1] == '\n' && p[k] == '\n') return true;
+  return false;
+}
+
 static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   extern_decls *x = v->user;
   if (e->kind != TIR_CALL || (strcmp(e->u.call.op, "call_extern") && strcmp(e->u.call.op, "call_pure_extern")) ||
@@ -556,6 +565,9 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   for (int i = 0; STDIO[i]; i++)
     if (!strcmp(name, STDIO[i])) {
       x->g->used_stdio = true; /* <stdio.h> (<cstdio>) is included */
+      if (x->g->target->is_cuda && i > 0 && !host_called(x->g, name)) /* a kernel has printf only */
+        cg_error(x->g, e->span, "T.%s: '%s' is a C library function that CUDA device code cannot call (a kernel has "
+                                "printf only)", e->u.call.op, name);
       return true;
     }
   if (!x->g->target->is_cuda && ((name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) ||
@@ -601,14 +613,18 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
     if (!x->first) abort();
   }
   x->first[x->n++] = e;
-  /* CUDA: either side may call it (a let the host computes, a kernel's call) */
-  if (x->g->target->is_cuda) cg_text_puts(x->out, "extern \"C\" __host__ __device__ ");
+  /* CUDA: a kernel's callee, and the host's too where the launcher calls it
+   * (a let it computes); __device__ alone where only kernels call it, as the
+   * CUDA headers declare theirs (hexp) */
+  if (x->g->target->is_cuda)
+    cg_text_puts(x->out, host_called(x->g, name) ? "extern \"C\" __host__ __device__ " : "extern \"C\" __device__ ");
   proto_type(x->g, e->dtype, e->span, x->out);
   cg_text_printf(x->out, "%s(", name);
   for (int i = 1; i < e->u.call.nargs; i++) {
     if (i > 1) cg_text_puts(x->out, ", ");
     cg_text out = {0};
-    proto_type(x->g, e->u.call.args[i]->dtype, e->u.call.args[i]->span, &out);
+    if (e->u.call.args[i]->kind == TIR_STRING_IMM) cg_text_puts(&out, "const char *"); /* a literal (C++: no void *) */
+    else proto_type(x->g, e->u.call.args[i]->dtype, e->u.call.args[i]->span, &out);
     if (out.len && out.s[out.len - 1] == ' ') out.s[--out.len] = 0;
     cg_text_puts(x->out, out.s ? out.s : "");
     cg_text_free(&out);

@@ -105,6 +105,7 @@ struct cg {
   tir_analyzer *an;   /* for simplifying lane indices; created on first use */
   bool used_f16, used_bf16; /* the printed code names the 16-bit float types */
   void *user;         /* the target's own state */
+  cg_text *host_calls; /* CUDA: the extern callees the host code calls, one per line ("\nname\n") */
   cg_meta *meta;      /* NULL, or where the AOT description is recorded */
   int ptr_access;     /* TIR_AOT_READ/WRITE: what the pointer printed next is used for (0: both) */
   cg_text *decls;     /* NULL, or where each function's prototypes go (the header) */
