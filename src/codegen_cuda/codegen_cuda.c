@@ -158,8 +158,9 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
       int64_t at = (k->shared_bytes + 15) / 16 * 16;
       if (k->dynamic) /* a view into the kernel's dynamic shared memory */
         cg_linef(g, "%s *__restrict__ %s = (%s *)(tir_dyn_smem + %lld);", elem, cname, elem, (long long)at);
-      else
-        cg_linef(g, "__shared__ __align__(16) %s %s[%s];", elem, cname, size);
+      else /* stored to and never read: as a local below (nvcc: set but never used) */
+        cg_linef(g, "__shared__ __align__(16) %s%s %s[%s];", reads_var(s->u.decl.body, b->data) ? "" : "__attribute__((unused)) ",
+                 elem, cname, size);
       k->shared_bytes = at + n * tir_dtype_bytes(b->dtype);
     }
     return true;
