@@ -542,14 +542,24 @@ static void proto_type(cg *g, tir_dtype t, tir_span sp, cg_text *out) {
   else if (cg_type(g, t, ty, sp)) cg_text_printf(out, "%s ", ty);
 }
 
-/* CUDA: the host code calls name (cg.host_calls) */
-static bool host_called(const cg *g, const char *name) {
-  if (!g->host_calls || !g->host_calls->s) return false;
-  size_t k = strlen(name);
-  for (const char *p = strstr(g->host_calls->s, name); p; p = strstr(p + 1, name))
-    if (p[-1] == '\n' && p[k] == '\n') return true;
+void cg_names_add(cg_names *l, const char *name) {
+  if (cg_names_has(l, name)) return;
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
+    if (!l->v) abort();
+  }
+  l->v[l->n++] = name;
+}
+
+bool cg_names_has(const cg_names *l, const char *name) {
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp(l->v[i], name)) return true;
   return false;
 }
+
+/* CUDA: the host code calls name (cg.host_calls) */
+static bool host_called(const cg *g, const char *name) { return g->host_calls && cg_names_has(g->host_calls, name); }
 
 static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   extern_decls *x = v->user;

@@ -316,7 +316,7 @@ bool cg_c_call(cg *g, const tir_expr *e) {
     return true;
   }
   if ((!strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern")) && n >= 1 && a[0]->kind == TIR_STRING_IMM) {
-    if (g->host_calls) cg_text_printf(g->host_calls, "%s\n", a[0]->u.str); /* declared __host__ too */
+    if (g->host_calls) cg_names_add(g->host_calls, a[0]->u.str); /* declared __host__ too */
     cg_text_printf(g->out, "%s(", a[0]->u.str);
     args_list(g, a + 1, n - 1);
     cg_text_puts(g->out, ")");

@@ -105,7 +105,7 @@ struct cg {
   tir_analyzer *an;   /* for simplifying lane indices; created on first use */
   bool used_f16, used_bf16; /* the printed code names the 16-bit float types */
   void *user;         /* the target's own state */
-  cg_text *host_calls; /* CUDA: the extern callees the host code calls, one per line ("\nname\n") */
+  struct cg_names *host_calls; /* CUDA: the extern callees the host code calls */
   cg_meta *meta;      /* NULL, or where the AOT description is recorded */
   int ptr_access;     /* TIR_AOT_READ/WRITE: what the pointer printed next is used for (0: both) */
   cg_text *decls;     /* NULL, or where each function's prototypes go (the header) */
@@ -171,6 +171,14 @@ void cg_leave(cg *g);
 const char *cg_tmp(cg *g, const char *hint); /* a fresh temp name in the current scope */
 
 void cg_alias(cg *g, const void *key, const char *name); /* key printed as an existing name */
+
+/* Names in a list (by their text), each once */
+typedef struct cg_names {
+  const char **v;
+  int n, cap;
+} cg_names;
+void cg_names_add(cg_names *l, const char *name);
+bool cg_names_has(const cg_names *l, const char *name);
 
 /* Vars in a list (by identity) */
 typedef struct var_list {

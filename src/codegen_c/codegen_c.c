@@ -213,10 +213,34 @@ static void param_checks(cg *g, const tir_func *f) {
   cg_linef(g, "#endif");
 }
 
-/* text holds the C identifier name outside comments, strings and
- * character constants */
-static bool text_uses(const char *text, const char *name) {
-  size_t n = strlen(name);
+/* a parameter's C name, whether the printed body names it, and its place */
+typedef struct {
+  const char *name;
+  bool named;
+  int order;
+} param_use;
+
+static int by_name(const void *a, const void *b) { return strcmp(((const param_use *)a)->name, ((const param_use *)b)->name); }
+static int by_order(const void *a, const void *b) { return ((const param_use *)a)->order - ((const param_use *)b)->order; }
+
+/* the identifier text[0, len) among u (sorted by name): marked named */
+static void mark_named(const char *text, size_t len, param_use *u, int n) {
+  int lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2, c = strncmp(u[mid].name, text, len);
+    if (!c && u[mid].name[len]) c = 1; /* longer than the token */
+    if (!c) {
+      u[mid].named = true;
+      return;
+    }
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+}
+
+/* one scan of text: each C identifier outside comments, strings, character
+ * constants and numbers (1.5f, 0x1p-3) looked up among u (sorted by name) */
+static void scan_names(const char *text, param_use *u, int n) {
   for (const char *p = text ? text : ""; *p;) {
     if (p[0] == '/' && p[1] == '*') {
       const char *q = strstr(p + 2, "*/");
@@ -227,7 +251,7 @@ static bool text_uses(const char *text, const char *name) {
       char quote = *p++;
       while (*p && *p != quote) p += p[0] == '\\' && p[1] ? 2 : 1;
       if (*p) p++;
-    } else if ((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9')) { /* a number: 1.5f, 0x1p-3 */
+    } else if ((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9')) {
       for (p++; *p == '_' || *p == '.' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                 ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]));
            p++) {
@@ -235,30 +259,38 @@ static bool text_uses(const char *text, const char *name) {
     } else if (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
       const char *q = p;
       while (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')) q++;
-      if ((size_t)(q - p) == n && !strncmp(p, name, n)) return true;
+      mark_named(p, (size_t)(q - p), u, n);
       p = q;
     } else {
       p++;
     }
   }
-  return false;
 }
 
 /* (void)x for each parameter the printed body (and the functions outlined
  * calls) never names: what the code generator leaves out (an attr's
  * value, an annotation, a value a let's simplification drops) is no use */
 static void void_unused(cg *g, const tir_func *f, const var_list *extra, const char *body) {
+  param_use *u = malloc(sizeof *u * (size_t)(f->nparams + extra->n + 1));
+  if (!u) abort();
+  int n = 0;
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     const void *key = b ? (const void *)b->data : (const void *)f->params[i];
     if (param_owner(f, i) != i || param_shared(f, i)) continue; /* used by the entry check */
-    const char *n = cg_lookup(g, key);
-    if (n && !text_uses(body, n)) cg_linef(g, "(void)%s;", n);
+    const char *name = cg_lookup(g, key);
+    if (name) u[n] = (param_use){name, false, n}, n++;
   }
   for (int i = 0; i < extra->n; i++) {
-    const char *n = cg_lookup(g, extra->vars[i]);
-    if (n && !text_uses(body, n)) cg_linef(g, "(void)%s;", n);
+    const char *name = cg_lookup(g, extra->vars[i]);
+    if (name) u[n] = (param_use){name, false, n}, n++;
   }
+  qsort(u, (size_t)n, sizeof *u, by_name);
+  scan_names(body, u, n);
+  qsort(u, (size_t)n, sizeof *u, by_order);
+  for (int i = 0; i < n; i++)
+    if (!u[i].named) cg_linef(g, "(void)%s;", u[i].name);
+  free(u);
 }
 
 /* the AOT description of a caller's workspace: its bytes, and each

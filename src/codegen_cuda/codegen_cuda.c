@@ -58,7 +58,7 @@ typedef struct unit {
   bool used_f16, used_bf16;
   tir_aot_func *fn; /* the description of the function being printed */
   tir_span where;   /* the function being printed (cg.where) */
-  cg_text host_calls; /* "\nname\n..." of the externs the host code calls */
+  cg_names host_calls; /* the externs the host code calls */
 } unit;
 
 /* ---- kernel hooks ---- */
@@ -737,7 +737,6 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
 static void print_host(unit *u, const tir_func *f, cg_text *out) {
   cg h;
   cg_init(&h, &host_target, u->ctx, u->d);
-  if (!u->host_calls.s) cg_text_puts(&u->host_calls, "\n");
   h.host_calls = &u->host_calls;
   h.where = u->where = f->span;
   h.globals = u->globals, h.nglobals = u->nglobals;
@@ -872,7 +871,7 @@ char *tir_codegen_cuda_aot(const tir_module *m, tir_aot_module **meta, tir_diag 
   }
   cg_text_free(&u.kernels);
   cg_text_free(&hosts);
-  cg_text_free(&u.host_calls);
+  free(u.host_calls.v);
   tir_ctx_free(u.ctx);
   if (result && meta) *meta = desc;
   else tir_aot_free(desc);
