@@ -1215,6 +1215,134 @@ static tir_expr *distribute(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_e
   return NULL;
 }
 
+/* A is x * f as TVM's rewrite rules factor a sum (x * c + y * c is
+ * (x + y) * c, x * c + c is (x + 1) * c): every coefficient +-g (g >= 2),
+ * the constant 0 or +-g; f is -g where no term and no constant is
+ * positive */
+static bool tvm_factor(const lin *A, int64_t *f) {
+  if (A->bad || A->n == 0 || A->t[0].k == INT64_MIN) return false;
+  int64_t g = A->t[0].k < 0 ? -A->t[0].k : A->t[0].k;
+  if (g < 2) return false;
+  bool pos = A->base > 0;
+  for (int i = 0; i < A->n; i++) {
+    if (A->t[i].k != g && A->t[i].k != -g) return false;
+    pos |= A->t[i].k > 0;
+  }
+  if (A->base != 0 && A->base != g && A->base != -g) return false;
+  *f = pos ? g : -g;
+  return true;
+}
+
+/* TVM's spelling of k(A, c), the second operand c a constant and A not
+ * (the canonical forms of its rewrite simplifier, which its analyzer
+ * prints and its passes' outputs are compared by):
+ *   min(c1 - x, c) is c1 - max(x, c1 - c) where c != 0 (A is c1 - x * f,
+ *   one negative term and a positive constant), and the dual;
+ *   min(x * f, c) is min(x, c / f) * f, max(x, c / f) * f where f < 0, when
+ *   f divides c and A is x * f as TVM's rules factor a sum: every
+ *   coefficient +-f (|f| >= 2) and the constant 0 or +-f (x * 4 + y * 4 - 4
+ *   is (x + y - 1) * 4, x * 4 + 8 is left); f < 0 where no term is positive
+ *   and the constant is not.
+ * NULL where neither applies. */
+static tir_expr *tvm_minmax_const(tir_analyzer *a, tir_expr_kind k, const lin *A, int64_t c) {
+  tir_ctx *ctx = a->c;
+  if (A->bad || A->n == 0) return NULL;
+  if (A->n == 1 && A->t[0].k < 0 && A->t[0].k != INT64_MIN && A->base > 0 && c != 0) {
+    int64_t d;
+    if (__builtin_sub_overflow(A->base, c, &d) || !fits_negated(A->dt, d)) return NULL;
+    lin T;
+    lin_init(&T, A->dt);
+    lin_add_atom(&T, A->t[0].atom, -A->t[0].k);
+    tir_expr *in = tvm_minmax_const(a, flip_minmax(k), &T, d);
+    if (!in) in = ana_make_bin(a, flip_minmax(k), lin_to_expr(a, &T), tir_int(ctx, A->dt, d));
+    lin_free(&T);
+    return tir_binary(ctx, TIR_SUB, tir_int(ctx, A->dt, A->base), in);
+  }
+  int64_t f;
+  if (!tvm_factor(A, &f) || c % f) return NULL;
+  lin X;
+  lin_copy(&X, A);
+  lin_div_exact(&X, f);
+  tir_expr *x = lin_expr(a, &X);
+  lin_free(&X);
+  if (!x) return NULL;
+  tir_expr *m = ana_make_bin(a, f > 0 ? k : flip_minmax(k), x, tir_int(ctx, A->dt, c / f));
+  return tir_binary(ctx, TIR_MUL, m, tir_int(ctx, A->dt, f));
+}
+
+/* one term, or a constant: what TVM's rules see as one operand */
+static bool lin_single(const lin *l) { return l->n == 0 || (l->n == 1 && l->base == 0); }
+
+/* k(A, B) as TVM's rewrite simplifier writes it (the form its analyzer
+ * prints, so the form of the regions it infers and of its passes' output):
+ * an operand provably the min (max); a constant second operand by
+ * tvm_minmax_const; the terms both share with the same coefficient, and a
+ * constant both share, taken out where what is left of each is one term or
+ * a constant (min(x + y, x + 3) is min(y, 3) + x; min(x + y, x + z + 3) is
+ * left); both operands x * f and y * f for one f (see tvm_factor), or
+ * one term each of one coefficient f: min(x, y) * f, max where f < 0.  Where the operands hold equal coefficients
+ * the min comes first, as TVM orders the sum.  NULL where none applies (the
+ * plain min(A, B), a constant first operand kept first). */
+static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A, const lin *B) {
+  tir_expr *xa = lin_to_expr(a, A), *xb = lin_to_expr(a, B);
+  if (prove_le(a, xa, xb)) return k == TIR_MIN ? xa : xb;
+  if (prove_le(a, xb, xa)) return k == TIR_MIN ? xb : xa;
+  if (A->n == 0) return NULL;
+  if (B->n == 0) return tvm_minmax_const(a, k, A, B->base);
+  lin A2, B2, S;
+  lin_copy(&A2, A);
+  lin_copy(&B2, B);
+  lin_init(&S, A->dt);
+  for (int i = 0; i < A2.n; i++)
+    for (int j = 0; j < B2.n; j++)
+      if (A2.t[i].k && A2.t[i].k == B2.t[j].k && ana_expr_equal(A2.t[i].atom, B2.t[j].atom)) {
+        lin_add_atom(&S, A2.t[i].atom, A2.t[i].k);
+        A2.t[i].k = B2.t[j].k = 0;
+        break;
+      }
+  if (A2.base == B2.base) {
+    S.base = A2.base;
+    A2.base = B2.base = 0;
+  }
+  lin_normalize(&A2);
+  lin_normalize(&B2);
+  tir_expr *r = NULL;
+  if ((S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2)) {
+    tir_expr *m = tvm_minmax_pair(a, k, &A2, &B2);
+    if (!m) m = ana_make_bin(a, k, lin_to_expr(a, &A2), lin_to_expr(a, &B2));
+    lin o;
+    lin_init(&o, A->dt);
+    lin_decompose(&o, m, 1);
+    for (int i = 0; i < S.n; i++) lin_add_atom(&o, S.t[i].atom, S.t[i].k);
+    lin_add_const(&o, S.base);
+    r = lin_expr(a, &o);
+    lin_free(&o);
+  } else {
+    int64_t fa, fb;
+    /* one term each, of one coefficient (min(x - y, x - z) is x - max(y, z)) */
+    bool one = A->n == 1 && B->n == 1 && !A->base && !B->base && A->t[0].k == B->t[0].k && A->t[0].k != 1 &&
+               A->t[0].k != INT64_MIN;
+    if (one) fa = fb = A->t[0].k;
+    if (one || (tvm_factor(A, &fa) && tvm_factor(B, &fb) && fa == fb)) {
+      lin X, Y;
+      lin_copy(&X, A);
+      lin_copy(&Y, B);
+      lin_div_exact(&X, fa);
+      lin_div_exact(&Y, fa);
+      tir_expr *ex = lin_expr(a, &X), *ey = lin_expr(a, &Y);
+      if (ex && ey)
+        r = tir_binary(a->c, TIR_MUL, ana_make_bin(a, fa > 0 ? k : flip_minmax(k), ex, ey),
+                       tir_int(a->c, A->dt, fa));
+      lin_free(&X);
+      lin_free(&Y);
+    }
+  }
+  lin_free(&A2);
+  lin_free(&B2);
+  lin_free(&S);
+  return r;
+}
+
 /* k(x, y) in its smallest form, or NULL when that is the plain one */
 static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
   tir_expr *dist = distribute(a, k, x, y);
@@ -1225,6 +1353,12 @@ static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, t
   lin_init(&ly, y->dtype);
   tir_expr *r = NULL;
   if (lin_of(x, &lx) && lin_of(y, &ly)) {
+    if (!a->canon) {
+      r = tvm_minmax_pair(a, k, &lx, &ly);
+      lin_free(&lx);
+      lin_free(&ly);
+      return r;
+    }
     r = minmax_pair(a, k, &lx, &ly, false);
     if (ana_expr_size(r) >= ana_expr_size(x) + ana_expr_size(y) + 1) r = NULL;
   }

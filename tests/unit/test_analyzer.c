@@ -107,7 +107,7 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(min x (+ x 1))", "x"},
     {"", "(min (min x y) x)", "T.min(y, x)"},
     {"", "(max (max x 3) 5)", "T.max(x, 5)"},
-    {"", "(min (+ x y) (+ x z))", "x + T.min(y, z)"},
+    {"", "(min (+ x y) (+ x z))", "T.min(y, z) + x"}, /* as TVM 0.27 writes it */
     {"", "(max z (min 22 z))", "z"},
     {"", "(min 3 5)", "3"},
     {"", "(max (- 0 3) 2)", "2"},
@@ -185,12 +185,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"i 1 3", "(// i -4)", "-1"},
     {"i 1 3", "(% i -4)", "i - 4"},
     /* min/max: factors, shared terms and the rest of a sum moved in */
-    {"", "(* (min (* y -3) 0) -1)", "T.max(y * 3, 0)"},
+    {"", "(* (min (* y -3) 0) -1)", "T.max(y, 0) * 3"}, /* as TVM */
     {"", "(- (* z 3) (* (max z x) 3))", "T.min(0, z - x) * 3"},
     {"", "(max (* y 16) (* (% x 32) 16))", "T.max(y, x % 32) * 16"},
     {"", "(+ (max x y) (min x y))", "x + y"},
     {"", "(min (max w 7) (max w x))", "T.max(w, T.min(7, x))"},
-    {"", "(min (min (+ x y) (+ x z)) w)", "T.min(x + T.min(y, z), w)"},
+    {"", "(min (min (+ x y) (+ x z)) w)", "T.min(T.min(y, z) + x, w)"}, /* as TVM */
     {"w 7 39 y -6 28 z 2 30", "(max (* w 3) (- (min w z) (+ w y)))", "w * 3"},
     /* nested divisions and mods */
     {"", "(// (// (+ x 38) 2) 3)", "(x + 38) // 6"},
