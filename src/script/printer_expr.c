@@ -494,7 +494,13 @@ static bool pr_access_ptr(printer *p, const tir_expr *e) {
                                                 tir_is_const_int(a[2]->u.bin.b, &ev) && ev == lanes);
     if (!base_ok || !tir_is_const_int(a[4], &mask)) return false;
     pr_buffer_name(p, b);
-    pr_printf(&p->out, ".access_ptr(\"%s\", content_lanes=%lld, extent=", modes[mask], (long long)lanes);
+    pr_printf(&p->out, ".access_ptr(\"%s\", ", modes[mask]);
+    if (e->u.call.ptr_elem.bits) {
+      pr_puts(&p->out, "ptr_type=");
+      pr_dtype_str(&p->out, e->u.call.ptr_elem);
+      pr_puts(&p->out, ", ");
+    }
+    pr_printf(&p->out, "content_lanes=%lld, extent=", (long long)lanes);
     pr_expr(p, a[3]);
     pr_puts(&p->out, ")");
     return true;
@@ -512,6 +518,10 @@ static bool pr_access_ptr(printer *p, const tir_expr *e) {
   if (!tir_is_const_int(a[4], &mask)) return false;
   pr_buffer_name(p, b);
   pr_printf(&p->out, ".access_ptr(\"%s\"", modes[mask]);
+  if (e->u.call.ptr_elem.bits) {
+    pr_puts(&p->out, ", ptr_type=");
+    pr_dtype_str(&p->out, e->u.call.ptr_elem);
+  }
   if (off) {
     pr_puts(&p->out, ", offset=");
     pr_expr(p, off);
@@ -632,11 +642,19 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, ")");
     return;
   }
+  if (!strcmp(op, "tvm_access_ptr") && e->u.call.ptr_elem.bits) { /* its pointer type kept */
+    pr_puts(&p->out, "T.call_intrin(");
+    pr_call_type(p, e);
+    pr_printf(&p->out, ", \"%s.%s\", ", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", op);
+    pr_args(p, e->u.call.args, e->u.call.nargs);
+    pr_puts(&p->out, ")");
+    return;
+  }
   if (e->u.call.written_out && strcmp(op, "tvm_access_ptr")) {
     /* T.call_intrin("int32", "tirx.tvm_storage_sync", ...) as written:
      * TVM types it by its dtype, and its T.tvm_storage_sync(...) as void */
     pr_puts(&p->out, "T.call_intrin(");
-    pr_dtype_str(&p->out, e->dtype);
+    pr_call_type(p, e);
     pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", op);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
     pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);

@@ -541,7 +541,7 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
       }
       rval v = checked_call(r, op, t, args + 1, a->npos - 2, a->sp);
       if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL) v.e->u.call.written_out = true; /* printed as written */
-      return v;
+      return typed_pointer(r, v, a->pos[0]);
     }
     /* as TVM, which refuses an operator it has not registered */
     tir_error(r->d, a->pos[1].sp, "T.call_intrin: unknown intrinsic '%s'", a->pos[1].s);
@@ -971,7 +971,7 @@ static rval ceildiv(rd *r, rd_args *a) {
  * it themselves: T.type_annotation(dtype=...)) */
 static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret",
                                           "call_llvm_intrin", "call_llvm_pure_intrin", "vectorlow", "vectorhigh",
-                                          "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy",
+                                          "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy", "ptx_legacy.ldmatrix",
                                           "get_active_lane_mask", "masked_load", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
@@ -1043,6 +1043,8 @@ static void dtype_kwarg(rd *r, const char *name, rd_args *a) {
   if (k == a->nkw) return;
   if (in_list(DTYPE_FIRST, name)) {
     kw_to_pos(r, a, k, 0);
+  } else if (!strcmp(name, "cast") && a->npos == 1) { /* T.cast(x, dtype="int32") */
+    kw_to_pos(r, a, k, 1);
   } else if (!strcmp(name, "tvm_struct_get")) { /* its dtype last, as a string or `dtype=` */
     kw_to_pos(r, a, k, a->npos);
   } else if (in_list(DTYPE_IGNORED, name) || (tir_intrin_lookup(name) && !in_list(DTYPE_REFUSED, name))) {
@@ -1502,10 +1504,10 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   rval *pt = rd_arg(a, 1, "ptr_type");
   const char *pts = pt ? rd_as_str(r, *pt, "ptr_type") : "handle";
   if (!pts) return rv_err();
-  if (strcmp(pts, "handle")) {
-    tir_error(r->d, pt->sp, "access_ptr ptr_type '%s' is not supported (only \"handle\")", pts);
-    return rv_err();
-  }
+  /* ptr_type="float16": the call's type is a pointer to float16 (TVM's
+   * PointerType(PrimType("float16")), its scope "global") */
+  tir_dtype ptr_elem = {0};
+  if (strcmp(pts, "handle") && !rd_parse_dtype(r, *pt, &ptr_elem)) return rv_err();
   rval *cl = rd_arg(a, 2, "content_lanes");
   int64_t lanes = 1;
   if (cl && !rd_as_int(r, *cl, &lanes, "content_lanes")) return rv_err();
@@ -1551,7 +1553,9 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   at.lanes = (int)lanes;
   tir_expr *args[5] = {tir_call(r->c, at, "type_annotation", NULL, 0), b->data, base, ext,
                        tir_i32(r->c, mask)};
-  return checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
+  rval v = checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
+  if (v.k == RV_EXPR && ptr_elem.bits) v.e->u.call.ptr_elem = ptr_elem;
+  return v;
 }
 
 /* T.comm_reducer(lambda x0, .., y0, ..: result or (results), [identity, ..]):

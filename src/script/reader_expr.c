@@ -489,6 +489,12 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   if (v.k == RV_HANDLE_T) { *out = TIR_HANDLE; return true; }
   const char *s = rd_as_str(r, v, "a dtype");
   if (!s) return false;
+  /* TVM's bare type codes: "int" is int32, "uint" uint32, "float" float32,
+   * "bfloat" bfloat16 (its default widths) */
+  static const struct { const char *name, *is; } BARE[] = {
+      {"int", "int32"}, {"uint", "uint32"}, {"float", "float32"}, {"bfloat", "bfloat16"}};
+  for (size_t i = 0; i < sizeof BARE / sizeof BARE[0]; i++)
+    if (!strcmp(s, BARE[i].name)) s = BARE[i].is;
   if (!tir_dtype_parse(s, out)) {
     static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                          "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
