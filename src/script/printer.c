@@ -730,7 +730,8 @@ static void pr_let_stmt(printer *p, const tir_stmt *s) {
    * immutable binding (Bind, our LetStmt) is `x: T.let[T.int32] = v`, and
    * `x: T.let = v` for a pointer (typed by its value, pointee included) */
   /* and for a scalable vector, whose T.float32xvscalex4 TVM cannot read */
-  if (tirx(p) && (tir_dtype_is_handle(s->u.let.var->dtype) || tir_dtype_is_scalable(s->u.let.var->dtype))) {
+  if (tirx(p) && (tir_dtype_is_handle(s->u.let.var->dtype) || tir_dtype_is_scalable(s->u.let.var->dtype) ||
+                  !pr_type_named(s->u.let.var->dtype))) {
     pr_printf(&p->out, "%s: T.let = %s\n", name, val);
   } else {
     pr_printf(&p->out, "%s: %s", name, tirx(p) ? "T.let[" : "");
@@ -825,7 +826,7 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
   line(p);
   /* a type TVM's script has no name for (T.float32xvscalex4, T.int4,
    * T.uint1): typed by its value, or declared by T.local_scalar */
-  bool unnamed = tir_dtype_is_scalable(b->dtype) || b->dtype.code == TIR_TC_UINT1 ||
+  bool unnamed = tir_dtype_is_scalable(b->dtype) || b->dtype.code == TIR_TC_UINT1 || !pr_type_named(b->dtype) ||
                  ((tir_dtype_is_int(b->dtype) || b->dtype.code == TIR_TC_UINT) && b->dtype.bits != 8 &&
                   b->dtype.bits != 16 && b->dtype.bits != 32 && b->dtype.bits != 64);
   if (val && unnamed) {

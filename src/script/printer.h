@@ -95,6 +95,7 @@ void pr_var_decl_ctor(printer *p, const tir_expr *v);
 /* x[0] of a local scalar, printed `x` (tirx only) */
 bool pr_scalar_access(const printer *p, const tir_buffer *b, tir_expr *const *idx, int nidx);
 /* `T.int32` as a type annotation */
+bool pr_type_named(tir_dtype d);
 void pr_type_annot(printer *p, tir_dtype d);
 
 #endif

@@ -211,6 +211,14 @@ void pr_string_lit(pr_text *t, const char *s) {
   pr_puts(t, "\"");
 }
 
+/* TVM 0.27 reads T.<dtype> as a type for 1, 4, 8, 16, 32 and 64 lanes: its
+ * x2 names call constructors its FFI does not have (T.int32x2), and it has
+ * no name for other lane counts (T.int32x3, T.uint8x128) */
+bool pr_type_named(tir_dtype d) {
+  return tir_dtype_is_scalable(d) || d.lanes == 1 || d.lanes == 4 || d.lanes == 8 || d.lanes == 16 || d.lanes == 32 ||
+         d.lanes == 64;
+}
+
 void pr_type_annot(printer *p, tir_dtype d) {
   char buf[32];
   pr_printf(&p->out, "T.%s", tir_dtype_str(d, buf));

@@ -38,7 +38,11 @@ the s_tir/tirx passes one at a time, each printed by TVM and kept when TVM
 reads its own print back equal) likewise. sweep11/ (998 texts of
 2026-11-27: TVM's schedule-primitive and meta-schedule tests (s11a_*) and
 its lowering passes' before/after tests (s11b_*), recalled and varied)
-likewise.
+likewise. sweep12/ (1,042 texts of 2026-11-27: TVM's TVMScript, tir-base and
+tir-analysis tests and its tensor intrinsics' source, written as people
+write them (s12a_*), and meta-schedule design spaces, hand-written
+s_tir.Schedule programs and their lowering, each printed by TVM itself
+(s12b_*)) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -58,7 +62,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep8"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep9"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep10"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep11"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep11"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep12"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
