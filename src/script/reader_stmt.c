@@ -1281,9 +1281,11 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   /* a Python int past int32, a Python float or bool (TVM keeps each boxed, printed bare): an attribute value */
   bool boxed_node = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
                     a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL;
-  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || boxed_node) {
+  if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || a->pos[0].k == RV_TUPLE || a->pos[0].k == RV_DICT ||
+      boxed_node) {
     /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
-     * value or a buffer (TVM holds the Buffer, not its data) as the node */
+     * value or a buffer (TVM holds the Buffer, not its data) as the node; a list or dict of
+     * values likewise (TVM's Array / Map) */
     tir_expr *v = rd_as_expr(r, a->pos[2]);
     if (!key || !v) return NULL;
     if (!scoped) r->in_rest = true;
