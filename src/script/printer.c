@@ -148,6 +148,13 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_ITER_VAR: /* T.iter_var(v, None, "ThreadIndex", "threadIdx.x"): v declared first (pr_func_prologue) */
     pr_attr_items(p, a, "T.iter_var(", ")");
     break;
+  case TIR_AV_RANGE: /* T.Range(begin, end) as written */
+    pr_puts(&p->out, "T.Range(");
+    pr_expr(p, a->items[0]->expr);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, a->items[1]->expr);
+    pr_puts(&p->out, ")");
+    break;
   case TIR_AV_VDEVICE: /* as written: TVM builds the same VDevice from it */
     pr_attr_items(p, a, "I.vdevice(", ")");
     break;
@@ -1031,11 +1038,15 @@ static bool wraps_loop_of(const tir_stmt *body, const tir_expr *v) {
  * binds is not defined yet: declared first, `i = T.int32()`, as TVM prints
  * it; the loop then prints under the same name (pr_for) and the reader
  * binds the declared var to it */
+static void declare_av_iter_vars(printer *p, const tir_attr_val *a);
+
 static void pr_attr(printer *p, const tir_stmt *s) {
   /* a buffer node that nothing declares: `B = T.Buffer(...)` before the
    * with, in the enclosing scope, where TVM's reader keeps the name (a
-   * later B.data is that buffer's data var: InferFragment's prints) */
+   * later B.data is that buffer's data var: InferFragment's prints); the
+   * var of a T.iter_var node likewise (`iv = T.int32()`) */
   declare_av_buffers(p, s->u.attr.node_av);
+  declare_av_iter_vars(p, s->u.attr.node_av);
   const tir_buffer *nb = s->u.attr.node_named;
   if (nb && nb->data == s->u.attr.node && !pr_lookup(p, nb) && !pr_lookup(p, nb->data)) {
     /* T.attr(B_1.data, ...) of a buffer nothing declares (TVM's print after
@@ -1678,8 +1689,9 @@ static void pr_signature(printer *p, const tir_func *f) {
   pr_puts(&p->out, ":\n");
 }
 
-/* the vars of T.iter_var values in a function's attrs, declared before
- * the T.func_attr that names them, as TVM prints them */
+/* the vars of T.iter_var values in a function's attrs (or an attr's
+ * node), declared before the T.func_attr (T.attr) that names them, as TVM
+ * prints them */
 static void declare_av_iter_vars(printer *p, const tir_attr_val *a) {
   if (!a) return;
   if (a->kind == TIR_AV_ITER_VAR) {

@@ -42,7 +42,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "DtypeConstructor", "Else", "ExecScope",
     "Iter", "IterVar", "Layout", "LetAnnotation",
     "LocalVectorAnnotation", "Optional", "R",
-    "Range", "Reduce", "Return", "SMEMPool", "ScopeIdDef",
+    "Reduce", "Return", "SMEMPool", "ScopeIdDef",
     "TMEMPool", "TensorMap", "Then",
     "Tuple", "Var", "alloc_cast_frag", "alloc_scalar",
     "assume", "break_loop",
@@ -589,9 +589,10 @@ static rval iter_var_value(rd *r, rd_args *a) {
     tir_error(r->d, v[0]->sp, "T.iter_var's var must be an integer var (a name, or T.int32())");
     return rv_err();
   }
-  if (v[1]->k != RV_NONE) {
-    tir_error(r->d, v[1]->sp, "T.iter_var as a value is read with a domain of None only (one with a domain is the node "
-                              "of a thread_extent attr: T.launch_thread)");
+  bool dom_range = v[1]->k == RV_ATTR && v[1]->av && v[1]->av->kind == TIR_AV_RANGE;
+  if (v[1]->k != RV_NONE && !dom_range) {
+    tir_error(r->d, v[1]->sp, "T.iter_var as a value is read with a domain of None or a T.Range only (one as the node "
+                              "of a thread_extent attr is T.launch_thread)");
     return rv_err();
   }
   if (v[2]->k != RV_STR || v[3]->k != RV_STR) {
@@ -604,7 +605,7 @@ static rval iter_var_value(rd *r, rd_args *a) {
     tir_error(r->d, v[2]->sp, "T.iter_var: unknown iter_type '%s'", v[2]->s);
     return rv_err();
   }
-  tir_attr_val *items[4] = {tir_av_expr(r->c, var), rd_as_attr(r, (rval){.k = RV_NONE, .sp = v[1]->sp}),
+  tir_attr_val *items[4] = {tir_av_expr(r->c, var), dom_range ? v[1]->av : rd_as_attr(r, (rval){.k = RV_NONE, .sp = v[1]->sp}),
                             tir_av_expr(r->c, tir_string(r->c, v[2]->s)), tir_av_expr(r->c, tir_string(r->c, v[3]->s))};
   if (!items[1]) return rv_err();
   tir_attr_val *d = tir_av_list(r->c, items, 4);
@@ -1358,15 +1359,36 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
       !strcmp(name, "s_tir.cp_async_raw") || !strcmp(name, "get_active_lane_mask") || !strcmp(name, "masked_load"))
     return dtype_first_call(r, name, a);
   if (!strcmp(name, "Not")) return unary_ctor(r, a, true);
-  if (!strcmp(name, "Range") && r->axis_args) { /* T.axis.spatial(T.Range(a, b), v): the pair (a, b) */
+  if (!strcmp(name, "Range")) {
     rval *b = rd_arg(a, 0, "begin"), *e = rd_arg(a, 1, "end");
     if (!b || !e || a->npos + a->nkw != 2) {
       tir_error(r->d, a->sp, "T.Range expects (begin, end)");
       return rv_err();
     }
-    rval *items = tir_alloc(r->c, sizeof *items * 2);
-    items[0] = *b, items[1] = *e;
-    return (rval){.k = RV_TUPLE, .n = 2, .items = items, .sp = a->sp};
+    if (r->axis_args) { /* T.axis.spatial(T.Range(a, b), v): the pair (a, b) */
+      rval *items = tir_alloc(r->c, sizeof *items * 2);
+      items[0] = *b, items[1] = *e;
+      return (rval){.k = RV_TUPLE, .n = 2, .items = items, .sp = a->sp};
+    }
+    /* a Range as a value (an annotation, an attr's node, an iter_var's
+     * domain): begin and end as written, int exprs of one dtype (Python
+     * ints int32, as TVM's Range makes them) */
+    tir_expr *eb = rd_as_expr(r, *b), *ee = eb ? rd_as_expr(r, *e) : NULL;
+    if (!eb || !ee) return rv_err();
+    if (!tir_dtype_is_int(eb->dtype) || !tir_dtype_is_int(ee->dtype) || eb->dtype.lanes != 1 || ee->dtype.lanes != 1) {
+      tir_error(r->d, a->sp, "T.Range expects integer begin and end");
+      return rv_err();
+    }
+    if (!tir_dtype_eq(eb->dtype, ee->dtype)) {
+      char s1[32], s2[32];
+      tir_error(r->d, a->sp, "T.Range of %s and %s: begin and end of one dtype are supported",
+                tir_dtype_str(eb->dtype, s1), tir_dtype_str(ee->dtype, s2));
+      return rv_err();
+    }
+    tir_attr_val *items[2] = {tir_av_expr(r->c, eb), tir_av_expr(r->c, ee)};
+    tir_attr_val *d = tir_av_list(r->c, items, 2);
+    d->kind = TIR_AV_RANGE;
+    return (rval){.k = RV_ATTR, .sp = a->sp, .av = d};
   }
   if (!strcmp(name, "IntImm") || !strcmp(name, "FloatImm")) return imm_ctor(r, name, a);
   if (!strcmp(name, "llvm_lookup_intrinsic_id")) {

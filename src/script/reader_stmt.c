@@ -1379,6 +1379,9 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   rval key = rd_eval(r, ts_node_named_child(args, 1)), val = rd_eval(r, ts_node_named_child(args, 2));
   *tag_out = NULL;
   if (v.k == RV_ERR || ty.k == RV_ERR || tag.k == RV_ERR || key.k == RV_ERR || val.k == RV_ERR) return true;
+  /* another key: the iter_var is an attribute value (T.iter_var(v, T.Range(0, 4), "DataPar", "")),
+   * read by T.attr as such */
+  if (key.k == RV_STR && strcmp(key.s, "thread_extent") && strcmp(key.s, "virtual_thread")) return false;
   if (v.k != RV_EXPR || v.e->kind != TIR_VAR || !tir_dtype_is_int(v.e->dtype) || ty.k != RV_STR ||
       tag.k != RV_STR || key.k != RV_STR || strcmp(key.s, "thread_extent") || strcmp(ty.s, "ThreadIndex") ||
       !is_thread_tag(tag.s) || !strncmp(tag.s, "vthread", 7)) {
