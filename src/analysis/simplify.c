@@ -1279,7 +1279,7 @@ static bool lin_single(const lin *l) { return l->n == 0 || (l->n == 1 && l->base
  * tvm_minmax_const; the terms both share with the same coefficient, and a
  * constant both share, taken out where what is left of each is one term or
  * a constant (min(x + y, x + 3) is min(y, 3) + x; min(x + y, x + z + 3) is
- * left); both operands x * f and y * f for one f (see tvm_factor), or
+ * left; min(x - 3, x - y) is x - max(3, y)); both operands x * f and y * f for one f (see tvm_factor), or
  * one term each of one coefficient f: min(x, y) * f, max where f < 0.  Where the operands hold equal coefficients
  * the min comes first, as TVM orders the sum.  NULL where none applies (the
  * plain min(A, B), a constant first operand kept first). */
@@ -1307,12 +1307,28 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
   lin_normalize(&A2);
   lin_normalize(&B2);
   tir_expr *r = NULL;
-  if ((S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2)) {
-    tir_expr *m = tvm_minmax_pair(a, k, &A2, &B2);
-    if (!m) m = ana_make_bin(a, k, lin_to_expr(a, &A2), lin_to_expr(a, &B2));
+  /* what is left is x + c or x - y as TVM's patterns see it: a negative
+   * term pairs only with a negative term or constant (min(x - 3, x - y) is
+   * x - max(3, y); min(x + 3, x - y) is left), and two negative ones come
+   * out negated */
+  bool nega = A2.n ? A2.n == 1 && A2.t[0].k < 0 : A2.base < 0, negb = B2.n ? B2.n == 1 && B2.t[0].k < 0 : B2.base < 0;
+  bool negt = (A2.n == 1 && A2.t[0].k < 0) || (B2.n == 1 && B2.t[0].k < 0);
+  bool both_neg = nega && negb;
+  /* (negation is safe: lin_normalize leaves no constant whose negation the dtype lacks) */
+  if ((S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
+    int64_t sg = both_neg ? -1 : 1;
+    tir_expr_kind kk = both_neg ? flip_minmax(k) : k;
+    if (both_neg) {
+      for (int i = 0; i < A2.n; i++) A2.t[i].k = -A2.t[i].k;
+      for (int i = 0; i < B2.n; i++) B2.t[i].k = -B2.t[i].k;
+      A2.base = -A2.base;
+      B2.base = -B2.base;
+    }
+    tir_expr *m = tvm_minmax_pair(a, kk, &A2, &B2);
+    if (!m) m = ana_make_bin(a, kk, lin_to_expr(a, &A2), lin_to_expr(a, &B2));
     lin o;
     lin_init(&o, A->dt);
-    lin_decompose(&o, m, 1);
+    lin_decompose(&o, m, sg);
     for (int i = 0; i < S.n; i++) lin_add_atom(&o, S.t[i].atom, S.t[i].k);
     lin_add_const(&o, S.base);
     r = lin_expr(a, &o);

@@ -9,7 +9,8 @@ to the input by isl and is no larger (in nodes) than TVM's.
     python3 tests/oracle/diff_analyzer.py [N] [SEED]
 
 ARITH_DRIVER=path overrides the driver (e.g. the build-asan one).
-Closing lines: `ours smaller/equal/larger: a/b/c`, then
+Closing lines: `ours smaller/equal/larger: a/b/c; spelled as TVM's: d`
+(d: the results whose text is TVM's, character for character), then
 `diff_analyzer: N passed, N failed`; exit status 1 on any failure.  2000
 cases take about 2 s.
 """
@@ -85,7 +86,7 @@ def main():
         return 1
     out = subprocess.run([DRIVER], input="\n".join(c[0] for c in cases) + "\n",
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    passed = failed = smaller = same = larger = 0
+    passed = failed = smaller = same = larger = spelled = 0
     for (line, te, ts, nin, ntvm), res in zip(cases, out):
         parts = res.split("\t")
         if len(parts) != 4:
@@ -93,6 +94,7 @@ def main():
             print("FAIL (driver): %s -> %s" % (line, res))
             continue
         ours, _, nours, verdict = parts[0], int(parts[1]), int(parts[2]), parts[3]
+        spelled += ours == str(ts)
         if nours < ntvm:
             smaller += 1
         elif nours == ntvm:
@@ -106,7 +108,7 @@ def main():
             passed += 1
     if len(out) != len(cases):
         failed += len(cases) - len(out)
-    print("ours smaller/equal/larger: %d/%d/%d" % (smaller, same, larger))
+    print("ours smaller/equal/larger: %d/%d/%d; spelled as TVM's: %d" % (smaller, same, larger, spelled))
     print("diff_analyzer: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
