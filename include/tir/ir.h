@@ -274,12 +274,15 @@ typedef struct tir_attr_val tir_attr_val;
  * IterVar as an attribute value (tirx.device_thread_axis): items[0] the
  * var (an EXPR), items[1] NONE (the domain), items[2] and items[3] the
  * iter type and the tag (string EXPRs); closed, as an index map */
+/* TIR_AV_REGION: A[0:4, n], TVM's BufferRegion as an attribute value: buf
+ * the buffer (expr its data var), items 2 * ndim EXPRs, the min and extent
+ * of each dim */
 /* TIR_AV_RANGE: T.Range(begin, end), TVM's Range as an attribute value (or
  * an iter_var's domain): items[0] and items[1] the begin and end (EXPRs) as
  * written; closed, as an index map */
 typedef enum {
   TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE, TIR_AV_VDEVICE, TIR_AV_ITER_VAR,
-  TIR_AV_RANGE
+  TIR_AV_RANGE, TIR_AV_REGION
 } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;

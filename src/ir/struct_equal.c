@@ -245,6 +245,11 @@ static void c_av(canon *c, const tir_attr_val *a) {
     return;
   }
   put(c, (uint64_t)a->n);
+  if (a->kind == TIR_AV_REGION) {
+    c_buffer(c, a->buf);
+    for (int i = 0; i < a->n; i++) c_av(c, a->items[i]);
+    return;
+  }
   if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_TARGET || a->kind == TIR_AV_INDEX_MAP || a->kind == TIR_AV_VDEVICE ||
       a->kind == TIR_AV_ITER_VAR || a->kind == TIR_AV_RANGE) {
     for (int i = 0; i < a->n; i++) c_av(c, a->items[i]);

@@ -30,6 +30,8 @@ static bool av_empty(const tir_attr_val *a) { return !a || a->n == 0; }
 /* ------------------------------------------------------------------ */
 /* attribute values                                                    */
 
+static void pr_region(printer *p, const tir_buffer_region *r);
+
 static void pr_attr_val(printer *p, const tir_attr_val *a);
 
 static void pr_attr_dict(printer *p, const tir_attr_val *a, const char *skip_key, const char *skip_val) {
@@ -148,6 +150,40 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
   case TIR_AV_ITER_VAR: /* T.iter_var(v, None, "ThreadIndex", "threadIdx.x"): v declared first (pr_func_prologue) */
     pr_attr_items(p, a, "T.iter_var(", ")");
     break;
+  case TIR_AV_REGION: { /* A[0:4, n]: TVM's print; all dims of extent 1 as slices, A[n:n + 1], not a load */
+    int n = a->n / 2;
+    bool all_points = n > 0;
+    tir_range *rg = malloc(sizeof *rg * (size_t)(n ? n : 1));
+    if (!rg) abort();
+    for (int i = 0; i < n; i++) {
+      rg[i].min = a->items[2 * i]->expr;
+      rg[i].extent = a->items[2 * i + 1]->expr;
+      int64_t e;
+      all_points &= tir_is_const_int(rg[i].extent, &e) && e == 1;
+    }
+    tir_buffer_region reg = {.buf = a->buf, .region = rg, .n = n};
+    if (!all_points) {
+      pr_region(p, &reg);
+    } else {
+      pr_buffer_name(p, a->buf);
+      pr_puts(&p->out, "[");
+      for (int i = 0; i < n; i++) {
+        if (i) pr_puts(&p->out, ", ");
+        pr_expr(p, rg[i].min);
+        pr_puts(&p->out, ":");
+        tir_expr one = {.kind = TIR_INT_IMM, .dtype = rg[i].min->dtype, .u.int_val = 1};
+        tir_expr sum = {.kind = TIR_ADD, .dtype = rg[i].min->dtype, .u.bin = {rg[i].min, &one}};
+        int64_t m;
+        if (tir_is_const_int(rg[i].min, &m)) {
+          sum = (tir_expr){.kind = TIR_INT_IMM, .dtype = rg[i].min->dtype, .u.int_val = m + 1};
+        }
+        pr_expr(p, &sum);
+      }
+      pr_puts(&p->out, "]");
+    }
+    free(rg);
+    break;
+  }
   case TIR_AV_RANGE: /* T.Range(begin, end) as written */
     pr_puts(&p->out, "T.Range(");
     pr_expr(p, a->items[0]->expr);
@@ -313,7 +349,7 @@ static void declare_var(printer *p, const tir_expr *v) {
  * declared so before the annotation */
 static void declare_av_buffers(printer *p, const tir_attr_val *a) {
   if (!a) return;
-  if (a->kind == TIR_AV_EXPR && a->buf && !pr_lookup(p, a->buf)) {
+  if ((a->kind == TIR_AV_EXPR || a->kind == TIR_AV_REGION) && a->buf && !pr_lookup(p, a->buf)) {
     declare_buffer(p, a->buf);
     return;
   }

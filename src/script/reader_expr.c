@@ -539,9 +539,21 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
   }
   if (v.k == RV_ATTR) return v.av;
   if (v.k == RV_REGION) { /* TVM holds a BufferRegion here, not the vector load it is in an expression */
-    tir_error(r->d, v.sp, "a buffer region (%s[lo:hi]) as an attribute or annotation value is not supported",
-              v.region.buf ? v.region.buf->name : "A");
-    return NULL;
+    if (!v.region.buf) {
+      tir_error(r->d, v.sp, "a buffer region as an attribute value needs its buffer");
+      return NULL;
+    }
+    int n = v.region.n;
+    tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(2 * n + 1));
+    for (int i = 0; i < n; i++) {
+      items[2 * i] = tir_av_expr(r->c, v.region.region[i].min);
+      items[2 * i + 1] = tir_av_expr(r->c, v.region.region[i].extent);
+    }
+    tir_attr_val *a = tir_av_list(r->c, items, 2 * n);
+    a->kind = TIR_AV_REGION;
+    a->buf = v.region.buf;
+    a->expr = v.region.buf->data;
+    return a;
   }
   tir_expr *e = rd_as_expr(r, v);
   tir_attr_val *av = e ? tir_av_expr(r->c, e) : NULL;

@@ -1273,16 +1273,11 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     return NULL;
   }
   const char *key = rd_as_str(r, a->pos[1], "the attribute key");
-  if (a->pos[0].k == RV_REGION) {
-    tir_error(r->d, a->pos[0].sp, "a buffer region (%s[lo:hi]) as the node of a T.attr is not supported",
-              a->pos[0].region.buf ? a->pos[0].region.buf->name : "A");
-    return NULL;
-  }
   /* a Python int past int32, a Python float or bool (TVM keeps each boxed, printed bare): an attribute value */
   bool boxed_node = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
                     a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL;
   if (a->pos[0].k == RV_ATTR || a->pos[0].k == RV_BUFFER || a->pos[0].k == RV_TUPLE || a->pos[0].k == RV_DICT ||
-      boxed_node) {
+      a->pos[0].k == RV_REGION || boxed_node) {
     /* T.attr(T.target("cuda"), "target", 0), T.attr(A, "storage_alignment", 64): an attribute
      * value or a buffer (TVM holds the Buffer, not its data) as the node; a list or dict of
      * values likewise (TVM's Array / Map) */
