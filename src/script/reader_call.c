@@ -1544,19 +1544,23 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
     return rv_err();
   }
   tir_dtype it = b->elem_offset->dtype;
+  /* the offset and an explicit extent keep their own dtypes (a Python int
+   * is int32, T.int64(4) int64), and the sums promote as TVM's operators
+   * do: Buffer::access_ptr computes elem_offset + offset and, by default,
+   * strides[0] * shape[0] (or the product of the shape) - offset */
   rval *ov = rd_arg(a, 3, "offset");
   if (ov && !rd_int_valued(r, *ov, "an access_ptr offset")) return rv_err();
-  tir_expr *off = ov ? rd_convert(r, *ov, it) : tir_int(r->c, it, 0);
+  tir_expr *off = ov ? rd_as_expr(r, *ov) : tir_int(r->c, TIR_INT32, 0);
   if (!off) return rv_err();
   rval *ev = rd_arg(a, 4, "extent");
   tir_expr *ext;
   if (ev && ev->k != RV_NONE) {
-    if (!rd_int_valued(r, *ev, "an access_ptr extent") || !(ext = rd_convert(r, *ev, it))) return rv_err();
+    if (!rd_int_valued(r, *ev, "an access_ptr extent") || !(ext = rd_as_expr(r, *ev))) return rv_err();
   } else if (b->ndim == 0) { /* a rank-0 buffer: one element, whatever the offset (TVM's int64 1) */
     ext = tir_int(r->c, TIR_INT64, 1);
   } else {
     if (b->nstrides > 0 && b->ndim > 0) {
-      ext = rd_bin_expr(r, TIR_MUL, b->shape[0], b->strides[0]);
+      ext = rd_bin_expr(r, TIR_MUL, b->strides[0], b->shape[0]);
     } else {
       ext = b->ndim ? b->shape[0] : tir_int(r->c, it, 1);
       for (int i = 1; i < b->ndim; i++) ext = rd_bin_expr(r, TIR_MUL, ext, b->shape[i]);
