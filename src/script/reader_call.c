@@ -196,6 +196,9 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
         }
       rval v = rd_eval(r, rd_field(c, "value"));
       ok = ok && v.k != RV_ERR;
+      /* span=None: TVM's ops, constructors and builders take a source span
+       * and ignore None (tirc keeps its own spans) */
+      if (v.k == RV_NONE && !strcmp(a->kw[a->nkw], "span")) continue;
       a->kwv[a->nkw++] = v;
     } else if (rd_is(c, "list_splat")) {
       for (int k = 0; k < spl[i].n; k++) a->pos[a->npos++] = spl[i].items[k];

@@ -489,12 +489,28 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   if (v.k == RV_HANDLE_T) { *out = TIR_HANDLE; return true; }
   const char *s = rd_as_str(r, v, "a dtype");
   if (!s) return false;
-  /* TVM's bare type codes: "int" is int32, "uint" uint32, "float" float32,
-   * "bfloat" bfloat16 (its default widths) */
-  static const struct { const char *name, *is; } BARE[] = {
-      {"int", "int32"}, {"uint", "uint32"}, {"float", "float32"}, {"bfloat", "bfloat16"}};
-  for (size_t i = 0; i < sizeof BARE / sizeof BARE[0]; i++)
-    if (!strcmp(s, BARE[i].name)) s = BARE[i].is;
+  /* the other spellings TVM's DataType parses: a type code without its
+   * width ("int" is int32, "floatx4" float32x4, "bfloat" bfloat16) and the
+   * short codes ("i32", "u8", "f16", "bf16", "i64x4") */
+  char canon[48];
+  if (!tir_dtype_parse(s, out)) {
+    static const struct { const char *p, *code; int bits; } P[] = {
+        {"bfloat", "bfloat", 16}, {"uint", "uint", 32}, {"float", "float", 32}, {"int", "int", 32},
+        {"bf", "bfloat", 0},      {"i", "int", 0},      {"u", "uint", 0},       {"f", "float", 0}};
+    for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
+      size_t n = strlen(P[i].p);
+      if (strncmp(s, P[i].p, n)) continue;
+      const char *q = s + n;
+      long bits = 0;
+      while (*q >= '0' && *q <= '9' && bits < 1000) bits = bits * 10 + (*q++ - '0');
+      if (q == s + n) bits = P[i].bits; /* no width: the default, where the code has one */
+      if (bits > 0 && (!*q || *q == 'x')) {
+        snprintf(canon, sizeof canon, "%s%ld%.16s", P[i].code, bits, q);
+        if (tir_dtype_parse(canon, out)) return true;
+      }
+      break;
+    }
+  }
   if (!tir_dtype_parse(s, out)) {
     static const char *const DTYPES[] = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                          "uint64", "float16", "float32", "float64", "bfloat16", "handle", NULL};
