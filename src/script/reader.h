@@ -406,6 +406,9 @@ rval *rd_kwarg(rd_args *a, const char *name);
 bool rd_no_kwargs(rd *r, const rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
 void rd_kw_positional(rd *r, const char *name, rd_args *a);
+/* TVM 0.27's positional parameter names of the script function fn
+ * (T.exp: {"x"}), NULL-terminated, or NULL (tvm_signatures.c, generated) */
+const char *const *rd_tvm_params(const char *fn);
 rval *rd_arg(rd_args *a, int i, const char *name);
 /* the index of a's first keyword not among `known` (NULL-ended), or -1 */
 int rd_unknown_kwarg(const rd_args *a, const char *const *known);

@@ -833,6 +833,7 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return *failed = true;
   a.sp = rd_span(call);
+  rd_kw_positional(r, tn, &a); /* T.where(predicate=c), T.sblock_attr(attrs={...}) */
   if (!rd_no_kwargs(r, &a, tn)) return *failed = true;
   bool ok;
   if (!strcmp(tn, "reads") || !strcmp(tn, "writes")) ok = reads_writes(r, tn, &a);

@@ -182,11 +182,12 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   a->kw = nkw ? rd_tmp(r, sizeof *a->kw * nkw) : NULL;
   a->kwv = nkw ? rd_tmp(r, sizeof *a->kwv * nkw) : NULL;
   a->kwsp = nkw ? rd_tmp(r, sizeof *a->kwsp * nkw) : NULL;
-  bool ok = true;
+  bool ok = true, seen_kw = false; /* (a span=None keyword is not counted in nkw) */
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = ts_node_named_child(al, i);
     if (rd_is(c, "comment")) continue;
     if (rd_is(c, "keyword_argument")) {
+      seen_kw = true;
       a->kw[a->nkw] = rd_text(r, rd_field(c, "name"));
       a->kwsp[a->nkw] = rd_span(c);
       for (int k = 0; k < a->nkw && ok; k++)
@@ -212,6 +213,10 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
       tir_error(r->d, rd_span(c), "unsupported argument form (a generator expression)");
       ok = false;
     } else {
+      if (a->nkw || seen_kw) { /* Python's SyntaxError */
+        tir_error(r->d, rd_span(c), "positional argument follows keyword argument");
+        ok = false;
+      }
       rval v = rd_eval(r, c);
       ok = ok && v.k != RV_ERR;
       a->pos[a->npos++] = v;
@@ -1038,6 +1043,26 @@ void rd_kw_positional(rd *r, const char *name, rd_args *a) {
       kw_to_pos(r, a, k, a->npos);
     }
     return;
+  }
+  /* the expression functions (intrinsics, node constructors, casts and
+   * calls) and a few statements of one value: their parameters by TVM's
+   * names (tvm_signatures.c); builders that read keywords themselves
+   * (buffers, loops, blocks) are not among them */
+  static const char *const BY_NAME[] = {
+      "Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", "Max", "EQ", "NE", "LT", "LE", "GT", "GE",
+      "And", "Or", "Not", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot", "LShift", "RShift", "cast",
+      "max", "min", "floordiv", "floormod", "truncdiv", "truncmod", "abs", "ceildiv", "call_extern",
+      "call_pure_extern", "call_intrin", "call_llvm_intrin", "call_llvm_pure_intrin", "Let", "Shuffle", "dp4a",
+      "vectorlow", "vectorhigh", "vectorcombine", "get_active_lane_mask", "masked_load", "masked_store",
+      "tvm_struct_get", "evaluate", "where", "func_attr", "sblock_attr", "meta_var", "assume", NULL};
+  tir_dtype dt;
+  const char *const *ps =
+      tir_intrin_lookup(name) || in_list(BY_NAME, name) || tir_dtype_parse(name, &dt) ? rd_tvm_params(name) : NULL;
+  for (int j = a->npos; ps && ps[j] && a->nkw; j++) {
+    int k = 0;
+    while (k < a->nkw && strcmp(a->kw[k], ps[j])) k++;
+    if (k == a->nkw) return; /* a gap: what follows stays a keyword (refused by name) */
+    kw_to_pos(r, a, k, a->npos);
   }
 }
 

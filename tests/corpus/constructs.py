@@ -42,7 +42,11 @@ likewise. sweep12/ (1,042 texts of 2026-11-27: TVM's TVMScript, tir-base and
 tir-analysis tests and its tensor intrinsics' source, written as people
 write them (s12a_*), and meta-schedule design spaces, hand-written
 s_tir.Schedule programs and their lowering, each printed by TVM itself
-(s12b_*)) likewise.
+(s12b_*)) likewise. sweep13/ (1,786 texts of 2026-11-27: every script
+function of TVM 0.27's T namespace in each spelling its Python wrapper
+takes, keywords by name, span=None, dtype spellings (s13a_*), and the TIR
+people write in TVM's codegen, runtime, meta-schedule, dlight and transform
+tests and its package sources (s13b_*)) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -63,7 +67,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep9"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep10"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep11"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep12"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep12"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep13"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
