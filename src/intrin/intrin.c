@@ -244,6 +244,14 @@ static const tir_intrin TABLE[] = {
     /* OpenCL / Adreno textures: (data, then coordinates and the like) */
     {"texture2d_load", TIR_ARITY_RANGE, 1, -1, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
     {"texture2d_store", TIR_ARITY_RANGE, 1, -1, {A_HDL, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
+    /* PTX's cp.async groups as InjectPTXAsyncCopy's tests write them (TVM
+     * prints them T.ptx.cp(), which it cannot read): commit, wait (n) */
+    {"ptx.cp_async_commit_group", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_EXPLICIT, false, false, NULL},
+    {"ptx.cp_async_wait_group", TIR_ARITY_RANGE, 1, 1, {A_INT}, 1, TIR_IR_EXPLICIT, false, false, NULL},
+    /* a static handle of the module (codegen's static init), and Hexagon's
+     * VTCM allocation (scope, dtype, shape, ndim) */
+    {"tvm_static_handle", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_EXPLICIT, false, false, NULL},
+    {"nd_mem_alloc_with_scope", TIR_ARITY_RANGE, 1, -1, {A_ANY}, 0, TIR_IR_EXPLICIT, false, false, NULL},
 };
 
 /* the first entry of those written only through T.call_intrin */
