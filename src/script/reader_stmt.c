@@ -1460,11 +1460,28 @@ static tir_stmt *jump_stmt(rd *r, bool brk, tir_span sp) {
   return s;
 }
 
+/* (TVM 0.27's T.Break() / T.Continue() nodes are other statements than
+ * its `break` / T.break_loop(), an evaluated call: refused by name) */
+static bool is_jump_name(const char *tn) {
+  return tn && (!strcmp(tn, "break_loop") || !strcmp(tn, "continue_loop"));
+}
+
 static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   const char *tn = rd_t_name(r, rd_field(call, "function"));
   tir_span sp = rd_span(call);
-  if (tn && (!strcmp(tn, "break_loop") || !strcmp(tn, "continue_loop"))) {
-    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+  if (tn && !strcmp(tn, "evaluate")) { /* T.evaluate(T.break_loop()): TVM reads the jump itself */
+    TSNode args = rd_field(call, "arguments");
+    TSNode in = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : (TSNode){0};
+    if (!ts_node_is_null(in) && rd_is(in, "call") && is_jump_name(rd_t_name(r, rd_field(in, "function")))) {
+      call = in;
+      tn = rd_t_name(r, rd_field(call, "function"));
+      sp = rd_span(call);
+    }
+  }
+  if (is_jump_name(tn)) { /* T.break_loop(); span=None and dtype= allowed */
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    if (a.npos || (a.nkw && (a.nkw > 1 || strcmp(a.kw[0], "dtype")))) {
       tir_error(r->d, sp, "T.%s() takes no arguments", tn);
       return NULL;
     }
