@@ -2054,12 +2054,13 @@ rval rd_eval_call(rd *r, TSNode n) {
       ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
       a.sp = rd_span(n);
       if (!ok) return rv_err();
-      if (a.npos != 1 || a.nkw) {
+      rval *dt = rd_arg(&a, 0, "dtype"); /* x.astype("int32") or x.astype(dtype="int32") */
+      if (!dt || a.npos + a.nkw != 1) {
         tir_error(r->d, a.sp, ".astype expects a dtype");
         return rv_err();
       }
       rd_args c = {0};
-      rval pos[2] = {obj, a.pos[0]};
+      rval pos[2] = {obj, *dt};
       c.pos = pos, c.npos = 2, c.sp = a.sp;
       return cast_call(r, &c, false);
     }
