@@ -117,6 +117,16 @@ static bool missing_colon(rd *r, TSNode err) {
  * from the ERROR node (without a comment), when short and printable */
 static void unexpected_token(rd *r, TSNode err) {
   uint32_t a = ts_node_start_byte(err), b = a;
+  { /* A[i, *idx]: Python 3.11's starred index, which the grammar does not parse */
+    uint32_t p = a;
+    while (p > 0 && (r->src[p - 1] == ' ' || r->src[p - 1] == '\t')) p--;
+    if (a < r->len && r->src[a] == '*' && (a + 1 >= r->len || r->src[a + 1] != '*') && p > 0 &&
+        (r->src[p - 1] == ',' || r->src[p - 1] == '[')) {
+      tir_error(r->d, rd_span(err), "a starred index (A[i, *idx]) is not supported (tree-sitter-python 0.23's "
+                                    "grammar does not parse it): write the indices out");
+      return;
+    }
+  }
   while (b < r->len && r->src[b] != '\n' && r->src[b] != '#') b++;
   while (b > a && (r->src[b - 1] == ' ' || r->src[b - 1] == '\t' || r->src[b - 1] == '\r')) b--;
   bool ok = b > a && b - a <= 40;
