@@ -405,6 +405,9 @@ rval *rd_kwarg(rd_args *a, const char *name);
  * whose keywords were all taken by position: one left is not theirs) */
 bool rd_no_kwargs(rd *r, const rd_args *a, const char *name);
 /* positional i or keyword name, or NULL */
+/* n through any parentheses around it (and comments in them): Python's
+ * tree keeps none, so `A = (T.match_buffer(...))` is the declaration */
+TSNode rd_unparen(TSNode n);
 void rd_kw_positional(rd *r, const char *name, rd_args *a);
 /* TVM 0.27's positional parameter names of the script function fn
  * (T.exp: {"x"}), NULL-terminated, or NULL (tvm_signatures.c, generated) */

@@ -690,7 +690,7 @@ static const char *one_axis_kind(const char *tn) {
 /* `vi, vj = T.axis.spatial(16, i), T.axis.reduce(16, k)`: each axis of the
  * tuple, every binding read before any name is bound (as Python assigns) */
 static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
-  TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right");
+  TSNode left = rd_field(asg, "left"), right = rd_unparen(rd_field(asg, "right"));
   if (!(rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) ||
       !(rd_is(right, "expression_list") || rd_is(right, "tuple")))
     return false;
@@ -734,7 +734,7 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
 }
 
 static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
-  TSNode right = rd_field(asg, "right");
+  TSNode right = rd_unparen(rd_field(asg, "right"));
   if (axis_tuple(r, stmt, asg, failed)) return true;
   if (!rd_is(right, "call")) return false;
   const char *tn = rd_t_name(r, rd_field(right, "function"));

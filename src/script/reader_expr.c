@@ -160,6 +160,13 @@ static int unescape(const char *s, size_t n, char *out) {
   return (int)k;
 }
 
+/* a string whose escapes make a NUL character ("a\0b", "\x00"): TVM keeps
+ * the whole string, tirc's strings end at a NUL: refused, not cut (NULL) */
+static const char *nul_in_string(rd *r, TSNode n) {
+  tir_error(r->d, rd_span(n), "a string with a NUL character (\\0, \\x00) is not supported");
+  return NULL;
+}
+
 /* an f-string's text: its literal parts (`{{` and `}}` are braces) and
  * each {expression} of a Python int, bool or string, as Python formats
  * them (TVM's parser evaluates the f-string in Python); NULL after an error */
@@ -193,6 +200,10 @@ static const char *fstring_literal(rd *r, TSNode n, bool raw) {
     if (!un) abort();
     size_t ul = raw ? (memcpy(un, lit, k), k) : (size_t)unescape(lit, k, un);
     free(lit);
+    if (!raw && ul != strlen(un)) {
+      free(un), free(out);
+      return nul_in_string(r, n);
+    }
     const char *piece = un;
     char num[32];
     rval v = {.k = RV_NONE};
@@ -245,7 +256,7 @@ static const char *string_literal(rd *r, TSNode n) {
   size_t blen = len - i - 2 * q;
   if (raw) return tir_strndup(r->c, body, blen);
   char *out = tir_alloc(r->c, blen + 1);
-  unescape(body, blen, out);
+  if ((size_t)unescape(body, blen, out) != strlen(out)) return nul_in_string(r, n);
   return out;
 }
 

@@ -833,8 +833,26 @@ static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode r
   return NULL;
 }
 
+/* (x): x, through any parentheses (and comments in them), which Python's
+ * tree does not keep: `A = (T.match_buffer(a, (8,)))` is the declaration */
+TSNode rd_unparen(TSNode n) {
+  while (!ts_node_is_null(n) && rd_is(n, "parenthesized_expression")) {
+    TSNode one = {0};
+    uint32_t cnt = ts_node_named_child_count(n), k = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (rd_is(c, "comment")) continue;
+      one = c;
+      k++;
+    }
+    if (k != 1) break;
+    n = one;
+  }
+  return n;
+}
+
 static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *rest_used) {
-  TSNode left = rd_field(asg, "left"), right = rd_field(asg, "right"), type = rd_field(asg, "type");
+  TSNode left = rd_field(asg, "left"), right = rd_unparen(rd_field(asg, "right")), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
   if (ts_node_is_null(right)) { /* tirx `x: T.int32`: a local scalar */
     TSNode ty = ts_node_is_null(type) ? type : ts_node_named_child(type, 0);
@@ -1200,7 +1218,7 @@ static bool binds_stmt(rd *r, TSNode list, uint32_t i, const char *name) {
     return ts_node_eq(sole_stmt(r, list, i), c) && binds_next(r, rd_field(c, "body"), 0, name);
   TSNode e = ts_node_named_child(c, 0);
   if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
-  TSNode right = rd_field(e, "right");
+  TSNode right = rd_unparen(rd_field(e, "right"));
   const char *tn = rd_is(right, "call") ? rd_t_name(r, rd_field(right, "function")) : NULL;
   return tn && !strcmp(tn, "launch_thread") && rd_is(rd_field(e, "left"), "identifier");
 }
@@ -1643,7 +1661,7 @@ static TSNode macro_open_scope(rd *r, const struct rd_macro *mc) {
   for (uint32_t i = 0; i < cnt; i++) {
     if (!rd_is(kids[i], "expression_statement") || !ts_node_named_child_count(kids[i])) continue;
     TSNode e = ts_node_named_child(kids[i], 0);
-    if (rd_is(e, "assignment")) e = rd_field(e, "right");
+    if (rd_is(e, "assignment")) e = rd_unparen(rd_field(e, "right"));
     if (ts_node_is_null(e) || !rd_is(e, "call")) continue;
     const char *tn = rd_t_name(r, rd_field(e, "function"));
     if (tn && (!strcmp(tn, "launch_thread") || !strcmp(tn, "hint"))) return e;
@@ -1866,7 +1884,9 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   if (!rd_is(call, "call")) goto bad;
   TSNode fn = rd_field(call, "function");
   const char *tn = rd_t_name(r, fn);
-  bool is_range = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range");
+  /* range(...) as a loop's iterable is the loop even where a parameter or
+   * buffer is named range (as TVM reads it) */
+  bool is_range = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range");
   if (!tn && !is_range) goto bad;
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;

@@ -46,7 +46,11 @@ s_tir.Schedule programs and their lowering, each printed by TVM itself
 function of TVM 0.27's T namespace in each spelling its Python wrapper
 takes, keywords by name, span=None, dtype spellings (s13a_*), and the TIR
 people write in TVM's codegen, runtime, meta-schedule, dlight and transform
-tests and its package sources (s13b_*)) likewise.
+tests and its package sources (s13b_*)) likewise. sweep14/ (533 texts of
+2026-11-27: TVM's documentation and tutorials as they write TIR, te programs
+with less common features printed by TVM, and the sugar and layout people
+use: parentheses, comments, semicolons, continuations, odd names) every
+thirty-second, all with CONSTRUCTS_FULL=1.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -68,7 +72,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep10"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep11"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep12"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep13"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep13"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep14"), 1 if FULL else 32)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
