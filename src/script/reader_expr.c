@@ -1057,6 +1057,21 @@ static rval identifier(rd *r, TSNode n) {
   const char *name = rd_text(r, n);
   rd_sym *s = rd_lookup(r, name);
   if (!s) {
+    /* the module of a dotted name (I.dummy_global_info, R.dist.device_mesh)
+     * that is no name of the reader's: say which name */
+    TSNode up = ts_node_parent(n), top = n;
+    while (!ts_node_is_null(up) && rd_is(up, "attribute") && ts_node_eq(rd_field(up, "object"), top)) {
+      top = up;
+      up = ts_node_parent(up);
+    }
+    if (!ts_node_eq(top, n) && (!strcmp(name, "R") || !strcmp(name, "relax"))) {
+      tir_error(r->d, rd_span(top), "%s is Relax, which tirc does not read (it reads TIR only)", rd_text(r, top));
+      return rv_err();
+    }
+    if (!ts_node_eq(top, n) && (!strcmp(name, "I") || !strcmp(name, "T") || !strcmp(name, "ir") || !strcmp(name, "tir"))) {
+      tir_error(r->d, rd_span(top), "unknown name '%s'", rd_text(r, top));
+      return rv_err();
+    }
     tir_error(r->d, rd_span(n), "undefined variable '%s'", name);
     return rv_err();
   }

@@ -50,7 +50,11 @@ tests and its package sources (s13b_*)) likewise. sweep14/ (533 texts of
 2026-11-27: TVM's documentation and tutorials as they write TIR, te programs
 with less common features printed by TVM, and the sugar and layout people
 use: parentheses, comments, semicolons, continuations, odd names) every
-thirty-second, all with CONSTRUCTS_FULL=1.
+thirty-second, all with CONSTRUCTS_FULL=1. sweep15/ (669 texts of
+2026-11-27: the Before/Expected modules of TVM's relax tests that hold
+T.prim_funcs, as the tests write them: legalized kernels, fused and split
+kernels, module attrs; the modules with Relax functions are refused by
+name) every sixty-fourth, all with CONSTRUCTS_FULL=1.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -73,7 +77,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep11"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep12"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep13"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep14"), 1 if FULL else 32)])
+         (os.path.join(HERE, "sweep14"), 1 if FULL else 32),
+         (os.path.join(HERE, "sweep15"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
@@ -82,7 +87,10 @@ import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 
 import typing  # noqa: E402
-EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}  # TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars
+from tvm.script import relax as _R  # noqa: E402
+# TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars; R for the modules
+# with Relax functions (which tirc refuses by name)
+EV = {"T": _T, "I": _I, "R": _R, "TypeVar": typing.TypeVar}
 import tvm_text  # noqa: E402  (after tirx: see above)
 from tvm_text import as_pair  # noqa: E402
 
