@@ -88,15 +88,17 @@ import tvm_ffi  # noqa: E402
 
 import typing  # noqa: E402
 from tvm.script import relax as _R  # noqa: E402
-# TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars; R for the modules
-# with Relax functions (which tirc refuses by name)
-EV = {"T": _T, "I": _I, "R": _R, "TypeVar": typing.TypeVar}
+# TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars
+EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}
+# R for the texts that import it (modules with Relax functions, which tirc
+# refuses by name): given to the others, it changes how TVM reads some TIR
+EV_R = dict(EV, R=_R)
 import tvm_text  # noqa: E402  (after tirx: see above)
 from tvm_text import as_pair  # noqa: E402
 
 
 def tvm_read(text):
-    return tvm_text.tvm_read(text, EV)
+    return tvm_text.tvm_read(text, EV_R if "from tvm.script import relax as R" in text else EV)
 
 
 def crashed(rc, err):
