@@ -87,18 +87,25 @@ import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
 
 import typing  # noqa: E402
-from tvm.script import relax as _R  # noqa: E402
 # TVM 0.27 prints `n = TypeVar("n")` for int64 shape vars
 EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}
-# R for the texts that import it (modules with Relax functions, which tirc
-# refuses by name): given to the others, it changes how TVM reads some TIR
-EV_R = dict(EV, R=_R)
+# R for the texts that import it (sweep15's modules with Relax functions,
+# which tirc refuses by name), imported at the first of them: importing
+# tvm.script.relax changes how TVM reads some TIR (`T.GE(...) and ...` is
+# then left unfolded), so it comes after every TIR-only directory (sweep15
+# is the last)
+EV_R = {}
 import tvm_text  # noqa: E402  (after tirx: see above)
 from tvm_text import as_pair  # noqa: E402
 
 
 def tvm_read(text):
-    return tvm_text.tvm_read(text, EV_R if "from tvm.script import relax as R" in text else EV)
+    if "from tvm.script import relax as R" not in text:
+        return tvm_text.tvm_read(text, EV)
+    if not EV_R:
+        from tvm.script import relax as _R
+        EV_R.update(EV, R=_R)
+    return tvm_text.tvm_read(text, EV_R)
 
 
 def crashed(rc, err):
