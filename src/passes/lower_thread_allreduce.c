@@ -46,6 +46,8 @@ typedef struct lstate {
   int conds;   /* ifs around, inside the innermost launch */
   int sites;   /* reductions lowered, for buffer names */
   bool failed;
+  tir_span near; /* the innermost statement around with a source position (a call
+                  * a pass made has none: LowerCrossThreadReduction's) */
   const tir_buffer **bufs; /* the buffers declared around (innermost last) */
   int nbufs, capbufs;
 } lstate;
@@ -105,6 +107,8 @@ static void order_dims(launch *l, int n) {
 
 static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *call) {
   const tir_expr *red = attr->u.attr.node;
+  /* where its errors point: the call, else the attr, else the innermost statement around */
+  tir_span sp = call->span.line ? call->span : attr->span.line ? attr->span : st->near;
   int n = red->u.call.nargs / 4;
   tir_expr *const *ra = red->u.call.args, *const *a = call->u.call.args;
   int na = call->u.call.nargs;
@@ -116,19 +120,19 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
     a = a2;
   }
   if (!tir_is_const_int(a[0], &size) || size != n || na < 2 * n + 2) {
-    tir_error(st->d, call->span, "LowerThreadAllreduce: T.tvm_thread_allreduce's size must be the %d value(s) of its "
+    tir_error(st->d, sp, "LowerThreadAllreduce: T.tvm_thread_allreduce's size must be the %d value(s) of its "
               "T.comm_reducer, with a source, a condition and a result for each", n);
     return NULL;
   }
   if (st->conds) {
-    tir_error(st->d, call->span, "LowerThreadAllreduce: T.tvm_thread_allreduce under an if inside the kernel: not every "
+    tir_error(st->d, sp, "LowerThreadAllreduce: T.tvm_thread_allreduce under an if inside the kernel: not every "
               "thread would meet its barriers");
     return NULL;
   }
   for (int i = 0; i < n; i++)
     if (a[2 + n + i]->kind != TIR_BUFFER_LOAD || a[1 + i]->dtype.lanes != 1 ||
         !tir_dtype_eq(a[1 + i]->dtype, ra[3 * n + i]->dtype) || !tir_dtype_eq(a[2 + n + i]->dtype, ra[3 * n + i]->dtype)) {
-      tir_error(st->d, call->span, "LowerThreadAllreduce: each source of T.tvm_thread_allreduce must be a scalar of its "
+      tir_error(st->d, sp, "LowerThreadAllreduce: each source of T.tvm_thread_allreduce must be a scalar of its "
                 "reducer's dtype, and each result a buffer location of that dtype");
       return NULL;
     }
@@ -143,7 +147,7 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
     bool found = tir_is_const_int(a[2 * n + 2 + i], &z) && z == 0; /* a thread of extent 1, folded to 0 */
     for (int k = 0; k < st->nl; k++) found |= a[2 * n + 2 + i] == st->launches[k].var;
     if (!found) {
-      tir_error(st->d, call->span, "LowerThreadAllreduce: argument %d of T.tvm_thread_allreduce is not a threadIdx "
+      tir_error(st->d, sp, "LowerThreadAllreduce: argument %d of T.tvm_thread_allreduce is not a threadIdx "
                 "var launched around it", 2 * n + 2 + i);
       goto done;
     }
@@ -152,7 +156,7 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
     bool reduced = false;
     for (int i = 0; i < nred; i++) reduced |= a[2 * n + 2 + i] == st->launches[k].var;
     if (st->launches[k].extent <= 0) {
-      tir_error(st->d, call->span, "LowerThreadAllreduce: the extent of thread '%s' around T.tvm_thread_allreduce is not "
+      tir_error(st->d, sp, "LowerThreadAllreduce: the extent of thread '%s' around T.tvm_thread_allreduce is not "
                 "a constant (the shared buffer's size)", st->launches[k].var->u.var.name);
       goto done;
     }
@@ -165,7 +169,7 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
   tir_dtype it = nr ? rl[0].var->dtype : st->nl ? st->launches[0].var->dtype : TIR_INT32;
   for (int k = 0; k < st->nl; k++)
     if (!tir_dtype_eq(st->launches[k].var->dtype, it)) {
-      tir_error(st->d, call->span, "LowerThreadAllreduce: the thread vars around T.tvm_thread_allreduce have different "
+      tir_error(st->d, sp, "LowerThreadAllreduce: the thread vars around T.tvm_thread_allreduce have different "
                 "dtypes");
       goto done;
     }
@@ -182,7 +186,7 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
     G *= gl[i].extent;
   }
   if (R * G > ((int64_t)1 << 20)) {
-    tir_error(st->d, call->span, "LowerThreadAllreduce: %lld threads in a block", (long long)(R * G));
+    tir_error(st->d, sp, "LowerThreadAllreduce: %lld threads in a block", (long long)(R * G));
     goto done;
   }
   tir_expr *base = tir_binary(st->c, TIR_MUL, g, cint(st, it, R));
@@ -251,6 +255,7 @@ static tir_stmt *lower(lstate *st, tir_stmt *s);
 
 static tir_stmt *lower(lstate *st, tir_stmt *s) {
   if (!s || st->failed) return s;
+  if (s->span.line) st->near = s->span;
   tir_stmt *n = NULL;
   switch (s->kind) {
   case TIR_ATTR: {

@@ -36,6 +36,14 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
   case "$f" in */corpus/sweep10/*) k10=$((${k10:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k10 % 64)) != 0 ] && continue ;; esac
   # the sweep11 corpus (998 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep11/*) k11=$((${k11:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k11 % 64)) != 0 ] && continue ;; esac
+  # the sweep12 corpus (1,042 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep12/*) k12=$((${k12:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k12 % 64)) != 0 ] && continue ;; esac
+  # the sweep13 corpus (1,786 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep13/*) k13=$((${k13:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k13 % 64)) != 0 ] && continue ;; esac
+  # the sweep14 corpus (533 texts): every thirty-second, all with FULL=1
+  case "$f" in */corpus/sweep14/*) k14=$((${k14:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k14 % 32)) != 0 ] && continue ;; esac
+  # the sweep15 corpus (669 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep15/*) k15=$((${k15:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k15 % 64)) != 0 ] && continue ;; esac
   for emit in tir; do
     TIR_READ_CHUNK_BYTES=100000000 "$TIRC" --emit=$emit "$f" >"$TMP/w.out" 2>"$TMP/w.err"
     wrc=$?
