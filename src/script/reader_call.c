@@ -1584,8 +1584,9 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   tir_expr *ext;
   if (ev && ev->k != RV_NONE) {
     if (!rd_int_valued(r, *ev, "an access_ptr extent") || !(ext = rd_as_expr(r, *ev))) return rv_err();
-  } else if (b->ndim == 0) { /* a rank-0 buffer: one element, whatever the offset (TVM's int64 1) */
+  } else if (b->ndim == 0) { /* a rank-0 buffer: one element, whatever the offset (TVM's int64 1), in vectors of content_lanes */
     ext = tir_int(r->c, TIR_INT64, 1);
+    if (lanes > 1 && !(ext = rd_bin_expr(r, TIR_DIV, ext, tir_int(r->c, it, lanes)))) return rv_err();
   } else {
     if (b->nstrides > 0 && b->ndim > 0) {
       ext = rd_bin_expr(r, TIR_MUL, b->strides[0], b->shape[0]);

@@ -255,6 +255,13 @@ static const char *string_literal(rd *r, TSNode n) {
   const char *body = t + i + q;
   size_t blen = len - i - 2 * q;
   if (raw) return tir_strndup(r->c, body, blen);
+  for (size_t j = 0; j + 1 < blen; j++) { /* \N{NAME}: Python's named character, which tirc does not know */
+    if (body[j] == '\\' && body[j + 1] == '\\') { j++; continue; }
+    if (body[j] == '\\' && body[j + 1] == 'N') {
+      tir_error(r->d, rd_span(n), "a \\N{...} escape (a character by its Unicode name) is not supported");
+      return NULL;
+    }
+  }
   char *out = tir_alloc(r->c, blen + 1);
   if ((size_t)unescape(body, blen, out) != strlen(out)) return nul_in_string(r, n);
   return out;

@@ -1291,6 +1291,10 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
     return NULL;
   }
   const char *key = rd_as_str(r, a->pos[1], "the attribute key");
+  if (a->pos[2].k == RV_REGION) { /* TVM keeps a BufferRegion there, which an attr's value (an expr) cannot hold */
+    tir_error(r->d, a->pos[2].sp, "a buffer region (A[lo:hi]) as the value of a T.attr is not supported");
+    return NULL;
+  }
   /* a Python int past int32, a Python float or bool (TVM keeps each boxed, printed bare): an attribute value */
   bool boxed_node = (a->pos[0].k == RV_INT && (a->pos[0].i < INT32_MIN || a->pos[0].i > INT32_MAX)) ||
                     a->pos[0].k == RV_FLOAT || a->pos[0].k == RV_BOOL;
