@@ -128,7 +128,11 @@ static void print_string(cg *g, const char *s) {
   puts_(g, "\"");
   for (const char *p = s; *p; p++) {
     if (*p == '"' || *p == '\\') cg_text_printf(g->out, "\\%c", *p);
-    else if ((unsigned char)*p < 32) cg_text_printf(g->out, "\\%03o", (unsigned char)*p);
+    /* control bytes and every byte of a non-ASCII character as octal
+     * escapes: the same bytes, and no bidirectional control character in
+     * the source (-Wbidi-chars); '?' escaped against trigraphs */
+    else if ((unsigned char)*p < 32 || (unsigned char)*p >= 127) cg_text_printf(g->out, "\\%03o", (unsigned char)*p);
+    else if (*p == '?') puts_(g, "\\?");
     else cg_text_printf(g->out, "%c", *p);
   }
   puts_(g, "\"");
@@ -204,6 +208,12 @@ static void print_arith(cg *g, const tir_expr *e, int need, bool index) {
 static bool signed_wide(tir_dtype t) { return t.code == TIR_TC_INT && t.lanes == 1 && (t.bits == 32 || t.bits == 64); }
 
 static void print_binop(cg *g, const tir_expr *e, const char *op, int prec, int need) {
+  if (e->u.bin.a->kind == TIR_STRING_IMM || e->u.bin.b->kind == TIR_STRING_IMM) {
+    /* C compares the addresses of two literals, not their text */
+    cg_error(g, e->span.line ? e->span : e->u.bin.a->span, "a string operand of '%s' has no C form (C would compare "
+                                                           "the literals' addresses)", op);
+    return;
+  }
   bool narrow = narrow_int(e->dtype) && prec >= PREC_ADD;
   bool cmp = TIR_IS_CMP(e->kind);
   int mine = narrow ? PREC_UNARY : prec;
@@ -267,10 +277,22 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
       return;
     }
   }
+  bool to_h = e->dtype.code == TIR_TC_HANDLE, from_h = a->dtype.code == TIR_TC_HANDLE;
+  if ((to_h && !e->dtype.bits) || (from_h && !a->dtype.bits) || (to_h != from_h && !tir_dtype_is_int(to_h ? a->dtype : e->dtype))) {
+    /* C converts a pointer to and from an integer only; void is no value */
+    char b1[32], b2[32];
+    cg_error(g, e->span.line ? e->span : a->span, "a cast from %s to %s has no C form (a handle converts to and from an "
+                                                  "integer only; void is no value)",
+             tir_dtype_str(a->dtype, b1), tir_dtype_str(e->dtype, b2));
+    return;
+  }
   char ty[32];
   cg_type(g, e->dtype, ty, e->span);
   open_paren(g, PREC_UNARY, need);
   cg_text_printf(g->out, "(%s)", ty);
+  /* a pointer and an integer of another width convert through intptr_t
+   * (-Wint-to-pointer-cast, -Wpointer-to-int-cast) */
+  if (to_h != from_h) puts_(g, "(intptr_t)");
   cg_expr_prec(g, e->u.un.a, PREC_UNARY);
   close_paren(g, PREC_UNARY, need);
 }

@@ -35,7 +35,8 @@ void *x_alloc(tir_exec_prog *p, size_t n) {
 void xc_error(xc *c, tir_span sp, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  tir_diag_vadd(c->d, TIR_SEV_ERROR, sp, fmt, ap);
+  /* an expression built without a position: the statement being compiled */
+  tir_diag_vadd(c->d, TIR_SEV_ERROR, sp.line ? sp : c->stmt_span, fmt, ap);
   va_end(ap);
   c->failed = true;
 }

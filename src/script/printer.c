@@ -266,7 +266,7 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     pr_string_lit(&p->out, b->scope);
   }
   if (b->data_alignment && b->data_alignment != 64) pr_printf(&p->out, ", align=%d", b->data_alignment);
-  if (b->offset_factor > 1 || (b->offset_factor == 1 && !is_const(b->elem_offset, 0)))
+  if (b->offset_factor > 1 || b->offset_factor < 0 || (b->offset_factor == 1 && !is_const(b->elem_offset, 0)))
     pr_printf(&p->out, ", offset_factor=%d", b->offset_factor);
   if (b->naxis_sep) {
     pr_puts(&p->out, ", axis_separators=[");

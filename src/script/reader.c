@@ -849,7 +849,77 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
   }
 }
 
-bool rd_tree_errors(rd *r, TSNode root) { return syntax_errors(r, root) || statements_run_together(r, root); }
+/* Python folds every name by NFKC before it compares names ('ｉ' and 'ℹ'
+ * are the name 'i'); tirc does not fold.  A non-ASCII character in a name is
+ * read only from blocks where NFKC leaves every character, and every
+ * sequence of them, as it is (Latin, Greek and Cyrillic letters, kana, CJK
+ * ideographs, Hangul syllables, less the few of them with a compatibility
+ * form: checked against Python's unicodedata); any other is refused by name,
+ * as two spellings of one Python name would be two variables here.  The tree
+ * is walked only when the text holds a non-ASCII byte at all. */
+static bool nfkc_stable(uint32_t c) {
+  static const uint32_t ok[][2] = {{0xC0, 0xD6},     {0xD8, 0xF6},     {0xF8, 0x131},    {0x134, 0x13E},
+                                   {0x141, 0x148},   {0x14A, 0x17E},   {0x180, 0x1C3},   {0x1CD, 0x1F0},
+                                   {0x1F4, 0x24F},   {0x386, 0x386},   {0x388, 0x38A},   {0x38C, 0x38C},
+                                   {0x38E, 0x3A1},   {0x3A3, 0x3CE},   {0x400, 0x481},   {0x48A, 0x4FF},
+                                   {0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x4E00, 0x9FFF}, {0xAC00, 0xD7A3}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (c >= ok[i][0] && c <= ok[i][1]) return true;
+  return false;
+}
+
+/* the code point of the UTF-8 sequence at s (the text is valid UTF-8: the
+ * reader checked it), and its length */
+static uint32_t utf8_at(const unsigned char *s, int *len) {
+  if (s[0] < 0x80) return *len = 1, s[0];
+  if (s[0] < 0xE0) return *len = 2, (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+  if (s[0] < 0xF0) return *len = 3, (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+  return *len = 4,
+         (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 | (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+}
+
+static bool non_ascii_name(rd *r, TSNode root) {
+  if (!r->non_ascii) { /* once per text, not per chunk */
+    r->non_ascii = 1;
+    for (size_t i = 0; i < r->len && r->non_ascii == 1; i++)
+      if ((unsigned char)r->src[i] >= 0x80) r->non_ascii = 2;
+  }
+  if (r->non_ascii == 1) return false;
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool bad = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (rd_is(n, "identifier")) {
+      uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+      for (uint32_t i = a; i < b && i < r->len && !bad;) {
+        int l;
+        uint32_t c = utf8_at((const unsigned char *)r->src + i, &l);
+        if (c >= 0x80 && !nfkc_stable(c)) {
+          tir_error(r->d, rd_span(n), "name '%.*s': its character U+%04X may be another spelling of a name "
+                                      "(Python folds names by NFKC: 'ｉ' is 'i'), which tirc does not do; "
+                                      "write the name in ASCII",
+                    (int)(b - a), r->src + a, (unsigned)c);
+          bad = true;
+        }
+        i += (uint32_t)l;
+      }
+      if (bad) break;
+    } else if (rd_is(n, "string") || rd_is(n, "comment")) {
+      /* no name inside */
+    } else if (ts_tree_cursor_goto_first_child(&cur)) {
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+  }
+done:
+  ts_tree_cursor_delete(&cur);
+  return bad;
+}
+
+bool rd_tree_errors(rd *r, TSNode root) {
+  return syntax_errors(r, root) || statements_run_together(r, root) || non_ascii_name(r, root);
+}
 
 /* tree-sitter's error recovery is superlinear on some malformed input
  * (18,000 `< x` after an import take 7 s, twice as many four times that):

@@ -156,6 +156,7 @@ typedef struct rd {
   tir_diag *d;
   const char *src;
   size_t len;
+  int non_ascii;      /* the text holds a non-ASCII byte: 0 not yet known, 1 no, 2 yes */
   bool tirx;          /* the import says tirx (else tir) */
   const char *t_alias; /* "T" */
   const char *i_alias; /* "I" */

@@ -223,7 +223,9 @@ static bool int_opt(rd *r, rval *v, int *out, const char *what) {
     tir_error(r->d, v->sp, "%s %lld out of range", what, (long long)x);
     return false;
   }
-  *out = x < 0 ? 0 : (int)x;
+  /* align=-1 is TVM's default (64); offset_factor=-1 is kept as TVM keeps
+   * it: a buffer with an elem_offset var and no alignment of its offset */
+  *out = x < 0 && strcmp(what, "offset_factor") ? 0 : (int)x;
   return true;
 }
 

@@ -778,7 +778,10 @@ static rval cast_call(rd *r, rd_args *a, bool node) {
               tir_dtype_str(e->dtype, b2));
     return rv_err();
   }
-  return e ? rv_expr(tir_cast(r->c, t, e), a->sp) : rv_err();
+  if (!e) return rv_err();
+  tir_expr *c = tir_cast(r->c, t, e);
+  if (c->kind == TIR_CAST) c->span = a->sp;
+  return rv_expr(c, a->sp);
 }
 
 /* k * T.vscale() or T.vscale() * k (k a constant): k, else 0 */
