@@ -459,6 +459,15 @@ int main(int argc, char **argv) {
   double t_parse = now_ms() - t0;
   if (pl) tir_pipeline_record_time(pl, "parse", t_parse);
   if (!m) goto done;
+  if (m->ntext_funcs && (strcmp(o.emit, "tir") || o.run)) {
+    /* a Relax function is kept as text for printing only: no code, plan or
+     * run of a module that holds one (the kernels would run without it) */
+    const tir_text_func *t = &m->text_funcs[0];
+    tir_error(&d, t->span, "@%s '%s' is kept as text: tirc %s TIR functions only (write its @T.prim_func "
+                           "functions to a module of their own)", t->kind, t->name,
+              o.run ? "runs" : "generates code and plans memory for");
+    goto done;
+  }
 
   if (pl) {
     tir_pipeline_opts po = {.verify_each = o.verify_each,
@@ -487,7 +496,7 @@ int main(int argc, char **argv) {
                                                                        : TIR_MEMPLAN_C,
                            .node_budget = o.plan_budget < 0 ? 0 : o.plan_budget == 0 ? -1 : o.plan_budget,
                            .workspace = o.workspace};
-    tir_module *planned = tir_module_new(ctx, m->name);
+    tir_module *planned = tir_module_new_like(ctx, m);
     reports = calloc((size_t)(m->nfuncs ? m->nfuncs : 1), sizeof *reports);
     if (!reports) abort();
     for (int i = 0; i < m->nfuncs; i++) {

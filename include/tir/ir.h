@@ -580,6 +580,19 @@ typedef struct tir_func {
   tir_span span;
 } tir_func;
 
+/* a function of an @I.ir_module class that is not TIR (a Relax
+ * @R.function), kept as its text: tirc reads, rewrites and compiles TIR
+ * only, and writes such a function back as it was written (re-indented to
+ * the class's 4 spaces); no pass reads it, and code generation refuses a
+ * module that holds one */
+typedef struct tir_text_func {
+  const char *name;  /* the function's name */
+  const char *kind;  /* its decorator, e.g. "R.function" */
+  const char *text;  /* decorator line to body end, each line ending in '\n' */
+  int before;        /* written before TIR function `before` (nfuncs: after all) */
+  tir_span span;
+} tir_text_func;
+
 typedef struct tir_module {
   const char *name; /* class name of @I.ir_module, or NULL for a bare prim_func */
   tir_attr_val *attrs; /* I.module_attrs({...}) of the class (a DICT), or NULL */
@@ -587,6 +600,11 @@ typedef struct tir_module {
    * global infos such as "vdevice": [I.vdevice(...)]), or NULL: kept as
    * written, no pass reads it */
   tir_attr_val *global_infos;
+  /* or, where they are global infos tirc does not model (a Relax device
+   * mesh, TVM's dummy one), that statement's text, written back as it is */
+  const char *global_infos_text;
+  tir_text_func *text_funcs; /* the class's non-TIR functions, in the order written */
+  int ntext_funcs;
   tir_func **funcs;
   int nfuncs;
   /* tir_module_add's own: the array it made and its room (it grows by

@@ -422,6 +422,13 @@ static int first_of(const sym_ix *v, int n, const char *s) {
 }
 
 const char **cg_module_symbols(tir_ctx *c, const tir_module *m, tir_diag *d) {
+  if (m->ntext_funcs) { /* kept as text: no code of it, and no silent drop */
+    const tir_text_func *t = &m->text_funcs[0];
+    tir_error(d, t->span, "@%s '%s' is kept as text: tirc generates code for TIR functions only (a module "
+                          "holding a Relax function has no C or CUDA form here; emit its @T.prim_func "
+                          "functions from a module without it)", t->kind, t->name);
+    return NULL;
+  }
   const char **syms = tir_alloc(c, sizeof *syms * (size_t)(m->nfuncs + 1));
   for (int i = 0; i < m->nfuncs; i++)
     if (!(syms[i] = cg_func_symbol(c, m->funcs[i], d))) return NULL;

@@ -406,6 +406,20 @@ tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from) {
   return n;
 }
 
+/* m's text functions, their strings in c */
+static void text_funcs(tir_ctx *c, tir_module *n, const tir_module *m) {
+  if (m->global_infos_text) n->global_infos_text = tir_strdup(c, m->global_infos_text);
+  if (!m->ntext_funcs) return;
+  n->text_funcs = tir_alloc(c, sizeof *n->text_funcs * (size_t)m->ntext_funcs);
+  for (int i = 0; i < m->ntext_funcs; i++) {
+    n->text_funcs[i] = m->text_funcs[i];
+    n->text_funcs[i].name = tir_strdup(c, m->text_funcs[i].name);
+    n->text_funcs[i].kind = tir_strdup(c, m->text_funcs[i].kind);
+    n->text_funcs[i].text = tir_strdup(c, m->text_funcs[i].text);
+  }
+  n->ntext_funcs = m->ntext_funcs;
+}
+
 tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from) {
   if (!c || !m || !from) return NULL;
   cl k = {.c = c, .promote = true};
@@ -413,6 +427,7 @@ tir_module *tir_module_promote(tir_ctx *c, const tir_module *m, tir_ctx *from) {
   tir_module *n = tir_module_new(c, str(&k, m->name));
   n->attrs = attr(&k, m->attrs);
   n->global_infos = attr(&k, m->global_infos);
+  text_funcs(c, n, m);
   for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, n, KEEP(&k, m->funcs[i]) ? m->funcs[i] : func(&k, m->funcs[i]));
   tir_ctx_reserve_id(c, tir_ctx_peek_id(from));
   free(k.only);
@@ -425,6 +440,7 @@ tir_module *tir_module_clone(tir_ctx *c, const tir_module *m) {
   tir_module *n = tir_module_new(c, m->name ? tir_strdup(c, m->name) : NULL);
   n->attrs = attr(&k, m->attrs);
   n->global_infos = attr(&k, m->global_infos);
+  text_funcs(c, n, m);
   for (int i = 0; i < m->nfuncs; i++) tir_module_add(c, n, func(&k, m->funcs[i]));
   tir_ptrmap_free(&k.seen);
   return n;

@@ -418,6 +418,9 @@ tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m) {
   tir_module *n = tir_module_new(c, m->name);
   n->attrs = m->attrs;
   n->global_infos = m->global_infos;
+  n->global_infos_text = m->global_infos_text;
+  n->text_funcs = m->text_funcs;
+  n->ntext_funcs = m->ntext_funcs;
   return n;
 }
 

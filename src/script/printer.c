@@ -1855,12 +1855,14 @@ static void pr_func(printer *p, const tir_func *f) {
   pr_pop_to(p, mark);
 }
 
-static void pr_imports(printer *p, bool module, const tir_print_opts *o) {
+static void pr_imports(printer *p, bool module, bool relax, const tir_print_opts *o) {
   if (o && o->no_import) return;
   /* As TVM prints them: comments, since tvm.script.from_source refuses an
    * import statement. */
   if (module) pr_puts(&p->out, "# from tvm.script import ir as I\n");
-  pr_printf(&p->out, "# from tvm.script import %s as T\n\n", tirx(p) ? "tirx" : "tir");
+  pr_printf(&p->out, "# from tvm.script import %s as T\n", tirx(p) ? "tirx" : "tir");
+  if (relax) pr_puts(&p->out, "# from tvm.script import relax as R\n");
+  pr_puts(&p->out, "\n");
 }
 
 static char *finish(printer *p) {
@@ -1873,7 +1875,7 @@ static char *finish(printer *p) {
 char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
   printer p;
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
-  pr_imports(&p, false, o);
+  pr_imports(&p, false, false, o);
   pr_func(&p, f);
   return finish(&p);
 }
@@ -1881,12 +1883,12 @@ char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
 char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   printer p;
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
-  if (!m->name && m->nfuncs == 1) {
-    pr_imports(&p, false, o);
+  if (!m->name && m->nfuncs == 1 && !m->ntext_funcs) {
+    pr_imports(&p, false, false, o);
     pr_func(&p, m->funcs[0]);
     return finish(&p);
   }
-  pr_imports(&p, true, o);
+  pr_imports(&p, true, m->ntext_funcs > 0 || m->global_infos_text, o);
   pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent++;
   if (m->attrs && m->attrs->kind == TIR_AV_DICT && m->attrs->n) {
@@ -1895,17 +1897,25 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
     pr_attr_val(&p, m->attrs);
     pr_puts(&p.out, ")\n");
   }
+  if (m->global_infos_text) pr_puts(&p.out, m->global_infos_text);
   if (m->global_infos && m->global_infos->kind == TIR_AV_DICT && m->global_infos->n) {
     line(&p);
     pr_puts(&p.out, "I.module_global_infos(");
     pr_attr_val(&p, m->global_infos);
     pr_puts(&p.out, ")\n");
   }
-  for (int i = 0; i < m->nfuncs; i++) {
-    if (i) pr_puts(&p.out, "\n");
+  /* the text functions (Relax) where they were written among the TIR ones */
+  int t = 0, k = 0;
+  for (int i = 0; i <= m->nfuncs; i++) {
+    for (; t < m->ntext_funcs && (m->text_funcs[t].before <= i || i == m->nfuncs); t++) {
+      if (k++) pr_puts(&p.out, "\n");
+      pr_puts(&p.out, m->text_funcs[t].text);
+    }
+    if (i == m->nfuncs) break;
+    if (k++) pr_puts(&p.out, "\n");
     pr_func(&p, m->funcs[i]);
   }
-  if (!m->nfuncs) {
+  if (!m->nfuncs && !m->ntext_funcs) {
     line(&p);
     pr_puts(&p.out, "pass\n");
   }

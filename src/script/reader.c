@@ -712,6 +712,43 @@ static bool def_line_of(rd *r, const struct rd_def_line *l, struct rd_gfunc *g) 
   return true;
 }
 
+/* the text of s, a statement of a class body, from its line's start on,
+ * each line that starts with s's indentation re-indented to 4 spaces (the
+ * printer's class body), any other kept as it is; each line ends in a
+ * newline.  NULL (an error) where s does not start its line. */
+static const char *class_text(rd *r, TSNode s, const char *what) {
+  uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s), ls = a;
+  while (ls > 0 && r->src[ls - 1] != '\n') ls--;
+  for (uint32_t i = ls; i < a; i++)
+    if (r->src[i] != ' ' && r->src[i] != '\t') {
+      tir_error(r->d, rd_span(s), "%s must start its line", what);
+      return NULL;
+    }
+  size_t plen = a - ls, cap = (size_t)(b - ls) + 8 * ((size_t)(b - ls) / 2 + 1) + 2;
+  char *out = tir_alloc(r->c, cap), *o = out;
+  for (uint32_t i = ls; i < b;) {
+    uint32_t e = i;
+    while (e < b && r->src[e] != '\n') e++;
+    bool blank = true;
+    for (uint32_t j = i; j < e && blank; j++) blank = r->src[j] == ' ' || r->src[j] == '\t' || r->src[j] == '\r';
+    if (blank) {
+      /* nothing but the newline */
+    } else if (e - i >= plen && !memcmp(r->src + i, r->src + ls, plen)) {
+      memcpy(o, "    ", 4);
+      o += 4;
+      memcpy(o, r->src + i + plen, e - i - plen);
+      o += e - i - plen;
+    } else {
+      memcpy(o, r->src + i, e - i);
+      o += e - i;
+    }
+    *o++ = '\n';
+    i = e + 1;
+  }
+  *o = 0;
+  return out;
+}
+
 /* `I.module_attrs({...})` / `I.module_global_infos({...})` in a class body:
  * s is that call (true), its dict kept in *slot (errors reported); global
  * infos are lists of I.vdevice(...), kept as written */
@@ -721,6 +758,24 @@ static bool module_dict_stmt(rd *r, TSNode s, const char *name, tir_attr_val **s
     return false;
   TSNode call = ts_node_named_child(s, 0);
   bool infos = !strcmp(name, "module_global_infos");
+  if (infos) {
+    /* TVM 0.27's other global infos, a Relax device mesh and the dummy
+     * one, are not tirc's: such a statement is kept as its text */
+    uint32_t a0 = ts_node_start_byte(s), a1 = ts_node_end_byte(s);
+    bool text = false;
+    for (uint32_t i = a0; i < a1 && !text; i++)
+      text = (a1 - i > 19 && !memcmp(r->src + i, "R.dist.device_mesh(", 19)) ||
+             (a1 - i > 20 && !memcmp(r->src + i, "I.dummy_global_info(", 20));
+    if (text) {
+      if (*slot || r->global_infos_text) tir_error(r->d, rd_span(call), "I.%s is given twice", name);
+      else r->global_infos_text = class_text(r, s, "I.module_global_infos");
+      return true;
+    }
+    if (r->global_infos_text) {
+      tir_error(r->d, rd_span(call), "I.%s is given twice", name);
+      return true;
+    }
+  }
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
   bool ok = a.npos == 1 && !a.nkw && a.pos[0].k == RV_DICT;
@@ -737,6 +792,29 @@ static bool module_dict_stmt(rd *r, TSNode s, const char *name, tir_attr_val **s
   else
     *slot = rd_as_attr(r, a.pos[0]);
   return true;
+}
+
+/* an @R.function of a class (s, its decorated definition), kept as its
+ * text (tir_text_func): its lines from the decorator's on, each line that
+ * starts with the decorator's indentation re-indented to 4 spaces (the
+ * printer's class body), any other kept as it is */
+static void text_func(rd *r, tir_module *m, TSNode s, const char *kind) {
+  TSNode def = rd_field(s, "definition");
+  const char *name = rd_text(r, rd_field(def, "name"));
+  if (rd_name_seen(r, name)) {
+    tir_error(r->d, rd_span(rd_field(def, "name")), "duplicate function '%s'", name);
+    return;
+  }
+  const char *out = class_text(r, s, kind);
+  if (!out) return;
+  if (m->ntext_funcs == r->cap_text_funcs) { /* doubling: in the arena, the old array is left there */
+    r->cap_text_funcs = r->cap_text_funcs ? 2 * r->cap_text_funcs : 4;
+    tir_text_func *n = tir_alloc(r->c, sizeof *n * (size_t)r->cap_text_funcs);
+    if (m->ntext_funcs) memcpy(n, m->text_funcs, sizeof *n * (size_t)m->ntext_funcs);
+    m->text_funcs = n;
+  }
+  m->text_funcs[m->ntext_funcs++] = (tir_text_func){
+      .name = name, .kind = tir_strdup(r->c, kind), .text = out, .before = m->nfuncs, .span = rd_span(s)};
 }
 
 static void class_def(rd *r, tir_module *m, TSNode cls) {
@@ -785,7 +863,9 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       TSNode dn = rd_is(s, "decorated_definition") ? ts_node_named_child(ts_node_named_child(s, 0), 0) : (TSNode){0};
       if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
       const char *dt = ts_node_is_null(dn) ? "" : rd_text(r, dn);
-      if (!strncmp(dt, "R.", 2))
+      if (!strcmp(dt, "R.function") && rd_is(rd_field(s, "definition"), "function_definition"))
+        text_func(r, m, s, dt);
+      else if (!strncmp(dt, "R.", 2))
         tir_error(r->d, rd_span(s), "@%s is a Relax function: tirc reads TIR only (@T.prim_func)", dt);
       else
         tir_error(r->d, rd_span(s), "an @I.ir_module class may hold only @T.prim_func functions");
@@ -796,6 +876,7 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
     cnt = ts_node_named_child_count(body);
   }
   if (plan) rd_class_end(r);
+  m->global_infos_text = r->global_infos_text;
 }
 
 static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {

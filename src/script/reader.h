@@ -156,6 +156,8 @@ typedef struct rd {
   tir_diag *d;
   const char *src;
   size_t len;
+  const char *global_infos_text; /* I.module_global_infos kept as text (module_dict_stmt) */
+  int cap_text_funcs; /* room of the module's text_funcs (text_func) */
   int non_ascii;      /* the text holds a non-ASCII byte: 0 not yet known, 1 no, 2 yes */
   bool tirx;          /* the import says tirx (else tir) */
   const char *t_alias; /* "T" */
