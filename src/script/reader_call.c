@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "intrin/intrin.h"
+#include "tir/analysis.h"
 #include "script/reader.h"
 #include "tir/visit.h"
 
@@ -1978,6 +1979,52 @@ static void named_data_args(rd *r, tir_expr *e, const rd_args *a) {
   }
 }
 
+/* Python methods of a buffer, evaluated as TVM's Buffer evaluates them:
+ * A.scope() its scope (a string); A.ptr_to(indices) T.address_of(A[indices]);
+ * A.offset_of(indices) the list of its element offset, elem_offset plus the
+ * indices by the strides (or row-major), simplified (one entry: a buffer
+ * with axis separators is refused) */
+static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  a.sp = rd_span(n);
+  if (!strcmp(m, "scope")) {
+    if (a.npos || a.nkw) {
+      tir_error(r->d, a.sp, "%s.scope() takes no arguments", b->name);
+      return rv_err();
+    }
+    return (rval){.k = RV_STR, .s = b->scope ? b->scope : "global", .sp = a.sp};
+  }
+  rval *ix = rd_arg(&a, 0, "indices");
+  if (!ix || a.npos + a.nkw != 1) {
+    tir_error(r->d, a.sp, "%s.%s expects the indices", b->name, m);
+    return rv_err();
+  }
+  tir_expr *ld = rd_vector_access(r, b, *ix, 1, a.sp);
+  if (!ld) return rv_err();
+  if (!strcmp(m, "ptr_to")) {
+    tir_expr *args[1] = {ld};
+    return checked_call(r, "address_of", TIR_HANDLE, args, 1, a.sp);
+  }
+  if (b->naxis_sep) {
+    tir_error(r->d, a.sp, "%s.offset_of of a buffer with axis separators is not supported", b->name);
+    return rv_err();
+  }
+  tir_expr *off = NULL;
+  for (int i = 0; i < b->ndim; i++) {
+    tir_expr *x = ld->u.load.idx[i];
+    if (b->nstrides == b->ndim) off = rd_bin_expr(r, TIR_ADD, off ? off : tir_int(r->c, x->dtype, 0), rd_bin_expr(r, TIR_MUL, x, b->strides[i]));
+    else off = off ? rd_bin_expr(r, TIR_ADD, rd_bin_expr(r, TIR_MUL, off, b->shape[i]), x) : x;
+    if (!off) return rv_err();
+  }
+  if (!(off = rd_bin_expr(r, TIR_ADD, b->elem_offset, off))) return rv_err();
+  if (!r->match_an) r->match_an = tir_analyzer_new(r->c, NULL);
+  off = tir_simplify(r->match_an, off);
+  rval *items = tir_alloc(r->c, sizeof *items);
+  items[0] = rv_expr(off, a.sp);
+  return (rval){.k = RV_TUPLE, .items = items, .n = 1, .is_list = true, .sp = a.sp};
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
@@ -2068,6 +2115,8 @@ rval rd_eval_call(rd *r, TSNode n) {
       c.pos = pos, c.npos = 2, c.sp = a.sp;
       return cast_call(r, &c, false);
     }
+    if (obj.k == RV_BUFFER && (!strcmp(m, "scope") || !strcmp(m, "ptr_to") || !strcmp(m, "offset_of")))
+      return buffer_method(r, obj.buf, m, n);
     tir_error(r->d, rd_span(fn), "unsupported method '%s'", m);
     return rv_err();
   }

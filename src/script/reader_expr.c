@@ -865,6 +865,8 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     return v;
   }
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
+  if (a.k == RV_STR && b.k == RV_STR && (!strcmp(op, "==") || !strcmp(op, "!="))) /* Python's str compare */
+    return (rval){.k = RV_BOOL, .i = !strcmp(a.s, b.s) == !strcmp(op, "=="), .sp = sp};
   tir_expr *x, *y;
   /* TVM 0.27 promotes in arithmetic (rd_promote_lit); comparisons and the
    * bitwise operators convert the number to the other side's type. (Its
