@@ -383,6 +383,7 @@ rval rd_buffer_element(rd *r, tir_buffer *b, const rval *idx, int n, tir_span sp
 /* buf.vload / buf.vstore's target: the elements from `ix` (the last index
  * the first of `lanes`), as a load; NULL with an error */
 tir_expr *rd_vector_access(rd *r, tir_buffer *b, rval ix, int lanes, tir_span sp);
+rval rd_buffer_load(rd *r, tir_buffer *b, rval indices, tir_span sp);
 /* k for k * T.vscale() or T.vscale() * k (a scalable vector's lanes), else 0 */
 int rd_scalable_lanes(const tir_expr *e);
 bool rd_as_region(rd *r, rval v, tir_buffer_region *out);

@@ -797,6 +797,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   }
   tir_buffer *b = NULL;
   if (is_match) {
+    rd_kw_positional(r, "match_buffer", &a); /* T.match_buffer(param=a, shape=...) */
     if (a.npos < 1) {
       tir_error(r->d, a.sp, "T.match_buffer expects a source and a shape");
       return *failed = true;

@@ -38,7 +38,7 @@ static const struct { const char *name; tir_expr_kind kind; } NODE_CTORS[] = {
 /* TVM 0.27 T.* names tirc does not read (frames, node constructors,
  * target-specific intrinsics): a clear error instead of "unknown" */
 static const char *const TVM_UNSUPPORTED[] = {
-    "Break", "BufferLoad",
+    "Break",
     "Call", "CallEffectKind", "CommReducer", "ComposeLayout", "Continue",
     "DtypeConstructor", "Else", "ExecScope",
     "Iter", "IterVar", "Layout", "LetAnnotation",
@@ -1058,7 +1058,7 @@ void rd_kw_positional(rd *r, const char *name, rd_args *a) {
       "max", "min", "floordiv", "floormod", "truncdiv", "truncmod", "abs", "ceildiv", "call_extern",
       "call_pure_extern", "call_intrin", "call_llvm_intrin", "call_llvm_pure_intrin", "Let", "Shuffle", "dp4a",
       "vectorlow", "vectorhigh", "vectorcombine", "get_active_lane_mask", "masked_load", "masked_store",
-      "tvm_struct_get", "evaluate", "where", "func_attr", "sblock_attr", "meta_var", "assume", NULL};
+      "tvm_struct_get", "evaluate", "where", "func_attr", "sblock_attr", "meta_var", "assume", "match_buffer", NULL};
   tir_dtype dt;
   const char *const *ps =
       tir_intrin_lookup(name) || in_list(BY_NAME, name) || tir_dtype_parse(name, &dt) ? rd_tvm_params(name) : NULL;
@@ -1317,6 +1317,14 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   for (size_t i = 0; i < sizeof BIT_CTORS / sizeof BIT_CTORS[0]; i++)
     if (!strcmp(name, BIT_CTORS[i].name)) return bit_ctor(r, name, BIT_CTORS[i].op, a);
   if (!strcmp(name, "BitwiseNot")) return unary_ctor(r, a, false);
+  if (!strcmp(name, "BufferLoad")) {
+    rval *b = rd_arg(a, 0, "buffer"), *ix = rd_arg(a, 1, "indices");
+    if (!b || !ix || a->npos + a->nkw != 2 || b->k != RV_BUFFER) {
+      tir_error(r->d, a->sp, "T.BufferLoad expects a buffer and a list of indices (a predicate is not supported)");
+      return rv_err();
+    }
+    return rd_buffer_load(r, b->buf, *ix, a->sp);
+  }
   dtype_kwarg(r, name, a);
   { /* functions whose keywords are all taken by position above: one left is not theirs (it was dropped) */
     static const char *const NO_KW[] = {"Cast", "cast", "if_then_else", "Select", "Ramp", "ramp", "Broadcast",

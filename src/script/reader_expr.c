@@ -1534,6 +1534,18 @@ static tir_expr *region_as_load(rd *r, rval v) {
 
 static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt);
 
+/* T.BufferLoad(buffer, indices): TVM's node constructor, read as
+ * buffer[indices] is */
+rval rd_buffer_load(rd *r, tir_buffer *b, rval indices, tir_span sp) {
+  if (indices.k != RV_TUPLE || indices.n < 1) {
+    tir_error(r->d, indices.sp.line ? indices.sp : sp, "T.BufferLoad expects a buffer and a list of indices");
+    return rv_err();
+  }
+  sub_idx *ix = tir_alloc(r->c, sizeof *ix * (size_t)indices.n);
+  for (int i = 0; i < indices.n; i++) ix[i] = (sub_idx){.v = indices.items[i], .sp = indices.items[i].sp};
+  return buffer_subscript(r, b, ix, indices.n, sp);
+}
+
 /* T.S[8:1], T.S[(4, 8):(8, 1)], T.S[4, 8], T.S[(4, 8)]: the shard iters
  * of a TileLayout on the memory axis, strides row-major where not given
  * (computed as TVM's Layout._get_default_strides: from 1, or 1 of the first

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "script/reader.h"
+
+static int frame_args(rd *r, TSNode args, const char *const *names, int m, TSNode *out);
 #include "tir/script.h"
 #include "tir/visit.h"
 
@@ -260,9 +262,11 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
     rd_args a;
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
     a.sp = rd_span(call);
-    rval *dt = rd_arg(&a, 0, "dtype");
-    if (!dt || a.npos > 1 || a.nkw > (a.npos ? 0 : 1)) {
-      tir_error(r->d, a.sp, "T.var expects a dtype");
+    /* T.var(dtype, name=""): TVM's name hint; the var is printed by the
+     * name it is assigned to, as names are not part of the program */
+    rval *dt = rd_arg(&a, 0, "dtype"), *nm = rd_arg(&a, 1, "name");
+    if (!dt || a.npos + a.nkw != 1 + (nm != NULL) || (nm && nm->k != RV_STR)) {
+      tir_error(r->d, a.sp, "T.var expects a dtype (and a name string)");
       return true;
     }
     if (!rd_parse_dtype(r, *dt, &t) || !rd_fresh(r, name, sp)) return true;
@@ -1377,23 +1381,32 @@ static tir_stmt *hint_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
  * written out, which T.launch_thread makes (tirc holds the var and its tag, and prints the launch); the
  * other iter_var forms are refused.  *args: the attr's (var, key, value) on success */
 static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **tag_out) {
-  TSNode args = rd_field(attr_call, "arguments");
-  if (ts_node_named_child_count(args) != 3) return false;
-  TSNode iv = ts_node_named_child(args, 0);
+  static const char *const AP[] = {"node_or_dict", "attr_key", "value"};
+  static const char *const IP[] = {"v", "dom", "iter_type", "thread_tag"};
+  TSNode an[3], in[4];
+  tir_diag quiet, *d = r->d; /* not this form: T.attr reads it, and reports */
+  tir_diag_init(&quiet);
+  r->d = &quiet;
+  int given = frame_args(r, rd_field(attr_call, "arguments"), AP, 3, an);
+  r->d = d;
+  tir_diag_free(&quiet);
+  if (given != 3) return false;
+  TSNode iv = an[0];
   if (!rd_is(iv, "call")) return false;
   const char *tn = rd_t_name(r, rd_field(iv, "function"));
   if (!tn || strcmp(tn, "iter_var")) return false;
   tir_span sp = rd_span(iv);
-  TSNode ia = rd_field(iv, "arguments");
-  if (ts_node_named_child_count(ia) != 4) {
+  *tag_out = NULL;
+  given = frame_args(r, rd_field(iv, "arguments"), IP, 4, in);
+  if (given < 0) return true;
+  if (given != 4) {
     tir_error(r->d, sp, "T.iter_var expects (var, dom, iter_type, thread_tag)");
-    *tag_out = NULL;
     return true;
   }
-  rval v = rd_eval(r, ts_node_named_child(ia, 0));
-  TSNode dom = ts_node_named_child(ia, 1);
-  rval ty = rd_eval(r, ts_node_named_child(ia, 2)), tag = rd_eval(r, ts_node_named_child(ia, 3));
-  rval key = rd_eval(r, ts_node_named_child(args, 1)), val = rd_eval(r, ts_node_named_child(args, 2));
+  rval v = rd_eval(r, in[0]);
+  TSNode dom = in[1];
+  rval ty = rd_eval(r, in[2]), tag = rd_eval(r, in[3]);
+  rval key = rd_eval(r, an[1]), val = rd_eval(r, an[2]);
   *tag_out = NULL;
   if (v.k == RV_ERR || ty.k == RV_ERR || tag.k == RV_ERR || key.k == RV_ERR || val.k == RV_ERR) return true;
   /* another key: the iter_var is an attribute value (T.iter_var(v, T.Range(0, 4), "DataPar", "")),
@@ -1449,8 +1462,20 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   return true;
 }
 
-/* `return v`: TVM's T.evaluate(T.ret(v)); a Python int is TVM's int32
+/* `return v` and TVM 0.27's T.Return(v), which TVM reads alike: the
+ * return of v (tirc's T.evaluate(T.ret(v))); a Python int is TVM's int32
  * whatever the function's return dtype */
+static tir_stmt *ret_of(rd *r, rval v, tir_span sp) {
+  tir_expr *x = rd_as_expr(r, v);
+  if (!x) return NULL;
+  tir_expr *args[1] = {x};
+  tir_expr *call = tir_call(r->c, x->dtype, "ret", args, 1);
+  call->span = sp;
+  tir_stmt *st = tir_evaluate(r->c, call);
+  st->span = sp;
+  return st;
+}
+
 static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
   TSNode e = ts_node_named_child(s, 0);
   if (ts_node_is_null(e)) {
@@ -1459,16 +1484,7 @@ static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
   }
   rval v = rd_eval(r, e);
   if (v.k == RV_ERR) return NULL;
-  tir_dtype rt = r->fn && r->fn->f ? r->fn->f->ret_type : TIR_VOID;
-  (void)rt;
-  tir_expr *x = rd_as_expr(r, v); /* a Python int is TVM's int32, whatever the return dtype */
-  if (!x) return NULL;
-  tir_expr *args[1] = {x};
-  tir_expr *call = tir_call(r->c, x->dtype, "ret", args, 1);
-  call->span = rd_span(s);
-  tir_stmt *st = tir_evaluate(r->c, call);
-  st->span = rd_span(s);
-  return st;
+  return ret_of(r, v, rd_span(s));
 }
 
 /* `break` / `continue`, and TVM's printed T.break_loop() / T.continue_loop() */
@@ -1508,6 +1524,16 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
       return NULL;
     }
     return jump_stmt(r, tn[0] == 'b', sp);
+  }
+  if (tn && !strcmp(tn, "Return")) { /* TVM 0.27's node: `return value` */
+    rd_args a;
+    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    rval *v = rd_arg(&a, 0, "value");
+    if (!v || a.npos + a.nkw != 1) {
+      tir_error(r->d, sp, "T.Return expects one value");
+      return NULL;
+    }
+    return ret_of(r, *v, sp);
   }
   if (tn && !strcmp(tn, "device_entry")) { /* where the device region starts: the rest */
     if (ts_node_named_child_count(rd_field(call, "arguments"))) {
@@ -2206,9 +2232,50 @@ static TSNode frame_body(rd *r, TSNode st, const char *name) {
 
 /* TVM's frame form of an if: `with T.If(c):` over `with T.Then():` and an
  * optional `with T.Else():` (the same IfThenElse as `if c:`) */
+/* the argument nodes of a call whose parameters are names[0..m), given
+ * positionally or by keyword (TVM's frames take both: T.If(condition=c),
+ * T.iter_var(v=tx, dom=..., ...)): out[i] the value node of parameter i
+ * (a null node where not given); the number given, or -1 with an error
+ * (an unknown or repeated keyword, a positional one after a keyword) */
+static int frame_args(rd *r, TSNode args, const char *const *names, int m, TSNode *out) {
+  for (int i = 0; i < m; i++) out[i] = (TSNode){0};
+  uint32_t cnt = ts_node_named_child_count(args);
+  int given = 0;
+  bool kw = false;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (rd_is(c, "comment")) continue;
+    int slot = -1;
+    if (rd_is(c, "keyword_argument")) {
+      const char *k = rd_text(r, rd_field(c, "name"));
+      for (int j = 0; j < m && slot < 0; j++)
+        if (!strcmp(k, names[j])) slot = j;
+      if (slot < 0 || !ts_node_is_null(out[slot])) {
+        tir_error(r->d, rd_span(c), slot < 0 ? "unknown keyword argument '%s'" : "argument '%s' is given twice", k);
+        return -1;
+      }
+      kw = true;
+      c = rd_field(c, "value");
+    } else {
+      if (kw) {
+        tir_error(r->d, rd_span(c), "a positional argument follows a keyword argument");
+        return -1;
+      }
+      slot = given < m ? given : -1;
+      if (slot < 0) return (int)cnt; /* more than m: the caller's count check reports it */
+    }
+    out[slot] = c;
+    given++;
+  }
+  return given;
+}
+
 static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
-  TSNode args = rd_field(call, "arguments");
-  if (ts_node_named_child_count(args) != 1) {
+  static const char *const P[] = {"condition"};
+  TSNode cn[1];
+  int given = frame_args(r, rd_field(call, "arguments"), P, 1, cn);
+  if (given < 0) return NULL;
+  if (given != 1) {
     tir_error(r->d, rd_span(call), "T.If expects one condition");
     return NULL;
   }
@@ -2220,7 +2287,7 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
     return NULL;
   }
   rval py;
-  tir_expr *cond = condition(r, ts_node_named_child(args, 0), &py, true);
+  tir_expr *cond = condition(r, cn[0], &py, true);
   if (py.k == RV_ERR) return NULL;
   /* a Python bool: TVM's T.If frame keeps the if, on T.bool(c) (a Python
    * `if` takes the branch, below) */
@@ -2348,12 +2415,15 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
   if (!strcmp(tn, "init")) return init_block(r, s, call);
   if (!strcmp(tn, "If")) return if_frame(r, call, body);
   if (!strcmp(tn, "While")) { /* TVM's frame form of a while loop */
-    TSNode args = rd_field(call, "arguments");
-    if (ts_node_named_child_count(args) != 1) {
+    static const char *const P[] = {"condition"};
+    TSNode cn[1];
+    int given = frame_args(r, rd_field(call, "arguments"), P, 1, cn);
+    if (given < 0) return NULL;
+    if (given != 1) {
       tir_error(r->d, rd_span(call), "T.While expects one condition");
       return NULL;
     }
-    return while_of(r, ts_node_named_child(args, 0), body, rd_span(call));
+    return while_of(r, cn[0], body, rd_span(call));
   }
   rd_args a;
   const char *ivtag;
