@@ -109,6 +109,13 @@ static const tir_intrin TABLE[] = {
      * TVM's op.py gives them; the wrappers that expand into other ops,
      * T.cuda.warp_sum(x) into warp_reduce(x, "sum", 32), are kept as written,
      * which TVM expands again when it reads tirc's print) */
+    /* TVM 0.27's T.metal (read and printed only: the code generators and
+     * the interpreter refuse them by name); TVM's ops of the first four are
+     * tirx.<name> without metal. (tir_intrin_tvm_op) */
+    CUDAN("metal.make_filled_simdgroup_matrix", 5, TIR_IR_VOID), CUDAN("metal.simdgroup_load", 7, TIR_IR_VOID),
+    CUDAN("metal.simdgroup_store", 7, TIR_IR_VOID), CUDAN("metal.simdgroup_multiply_accumulate", 8, TIR_IR_VOID),
+    CUDAN("metal.simd_shuffle", 2, TIR_IR_ARG0), CUDAN("metal.simd_shuffle_up", 2, TIR_IR_ARG0),
+    CUDAN("metal.simd_shuffle_down", 2, TIR_IR_ARG0),
     CUDA0("cuda.warp_sync", TIR_IR_VOID), CUDA0("cuda.cta_sync", TIR_IR_VOID), CUDA0("cuda.grid_sync", TIR_IR_VOID),
     CUDA0("cuda.cluster_sync", TIR_IR_VOID), CUDA0("cuda.thread_fence", TIR_IR_VOID),
     CUDA0("cuda.thread_rank", TIR_IR_INT32), CUDA0("cuda.elect_sync", TIR_IR_UINT32),
@@ -510,4 +517,23 @@ bool tir_intrin_check(tir_ctx *c, const char *name, tir_expr **args, int nargs, 
   if (ok && !check_special(in, args, nargs, span, d, &given)) ok = false;
   if (ok) *result = result_of(in, args, nargs, given);
   return ok;
+}
+
+/* T.metal's ops that TVM names tirx.<op> (its simd_shuffle ones keep metal.) */
+static bool metal_unprefixed(const char *op) {
+  return !strcmp(op, "make_filled_simdgroup_matrix") || !strcmp(op, "simdgroup_load") ||
+         !strcmp(op, "simdgroup_store") || !strcmp(op, "simdgroup_multiply_accumulate");
+}
+
+const char *tir_intrin_tvm_op(const char *name) {
+  return !strncmp(name, "metal.", 6) && metal_unprefixed(name + 6) ? name + 6 : name;
+}
+
+const char *tir_intrin_from_tvm_op(tir_ctx *c, const char *op) {
+  if (!metal_unprefixed(op)) return op;
+  size_t n = strlen(op);
+  char *s = tir_alloc(c, n + 7);
+  memcpy(s, "metal.", 6);
+  memcpy(s + 6, op, n + 1);
+  return s;
 }

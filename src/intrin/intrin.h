@@ -65,6 +65,10 @@ bool tir_intrin_call_intrin_only(const tir_intrin *in);
 
 /* the entry for name (with or without a "tir." prefix), or NULL */
 const tir_intrin *tir_intrin_lookup(const char *name);
+/* TVM's op name (after "tirx.") of tirc's intrinsic `name`, and back: the
+ * same but for T.metal's simdgroup ops, which TVM registers without metal. */
+const char *tir_intrin_tvm_op(const char *name);
+const char *tir_intrin_from_tvm_op(tir_ctx *c, const char *op);
 /* every entry, for tables in docs and tests */
 const tir_intrin *tir_intrin_table(int *n);
 

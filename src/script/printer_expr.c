@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intrin/intrin.h"
 #include "ir/const_fold.h"
 #include "script/printer.h"
 
@@ -663,7 +664,7 @@ static void pr_call(printer *p, const tir_expr *e) {
      * TVM types it by its dtype, and its T.tvm_storage_sync(...) as void */
     pr_puts(&p->out, "T.call_intrin(");
     pr_call_type(p, e);
-    pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", op);
+    pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", tir_intrin_tvm_op(op));
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
     pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);
     pr_puts(&p->out, ")");

@@ -536,6 +536,7 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     if (!op) return rv_err();
     if (!strncmp(op, "tir.", 4)) op += 4;
     else if (!strncmp(op, "tirx.", 5)) op += 5; /* TVM 0.27 names its ops tirx.* */
+    op = tir_intrin_from_tvm_op(r->c, op); /* tirx.simdgroup_load is T.metal.simdgroup_load */
     if (tir_intrin_lookup(op)) {
       /* the dtype written is the call's: one the intrinsic's rule would
        * change (T.call_intrin("float32", "tirx.exp", x) of a bfloat16 x)
@@ -1309,6 +1310,56 @@ rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a) {
   return ptx_call(r, path, family, a);
 }
 
+/* T.metal.*: its arguments by position or keyword, the defaults TVM's
+ * wrappers give filled in (col=8, row=8, transpose_matrix=False) */
+static bool metal_args(rd *r, const char *name, rd_args *a) {
+  static const struct {
+    const char *name;
+    const char *p[9];
+    int required;
+  } M[] = {{"metal.make_filled_simdgroup_matrix", {"d", "index", "value", "col", "row"}, 3},
+           {"metal.simdgroup_load", {"d", "index", "ptr", "stride", "col", "row", "transpose_matrix"}, 4},
+           {"metal.simdgroup_store", {"d", "index", "ptr", "stride", "col", "row", "transpose_matrix"}, 4},
+           {"metal.simdgroup_multiply_accumulate", {"d", "index_d", "a", "index_a", "b", "index_b", "c", "index_c"}, 8},
+           {"metal.simd_shuffle", {"var", "lane"}, 2},
+           {"metal.simd_shuffle_up", {"var", "delta"}, 2},
+           {"metal.simd_shuffle_down", {"var", "delta"}, 2}};
+  for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
+    if (strcmp(name, M[i].name)) continue;
+    int m = 0;
+    while (m < 9 && M[i].p[m]) m++;
+    rval *v = tir_alloc(r->c, sizeof *v * (size_t)m);
+    for (int j = 0; j < m; j++) {
+      rval *x = rd_arg(a, j, M[i].p[j]);
+      if (x) v[j] = *x;
+      else if (j >= M[i].required && j < 6) v[j] = (rval){.k = RV_INT, .i = 8, .sp = a->sp};
+      else if (j >= M[i].required) v[j] = (rval){.k = RV_BOOL, .i = 0, .sp = a->sp};
+      else {
+        tir_error(r->d, a->sp, "T.%s expects its argument '%s'", name, M[i].p[j]);
+        return false;
+      }
+    }
+    int given = a->npos;
+    for (int k = 0; k < a->nkw; k++) {
+      int j = 0;
+      while (j < m && strcmp(a->kw[k], M[i].p[j])) j++;
+      if (j == m || j < a->npos) {
+        tir_error(r->d, a->kwsp[k], "T.%s takes no keyword argument '%s' here", name, a->kw[k]);
+        return false;
+      }
+      given++;
+    }
+    if (a->npos > m) {
+      tir_error(r->d, a->sp, "T.%s takes at most %d arguments", name, m);
+      return false;
+    }
+    (void)given;
+    a->pos = v, a->npos = m, a->nkw = 0;
+    return true;
+  }
+  return true;
+}
+
 rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   tir_dtype t;
   (void)call;
@@ -1446,6 +1497,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
     return rv_err();
   }
+  if (!strncmp(name, "metal.", 6) && tir_intrin_lookup(name) && !metal_args(r, name, a)) return rv_err();
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
