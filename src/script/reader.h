@@ -413,6 +413,10 @@ bool rd_no_kwargs(rd *r, const rd_args *a, const char *name);
  * tree keeps none, so `A = (T.match_buffer(...))` is the declaration */
 TSNode rd_unparen(TSNode n);
 void rd_kw_positional(rd *r, const char *name, rd_args *a);
+/* the argument nodes of a call of parameters names[0..m), by position or
+ * keyword: out[i] parameter i's value node (null where not given); the
+ * number given, or -1 with an error */
+int rd_arg_nodes(rd *r, TSNode args, const char *const *names, int m, TSNode *out);
 /* TVM 0.27's positional parameter names of the script function fn
  * (T.exp: {"x"}), NULL-terminated, or NULL (tvm_signatures.c, generated) */
 const char *const *rd_tvm_params(const char *fn);

@@ -759,7 +759,9 @@ static rval abs_call(rd *r, rd_args *a) {
 }
 
 static rval cast_call(rd *r, rd_args *a, bool node) {
-  /* T.Cast(dtype, value) builds the node; T.cast(value, dtype) folds constants */
+  /* T.Cast(dtype, value) builds the node; T.cast(value, dtype) folds constants;
+   * a third positional None is TVM's span */
+  if (a->npos == 3 && a->pos[2].k == RV_NONE) a->npos = 2;
   if (!want_args(r, node ? "Cast" : "cast", a, node ? 2 : 1, 2)) return rv_err();
   rval *dt = node ? &a->pos[0] : rd_arg(a, 1, "dtype");
   rval *val = node ? &a->pos[1] : &a->pos[0];
@@ -1842,12 +1844,52 @@ static rval index_map(rd *r, TSNode call) {
   return v;
 }
 
+/* the argument nodes of a call whose parameters are names[0..m), given
+ * positionally or by keyword (TVM's frames take both: T.If(condition=c),
+ * T.iter_var(v=tx, dom=..., ...)): out[i] the value node of parameter i
+ * (a null node where not given); the number given, or -1 with an error
+ * (an unknown or repeated keyword, a positional one after a keyword) */
+int rd_arg_nodes(rd *r, TSNode args, const char *const *names, int m, TSNode *out) {
+  for (int i = 0; i < m; i++) out[i] = (TSNode){0};
+  uint32_t cnt = ts_node_named_child_count(args);
+  int given = 0;
+  bool kw = false;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (rd_is(c, "comment")) continue;
+    int slot = -1;
+    if (rd_is(c, "keyword_argument")) {
+      const char *k = rd_text(r, rd_field(c, "name"));
+      for (int j = 0; j < m && slot < 0; j++)
+        if (!strcmp(k, names[j])) slot = j;
+      if (slot < 0 || !ts_node_is_null(out[slot])) {
+        tir_error(r->d, rd_span(c), slot < 0 ? "unknown keyword argument '%s'" : "argument '%s' is given twice", k);
+        return -1;
+      }
+      kw = true;
+      c = rd_field(c, "value");
+    } else {
+      if (kw) {
+        tir_error(r->d, rd_span(c), "a positional argument follows a keyword argument");
+        return -1;
+      }
+      slot = given < m ? given : -1;
+      if (slot < 0) return (int)cnt; /* more than m: the caller's count check reports it */
+    }
+    out[slot] = c;
+    given++;
+  }
+  return given;
+}
+
 static rval comm_reducer(rd *r, TSNode call) {
   tir_span sp = rd_span(call);
-  TSNode args = rd_field(call, "arguments");
-  uint32_t na = ts_node_named_child_count(args);
-  TSNode fn = na == 2 ? ts_node_named_child(args, 0) : args, ids = na == 2 ? ts_node_named_child(args, 1) : args;
-  if (na != 2 || !rd_is(fn, "lambda") || rd_is(ids, "keyword_argument")) {
+  static const char *const P[] = {"combiner", "identity"};
+  TSNode an[2];
+  int na = rd_arg_nodes(r, rd_field(call, "arguments"), P, 2, an);
+  if (na < 0) return rv_err();
+  TSNode fn = an[0], ids = an[1];
+  if (na != 2 || ts_node_is_null(fn) || ts_node_is_null(ids) || !rd_is(fn, "lambda")) {
     tir_error(r->d, sp, "T.comm_reducer expects (lambda x, y: combined, [identity])");
     return rv_err();
   }

@@ -6,7 +6,6 @@
 
 #include "script/reader.h"
 
-static int frame_args(rd *r, TSNode args, const char *const *names, int m, TSNode *out);
 #include "tir/script.h"
 #include "tir/visit.h"
 
@@ -1387,7 +1386,7 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   tir_diag quiet, *d = r->d; /* not this form: T.attr reads it, and reports */
   tir_diag_init(&quiet);
   r->d = &quiet;
-  int given = frame_args(r, rd_field(attr_call, "arguments"), AP, 3, an);
+  int given = rd_arg_nodes(r, rd_field(attr_call, "arguments"), AP, 3, an);
   r->d = d;
   tir_diag_free(&quiet);
   if (given != 3) return false;
@@ -1397,7 +1396,7 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   if (!tn || strcmp(tn, "iter_var")) return false;
   tir_span sp = rd_span(iv);
   *tag_out = NULL;
-  given = frame_args(r, rd_field(iv, "arguments"), IP, 4, in);
+  given = rd_arg_nodes(r, rd_field(iv, "arguments"), IP, 4, in);
   if (given < 0) return true;
   if (given != 4) {
     tir_error(r->d, sp, "T.iter_var expects (var, dom, iter_type, thread_tag)");
@@ -2232,48 +2231,10 @@ static TSNode frame_body(rd *r, TSNode st, const char *name) {
 
 /* TVM's frame form of an if: `with T.If(c):` over `with T.Then():` and an
  * optional `with T.Else():` (the same IfThenElse as `if c:`) */
-/* the argument nodes of a call whose parameters are names[0..m), given
- * positionally or by keyword (TVM's frames take both: T.If(condition=c),
- * T.iter_var(v=tx, dom=..., ...)): out[i] the value node of parameter i
- * (a null node where not given); the number given, or -1 with an error
- * (an unknown or repeated keyword, a positional one after a keyword) */
-static int frame_args(rd *r, TSNode args, const char *const *names, int m, TSNode *out) {
-  for (int i = 0; i < m; i++) out[i] = (TSNode){0};
-  uint32_t cnt = ts_node_named_child_count(args);
-  int given = 0;
-  bool kw = false;
-  for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(args, i);
-    if (rd_is(c, "comment")) continue;
-    int slot = -1;
-    if (rd_is(c, "keyword_argument")) {
-      const char *k = rd_text(r, rd_field(c, "name"));
-      for (int j = 0; j < m && slot < 0; j++)
-        if (!strcmp(k, names[j])) slot = j;
-      if (slot < 0 || !ts_node_is_null(out[slot])) {
-        tir_error(r->d, rd_span(c), slot < 0 ? "unknown keyword argument '%s'" : "argument '%s' is given twice", k);
-        return -1;
-      }
-      kw = true;
-      c = rd_field(c, "value");
-    } else {
-      if (kw) {
-        tir_error(r->d, rd_span(c), "a positional argument follows a keyword argument");
-        return -1;
-      }
-      slot = given < m ? given : -1;
-      if (slot < 0) return (int)cnt; /* more than m: the caller's count check reports it */
-    }
-    out[slot] = c;
-    given++;
-  }
-  return given;
-}
-
 static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
   static const char *const P[] = {"condition"};
   TSNode cn[1];
-  int given = frame_args(r, rd_field(call, "arguments"), P, 1, cn);
+  int given = rd_arg_nodes(r, rd_field(call, "arguments"), P, 1, cn);
   if (given < 0) return NULL;
   if (given != 1) {
     tir_error(r->d, rd_span(call), "T.If expects one condition");
@@ -2417,7 +2378,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
   if (!strcmp(tn, "While")) { /* TVM's frame form of a while loop */
     static const char *const P[] = {"condition"};
     TSNode cn[1];
-    int given = frame_args(r, rd_field(call, "arguments"), P, 1, cn);
+    int given = rd_arg_nodes(r, rd_field(call, "arguments"), P, 1, cn);
     if (given < 0) return NULL;
     if (given != 1) {
       tir_error(r->d, rd_span(call), "T.While expects one condition");
