@@ -1495,6 +1495,16 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return v;
   }
   if (!strcmp(name, "tvm_struct_get")) return struct_get(r, a);
+  if (!strcmp(name, "address_of") && a->npos == 1 && !a->nkw && a->pos[0].k == RV_BUFFER && a->pos[0].buf->ndim) {
+    /* T.address_of(A): TVM's of A[0, ..., 0] */
+    tir_buffer *b = a->pos[0].buf;
+    rval ix = {.k = RV_TUPLE, .n = b->ndim, .is_list = true, .sp = a->sp};
+    ix.items = tir_alloc(r->c, sizeof *ix.items * (size_t)b->ndim);
+    for (int i = 0; i < b->ndim; i++) ix.items[i] = (rval){.k = RV_INT, .i = 0, .sp = a->sp};
+    rval ld = rd_buffer_load(r, b, ix, a->sp);
+    if (ld.k == RV_ERR) return ld;
+    a->pos[0] = ld;
+  }
   if (tir_intrin_lookup(name) && tir_intrin_call_intrin_only(tir_intrin_lookup(name))) {
     tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
     return rv_err();
@@ -1807,7 +1817,9 @@ static rval index_map(rd *r, TSNode call) {
     }
     const char *k = rd_text(r, rd_field(c, "name"));
     TSNode val = rd_field(c, "value");
-    if (!strcmp(k, "inverse_index_map")) {
+    if (!strcmp(k, "mapping") && !have_fn) {
+      fn = val, have_fn = true;
+    } else if (!strcmp(k, "inverse_index_map")) {
       inv = val, have_inv = true;
     } else if (!strcmp(k, "index_dtype")) {
       rval dv = rd_eval(r, val);
@@ -1817,7 +1829,7 @@ static rval index_map(rd *r, TSNode call) {
         return rv_err();
       }
     } else {
-      tir_error(r->d, rd_span(c), "T.index_map has no argument '%s' (it takes inverse_index_map=, index_dtype=)", k);
+      tir_error(r->d, rd_span(c), "T.index_map has no argument '%s' (it takes mapping=, inverse_index_map=, index_dtype=)", k);
       return rv_err();
     }
   }

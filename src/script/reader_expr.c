@@ -1115,6 +1115,13 @@ static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
     return v;
   }
   if (!strcmp(attr, "elem_offset")) return rv_expr(b->elem_offset, sp);
+  if (!strcmp(attr, "byte_offset")) { /* TVM's Buffer.byte_offset: elem_offset * bits // 8 */
+    tir_expr *e = b->elem_offset;
+    tir_expr *bits = tir_int(r->c, e->dtype, (int64_t)b->dtype.bits * (b->dtype.lanes & ~TIR_LANES_SCALABLE));
+    e = rd_bin_expr(r, TIR_MUL, e, bits);
+    e = e ? rd_bin_expr(r, TIR_FLOORDIV, e, tir_int(r->c, e->dtype, 8)) : NULL;
+    return e ? rv_expr(e, sp) : rv_err();
+  }
   if (!strcmp(attr, "shape")) return tuple_of(r, b->shape, b->ndim, sp);
   if (!strcmp(attr, "strides")) return tuple_of(r, b->strides, b->nstrides, sp);
   if (!strcmp(attr, "dtype")) {

@@ -927,8 +927,9 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     rd_args a;
     if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
     a.sp = rd_span(right);
+    if (a.nkw == 1 && !strcmp(a.kw[0], "layout") && a.kwv[0].k == RV_NONE) a.nkw = 0; /* TVM's default */
     if (a.nkw || a.npos < 1) {
-      tir_error(r->d, a.sp, "%s.view expects the new shape", src.buf->name);
+      tir_error(r->d, a.sp, "%s.view expects the new shape (a layout= other than None is not supported)", src.buf->name);
       return NULL;
     }
     tir_dtype vt = src.buf->dtype;
