@@ -724,14 +724,50 @@ static const char *class_text(rd *r, TSNode s, const char *what) {
       tir_error(r->d, rd_span(s), "%s must start its line", what);
       return NULL;
     }
+  /* the strings of more than one line: a line that starts inside one is
+   * part of its value, kept byte for byte */
+  uint32_t *str = NULL, nstr = 0, capstr = 0;
+  {
+    TSTreeCursor cur = ts_tree_cursor_new(s);
+    for (;;) {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      if (rd_is(n, "string") || rd_is(n, "concatenated_string")) {
+        if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+          if (nstr + 2 > capstr) {
+            capstr = capstr ? 2 * capstr : 16;
+            str = realloc(str, sizeof *str * capstr);
+            if (!str) abort();
+          }
+          str[nstr++] = ts_node_start_byte(n);
+          str[nstr++] = ts_node_end_byte(n);
+        }
+      } else if (ts_tree_cursor_goto_first_child(&cur)) {
+        continue;
+      }
+      bool up = false;
+      while (!ts_tree_cursor_goto_next_sibling(&cur))
+        if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), s)) {
+          up = true;
+          break;
+        }
+      if (up) break;
+    }
+    ts_tree_cursor_delete(&cur);
+  }
   size_t plen = a - ls, cap = (size_t)(b - ls) + 8 * ((size_t)(b - ls) / 2 + 1) + 2;
   char *out = tir_alloc(r->c, cap), *o = out;
+  uint32_t k = 0; /* the first string (pair) that may hold the line */
   for (uint32_t i = ls; i < b;) {
     uint32_t e = i;
     while (e < b && r->src[e] != '\n') e++;
-    bool blank = true;
+    while (k < nstr && str[k + 1] <= i) k += 2;
+    bool in_string = k < nstr && str[k] < i;
+    bool blank = !in_string;
     for (uint32_t j = i; j < e && blank; j++) blank = r->src[j] == ' ' || r->src[j] == '\t' || r->src[j] == '\r';
-    if (blank) {
+    if (in_string) {
+      memcpy(o, r->src + i, e - i);
+      o += e - i;
+    } else if (blank) {
       /* nothing but the newline */
     } else if (e - i >= plen && !memcmp(r->src + i, r->src + ls, plen)) {
       memcpy(o, "    ", 4);
@@ -746,6 +782,7 @@ static const char *class_text(rd *r, TSNode s, const char *what) {
     i = e + 1;
   }
   *o = 0;
+  free(str);
   return out;
 }
 
@@ -959,6 +996,16 @@ static uint32_t utf8_at(const unsigned char *s, int *len) {
          (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 | (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
 }
 
+/* a definition decorated @R.function or @R.function(...) */
+static bool relax_function(rd *r, TSNode dd) {
+  TSNode dec = ts_node_named_child(dd, 0);
+  if (ts_node_is_null(dec) || !rd_is(dec, "decorator")) return false;
+  TSNode dn = ts_node_named_child(dec, 0);
+  if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
+  uint32_t a = ts_node_start_byte(dn), b = ts_node_end_byte(dn);
+  return b - a == 10 && !memcmp(r->src + a, "R.function", 10);
+}
+
 static bool non_ascii_name(rd *r, TSNode root) {
   if (!r->non_ascii) { /* once per text, not per chunk */
     r->non_ascii = 1;
@@ -987,6 +1034,8 @@ static bool non_ascii_name(rd *r, TSNode root) {
       if (bad) break;
     } else if (rd_is(n, "string") || rd_is(n, "comment")) {
       /* no name inside */
+    } else if (rd_is(n, "decorated_definition") && relax_function(r, n)) {
+      /* kept as its text (text_func): TVM reads its names as written */
     } else if (ts_tree_cursor_goto_first_child(&cur)) {
       continue;
     }

@@ -154,7 +154,8 @@ static int line_kind(const char *s, size_t n) {
 static bool line_start(lx *x) {
   int width = 0;
   while (x->i < x->n && (x->s[x->i] == ' ' || x->s[x->i] == '\t' || x->s[x->i] == '\f')) {
-    width = x->s[x->i] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+    /* a form feed starts the count again, as Python's tokenizer does */
+    width = x->s[x->i] == '\t' ? (width / 8 + 1) * 8 : x->s[x->i] == '\f' ? 0 : width + 1;
     adv(x);
   }
   if (x->i >= x->n || x->s[x->i] == '\n' || x->s[x->i] == '\r' || x->s[x->i] == '#') return true;

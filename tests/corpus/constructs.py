@@ -54,7 +54,12 @@ thirty-second, all with CONSTRUCTS_FULL=1. sweep15/ (669 texts of
 2026-11-27: the Before/Expected modules of TVM's relax tests that hold
 T.prim_funcs, as the tests write them: legalized kernels, fused and split
 kernels, module attrs; the modules with Relax functions are refused by
-name) every sixty-fourth, all with CONSTRUCTS_FULL=1.
+name) every sixty-fourth, all with CONSTRUCTS_FULL=1.  sweep16/ (796 texts
+of 2026-11-27's seventh session: modules of Relax functions beside TIR, as
+TVM prints them after 25 relax pass setups and nn.Module exports, and as
+its relax tests write them in 14 layouts: indentations, comments,
+continuations, CRLF, form feeds, multi-line strings) every sixty-fourth,
+all with CONSTRUCTS_FULL=1.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -78,7 +83,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep12"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep13"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep14"), 1 if FULL else 32),
-         (os.path.join(HERE, "sweep15"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep15"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep16"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
