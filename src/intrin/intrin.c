@@ -116,6 +116,9 @@ static const tir_intrin TABLE[] = {
     CUDAN("metal.simdgroup_store", 7, TIR_IR_VOID), CUDAN("metal.simdgroup_multiply_accumulate", 8, TIR_IR_VOID),
     CUDAN("metal.simd_shuffle", 2, TIR_IR_ARG0), CUDAN("metal.simd_shuffle_up", 2, TIR_IR_ARG0),
     CUDAN("metal.simd_shuffle_down", 2, TIR_IR_ARG0),
+    /* and T.webgpu's (its ops are tirx.webgpu.<name>) */
+    CUDAN("webgpu.subgroup_shuffle", 2, TIR_IR_ARG0), CUDAN("webgpu.subgroup_shuffle_up", 2, TIR_IR_ARG0),
+    CUDAN("webgpu.subgroup_shuffle_down", 2, TIR_IR_ARG0),
     CUDA0("cuda.warp_sync", TIR_IR_VOID), CUDA0("cuda.cta_sync", TIR_IR_VOID), CUDA0("cuda.grid_sync", TIR_IR_VOID),
     CUDA0("cuda.cluster_sync", TIR_IR_VOID), CUDA0("cuda.thread_fence", TIR_IR_VOID),
     CUDA0("cuda.thread_rank", TIR_IR_INT32), CUDA0("cuda.elect_sync", TIR_IR_UINT32),

@@ -1312,8 +1312,9 @@ rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a) {
   return ptx_call(r, path, family, a);
 }
 
-/* T.metal.*: its arguments by position or keyword, the defaults TVM's
- * wrappers give filled in (col=8, row=8, transpose_matrix=False) */
+/* T.metal.* and T.webgpu.*: their arguments by position or keyword, the
+ * defaults TVM's wrappers give filled in (col=8, row=8,
+ * transpose_matrix=False) */
 static bool metal_args(rd *r, const char *name, rd_args *a) {
   static const struct {
     const char *name;
@@ -1325,7 +1326,10 @@ static bool metal_args(rd *r, const char *name, rd_args *a) {
            {"metal.simdgroup_multiply_accumulate", {"d", "index_d", "a", "index_a", "b", "index_b", "c", "index_c"}, 8},
            {"metal.simd_shuffle", {"var", "lane"}, 2},
            {"metal.simd_shuffle_up", {"var", "delta"}, 2},
-           {"metal.simd_shuffle_down", {"var", "delta"}, 2}};
+           {"metal.simd_shuffle_down", {"var", "delta"}, 2},
+           {"webgpu.subgroup_shuffle", {"var", "lane"}, 2},
+           {"webgpu.subgroup_shuffle_up", {"var", "delta"}, 2},
+           {"webgpu.subgroup_shuffle_down", {"var", "delta"}, 2}};
   for (size_t i = 0; i < sizeof M / sizeof M[0]; i++) {
     if (strcmp(name, M[i].name)) continue;
     int m = 0;
@@ -1356,6 +1360,14 @@ static bool metal_args(rd *r, const char *name, rd_args *a) {
       return false;
     }
     (void)given;
+    if (!strcmp(M[i].p[0], "var") && v[0].k == RV_BUFFER && v[0].buf->ndim == 1) {
+      /* a buffer shuffles its element 0, as TVM's wrapper reads var[0] */
+      rval ix = {.k = RV_TUPLE, .n = 1, .is_list = true, .sp = v[0].sp};
+      ix.items = tir_alloc(r->c, sizeof *ix.items);
+      ix.items[0] = (rval){.k = RV_INT, .i = 0, .sp = v[0].sp};
+      v[0] = rd_buffer_load(r, v[0].buf, ix, v[0].sp);
+      if (v[0].k == RV_ERR) return false;
+    }
     a->pos = v, a->npos = m, a->nkw = 0;
     return true;
   }
@@ -1509,7 +1521,9 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
     return rv_err();
   }
-  if (!strncmp(name, "metal.", 6) && tir_intrin_lookup(name) && !metal_args(r, name, a)) return rv_err();
+  if ((!strncmp(name, "metal.", 6) || !strncmp(name, "webgpu.", 7)) && tir_intrin_lookup(name) &&
+      !metal_args(r, name, a))
+    return rv_err();
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
