@@ -254,6 +254,18 @@ static void print_helper_call(cg *g, const tir_expr *e, cg_helper h, const char 
 }
 
 static void print_cast(cg *g, const tir_expr *e, int need) {
+  const tir_expr *a = e->u.un.a;
+  bool to_h = e->dtype.code == TIR_TC_HANDLE, from_h = a->dtype.code == TIR_TC_HANDLE;
+  bool ptr_test = from_h && a->dtype.bits && tir_dtype_is_bool(e->dtype); /* p != 0 */
+  if ((to_h && !e->dtype.bits) || (from_h && !a->dtype.bits) ||
+      (to_h != from_h && !ptr_test && !tir_dtype_is_int(to_h ? a->dtype : e->dtype))) {
+    /* C converts a pointer to and from an integer only; void is no value */
+    char b1[32], b2[32];
+    cg_error(g, e->span.line ? e->span : a->span, "a cast from %s to %s has no C form (a handle converts to and from an "
+                                                  "integer only; void is no value)",
+             tir_dtype_str(a->dtype, b1), tir_dtype_str(e->dtype, b2));
+    return;
+  }
   if (tir_dtype_is_bool(e->dtype) && !tir_dtype_is_bool(e->u.un.a->dtype)) {
     open_paren(g, PREC_EQ, need);
     cg_expr_prec(g, e->u.un.a, PREC_REL + 1);
@@ -261,7 +273,6 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
     close_paren(g, PREC_EQ, need);
     return;
   }
-  const tir_expr *a = e->u.un.a;
   if (a->kind == TIR_FLOAT_IMM && tir_dtype_is_int(e->dtype) && e->dtype.bits <= 64) {
     /* C leaves a float converted to an integer type that cannot hold its
      * integral part undefined (LLVM's fptosi: poison): a constant one is
@@ -276,15 +287,6 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
                tir_dtype_str(e->dtype, b));
       return;
     }
-  }
-  bool to_h = e->dtype.code == TIR_TC_HANDLE, from_h = a->dtype.code == TIR_TC_HANDLE;
-  if ((to_h && !e->dtype.bits) || (from_h && !a->dtype.bits) || (to_h != from_h && !tir_dtype_is_int(to_h ? a->dtype : e->dtype))) {
-    /* C converts a pointer to and from an integer only; void is no value */
-    char b1[32], b2[32];
-    cg_error(g, e->span.line ? e->span : a->span, "a cast from %s to %s has no C form (a handle converts to and from an "
-                                                  "integer only; void is no value)",
-             tir_dtype_str(a->dtype, b1), tir_dtype_str(e->dtype, b2));
-    return;
   }
   char ty[32];
   cg_type(g, e->dtype, ty, e->span);

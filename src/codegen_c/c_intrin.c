@@ -31,6 +31,10 @@ static const math_fn math[] = {
 
 static void args_list(cg *g, tir_expr *const *args, int n) {
   for (int i = 0; i < n; i++) {
+    if (args[i]->dtype.code == TIR_TC_HANDLE && !args[i]->dtype.bits) { /* C has no void value to pass */
+      cg_error(g, args[i]->span, "argument %d is a void call, which has no value in C", i + 1);
+      return;
+    }
     if (i) cg_text_puts(g->out, ", ");
     cg_expr(g, args[i]);
   }
@@ -265,7 +269,9 @@ static bool print_reinterpret(cg *g, const tir_expr *e) {
   if (g->target->is_cuda) {
     const char *fn = NULL;
     bool fi = tir_dtype_is_float(x->dtype), ti = tir_dtype_is_float(e->dtype);
-    if (x->dtype.bits == 32 && fi && !ti) fn = "__float_as_int";
+    bool hi = x->dtype.code == TIR_TC_HANDLE || e->dtype.code == TIR_TC_HANDLE; /* no intrinsic takes a pointer */
+    if (hi) fn = NULL;
+    else if (x->dtype.bits == 32 && fi && !ti) fn = "__float_as_int";
     else if (x->dtype.bits == 32 && !fi && ti) fn = "__int_as_float";
     else if (x->dtype.bits == 64 && fi && !ti) fn = "__double_as_longlong";
     else if (x->dtype.bits == 64 && !fi && ti) fn = "__longlong_as_double";

@@ -194,7 +194,9 @@ static bool plan_class(rd *r, const rd_lines *L, size_t dec, size_t j, size_t th
 
 /* a def under `@X.macro` or `@X.macro(...)` (a T.macro, whose body is read
  * where it is called: it stays in the first parse, never chunked) */
-static bool is_macro_def(const rd *r, const rd_lines *L, size_t dec, size_t j) {
+/* a def decorated @X.<word> for one of its decorator lines */
+static bool decorated_as(const rd *r, const rd_lines *L, size_t dec, size_t j, const char *word) {
+  size_t wl = strlen(word);
   for (size_t t = dec; t < j; t++) {
     const char *s = r->src + L->v[t].first, *e = r->src + L->v[t].end;
     if (s >= e || *s != '@') continue;
@@ -202,11 +204,18 @@ static bool is_macro_def(const rd *r, const rd_lines *L, size_t dec, size_t j) {
     while (s < e && (*s == ' ' || *s == '\t')) s++;
     while (s < e && (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
       s++;
-    if (e - s >= 6 && !memcmp(s, ".macro", 6) && (s + 6 == e || s[6] == '(' || s[6] == ' ' || s[6] == '\n' ||
-                                                  s[6] == '\r' || s[6] == '\t' || s[6] == '#'))
+    if ((size_t)(e - s) > wl && s[0] == '.' && !memcmp(s + 1, word, wl) &&
+        (s + 1 + wl == e || s[1 + wl] == '(' || s[1 + wl] == ' ' || s[1 + wl] == '\n' || s[1 + wl] == '\r' ||
+         s[1 + wl] == '\t' || s[1 + wl] == '#'))
       return true;
   }
   return false;
+}
+
+/* only a @T.prim_func's body is read in chunks: a macro's, and a Relax
+ * function's (kept as its text, whole), are read whole */
+static bool is_macro_def(const rd *r, const rd_lines *L, size_t dec, size_t j) {
+  return decorated_as(r, L, dec, j, "macro") || !decorated_as(r, L, dec, j, "prim_func");
 }
 
 static void add_plan(rd_chunks *ck, int *cap, rd_chunk_plan p) {
