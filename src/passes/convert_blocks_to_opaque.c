@@ -2,11 +2,13 @@
  * every block iter var is replaced by the value its BlockRealize binds, and
  * every block becomes opaque (no iter vars, no iter values).  Nested blocks
  * see their outer blocks' vars already replaced, so the map is transitive. */
+#include "ir/ptrmap.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
 
 typedef struct opaque_state {
   tir_var_map map; /* block iter var -> binding (in terms of loop vars) */
+  tir_ptrmap bufs; /* buffer -> its copy with those vars replaced (or itself) */
 } opaque_state;
 
 /* before descending into a realize: bind its iter vars */
@@ -28,6 +30,40 @@ static tir_expr *replace_var(tir_mutator *m, tir_expr *e) {
   return v ? v : e;
 }
 
+/* a buffer whose shape, strides or elem_offset name a block iter var (a
+ * match_buffer's elem_offset=vi * 8): a copy with the bindings put in, the
+ * same copy wherever the buffer is met */
+static tir_buffer *replace_buffer(tir_mutator *m, tir_buffer *b) {
+  opaque_state *st = m->user;
+  long hit = tir_ptrmap_get(&st->bufs, b, 0);
+  if (hit) return (tir_buffer *)hit;
+  tir_buffer *n = NULL;
+  tir_expr *off = b->elem_offset ? tir_substitute_expr(m->ctx, b->elem_offset, &st->map) : NULL;
+  if (off != b->elem_offset) (n = tir_buffer_copy(m->ctx, b))->elem_offset = off;
+  for (int i = 0; i < b->ndim; i++) {
+    tir_expr *x = tir_substitute_expr(m->ctx, b->shape[i], &st->map);
+    if (x == b->shape[i]) continue;
+    if (!n) n = tir_buffer_copy(m->ctx, b);
+    if (n->shape == b->shape) {
+      n->shape = tir_alloc(m->ctx, sizeof *n->shape * (size_t)b->ndim);
+      for (int k = 0; k < b->ndim; k++) n->shape[k] = b->shape[k];
+    }
+    n->shape[i] = x;
+  }
+  for (int i = 0; i < b->nstrides; i++) {
+    tir_expr *x = tir_substitute_expr(m->ctx, b->strides[i], &st->map);
+    if (x == b->strides[i]) continue;
+    if (!n) n = tir_buffer_copy(m->ctx, b);
+    if (n->strides == b->strides) {
+      n->strides = tir_alloc(m->ctx, sizeof *n->strides * (size_t)b->nstrides);
+      for (int k = 0; k < b->nstrides; k++) n->strides[k] = b->strides[k];
+    }
+    n->strides[i] = x;
+  }
+  tir_ptrmap_put(&st->bufs, b, (long)(n ? n : b));
+  return n ? n : b;
+}
+
 static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {
   if (s->kind != TIR_BLOCK_REALIZE || s->u.realize.block->n_iter == 0) return s;
   tir_block *b = tir_block_copy(m->ctx, s->u.realize.block);
@@ -43,9 +79,10 @@ static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {
 tir_func *tir_pass_convert_blocks_to_opaque(tir_ctx *c, const tir_func *f, tir_diag *d) {
   (void)d;
   opaque_state st = {0};
-  tir_mutator m = {.expr = replace_var, .stmt = make_opaque, .pre_stmt = bind_iters, .ctx = c, .user = &st};
+  tir_mutator m = {.expr = replace_var, .stmt = make_opaque, .pre_stmt = bind_iters, .buffer = replace_buffer, .ctx = c, .user = &st};
   tir_func *out = tir_func_copy(c, f);
   out->body = tir_mutate_stmt(&m, f->body);
   tir_var_map_free(&st.map);
+  tir_ptrmap_free(&st.bufs);
   return out;
 }
