@@ -84,8 +84,47 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
   return len;
 }
 
+/* a bidirectional control character (U+061C, U+200E-200F, U+202A-202E,
+ * U+2066-2069): the UTF-8 sequence of l bytes at s; shown escaped, since it
+ * reorders the text a terminal shows around it */
+static bool bidi_seq(const unsigned char *s, size_t l) {
+  if (l == 2) return s[0] == 0xD8 && s[1] == 0x9C;
+  if (l != 3 || s[0] != 0xE2) return false;
+  if (s[1] == 0x80) return s[2] == 0x8E || s[2] == 0x8F || (s[2] >= 0xAA && s[2] <= 0xAE);
+  return s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9;
+}
+
+/* a message: valid UTF-8 text as is, tabs kept; a newline as \n, other
+ * control characters as \xHH, bidirectional controls as \uHHHH, invalid
+ * bytes as '?' (a message quotes names and strings of the input) */
+static void put_message(sbuf *b, const char *msg) {
+  const unsigned char *u = (const unsigned char *)msg;
+  size_t n = strlen(msg);
+  for (size_t k = 0; k < n;) {
+    size_t l = utf8_seq(u + k, n - k);
+    char esc[16];
+    if (!l) {
+      sb_put(b, "?", 1);
+      l = 1;
+    } else if (l == 1 && u[k] == '\n') {
+      sb_puts(b, "\\n");
+    } else if (l == 1 && ((u[k] < 0x20 && u[k] != '\t') || u[k] == 0x7f)) {
+      snprintf(esc, sizeof esc, "\\x%02x", u[k]);
+      sb_puts(b, esc);
+    } else if (bidi_seq(u + k, l)) {
+      unsigned cp = l == 2 ? 0x061C : ((unsigned)(u[k] & 0x0F) << 12 | (unsigned)(u[k + 1] & 0x3F) << 6 | (u[k + 2] & 0x3F));
+      snprintf(esc, sizeof esc, "\\u%04x", cp);
+      sb_puts(b, esc);
+    } else {
+      sb_put(b, msg + k, l);
+    }
+    k += l;
+  }
+}
+
 /* the source line [pos, end) as shown under a message: valid UTF-8 text as
- * is, tabs kept, control characters and invalid bytes as '?'; then a caret
+ * is, tabs kept, control characters, bidirectional controls and invalid
+ * bytes as '?'; then a caret
  * under the byte column col, one space per character shown before it */
 static void echo_line(sbuf *b, const char *src, size_t pos, size_t end, int col) {
   const unsigned char *u = (const unsigned char *)src;
@@ -96,8 +135,8 @@ static void echo_line(sbuf *b, const char *src, size_t pos, size_t end, int col)
   sb_puts(b, "  ");
   for (size_t k = pos; k < end;) {
     size_t l = utf8_seq(u + k, end - k);
-    bool shown = l && (l > 1 || (u[k] >= 0x20 && u[k] != 0x7f) || u[k] == '\t');
-    if (!shown) l = 1;
+    bool shown = l && ((l > 1 && !bidi_seq(u + k, l)) || (l == 1 && u[k] >= 0x20 && u[k] != 0x7f) || u[k] == '\t');
+    if (!shown && !(l > 1)) l = 1; /* an invalid byte; a bidi control is one '?' for its bytes */
     if (shown) sb_put(b, src + k, l);
     else sb_put(b, "?", 1);
     if (k < caret_at) sb_put(&pad, u[k] == '\t' ? "\t" : " ", 1);
@@ -167,7 +206,7 @@ char *tir_diag_format_ex(const tir_diag *d, const char *filename, const char *sr
     sb_puts(&b, sevs[e->sev]);
     sb_puts(&b, ": ");
     if (color) sb_puts(&b, RESET BOLD);
-    sb_puts(&b, e->msg);
+    put_message(&b, e->msg);
     if (color) sb_puts(&b, RESET);
     sb_puts(&b, "\n");
     if (!src || e->span.line <= 0) continue;
