@@ -59,6 +59,14 @@ static bool check_input(const char *src, size_t len, tir_diag *d) {
     tir_error(d, pos_of(src, bad), "input is not valid UTF-8 text");
     return false;
   }
+  /* a CR not before a LF ends a line for Python (a comment, a string) but
+   * not for the grammar, which would read the next line as part of it */
+  for (const char *cr = memchr(src, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - src)))
+    if ((size_t)(cr + 1 - src) >= len || cr[1] != '\n') {
+      tir_error(d, pos_of(src, (size_t)(cr - src)), "a line ends in a lone carriage return (CR), which Python reads as a "
+                                                    "line end: tirc reads LF and CRLF line ends only");
+      return false;
+    }
   return true;
 }
 
@@ -716,6 +724,16 @@ static bool def_line_of(rd *r, const struct rd_def_line *l, struct rd_gfunc *g) 
  * each line that starts with s's indentation re-indented to 4 spaces (the
  * printer's class body), any other kept as it is; each line ends in a
  * newline.  NULL (an error) where s does not start its line. */
+/* the column Python gives the indentation of the line [i, e) (a tab to
+ * the next multiple of 8, a form feed back to 0), its end in *ws */
+static int indent_col(const rd *r, uint32_t i, uint32_t e, uint32_t *ws) {
+  int col = 0;
+  for (; i < e && (r->src[i] == ' ' || r->src[i] == '\t' || r->src[i] == '\f'); i++)
+    col = r->src[i] == '\t' ? (col / 8 + 1) * 8 : r->src[i] == '\f' ? 0 : col + 1;
+  *ws = i;
+  return col;
+}
+
 static const char *class_text(rd *r, TSNode s, const char *what) {
   uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s), ls = a;
   while (ls > 0 && r->src[ls - 1] != '\n') ls--;
@@ -754,10 +772,20 @@ static const char *class_text(rd *r, TSNode s, const char *what) {
     }
     ts_tree_cursor_delete(&cur);
   }
-  size_t plen = a - ls, cap = (size_t)(b - ls) + 8 * ((size_t)(b - ls) / 2 + 1) + 2;
+  /* room: a line gains at most 4 spaces and its newline, a tab at most 8 */
+  size_t plen = a - ls, cap = 14 * (size_t)(b - ls) + 24;
+  /* a class body of 4 spaces is copied as it is; any other is re-indented:
+   * each line indented at least as far as the decorator gets 4 + (its
+   * indentation's column - the decorator's) spaces, columns counted as
+   * Python counts them, so that tabs can make no new inconsistency
+   * (TabError); a line indented less (a comment, a line continued inside
+   * brackets) is kept as it is */
+  bool reindent = plen != 4 || memcmp(r->src + ls, "    ", 4);
+  uint32_t pws;
+  int pcol = indent_col(r, ls, a, &pws);
   char *out = tir_alloc(r->c, cap), *o = out;
   uint32_t k = 0; /* the first string (pair) that may hold the line */
-  for (uint32_t i = ls; i < b;) {
+  for (uint32_t i = ls, ws; i < b;) {
     uint32_t e = i;
     while (e < b && r->src[e] != '\n') e++;
     while (k < nstr && str[k + 1] <= i) k += 2;
@@ -769,11 +797,16 @@ static const char *class_text(rd *r, TSNode s, const char *what) {
       o += e - i;
     } else if (blank) {
       /* nothing but the newline */
-    } else if (e - i >= plen && !memcmp(r->src + i, r->src + ls, plen)) {
-      memcpy(o, "    ", 4);
-      o += 4;
-      memcpy(o, r->src + i + plen, e - i - plen);
-      o += e - i - plen;
+    } else if (!reindent) {
+      memcpy(o, r->src + i, e - i);
+      o += e - i;
+    } else if (indent_col(r, i, e, &ws) >= pcol) {
+      int sp = 4 + (indent_col(r, i, e, &ws) - pcol);
+      uint32_t j = ws;
+      memset(o, ' ', (size_t)sp);
+      o += sp;
+      memcpy(o, r->src + j, e - j);
+      o += e - j;
     } else {
       memcpy(o, r->src + i, e - i);
       o += e - i;
@@ -854,6 +887,23 @@ static void text_func(rd *r, tir_module *m, TSNode s, const char *kind) {
       .name = name, .kind = tir_strdup(r->c, kind), .text = out, .before = m->nfuncs, .span = rd_span(s)};
 }
 
+/* a definition under more than one decorator: TVM applies each (a second
+ * one on a prim_func or a module changes what it is); refused by name at
+ * the second.  true when s has one decorator */
+static bool one_decorator(rd *r, TSNode s) {
+  uint32_t cnt = ts_node_named_child_count(s), seen = 0;
+  for (uint32_t i = 0; i < cnt; i++) {
+    TSNode c = ts_node_named_child(s, i);
+    if (!rd_is(c, "decorator")) continue;
+    if (++seen == 2) {
+      tir_error(r->d, rd_span(c), "a second decorator ('%s') on one definition is not supported",
+                rd_text(r, c));
+      return false;
+    }
+  }
+  return true;
+}
+
 static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
@@ -891,6 +941,7 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       if (module_dict_stmt(r, s, "module_attrs", &m->attrs) ||
           module_dict_stmt(r, s, "module_global_infos", &m->global_infos))
         continue;
+      if (rd_is(s, "decorated_definition") && !one_decorator(r, s)) continue;
       if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
           rd_is(rd_field(s, "definition"), "function_definition")) {
         TSNode def = rd_field(s, "definition");
@@ -927,6 +978,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
     if (rd_is(s, "decorated_definition")) {
       TSNode def = rd_field(s, "definition"), dec = ts_node_named_child(s, 0), call;
       if (!need_import(r, s)) return;
+      if (!one_decorator(r, s)) continue;
       if (rd_is(def, "function_definition") && decorator_is(r, dec, "prim_func", &call)) {
         add_func(r, m, prim_func(r, def, call, false), def);
         continue;
@@ -955,6 +1007,9 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       const char *near = tn ? tir_suggest(tn, decos, -1) : NULL;
       if (near) tir_error(r->d, rd_span(de), "unknown name 'T.%s'; did you mean 'T.%s'?", tn, near);
       else if (tn) tir_error(r->d, rd_span(de), "unknown name 'T.%s'", tn);
+      else if (!strncmp(dt, "R.", 2))
+        tir_error(r->d, rd_span(dec), "@%s is Relax: tirc reads TIR only (an @R.function inside an @I.ir_module "
+                                      "class is kept as its text)", dt);
       else tir_error(r->d, rd_span(dec), "unknown decorator: expected @T.prim_func or @I.ir_module");
       continue;
     }

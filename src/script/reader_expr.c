@@ -247,6 +247,10 @@ static const char *string_literal(rd *r, TSNode n) {
   for (; t[i] && t[i] != '"' && t[i] != '\''; i++) {
     if (t[i] == 'f' || t[i] == 'F') f = true;
     if (t[i] == 'r' || t[i] == 'R') raw = true;
+    if (t[i] == 'b' || t[i] == 'B') { /* Python's bytes, no str: TVM refuses it as a value */
+      tir_error(r->d, rd_span(n), "a bytes literal (b\"...\") is not supported: TVMScript takes str");
+      return NULL;
+    }
   }
   if (f) return fstring_literal(r, n, raw);
   size_t len = strlen(t);
