@@ -167,6 +167,9 @@ static const tir_intrin TABLE[] = {
     {"s_tir.ldg32", TIR_ARITY_RANGE, 4, 4, {A_HDL, A_BOOL, A_ANY, A_INT}, 4, TIR_IR_ARG0, false, false, NULL},
     {"cuda.mma_store_legacy", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
     {"cuda.mma_fill_legacy", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
+    /* and TVM 0.27's own spellings of the two (the same operands) */
+    {"cuda.mma_store", TIR_ARITY_RANGE, 6, 6, {A_INT, A_INT, A_HDL, A_HDL, A_INT, A_INT}, 6, TIR_IR_VOID, false, false, NULL},
+    {"cuda.mma_fill", TIR_ARITY_RANGE, 3, 3, {A_INT, A_HDL, A_INT}, 3, TIR_IR_VOID, false, false, NULL},
     /* TVM's fused multiply-add, ldexp(x, exp), fixed-point multiply
      * (q_multiply_shift(x, y, q, s): x * y * 2^(-q) * 2^s, rounded; TVM's
      * LowerIntrin expands it; and its per-axis form), an arbitrary value, a tuple of arguments
@@ -527,16 +530,24 @@ static bool metal_unprefixed(const char *op) {
   return !strcmp(op, "make_filled_simdgroup_matrix") || !strcmp(op, "simdgroup_load") ||
          !strcmp(op, "simdgroup_store") || !strcmp(op, "simdgroup_multiply_accumulate");
 }
+/* and T.cuda's that TVM names tirx.<op> */
+static bool cuda_unprefixed(const char *op) {
+  return !strcmp(op, "mma_fill") || !strcmp(op, "mma_store") || !strcmp(op, "mma_fill_legacy") ||
+         !strcmp(op, "mma_store_legacy");
+}
 
 const char *tir_intrin_tvm_op(const char *name) {
-  return !strncmp(name, "metal.", 6) && metal_unprefixed(name + 6) ? name + 6 : name;
+  if (!strncmp(name, "metal.", 6) && metal_unprefixed(name + 6)) return name + 6;
+  if (!strncmp(name, "cuda.", 5) && cuda_unprefixed(name + 5)) return name + 5;
+  return name;
 }
 
 const char *tir_intrin_from_tvm_op(tir_ctx *c, const char *op) {
-  if (!metal_unprefixed(op)) return op;
-  size_t n = strlen(op);
-  char *s = tir_alloc(c, n + 7);
-  memcpy(s, "metal.", 6);
-  memcpy(s + 6, op, n + 1);
+  const char *ns = metal_unprefixed(op) ? "metal." : cuda_unprefixed(op) ? "cuda." : NULL;
+  if (!ns) return op;
+  size_t n = strlen(op), k = strlen(ns);
+  char *s = tir_alloc(c, n + k + 1);
+  memcpy(s, ns, k);
+  memcpy(s + k, op, n + 1);
   return s;
 }

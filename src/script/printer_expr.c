@@ -682,7 +682,8 @@ static void pr_call(printer *p, const tir_expr *e) {
   }
   pr_printf(&p->out, "T.%s(", op);
   if (takes_dtype_arg(op) || ((!strcmp(op, "ptx_legacy.ldmatrix") || !strcmp(op, "cuda.mma_fill_legacy") ||
-                               !strcmp(op, "cuda.mma_store_legacy")) &&
+                               !strcmp(op, "cuda.mma_store_legacy") || !strcmp(op, "cuda.mma_fill") ||
+                               !strcmp(op, "cuda.mma_store")) &&
                               !tir_dtype_eq(e->dtype, TIR_VOID))) {
     pr_call_type(p, e);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");

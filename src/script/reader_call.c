@@ -405,7 +405,8 @@ static rval abs_call(rd *r, rd_args *a);
 /* TVM's calls that may take their dtype first (as call_intrin's dtype) */
 static bool dtype_first_optional(const char *name, int *nargs) {
   static const struct { const char *name; int n; } OPS[] = {
-      {"ptx_legacy.ldmatrix", 7}, {"cuda.mma_fill_legacy", 3}, {"cuda.mma_store_legacy", 6}};
+      {"ptx_legacy.ldmatrix", 7}, {"cuda.mma_fill_legacy", 3}, {"cuda.mma_store_legacy", 6},
+      {"cuda.mma_fill", 3}, {"cuda.mma_store", 6}};
   for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
     if (!strcmp(name, OPS[i].name)) return *nargs = OPS[i].n, true;
   return false;
@@ -988,6 +989,7 @@ static rval ceildiv(rd *r, rd_args *a) {
 static const char *const DTYPE_FIRST[] = {"call_extern", "call_pure_extern", "call_intrin", "reinterpret",
                                           "call_llvm_intrin", "call_llvm_pure_intrin", "vectorlow", "vectorhigh",
                                           "vectorcombine", "cuda.mma_fill_legacy", "cuda.mma_store_legacy", "ptx_legacy.ldmatrix",
+                                          "cuda.mma_fill", "cuda.mma_store",
                                           "get_active_lane_mask", "masked_load", NULL};
 static const char *const DTYPE_IGNORED[] = {"if_then_else", "abs", "floordiv", "floormod", "truncdiv",
                                             "truncmod", "ceildiv", NULL};
