@@ -36,6 +36,7 @@ typedef struct options {
   tir_dialect dialect;
   bool print_after_all, time_passes, verify_each, list_passes;
   bool run, verify_exec;       /* --run, --verify-exec */
+  bool print_inferred;         /* --print-inferred */
   unsigned long long seed;     /* their inputs' seed */
   const char *assign[64];      /* --arg NAME=VALUE */
   int nassign;
@@ -162,6 +163,7 @@ static const opt OPTS[] = {
     {"--plan-budget", VALUE, F(plan_budget), set_ll, NULL, "N", "nodes of the packer's exact search (default 2000000; 0: none)"},
     {"--plan-intervals", VALUE, F(plan_intervals), set_str, NULL, "F.csv", "pack the live ranges of F.csv (MiniMalloc's id,lower,upper,size) and write them with their offsets; the plan's statistics go to stderr"},
     {"--run", FLAG, F(run), set_true, NULL, NULL, "run each function (after --passes) on seeded random inputs and print one line per buffer argument: NAME DTYPE SHAPE HASH (docs/exec.md)"},
+    {"--print-inferred", FLAG, F(print_inferred), set_true, NULL, NULL, "without --passes, also print what the reader filled in that TVM fills in again as it reads: a block's inferred T.reads/T.writes, s_tir=True of a function with blocks (by default the program is printed as written there)"},
     {"--verify-exec", FLAG, F(verify_exec), set_true, NULL, NULL, "run each function before the passes and after each pass on the same inputs; a pass that changes a result, or makes the run fail, is an error"},
     {"--seed", VALUE, F(seed), set_seed, NULL, "N", "the seed of the inputs of --run and --verify-exec (default 1)"},
     {"--arg", VALUE, 0, set_arg, NULL, "NAME=V", "the value of scalar input NAME (a scalar parameter or a shape var such as n) for --run and --verify-exec; repeatable"},
@@ -554,7 +556,7 @@ int main(int argc, char **argv) {
     if (meta) text = strcmp(o.emit, "metadata") ? tir_aot_to_text(meta) : tir_aot_to_json(meta);
     tir_aot_free(meta);
   } else {
-    tir_print_opts popts = {.dialect = o.dialect};
+    tir_print_opts popts = {.dialect = o.dialect, .as_written = !pl && !o.print_inferred}; /* no pass: as written */
     text = tir_print_module(m, &popts);
   }
   if (pl) tir_pipeline_record_time(pl, "print", now_ms() - t0);

@@ -443,6 +443,10 @@ struct tir_block {
    * where it was read): a parent's inference takes them as they are, as
    * TVM's (false: unknown, inferred from the body) */
   bool regions_known;
+  /* the reader inferred the reads (1) / writes (2): the text gave none.
+   * Printed as written (tir_print_opts.as_written), they are left out, for
+   * TVM infers them again as it reads */
+  unsigned char regions_inferred;
 };
 
 struct tir_stmt {
@@ -576,6 +580,7 @@ typedef struct tir_func {
   tir_stmt *body;
   tir_dtype ret_type;      /* void normally */
   bool s_tir;              /* block-level TIR (the body holds blocks) */
+  bool s_tir_implicit;     /* s_tir for its blocks, though the text did not say s_tir=True (tirx) */
   bool private_;           /* @T.prim_func(private=True) */
   tir_span span;
 } tir_func;

@@ -28,6 +28,12 @@ typedef enum {
 typedef struct tir_print_opts {
   tir_dialect dialect;
   bool no_import; /* omit the import line */
+  /* print a function as its text was written where tirc filled something
+   * in that TVM fills in again as it reads: a block's reads and writes the
+   * reader inferred, and s_tir=True of a tirx function that holds blocks
+   * but did not say it (TVM reads such a function otherwise); for a module
+   * no pass has changed (tirc without --passes) */
+  bool as_written;
 } tir_print_opts;
 
 /* malloc'd text; the caller frees */

@@ -711,8 +711,8 @@ static void pr_block_realize(printer *p, const tir_stmt *r) {
     pr_expr(p, r->u.realize.predicate);
     pr_puts(&p->out, ")\n");
   }
-  pr_regions(p, "reads", b->reads, b->n_reads);
-  pr_regions(p, "writes", b->writes, b->n_writes);
+  if (!(p->as_written && (b->regions_inferred & 1))) pr_regions(p, "reads", b->reads, b->n_reads);
+  if (!(p->as_written && (b->regions_inferred & 2))) pr_regions(p, "writes", b->writes, b->n_writes);
   if (!av_empty(b->annotations)) {
     declare_av_buffers(p, b->annotations);
     line(p);
@@ -1680,11 +1680,12 @@ static void pr_signature(printer *p, const tir_func *f) {
   line(p);
   pr_puts(&p->out, "@T.prim_func");
   bool cwf = has_implicit_decl(f);
-  if (f->private_ || (f->s_tir && tirx(p)) || cwf) {
+  bool stir = f->s_tir && tirx(p) && !(p->as_written && f->s_tir_implicit);
+  if (f->private_ || stir || cwf) {
     const char *sep = "";
     pr_puts(&p->out, "(");
     if (f->private_) pr_puts(&p->out, "private=True"), sep = ", ";
-    if (f->s_tir && tirx(p)) pr_printf(&p->out, "%ss_tir=True", sep), sep = ", ";
+    if (stir) pr_printf(&p->out, "%ss_tir=True", sep), sep = ", ";
     if (cwf) pr_printf(&p->out, "%scheck_well_formed=False", sep);
     pr_puts(&p->out, ")");
   }
@@ -1875,6 +1876,7 @@ static char *finish(printer *p) {
 char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
   printer p;
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
+  p.as_written = o && o->as_written;
   pr_imports(&p, false, false, o);
   pr_func(&p, f);
   return finish(&p);
@@ -1883,6 +1885,7 @@ char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
 char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   printer p;
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
+  p.as_written = o && o->as_written;
   if (!m->name && m->nfuncs == 1 && !m->ntext_funcs) {
     pr_imports(&p, false, false, o);
     pr_func(&p, m->funcs[0]);

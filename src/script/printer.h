@@ -32,6 +32,7 @@ typedef struct printer {
   pr_text out;
   int indent;
   tir_dialect dialect;
+  bool as_written; /* tir_print_opts.as_written */
   /* inside a T.comm_reducer's lambda: TVM's parser runs its body as Python,
    * where `and` / `or` of exprs fail, so they are written T.And / T.Or */
   bool in_lambda;

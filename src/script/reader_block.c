@@ -905,6 +905,7 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
     if (!b->has_writes) blk->writes = ws, blk->n_writes = nw;
   }
   blk->regions_known = true;
+  blk->regions_inferred = (unsigned char)((b->has_reads ? 0 : 1) | (b->has_writes ? 0 : 2));
   tir_stmt *s = tir_block_realize(r->c, b->values, b->n_iter, b->predicate, blk);
   s->span = blk->span;
   if (!b->parent) {
@@ -966,6 +967,7 @@ static bool is_explicit_root(const rd_func *fn, const tir_stmt *s) {
 tir_stmt *rd_finish_root(rd *r, tir_stmt *body) {
   rd_func *fn = r->fn;
   if (fn->nblocks == 0 && fn->root.n_alloc == 0) return body;
+  if (r->tirx && !fn->explicit_s_tir) fn->f->s_tir_implicit = true; /* s_tir=True not written */
   fn->f->s_tir = true;
   if (fn->root.n_alloc == 0 && is_explicit_root(fn, body)) {
     tir_block *b = body->u.realize.block;
