@@ -2109,6 +2109,22 @@ static void named_data_args(rd *r, tir_expr *e, const rd_args *a) {
   }
 }
 
+/* e is not a form TVM's simplifier spells as tirc's does: it holds two
+ * distinct vars (*first the first met), or a product of two non-constants */
+static bool two_vars(const tir_expr *e, const tir_expr **first) {
+  if (!e) return false;
+  if (e->kind == TIR_VAR) {
+    if (*first && *first != e) return true;
+    *first = e;
+    return false;
+  }
+  if (e->kind == TIR_MUL && e->u.bin.a->kind != TIR_INT_IMM && e->u.bin.b->kind != TIR_INT_IMM)
+    return true; /* not linear: n * n - 1 is TVM's (n - 1) * n + n - 1 */
+  if (TIR_IS_BINARY(e->kind)) return two_vars(e->u.bin.a, first) || two_vars(e->u.bin.b, first);
+  if (e->kind == TIR_CAST) return two_vars(e->u.un.a, first);
+  return false; /* a constant, a load (B[0] * 4 + B[1] is TVM's too) */
+}
+
 /* Python methods of a buffer, evaluated as TVM's Buffer evaluates them:
  * A.scope() its scope (a string); A.ptr_to(indices) T.address_of(A[indices]);
  * A.offset_of(indices) the list of its element offset, elem_offset plus the
@@ -2150,6 +2166,15 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
   if (!(off = rd_bin_expr(r, TIR_ADD, b->elem_offset, off))) return rv_err();
   if (!r->match_an) r->match_an = tir_analyzer_new(r->c, NULL);
   off = tir_simplify(r->match_an, off);
+  /* of two vars, or not linear, TVM's simplifier orders and folds the sum
+   * its own way ((n - 1) * m + m - 1 is its n * m - 1; eo + s0 its s0 + eo):
+   * refused, not respelled */
+  const tir_expr *v1 = NULL;
+  if (two_vars(off, &v1)) {
+    tir_error(r->d, a.sp, "%s.offset_of of an offset of two variables, or not linear, is not supported (TVM's "
+                          "simplifier spells it its own way)", b->name);
+    return rv_err();
+  }
   rval *items = tir_alloc(r->c, sizeof *items);
   items[0] = rv_expr(off, a.sp);
   return (rval){.k = RV_TUPLE, .items = items, .n = 1, .is_list = true, .sp = a.sp};

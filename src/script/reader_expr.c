@@ -1121,7 +1121,9 @@ static rval buffer_attr(rd *r, tir_buffer *b, const char *attr, tir_span sp) {
   if (!strcmp(attr, "elem_offset")) return rv_expr(b->elem_offset, sp);
   if (!strcmp(attr, "byte_offset")) { /* TVM's Buffer.byte_offset: elem_offset * bits // 8 */
     tir_expr *e = b->elem_offset;
-    tir_expr *bits = tir_int(r->c, e->dtype, (int64_t)b->dtype.bits * (b->dtype.lanes & ~TIR_LANES_SCALABLE));
+    /* a bool counts its 8 stored bits, as TVM's */
+    int eb = tir_dtype_is_bool(b->dtype) ? 8 : b->dtype.bits;
+    tir_expr *bits = tir_int(r->c, e->dtype, (int64_t)eb * (b->dtype.lanes & ~TIR_LANES_SCALABLE));
     e = rd_bin_expr(r, TIR_MUL, e, bits);
     e = e ? rd_bin_expr(r, TIR_FLOORDIV, e, tir_int(r->c, e->dtype, 8)) : NULL;
     return e ? rv_expr(e, sp) : rv_err();
