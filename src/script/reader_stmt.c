@@ -1412,6 +1412,17 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   /* another key: the iter_var is an attribute value (T.iter_var(v, T.Range(0, 4), "DataPar", "")),
    * read by T.attr as such */
   if (key.k == RV_STR && strcmp(key.s, "thread_extent") && strcmp(key.s, "virtual_thread")) return false;
+  if (v.k == RV_EXPR && v.e->kind == TIR_VAR && !is_thread_tag(v.e->u.var.name)) {
+    /* a parameter or a loop var: tirc prints the launch, which TVM reads
+     * only over a var of its own (T.env_thread, or `bx = T.int32()` as TVM
+     * prints it) */
+    const rd_sym *sym = rd_is(in[0], "identifier") ? rd_lookup(r, rd_text(r, in[0])) : NULL;
+    if (!sym || !sym->free_decl) {
+      tir_error(r->d, v.sp, "T.iter_var of a thread_extent attr: '%s' is bound elsewhere (a parameter, a loop var): "
+                            "tirc reads a var of its own here (T.env_thread(tag), or T.int32())", v.e->u.var.name);
+      return true;
+    }
+  }
   if (v.k != RV_EXPR || v.e->kind != TIR_VAR || !tir_dtype_is_int(v.e->dtype) || ty.k != RV_STR ||
       tag.k != RV_STR || key.k != RV_STR || strcmp(key.s, "thread_extent") || strcmp(ty.s, "ThreadIndex") ||
       !is_thread_tag(tag.s) || !strncmp(tag.s, "vthread", 7)) {
