@@ -1509,7 +1509,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     return v;
   }
   if (!strcmp(name, "tvm_struct_get")) return struct_get(r, a);
-  if (!strcmp(name, "address_of") && a->npos == 1 && !a->nkw && a->pos[0].k == RV_BUFFER && a->pos[0].buf->ndim) {
+  if (!strcmp(name, "address_of") && a->npos == 1 && !a->nkw && a->pos[0].k == RV_BUFFER) {
     /* T.address_of(A): TVM's of A[0, ..., 0] */
     tir_buffer *b = a->pos[0].buf;
     rval ix = {.k = RV_TUPLE, .n = b->ndim, .is_list = true, .sp = a->sp};
@@ -2146,8 +2146,9 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
     tir_error(r->d, a.sp, "%s.%s expects the indices", b->name, m);
     return rv_err();
   }
-  tir_expr *ld = rd_vector_access(r, b, *ix, 1, a.sp);
-  if (!ld) return rv_err();
+  rval lv = rd_buffer_load(r, b, *ix, a.sp);
+  if (lv.k == RV_ERR) return lv;
+  tir_expr *ld = lv.e;
   if (!strcmp(m, "ptr_to")) {
     tir_expr *args[1] = {ld};
     return checked_call(r, "address_of", TIR_HANDLE, args, 1, a.sp);
@@ -2163,7 +2164,14 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
     else off = off ? rd_bin_expr(r, TIR_ADD, rd_bin_expr(r, TIR_MUL, off, b->shape[i]), x) : x;
     if (!off) return rv_err();
   }
-  if (!(off = rd_bin_expr(r, TIR_ADD, b->elem_offset, off))) return rv_err();
+  if (!off) { /* a 0-d buffer: TVM's int32 0 (of a 0 elem_offset; another is not supported) */
+    int64_t z;
+    if (!tir_is_const_int(b->elem_offset, &z) || z) {
+      tir_error(r->d, a.sp, "%s.offset_of of a 0-d buffer with an elem_offset is not supported", b->name);
+      return rv_err();
+    }
+    off = tir_i32(r->c, 0);
+  } else if (!(off = rd_bin_expr(r, TIR_ADD, b->elem_offset, off))) return rv_err();
   if (!r->match_an) r->match_an = tir_analyzer_new(r->c, NULL);
   off = tir_simplify(r->match_an, off);
   /* of two vars, or not linear, TVM's simplifier orders and folds the sum

@@ -1550,11 +1550,11 @@ static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt);
 /* T.BufferLoad(buffer, indices): TVM's node constructor, read as
  * buffer[indices] is */
 rval rd_buffer_load(rd *r, tir_buffer *b, rval indices, tir_span sp) {
-  if (indices.k != RV_TUPLE || indices.n < 1) {
+  if (indices.k != RV_TUPLE || (indices.n < 1 && b->ndim)) {
     tir_error(r->d, indices.sp.line ? indices.sp : sp, "T.BufferLoad expects a buffer and a list of indices");
     return rv_err();
   }
-  sub_idx *ix = tir_alloc(r->c, sizeof *ix * (size_t)indices.n);
+  sub_idx *ix = tir_alloc(r->c, sizeof *ix * (size_t)(indices.n + 1));
   for (int i = 0; i < indices.n; i++) ix[i] = (sub_idx){.v = indices.items[i], .sp = indices.items[i].sp};
   return buffer_subscript(r, b, ix, indices.n, sp);
 }
