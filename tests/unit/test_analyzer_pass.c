@@ -243,7 +243,7 @@ static const struct { const char *name, *body, *want; } CASES[] = {
 /* the printed body of f: the lines after the def line (and the root block
  * comment); malloc'd */
 static char *body_of(const tir_func *f) {
-  tir_print_opts o = {TIR_DIALECT_TIR, true};
+  tir_print_opts o = {.dialect = TIR_DIALECT_TIR, .no_import = true};
   char *text = tir_print_func(f, &o);
   ck_assert_ptr_nonnull(text);
   const char *p = strstr(text, "\ndef f(");

@@ -85,7 +85,7 @@ static tir_func *func_of(tir_buffer *A, tir_stmt *body) {
 }
 
 static void expect_func(const tir_func *f, tir_dialect d, const char *body) {
-  tir_print_opts o = {d, true};
+  tir_print_opts o = {.dialect = d, .no_import = true};
   char *s = tir_print_func(f, &o);
   const char *def = strstr(s, "):\n"); /* past the def line */
   ck_assert_ptr_nonnull(def);
@@ -227,7 +227,7 @@ START_TEST(test_chain_func) {
   ck_assert_str_eq(s, chain_text);
   free(s);
   /* the old spelling */
-  tir_print_opts o = {TIR_DIALECT_TIR, false};
+  tir_print_opts o = {.dialect = TIR_DIALECT_TIR, .no_import = false};
   s = tir_print_func(f, &o);
   ck_assert_ptr_nonnull(strstr(s, "# from tvm.script import tir as T\n\n@T.prim_func\ndef chain("));
   ck_assert_ptr_nonnull(strstr(s, "    # with T.block(\"root\"):\n    a = T.alloc_buffer((1024, 1024))\n"));
@@ -239,7 +239,7 @@ START_TEST(test_chain_func) {
   s = tir_print_module(m, NULL);
   ck_assert_str_eq(s, chain_text);
   free(s);
-  tir_print_opts ni = {TIR_DIALECT_TIRX, true};
+  tir_print_opts ni = {.dialect = TIR_DIALECT_TIRX, .no_import = true};
   s = tir_print_module(m, &ni);
   ck_assert_str_eq(s, chain_text + strlen("# from tvm.script import tirx as T\n\n"));
   free(s);
@@ -422,7 +422,7 @@ static tir_func *rooted(tir_stmt *inner_body, int n_iter) {
 }
 
 START_TEST(test_root_rule) {
-  tir_print_opts o = {TIR_DIALECT_TIRX, true};
+  tir_print_opts o = {.dialect = TIR_DIALECT_TIRX, .no_import = true};
   char *s = tir_print_func(rooted(NULL, 0), &o);
   ck_assert_ptr_nonnull(strstr(s, "    with T.sblock(\"root\"):\n        T.reads()\n        T.writes()\n"
                                   "        with T.sblock(\"w\"):\n"));
