@@ -453,6 +453,10 @@ struct tir_stmt {
   tir_stmt_kind kind;
   tir_span span;
   union {
+    /* TIR_BREAK / TIR_CONTINUE: node is TVM 0.27's T.Break() / T.Continue()
+     * statement, another node than its `break` (T.evaluate(T.break_loop()));
+     * the same jump to every pass, printed back as written */
+    struct { bool node; } jump;
     struct {
       tir_buffer *buf;
       tir_expr *value;

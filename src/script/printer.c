@@ -1263,11 +1263,11 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
   case TIR_BLOCK_REALIZE: pr_block_realize(p, s); break;
   case TIR_BREAK: /* as TVM prints them */
     line(p);
-    pr_puts(&p->out, "T.break_loop()\n");
+    pr_puts(&p->out, s->u.jump.node ? "T.Break()\n" : "T.break_loop()\n");
     break;
   case TIR_CONTINUE:
     line(p);
-    pr_puts(&p->out, "T.continue_loop()\n");
+    pr_puts(&p->out, s->u.jump.node ? "T.Continue()\n" : "T.continue_loop()\n");
     break;
   default:
     line(p);

@@ -1510,7 +1510,7 @@ static tir_stmt *jump_stmt(rd *r, bool brk, tir_span sp) {
 }
 
 /* (TVM 0.27's T.Break() / T.Continue() nodes are other statements than
- * its `break` / T.break_loop(), an evaluated call: refused by name) */
+ * its `break` / T.break_loop(), an evaluated call: kept apart, call_stmt) */
 static bool is_jump_name(const char *tn) {
   return tn && (!strcmp(tn, "break_loop") || !strcmp(tn, "continue_loop"));
 }
@@ -1535,6 +1535,15 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
       return NULL;
     }
     return jump_stmt(r, tn[0] == 'b', sp);
+  }
+  if (tn && (!strcmp(tn, "Break") || !strcmp(tn, "Continue"))) { /* TVM 0.27's nodes, kept as such */
+    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+      tir_error(r->d, sp, "T.%s() takes no arguments", tn);
+      return NULL;
+    }
+    tir_stmt *j = jump_stmt(r, tn[0] == 'B', sp);
+    if (j) j->u.jump.node = true;
+    return j;
   }
   if (tn && !strcmp(tn, "Return")) { /* TVM 0.27's node: `return value` */
     rd_args a;
