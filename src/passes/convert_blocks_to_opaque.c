@@ -37,31 +37,18 @@ static tir_buffer *replace_buffer(tir_mutator *m, tir_buffer *b) {
   opaque_state *st = m->user;
   long hit = tir_ptrmap_get(&st->bufs, b, 0);
   if (hit) return (tir_buffer *)hit;
-  tir_buffer *n = NULL;
-  tir_expr *off = b->elem_offset ? tir_substitute_expr(m->ctx, b->elem_offset, &st->map) : NULL;
-  if (off != b->elem_offset) (n = tir_buffer_copy(m->ctx, b))->elem_offset = off;
-  for (int i = 0; i < b->ndim; i++) {
-    tir_expr *x = tir_substitute_expr(m->ctx, b->shape[i], &st->map);
-    if (x == b->shape[i]) continue;
-    if (!n) n = tir_buffer_copy(m->ctx, b);
-    if (n->shape == b->shape) {
-      n->shape = tir_alloc(m->ctx, sizeof *n->shape * (size_t)b->ndim);
-      for (int k = 0; k < b->ndim; k++) n->shape[k] = b->shape[k];
-    }
-    n->shape[i] = x;
+  tir_expr **shape = tir_mutate_exprs(m, b->shape, b->ndim);
+  tir_expr **strides = tir_mutate_exprs(m, b->strides, b->nstrides);
+  tir_expr *off = tir_mutate_expr(m, b->elem_offset);
+  tir_buffer *n = b;
+  if (shape != b->shape || strides != b->strides || off != b->elem_offset) {
+    n = tir_buffer_copy(m->ctx, b);
+    n->shape = shape;
+    n->strides = strides;
+    n->elem_offset = off;
   }
-  for (int i = 0; i < b->nstrides; i++) {
-    tir_expr *x = tir_substitute_expr(m->ctx, b->strides[i], &st->map);
-    if (x == b->strides[i]) continue;
-    if (!n) n = tir_buffer_copy(m->ctx, b);
-    if (n->strides == b->strides) {
-      n->strides = tir_alloc(m->ctx, sizeof *n->strides * (size_t)b->nstrides);
-      for (int k = 0; k < b->nstrides; k++) n->strides[k] = b->strides[k];
-    }
-    n->strides[i] = x;
-  }
-  tir_ptrmap_put(&st->bufs, b, (long)(n ? n : b));
-  return n ? n : b;
+  tir_ptrmap_put(&st->bufs, b, (long)n);
+  return n;
 }
 
 static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {

@@ -23,12 +23,16 @@ static tir_span pos_of(const char *src, size_t at) {
   return sp;
 }
 
-/* length of the UTF-8 sequence at s (n bytes left), 0 when invalid */
-static size_t utf8_len(const unsigned char *s, size_t n) {
+/* length of the UTF-8 sequence at s (n bytes left), 0 when invalid; its
+ * code point in *out when out is given */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *out) {
   unsigned char c = s[0];
   size_t len;
   uint32_t min, cp;
-  if (c < 0x80) return 1;
+  if (c < 0x80) {
+    if (out) *out = c;
+    return 1;
+  }
   if ((c & 0xE0) == 0xC0) len = 2, min = 0x80, cp = c & 0x1F;
   else if ((c & 0xF0) == 0xE0) len = 3, min = 0x800, cp = c & 0x0F;
   else if ((c & 0xF8) == 0xF0) len = 4, min = 0x10000, cp = c & 0x07;
@@ -39,6 +43,7 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
     cp = (cp << 6) | (s[i] & 0x3F);
   }
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (out) *out = cp;
   return len;
 }
 
@@ -46,7 +51,7 @@ static bool check_input(const char *src, size_t len, tir_diag *d) {
   const char *nul = memchr(src, 0, len);
   size_t i = 0;
   while (i < len) {
-    size_t l = utf8_len((const unsigned char *)src + i, len - i);
+    size_t l = utf8_decode((const unsigned char *)src + i, len - i, NULL);
     if (!l) break;
     i += l;
   }
@@ -1041,16 +1046,6 @@ static bool nfkc_stable(uint32_t c) {
   return false;
 }
 
-/* the code point of the UTF-8 sequence at s (the text is valid UTF-8: the
- * reader checked it), and its length */
-static uint32_t utf8_at(const unsigned char *s, int *len) {
-  if (s[0] < 0x80) return *len = 1, s[0];
-  if (s[0] < 0xE0) return *len = 2, (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
-  if (s[0] < 0xF0) return *len = 3, (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-  return *len = 4,
-         (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 | (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-}
-
 /* a definition decorated @R.function or @R.function(...) */
 static bool relax_function(rd *r, TSNode dd) {
   TSNode dec = ts_node_named_child(dd, 0);
@@ -1075,8 +1070,9 @@ static bool non_ascii_name(rd *r, TSNode root) {
     if (rd_is(n, "identifier")) {
       uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
       for (uint32_t i = a; i < b && i < r->len && !bad;) {
-        int l;
-        uint32_t c = utf8_at((const unsigned char *)r->src + i, &l);
+        uint32_t c;
+        size_t l = utf8_decode((const unsigned char *)r->src + i, r->len - i, &c);
+        if (!l) l = 1; /* not met: the text was checked valid */
         if (c >= 0x80 && !nfkc_stable(c)) {
           tir_error(r->d, rd_span(n), "name '%.*s': its character U+%04X may be another spelling of a name "
                                       "(Python folds names by NFKC: 'ｉ' is 'i'), which tirc does not do; "

@@ -1347,7 +1347,6 @@ static bool metal_args(rd *r, const char *name, rd_args *a) {
         return false;
       }
     }
-    int given = a->npos;
     for (int k = 0; k < a->nkw; k++) {
       int j = 0;
       while (j < m && strcmp(a->kw[k], M[i].p[j])) j++;
@@ -1355,13 +1354,11 @@ static bool metal_args(rd *r, const char *name, rd_args *a) {
         tir_error(r->d, a->kwsp[k], "T.%s takes no keyword argument '%s' here", name, a->kw[k]);
         return false;
       }
-      given++;
     }
     if (a->npos > m) {
       tir_error(r->d, a->sp, "T.%s takes at most %d arguments", name, m);
       return false;
     }
-    (void)given;
     if (!strcmp(M[i].p[0], "var") && v[0].k == RV_BUFFER && v[0].buf->ndim == 1) {
       /* a buffer shuffles its element 0, as TVM's wrapper reads var[0] */
       rval ix = {.k = RV_TUPLE, .n = 1, .is_list = true, .sp = v[0].sp};

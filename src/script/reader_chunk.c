@@ -214,7 +214,7 @@ static bool decorated_as(const rd *r, const rd_lines *L, size_t dec, size_t j, c
 
 /* only a @T.prim_func's body is read in chunks: a macro's, and a Relax
  * function's (kept as its text, whole), are read whole */
-static bool is_macro_def(const rd *r, const rd_lines *L, size_t dec, size_t j) {
+static bool read_whole(const rd *r, const rd_lines *L, size_t dec, size_t j) {
   return decorated_as(r, L, dec, j, "macro") || !decorated_as(r, L, dec, j, "prim_func");
 }
 
@@ -242,7 +242,7 @@ bool rd_chunk_plan_make(rd *r, const rd_lines *L, size_t threshold, size_t targe
     }
     size_t from = dec != SIZE_MAX && L->v[dec].indent == l->indent ? dec : j;
     dec = SIZE_MAX;
-    if (kind == RD_LINE_DEF && !is_macro_def(r, L, from, j)) {
+    if (kind == RD_LINE_DEF && !read_whole(r, L, from, j)) {
       rd_chunk_plan p = {0};
       size_t last;
       if (plan_def(r, L, from, j, stack, nstack, threshold, target, &p, &last)) {
