@@ -637,6 +637,66 @@ static rval dtype_first_call(rd *r, const char *name, rd_args *a) {
   return checked_call(r, name, t, args, a->npos - 1, a->sp);
 }
 
+/* T.s_tir.cp_async_raw.legacy([elem_dtype,] dst, dst_offset, src, src_offset,
+ * bytes), the hand-written form of TVM's tests (T.ptx_cp_async before
+ * 0.27): TVM folds each offset into its pointer, a tvm_access_ptr of the
+ * element dtype (int8 when none is given; into the offset of a pointer
+ * that is a tvm_access_ptr already), and builds the raw call of offsets 0
+ * (backend/cuda/op.py's ptx_cp_async_legacy). tirc builds the same. */
+static tir_expr *legacy_access_ptr(rd *r, tir_expr *ptr, tir_expr *off, tir_dtype elem, tir_span sp) {
+  if (ptr->kind == TIR_CALL && !strcmp(ptr->u.call.op, "tvm_access_ptr") && ptr->u.call.nargs == 5) {
+    tir_expr *base = rd_bin_expr(r, TIR_ADD, ptr->u.call.args[2], off);
+    if (!base) return NULL;
+    tir_expr *args[5] = {ptr->u.call.args[0], ptr->u.call.args[1], base, tir_i32(r->c, 1), ptr->u.call.args[4]};
+    rval v = checked_call(r, "tvm_access_ptr", ptr->dtype, args, 5, sp);
+    if (v.k != RV_EXPR) return NULL;
+    v.e->u.call.ptr_elem = ptr->u.call.ptr_elem; /* the pointer's type is the inner call's */
+    v.e->u.call.written_out = ptr->u.call.written_out;
+    return v.e;
+  }
+  tir_expr *args[5] = {tir_call(r->c, elem, "type_annotation", NULL, 0), ptr, off, tir_i32(r->c, 1), tir_i32(r->c, 1)};
+  rval v = checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, sp);
+  if (v.k != RV_EXPR) return NULL;
+  v.e->u.call.written_out = true; /* T.tvm_access_ptr's own pointer type (the element's), not A.access_ptr's */
+  return v.e;
+}
+
+static void kw_to_pos(rd *r, rd_args *a, int k, int at);
+
+static rval cp_async_legacy(rd *r, rd_args *a) {
+  const char *name = "T.s_tir.cp_async_raw.legacy";
+  int k = 0;
+  while (k < a->nkw && strcmp(a->kw[k], "dtype")) k++;
+  if (k < a->nkw) kw_to_pos(r, a, k, 0);
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "%s takes no keyword argument '%s'", name, a->kw[0]);
+    return rv_err();
+  }
+  tir_dtype elem = TIR_INT8;
+  int from = 0;
+  if (a->npos == 6) {
+    if (!rd_parse_dtype(r, a->pos[0], &elem)) return rv_err();
+    from = 1;
+  } else if (a->npos != 5) {
+    tir_error(r->d, a->sp, "%s expects ([dtype,] dst, dst_offset, src, src_offset, bytes), got %d arguments", name,
+              a->npos);
+    return rv_err();
+  }
+  tir_expr **x = exprs_of(r, a, from, NULL);
+  if (!x) return rv_err();
+  for (int i = 0; i < 2; i++)
+    if (x[2 * i]->dtype.code != TIR_TC_HANDLE) {
+      char b[32];
+      tir_error(r->d, a->pos[from + 2 * i].sp, "argument %d of %s must be a pointer (handle), got %s", from + 2 * i + 1,
+                name, tir_dtype_str(x[2 * i]->dtype, b));
+      return rv_err();
+    }
+  tir_expr *dst = legacy_access_ptr(r, x[0], x[1], elem, a->sp), *src = dst ? legacy_access_ptr(r, x[2], x[3], elem, a->sp) : NULL;
+  if (!src) return rv_err();
+  tir_expr *args[5] = {dst, tir_i32(r->c, 0), src, tir_i32(r->c, 0), x[4]};
+  return checked_call(r, "s_tir.cp_async_raw", elem, args, 5, a->sp);
+}
+
 /* T.infinity(dtype) of a float dtype: the constant, as TVM folds it */
 static rval infinity_value(rd *r, rd_args *a) {
   rval *v = rd_arg(a, 0, "dtype");
@@ -1389,6 +1449,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     }
     return rd_buffer_load(r, b->buf, *ix, a->sp);
   }
+  if (!strcmp(name, "s_tir.cp_async_raw.legacy")) return cp_async_legacy(r, a);
   dtype_kwarg(r, name, a);
   { /* functions whose keywords are all taken by position above: one left is not theirs (it was dropped) */
     static const char *const NO_KW[] = {"Cast", "cast", "if_then_else", "Select", "Ramp", "ramp", "Broadcast",
