@@ -190,7 +190,11 @@ bool tir_can_prove_equal(tir_analyzer *a, tir_expr *x, tir_expr *y) {
 
 /* ---- small shared helpers ---- */
 
-bool ana_is_index_type(tir_dtype t) { return t.code == TIR_TC_INT && t.lanes == 1 && t.bits >= 8; }
+/* the types of TVM's IsIndexType (int32, int64, scalar): the arithmetic the analyzer
+ * may treat as not overflowing; int8 and int16 wrap (their values are
+ * computed in int and narrowed back), so their sums and comparisons are
+ * left as they are, as TVM's simplifier leaves them */
+bool ana_is_index_type(tir_dtype t) { return t.code == TIR_TC_INT && t.lanes == 1 && (t.bits == 32 || t.bits == 64); }
 
 bool ana_fits(tir_dtype t, int64_t v) {
   if (t.code == TIR_TC_INT) {

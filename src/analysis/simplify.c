@@ -433,6 +433,11 @@ static tir_expr *simp_shallow(tir_analyzer *a, tir_expr *e) {
   if (e->kind == TIR_ADD && ix && cx == 0) return y;
   if ((e->kind == TIR_ADD || e->kind == TIR_SUB) && iy && cy == 0) return x;
   if (e->kind == TIR_MUL && ((ix && cx == 1) || (iy && cy == 1))) return ix && cx == 1 ? y : x;
+  /* x - x is 0 in every integer width, wrapping or not (TVM folds it for
+   * int8 and uint8 alike) */
+  if (e->kind == TIR_SUB && x->dtype.lanes == 1 && tir_dtype_is_int(x->dtype) && !tir_dtype_is_bool(x->dtype) &&
+      ana_expr_equal(x, y))
+    return tir_int(a->c, e->dtype, 0);
   if (x == e->u.bin.a && y == e->u.bin.b && !(ix && iy)) return e;
   return ana_make_bin(a, e->kind, x, y);
 }
@@ -1692,6 +1697,9 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
   if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) {
     if (ana_expr_equal(x, y) && !tir_dtype_is_float(x->dtype) && x->dtype.lanes == 1)
       return tir_bool(a->c, k == TIR_EQ || k == TIR_LE || k == TIR_GE);
+    /* > and >= as < and <= of the sides swapped, in every dtype, as TVM's
+     * rewrite simplifier writes them */
+    if ((k == TIR_GT || k == TIR_GE) && plain->kind == k) return ana_make_bin(a, flip_cmp(k), y, x);
     return plain;
   }
   /* decided by the sides' own intervals: x - y may overflow where x and y

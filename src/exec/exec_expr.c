@@ -363,7 +363,11 @@ static const mathfn MATH[] = {
     M1("acosh", acosh), M1("atanh", atanh), M1("erf", erf), M1("floor", floor), M1("ceil", ceil),
     M1("trunc", trunc), M1("nearbyint", nearbyint), M1("fabs", fabs), M1("cbrt", cbrt), M1("erfc", erfc),
     M1("lgamma", lgamma), M1("tgamma", tgamma),
-    {"round", "roundf", "round", 1, roundf, round, NULL, NULL}, /* call_extern("roundf"): C's round */
+    /* T.round is round-half-even in TVM (LLVM's nearbyint; the C code prints
+     * nearbyint); call_extern("roundf") is C's round, half away from zero
+     * (its own entry, under a name no T.* intrinsic has) */
+    {"round", NULL, NULL, 1, nearbyintf, nearbyint, NULL, NULL},
+    {"c.round", "roundf", "round", 1, roundf, round, NULL, NULL},
     {"exp10", NULL, NULL, 1, exp10_f, exp10_d, NULL, NULL},
     {"sigmoid", NULL, NULL, 1, sigmoid_f, sigmoid_d, NULL, NULL},
     {"rsqrt", NULL, NULL, 1, rsqrt_f, rsqrt_d, NULL, NULL},
@@ -384,7 +388,6 @@ static double f_math2(const xe *e, xframe *fr) {
   if (e->ek == EK_F64) return m->d2(a, b);
   return x_round_to(e->ek, (double)m->f2((float)a, (float)b));
 }
-/* T.round is round-half-even in TVM (nearbyint, as the C code prints it) */
 static double f_abs(const xe *e, xframe *fr) { return fabs(EVF(e->a)); }
 
 /* ------------------------------------------------------------------ */
