@@ -968,9 +968,11 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
   bool negate_result = false, flipped = false;
   /* x // -c == (-x) // c and x % -c == -((-x) % c) */
   if (floor_ok && c < 0) {
-    if (c == INT64_MIN || la->base == INT64_MIN) return NULL;
+    /* -c, -base and each -k must be values of the dtype (x % INT32_MIN
+     * has no int32 -c) */
+    if (!fits_negated(la->dt, c) || !fits_negated(la->dt, la->base)) return NULL;
     for (int i = 0; i < la->n; i++)
-      if (la->t[i].k == INT64_MIN) return NULL;
+      if (!fits_negated(la->dt, la->t[i].k)) return NULL;
     lin_negate(la);
     c = -c;
     flipped = true;
