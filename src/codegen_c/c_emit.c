@@ -412,6 +412,14 @@ static void emit_helper(const cg *g, cg_text *out, cg_helper h, int i) {
                      "  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}\n",
                      pre, T, S, T, T, T, T, T);
     break;
+  case CG_CLZ: { /* i: an unsigned type (4..7: 8 to 64 bits) */
+    int bits = 8 << (i - 4);
+    cg_text_printf(out, "%s int32_t tir_clz_%s(%s x) { return x == 0 ? %d : (int32_t)%s((%s)x) - %d; }\n", pre, S, T, bits,
+                   bits == 64 ? "__builtin_clzll" : "__builtin_clz", bits == 64 ? "unsigned long long" : "unsigned",
+                   (bits == 64 ? 64 : 32) - bits);
+    break;
+  }
+  case CG_NOT: cg_text_printf(out, "%s %s tir_not_%s(%s x) { return (%s)~x; }\n", pre, T, S, T, T); break;
   case CG_TRUNCDIV:
     cg_text_printf(out, "%s %s tir_truncdiv_%s(%s a, %s b) { return b == -1 ? (%s)(0u - (%s)a) : a / b; }\n", pre, T,
                    S, T, T, T, type_name(g->target, i + 4));

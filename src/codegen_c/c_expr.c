@@ -430,9 +430,106 @@ static bool zero_divisor(cg *g, const tir_expr *e) {
   return const_value(b, &k, 0) && k == 0;
 }
 
+/* ---- comparisons their operands' types decide ----
+ * gcc's -Wtype-limits and -Wtautological-compare (errors with -Werror)
+ * refuse a comparison whose outcome the types alone decide: a value of a
+ * narrow type (through the widening casts gcc looks through: a bool cast
+ * to uint8 is 0 or 1) against a constant outside or at the edge of its
+ * range, or an integer value against itself.  Such a comparison is printed
+ * as its outcome, which it is for every value (the simplifier leaves those
+ * of non-index types, as TVM's does). */
+
+/* a value as sign and magnitude: every int64 and uint64 */
+typedef struct { bool neg; uint64_t mag; } cv;
+
+static int cv_cmp(cv a, cv b) {
+  if (a.mag == 0) a.neg = false;
+  if (b.mag == 0) b.neg = false;
+  if (a.neg != b.neg) return a.neg ? -1 : 1;
+  int r = a.mag < b.mag ? -1 : a.mag > b.mag;
+  return a.neg ? -r : r;
+}
+
+static bool int_range(tir_dtype t, cv *lo, cv *hi) {
+  if (t.lanes != 1) return false;
+  if (tir_dtype_is_bool(t)) return *lo = (cv){false, 0}, *hi = (cv){false, 1}, true;
+  if (t.code == TIR_TC_UINT && t.bits >= 1 && t.bits <= 64)
+    return *lo = (cv){false, 0}, *hi = (cv){false, t.bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << t.bits) - 1}, true;
+  if (t.code == TIR_TC_INT && t.bits >= 2 && t.bits <= 64) {
+    uint64_t h = (uint64_t)1 << (t.bits - 1);
+    return *lo = (cv){true, h}, *hi = (cv){false, h - 1}, true;
+  }
+  return false;
+}
+
+/* the range gcc sees for x: its narrowest source through casts that keep
+ * every value (a widening of a bool, an unsigned, or a signed to a signed) */
+static bool narrow_range(const tir_expr *x, cv *lo, cv *hi) {
+  if (!int_range(x->dtype, lo, hi)) return false;
+  while (x->kind == TIR_CAST) {
+    cv l2, h2;
+    const tir_expr *in = x->u.un.a;
+    if (!int_range(in->dtype, &l2, &h2) || cv_cmp(l2, *lo) < 0 || cv_cmp(h2, *hi) > 0) break;
+    *lo = l2, *hi = h2, x = in;
+  }
+  return true;
+}
+
+static bool no_call(const tir_expr *e, int depth) {
+  if (!e || depth > 64) return false;
+  switch (e->kind) {
+  case TIR_VAR: case TIR_INT_IMM: case TIR_FLOAT_IMM: return true;
+  case TIR_CAST: case TIR_NOT: return no_call(e->u.un.a, depth + 1);
+  case TIR_BUFFER_LOAD:
+    for (int i = 0; i < e->u.load.nidx; i++)
+      if (!no_call(e->u.load.idx[i], depth + 1)) return false;
+    return true;
+  default: return TIR_IS_BINARY(e->kind) && no_call(e->u.bin.a, depth + 1) && no_call(e->u.bin.b, depth + 1);
+  }
+}
+
+/* 1 or 0 where e's outcome is decided as above; -1 otherwise */
+static bool const_value(const tir_expr *e, uint64_t *v, int depth);
+static int decided_cmp(const tir_expr *e) {
+  if (!TIR_IS_CMP(e->kind)) return -1;
+  tir_expr_kind k = e->kind;
+  const tir_expr *x = e->u.bin.a, *y = e->u.bin.b;
+  if (x->dtype.lanes != 1 || !tir_dtype_is_int(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return -1;
+  if (tir_struct_equal_expr(x, y) && no_call(x, 0)) return k == TIR_EQ || k == TIR_LE || k == TIR_GE;
+  uint64_t c;
+  bool cx = const_value(x, &c, 0);
+  if (cx == const_value(y, &c, 0)) return -1; /* neither side, or both, constant */
+  if (cx) { /* c OP y as y OP' c */
+    const tir_expr *t = x;
+    x = y, y = t;
+    k = k == TIR_LT ? TIR_GT : k == TIR_GT ? TIR_LT : k == TIR_LE ? TIR_GE : k == TIR_GE ? TIR_LE : k;
+  }
+  cv lo, hi, cc = {false, c};
+  if (!narrow_range(x, &lo, &hi) || !no_call(x, 0)) return -1;
+  int bits = y->dtype.bits;
+  if (y->dtype.code == TIR_TC_INT && bits < 64 && (c >> (bits - 1) & 1)) c |= ~(((uint64_t)1 << bits) - 1);
+  if (y->dtype.code == TIR_TC_INT && (int64_t)c < 0) cc = (cv){true, 0 - c};
+  else cc = (cv){false, c};
+  int l = cv_cmp(lo, cc), h = cv_cmp(hi, cc); /* lo vs c, hi vs c */
+  switch (k) {
+  case TIR_LT: return h < 0 ? 1 : l >= 0 ? 0 : -1;
+  case TIR_LE: return h <= 0 ? 1 : l > 0 ? 0 : -1;
+  case TIR_GT: return l > 0 ? 1 : h <= 0 ? 0 : -1;
+  case TIR_GE: return l >= 0 ? 1 : h < 0 ? 0 : -1;
+  case TIR_EQ: return (h < 0 || l > 0) ? 0 : (l == 0 && h == 0) ? 1 : -1;
+  case TIR_NE: return (h < 0 || l > 0) ? 1 : (l == 0 && h == 0) ? 0 : -1;
+  default: return -1;
+  }
+}
+
 void cg_expr_prec(cg *g, const tir_expr *e, int need) {
   bool index = g->index_ctx;
   g->index_ctx = false;
+  int dec = decided_cmp(e);
+  if (dec >= 0) {
+    puts_(g, dec ? "1" : "0");
+    return;
+  }
   if (zero_divisor(g, e)) {
     cg_error(g, e->span, "integer division by zero: the divisor is 0 whatever the values (C compilers reject a "
                          "division by a constant 0)");

@@ -222,9 +222,12 @@ static bool print_bits(cg *g, const tir_expr *e) {
       return true;
     }
     cg_text_printf(g->out, "((%s)(", ty);
-    if (n == 1) {
-      cg_text_printf(g->out, "~(%s)", uty);
+    if (n == 1) { /* ~x through a helper function: gcc warns of a ~ it sees on a bool-valued operand, or on a
+                   * narrow unsigned compared with a constant, though the cast back makes both right */
+      cg_need_helper(g, CG_NOT, u);
+      cg_text_printf(g->out, "tir_not_%s(", cg_type_suffix(cg_type_index(u)));
       cg_expr_prec(g, a[0], 14);
+      cg_text_puts(g->out, ")");
     } else {
       cg_text_printf(g->out, "(%s)", right_signed ? ty : uty);
       cg_expr_prec(g, a[0], 14);
@@ -252,9 +255,13 @@ static bool print_bits(cg *g, const tir_expr *e) {
     if (g->target->is_cuda)
       cg_text_printf(g->out, "((%s)(%s((%s)(%s)%s) - %d))", ty, wide ? "__clzll" : "__clz", wide ? "long long" : "int", uty, x,
                      shift);
-    else
-      cg_text_printf(g->out, "((%s)((%s)(%s) == 0 ? %d : %s((%s)(%s)(%s)) - %d))", ty, uty, x, bits,
-                     wide ? "__builtin_clzll" : "__builtin_clz", wide ? "unsigned long long" : "unsigned", uty, x, shift);
+    else { /* a helper function: the zero test inline draws gcc's tautological-compare where the operand cannot be 0 */
+      tir_dtype ut = a[0]->dtype;
+      ut.code = TIR_TC_UINT;
+      cg_need_helper(g, CG_CLZ, ut);
+      cg_text_printf(g->out, "((%s)tir_clz_%s((%s)(%s)))", ty, cg_type_suffix(cg_type_index(ut)), uty, x);
+    }
+    (void)shift;
     return true;
   }
   return false;

@@ -31,6 +31,8 @@ typedef enum cg_helper {
   CG_TRUNCDIV, /* signed / and % where INT_MIN / -1 may occur (it traps in C) */
   CG_TRUNCMOD,
   CG_EXP,      /* float32 e^x, correctly rounded and vectorizable (C only) */
+  CG_CLZ,      /* count leading zeros of an unsigned, its width at 0 (C only) */
+  CG_NOT,      /* ~ of an unsigned */
   CG_HELPER_COUNT
 } cg_helper;
 #define CG_NTYPES 12 /* i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 f16 bf16 */
