@@ -7,6 +7,7 @@
 #include <isl/options.h>
 
 #include "analysis/analyzer_internal.h"
+#include "tir/visit.h"
 
 static void *grow(void *p, int *cap, int need, size_t elem) {
   if (need <= *cap) return p;
@@ -146,10 +147,42 @@ void ana_pop_ranges(tir_analyzer *a, ana_saved *s) {
   if (s->slots != s->inline_slots) free(s->slots);
 }
 
+/* a condition that reads memory (a buffer load, a call that may have
+ * effects or read state) may stop holding when the memory is written inside
+ * its scope (if B[i] < 3: B[i] = 100; then B[i] < 3 is false): such a
+ * conjunct is no fact, as TVM's analyzer takes only pure constraints
+ * (SideEffect(c) <= kPure in RewriteSimplifier::EnterConstraint) */
+static bool reads_state_cb(tir_visitor *v, const tir_expr *e) {
+  static const char *const PURE[] = {"likely", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+                                     "shift_left", "shift_right", "popcount", "clz", "fabs", "abs", "floor", "ceil",
+                                     "trunc", "round", "nearbyint", "isnan", "isinf", "isfinite", NULL};
+  bool *found = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) *found = true;
+  if (e->kind == TIR_CALL) {
+    bool pure = false;
+    for (int i = 0; PURE[i] && !pure; i++) pure = !strcmp(e->u.call.op, PURE[i]);
+    if (!pure) *found = true;
+  }
+  return !*found;
+}
+
+static tir_expr *pure_conjuncts(tir_analyzer *a, tir_expr *c) {
+  if (!c) return NULL;
+  if (c->kind == TIR_AND) {
+    tir_expr *x = pure_conjuncts(a, c->u.bin.a), *y = pure_conjuncts(a, c->u.bin.b);
+    if (x == c->u.bin.a && y == c->u.bin.b) return c;
+    return !x ? y : !y ? x : tir_binary(a->c, TIR_AND, x, y);
+  }
+  bool found = false;
+  tir_visitor v = {.expr = reads_state_cb, .user = &found};
+  tir_visit_expr(&v, c);
+  return found ? NULL : c;
+}
+
 int tir_analyzer_enter_constraint(tir_analyzer *a, tir_expr *cond) {
   if (!a) return 0;
   int token = a->nconds;
-  if (!cond) return token;
+  if (!cond || !(cond = pure_conjuncts(a, cond))) return token;
   tir_expr *c = tir_simplify(a, cond);
   a->conds = grow(a->conds, &a->capconds, a->nconds + 1, sizeof *a->conds);
   a->conds[a->nconds].cond = c;
