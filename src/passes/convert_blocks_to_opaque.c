@@ -51,6 +51,22 @@ static tir_buffer *replace_buffer(tir_mutator *m, tir_buffer *b) {
   return n;
 }
 
+/* a block with T.init() and reduction iter vars: once opaque, nothing
+ * tells its first iteration, and the init would run at each (TVM's pass
+ * refuses it: !block_op->init.has_value()) */
+static bool init_check(tir_visitor *v, const tir_stmt *s) {
+  void **u = v->user;
+  tir_diag *d = u[0];
+  bool *failed = u[1];
+  if (*failed || s->kind != TIR_BLOCK_REALIZE || !s->u.realize.block->init) return !*failed;
+  const tir_block *b = s->u.realize.block;
+  tir_error(d, b->init->span.line ? b->init->span : b->span,
+            "block '%s' still has its T.init(): run LowerInitBlock (lower_init) before ConvertBlocksToOpaque "
+            "(an opaque block cannot tell its first iteration)", b->name);
+  *failed = true;
+  return false;
+}
+
 static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {
   if (s->kind != TIR_BLOCK_REALIZE || s->u.realize.block->n_iter == 0) return s;
   tir_block *b = tir_block_copy(m->ctx, s->u.realize.block);
@@ -64,7 +80,11 @@ static tir_stmt *make_opaque(tir_mutator *m, tir_stmt *s) {
 }
 
 tir_func *tir_pass_convert_blocks_to_opaque(tir_ctx *c, const tir_func *f, tir_diag *d) {
-  (void)d;
+  bool failed = false;
+  void *u[2] = {d, &failed};
+  tir_visitor v = {.stmt = init_check, .user = u};
+  tir_visit_stmt(&v, f->body);
+  if (failed) return NULL;
   opaque_state st = {0};
   tir_mutator m = {.expr = replace_var, .stmt = make_opaque, .pre_stmt = bind_iters, .buffer = replace_buffer, .ctx = c, .user = &st};
   tir_func *out = tir_func_copy(c, f);

@@ -168,6 +168,13 @@ static tir_stmt *lower_realize(tir_mutator *m, tir_stmt *s) {
     st->failed = true;
     return s;
   }
+  if (b->init) { /* its body would run once with the block's: at every iteration, not the first */
+    if (!st->failed)
+      tir_error(st->d, b->init->span.line ? b->init->span : b->span,
+                "block '%s' still has its T.init(): run LowerInitBlock (lower_init) before LowerOpaqueBlock", b->name);
+    st->failed = true;
+    return s;
+  }
   if (b->n_match > 0) { /* the views would lose their binding with the block */
     if (!st->failed)
       tir_error(st->d, b->match_buffers[0].span,
