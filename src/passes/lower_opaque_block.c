@@ -78,6 +78,16 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
     st->failed = true;
     return s;
   }
+  int64_t mv;
+  if (s->u.loop.kind == TIR_FOR_THREAD_BINDING && !(tir_is_const_int(min, &mv) && mv == 0)) {
+    /* a thread launch counts from 0: the var would lose its start (TVM's
+     * pass drops it, and the body reads other elements) */
+    tir_error(st->d, s->span,
+              "thread-bound loop '%s' does not start at 0: run canonicalize_loop first (the default pipeline does)",
+              s->u.loop.var->u.var.name);
+    st->failed = true;
+    return s;
+  }
   bool unit = tir_is_const_int(extent, &ext) && ext == 1 && !has_annotations(s->u.loop.annotations);
   if (unit) {
     tir_expr *v = min;
