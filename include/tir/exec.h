@@ -95,6 +95,10 @@ bool tir_exec(const tir_func *f, tir_exec_args *args, const tir_exec_opts *o, ti
  * (docs/exec.md), and a raw pointer shows it nothing, so runs of f before
  * and after LowerIntrin (access_ptr -> address_of) cannot be compared. */
 bool tir_exec_has_opaque_pointers(const tir_func *f);
+/* how many such pointer arguments f's extern calls hold: a pass that adds
+ * one (LowerIntrin's address_of beside a raw A.data already there) hides
+ * what the extern saw before */
+int tir_exec_count_opaque_pointers(const tir_func *f);
 
 /* compiled once, run many times (the benchmark; --verify-exec) */
 typedef struct tir_exec_prog tir_exec_prog;

@@ -35,6 +35,13 @@ tir_exec_args *tir_exec_args_new(const tir_func *f, tir_diag *d) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     x->is_param = true;
     if (b) {
+      for (int j = 0; j < i && ok; j++) /* B: T.Buffer(..., data=A.data): one memory under two arguments */
+        if (f->buffer_map[j] && f->buffer_map[j]->data == b->data) {
+          tir_error(d, b->span.line ? b->span : f->span,
+                    "cannot run %s: buffer parameters '%s' and '%s' share one data pointer (aliased arguments are "
+                    "not supported by the interpreter)", f->name, f->buffer_map[j]->name, b->name);
+          ok = false;
+        }
       x->name = b->name;
       x->is_buffer = true;
       x->dtype = b->dtype;

@@ -469,7 +469,7 @@ bool tir_exec(const tir_func *f, tir_exec_args *args, const tir_exec_opts *o, ti
 static bool known_extern(const char *name);
 
 static bool find_opaque(tir_visitor *v, const tir_expr *e) {
-  if (e->kind != TIR_CALL || *(bool *)v->user) return !*(bool *)v->user;
+  if (e->kind != TIR_CALL) return true;
   const char *op = e->u.call.op;
   if (strcmp(op, "call_extern") && strcmp(op, "call_pure_extern")) return true;
   if (e->u.call.nargs < 1 || e->u.call.args[0]->kind != TIR_STRING_IMM || known_extern(e->u.call.args[0]->u.str))
@@ -478,17 +478,19 @@ static bool find_opaque(tir_visitor *v, const tir_expr *e) {
     const tir_expr *a = e->u.call.args[i];
     if (tir_dtype_is_handle(a->dtype) && a->kind != TIR_STRING_IMM &&
         !(a->kind == TIR_CALL && !strcmp(a->u.call.op, "tvm_access_ptr")))
-      *(bool *)v->user = true;
+      ++*(int *)v->user;
   }
   return true;
 }
 
-bool tir_exec_has_opaque_pointers(const tir_func *f) {
-  bool found = false;
-  tir_visitor v = {.expr = find_opaque, .user = &found};
+int tir_exec_count_opaque_pointers(const tir_func *f) {
+  int n = 0;
+  tir_visitor v = {.expr = find_opaque, .user = &n};
   tir_visit_stmt(&v, f->body);
-  return found;
+  return n;
 }
+
+bool tir_exec_has_opaque_pointers(const tir_func *f) { return tir_exec_count_opaque_pointers(f) > 0; }
 
 bool x_known_extern(const char *name);
 static bool known_extern(const char *name) { return x_known_extern(name); }

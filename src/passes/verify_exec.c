@@ -16,7 +16,7 @@ struct tir_verify_exec {
   tir_exec_args **inputs; /* the inputs, as generated */
   tir_exec_args **last;   /* the buffers after the last stage */
   bool *done;             /* no longer checked */
-  bool *opaque;           /* hands raw pointers to unknown externs */
+  int *opaque;            /* raw pointers handed to unknown externs, at the start */
   bool flat;              /* FlattenBuffer has run: tir_exec_opts.flat_views */
 };
 
@@ -89,7 +89,7 @@ tir_verify_exec *tir_verify_exec_begin(const tir_module *m, const tir_pipeline_o
   for (int i = 0; i < m->nfuncs; i++) {
     const tir_func *f = m->funcs[i];
     v->names[i] = f->name;
-    v->opaque[i] = tir_exec_has_opaque_pointers(f);
+    v->opaque[i] = tir_exec_count_opaque_pointers(f);
     tir_diag tmp;
     tir_diag_init(&tmp);
     v->inputs[i] = make_inputs(f, o, &tmp);
@@ -113,7 +113,7 @@ bool tir_verify_exec_step(tir_verify_exec *v, const tir_module *m, const char *p
   for (int i = 0; i < m->nfuncs && i < v->n; i++) {
     const tir_func *f = m->funcs[i];
     if (v->done[i]) continue;
-    if (!v->opaque[i] && tir_exec_has_opaque_pointers(f)) {
+    if (tir_exec_count_opaque_pointers(f) > v->opaque[i]) { /* one more: the extern sees less than before */
       tir_warning(d, f->span,
                   "--verify-exec: after pass '%s', function '%s' hands raw pointers to extern functions the "
                   "interpreter cannot see into; it is not checked after this pass",
