@@ -534,7 +534,9 @@ static void pr_for(printer *p, const tir_stmt *s) {
     pr_puts(&p->out, ")");
   } else {
     static const char *const kinds[] = {"serial", "parallel", "vectorized", "unroll", "thread_binding"};
-    bool plain = s->u.loop.kind == TIR_FOR_SERIAL && av_empty(s->u.loop.annotations);
+    /* range(e) starts at a Python 0 (int32): a loop of a narrower dtype
+     * prints as T.serial, which keeps it */
+    bool plain = s->u.loop.kind == TIR_FOR_SERIAL && av_empty(s->u.loop.annotations) && s->u.loop.var->dtype.bits >= 32;
     pr_printf(&p->out, plain ? "range(" : "T.%s(", kinds[s->u.loop.kind]);
     pr_loop_range(p, s);
     if (plain && s->u.loop.step) {
@@ -739,7 +741,12 @@ static void pr_block_realize(printer *p, const tir_stmt *r) {
 static void pr_if(printer *p, const tir_stmt *s) {
   line(p);
   pr_puts(&p->out, "if ");
-  pr_expr(p, s->u.ifs.cond);
+  /* an int32 constant as T.int32(c): TVM's if refuses a Python int (its
+   * own print `if 1:` it cannot read back) */
+  if (s->u.ifs.cond->kind == TIR_INT_IMM && s->u.ifs.cond->dtype.code == TIR_TC_INT && s->u.ifs.cond->dtype.bits == 32 &&
+      s->u.ifs.cond->dtype.lanes == 1)
+    pr_printf(&p->out, "T.int32(%lld)", (long long)s->u.ifs.cond->u.int_val);
+  else pr_expr(p, s->u.ifs.cond);
   pr_puts(&p->out, ":\n");
   pr_body(p, s->u.ifs.then_s);
   if (s->u.ifs.else_s) {

@@ -435,6 +435,9 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
         if (!e) return rv_err();
         a->pos[i] = rv_expr(e, a->pos[i].sp);
       }
+  /* T.likely of a Python int or bool: TVM's IntImm of it (int32, bool), no call */
+  if (a->npos == 1 && !a->nkw && (a->pos[0].k == RV_INT || a->pos[0].k == RV_BOOL) && !strcmp(name, "likely"))
+    return rv_expr(rd_as_expr(r, a->pos[0]), a->pos[0].sp);
   /* rounding and the float classes of an integer, as TVM's ops fold them:
    * T.floor(i) is i, T.isnan(i) False, T.isfinite(i) True, T.fabs(i) T.abs(i) */
   static const char *const ROUNDS[] = {"floor", "ceil", "round", "trunc", "nearbyint", "isnan", "isinf", "isfinite",
@@ -469,7 +472,8 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
       if (!strcmp(name, "isinf")) return rv_expr(tir_bool(r->c, isinf(v)), a->sp);
       if (!strcmp(name, "isfinite")) return rv_expr(tir_bool(r->c, isfinite(v)), a->sp);
     }
-    if (x->kind == TIR_INT_IMM && tir_dtype_is_bool(x->dtype) && !strcmp(name, "likely")) return a->pos[0];
+    if (x->kind == TIR_INT_IMM && (tir_dtype_is_bool(x->dtype) || tir_dtype_is_int(x->dtype)) && !strcmp(name, "likely"))
+      return a->pos[0];
   }
   /* Python numbers: T.pow promotes as arithmetic does (T.pow(x_f16, 2.5) is
    * T.pow(T.Cast("float32", x), T.float32(2.5))); TVM's fmod, nextafter,
@@ -801,7 +805,7 @@ static rval abs_call(rd *r, rd_args *a) {
   if (!want_args(r, "abs", a, 1, 1)) return rv_err();
   rval v = a->pos[0];
   if (v.k == RV_INT || v.k == RV_FLOAT) {
-    if (v.k == RV_INT) v.i = v.i < 0 ? -v.i : v.i;
+    if (v.k == RV_INT) v.i = v.i < 0 ? (int64_t)(0 - (uint64_t)v.i) : v.i; /* -2^63 stays (wraps) */
     else v.f = fabs(v.f); /* abs(-0.0) is 0.0 */
     return rv_expr(rd_as_expr(r, v), a->sp);
   }
@@ -813,7 +817,12 @@ static rval abs_call(rd *r, rd_args *a) {
     tir_error(r->d, v.sp, "T.abs expects a number");
     return rv_err();
   }
-  if (e->kind == TIR_INT_IMM) return rv_expr(tir_int(r->c, e->dtype, e->u.int_val < 0 ? -e->u.int_val : e->u.int_val), a->sp);
+  if (e->kind == TIR_INT_IMM) { /* |INT_MIN| wraps to INT_MIN in the dtype, as the C computes it */
+    uint64_t m = e->u.int_val < 0 ? 0 - (uint64_t)e->u.int_val : (uint64_t)e->u.int_val;
+    int bits = e->dtype.bits < 64 ? e->dtype.bits : 64;
+    if (bits < 64 && (m >> (bits - 1) & 1)) m |= ~(((uint64_t)1 << bits) - 1);
+    return rv_expr(tir_int(r->c, e->dtype, (int64_t)m), a->sp);
+  }
   tir_expr *zero = tir_int(r->c, e->dtype, 0);
   tir_expr *neg = tir_binary(r->c, TIR_SUB, zero, e); /* TVM writes -x as 0 - x here */
   return rv_expr(tir_select(r->c, rd_bin_expr(r, TIR_GE, e, zero), e, neg), a->sp);

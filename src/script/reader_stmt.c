@@ -1842,28 +1842,68 @@ typedef struct loop_spec {
   bool grid; /* T.grid: extents kept as written (TVM simplifies the others') */
 } loop_spec;
 
-static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext) {
+/* a loop bound in the loop's dtype: a constant retyped, any other
+ * expression cast (as TVM's loop frames convert them) */
+static tir_expr *loop_bound(rd *r, rval v, tir_dtype t) {
+  if (v.k == RV_INT || v.k == RV_BOOL) return rd_convert(r, v, t);
+  tir_expr *e = rd_as_expr(r, v);
+  if (!e || tir_dtype_eq(e->dtype, t) || !tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) return e;
+  if (e->kind == TIR_INT_IMM) {
+    rval c = {.k = RV_INT, .i = e->u.int_val, .sp = v.sp};
+    return rd_convert(r, c, t);
+  }
+  tir_expr *x = tir_cast(r->c, t, e);
+  x->span = e->span;
+  return x;
+}
+
+/* a loop's start and stop (range(stop) starts at a Python 0; T.serial(stop)
+ * at a 0 of stop's dtype): TVM's loop var takes the wider of the two
+ * dtypes, a Python int counting as int32, unsigned where either is
+ * (range(T.int8(4)) is an int32 loop, T.serial(T.int8(4)) an int8 one,
+ * T.serial(T.int64(0), n) an int64 one) */
+static bool min_ext_of(rd *r, rval *lo, rval *hi, bool lit_zero, tir_expr **pmin, tir_expr **pext) {
+  rval zero = {.k = RV_INT, .i = 0, .sp = lo->sp};
   if (!hi) {
-    tir_expr *e = rd_as_expr(r, *lo);
-    if (!e) return false;
-    *pmin = tir_int(r->c, tir_dtype_is_int(e->dtype) ? e->dtype : TIR_INT32, 0);
-    *pext = e;
-  } else {
+    if (!lit_zero) {
+      tir_expr *e = rd_as_expr(r, *lo);
+      if (!e) return false;
+      *pmin = tir_int(r->c, tir_dtype_is_int(e->dtype) ? e->dtype : TIR_INT32, 0);
+      *pext = e;
+      goto check;
+    }
+    hi = lo, lo = &zero;
+  }
+  {
     rval l = *lo, h = *hi;
-    tir_expr *a, *b;
-    if (l.k == RV_INT && h.k == RV_EXPR) { b = h.e; a = rd_convert(r, l, b->dtype); }
-    else if (h.k == RV_INT && l.k == RV_EXPR) { a = l.e; b = rd_convert(r, h, a->dtype); }
-    else { a = rd_as_expr(r, l); b = rd_as_expr(r, h); }
+    tir_expr *a = l.k == RV_INT || l.k == RV_BOOL ? NULL : rd_as_expr(r, l);
+    tir_expr *b = h.k == RV_INT || h.k == RV_BOOL ? NULL : rd_as_expr(r, h);
+    if ((!a && l.k != RV_INT && l.k != RV_BOOL) || (!b && h.k != RV_INT && h.k != RV_BOOL)) return false;
+    tir_dtype ta = a ? a->dtype : TIR_INT32, tb = b ? b->dtype : TIR_INT32, t = ta;
+    if (tir_dtype_is_int(ta) && tir_dtype_is_int(tb) && ta.lanes == 1 && tb.lanes == 1 && !tir_dtype_is_bool(ta) &&
+        !tir_dtype_is_bool(tb)) {
+      t.bits = ta.bits > tb.bits ? ta.bits : tb.bits;
+      t.code = ta.code == TIR_TC_UINT || tb.code == TIR_TC_UINT ? TIR_TC_UINT : TIR_TC_INT;
+      a = loop_bound(r, l, t), b = loop_bound(r, h, t);
+    } else {
+      if (!a) a = rd_convert(r, l, tb);
+      if (!b) b = rd_convert(r, h, a ? a->dtype : ta);
+    }
     if (!a || !b) return false;
     *pmin = a;
     *pext = rd_region_extent(r, a, b);
     if (!*pext) return false;
   }
+check:
   if (!tir_dtype_is_int((*pext)->dtype) || !tir_dtype_is_int((*pmin)->dtype)) {
     tir_error(r->d, lo->sp, "loop bounds must be integers");
     return false;
   }
   return true;
+}
+
+static bool min_ext(rd *r, rval *lo, rval *hi, tir_expr **pmin, tir_expr **pext) {
+  return min_ext_of(r, lo, hi, false, pmin, pext);
 }
 
 /* annots with key set to v (added, or replacing the old value), as TVM's
@@ -1996,7 +2036,7 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
       tir_error(r->d, a.sp, "range expects 1 to 3 arguments, got %d", a.npos);
       return false;
     }
-    return min_ext(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, &ls->min[0], &ls->ext[0]);
+    return min_ext_of(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, true, &ls->min[0], &ls->ext[0]);
   }
   static const struct { const char *n; tir_for_kind k; } kinds[] = {
       {"serial", TIR_FOR_SERIAL}, {"parallel", TIR_FOR_PARALLEL}, {"vectorized", TIR_FOR_VECTORIZED},
@@ -2030,6 +2070,13 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
 bad:
   tir_error(r->d, rd_span(call), "a for loop must iterate over range(...), T.serial/parallel/vectorized/unroll/thread_binding(...) or T.grid(...)");
   return false;
+}
+
+/* k is a value of the int dtype t */
+static bool step_fits(tir_dtype t, int64_t k) {
+  if (t.bits >= 64) return t.code == TIR_TC_INT || k >= 0;
+  if (t.code == TIR_TC_UINT) return k >= 0 && k < ((int64_t)1 << t.bits);
+  return k >= -((int64_t)1 << (t.bits - 1)) && k < ((int64_t)1 << (t.bits - 1));
 }
 
 static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
@@ -2083,7 +2130,11 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     }
     /* any step is read, as TVM reads it (zero and negative ones too: they
      * are refused where the loop is lowered or run) */
-    if (!tir_dtype_eq(step->dtype, ls.ext[0]->dtype)) step = tir_cast(r->c, ls.ext[0]->dtype, step);
+    if (!tir_dtype_eq(step->dtype, ls.ext[0]->dtype)) { /* a constant retyped, as TVM converts a bound */
+      int64_t k;
+      step = tir_is_const_int(step, &k) && step_fits(ls.ext[0]->dtype, k) ? tir_int(r->c, ls.ext[0]->dtype, k)
+                                                                              : tir_cast(r->c, ls.ext[0]->dtype, step);
+    }
   }
   int mark = r->nsyms, lmark = r->nloops, frame = r->frame;
   r->frame = mark; /* the loop's vars and body are one scope (TVM's) */
@@ -2124,6 +2175,12 @@ badt:
 }
 
 /* ---- if / while ---- */
+
+/* a Python int as a T.If or while condition: TVM's IntImm of it (int32,
+ * int64 past that) */
+static tir_expr *py_int_cond(rd *r, int64_t v) {
+  return v >= INT32_MIN && v <= INT32_MAX ? tir_i32(r->c, v) : tir_int(r->c, TIR_INT64, v);
+}
 
 /* an if's condition may also be a scalar int (TVM accepts `if n:`, true
  * when not zero, and keeps it so) */
@@ -2271,9 +2328,9 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
   rval py;
   tir_expr *cond = condition(r, cn[0], &py, true);
   if (py.k == RV_ERR) return NULL;
-  /* a Python bool: TVM's T.If frame keeps the if, on T.bool(c) (a Python
-   * `if` takes the branch, below) */
-  if (!cond) cond = tir_bool(r->c, py.i != 0);
+  /* a Python bool or int: TVM's T.If frame keeps the if, on T.bool(c) or
+   * the int32 c (a Python `if` takes the branch, below) */
+  if (!cond) cond = py.k == RV_INT ? py_int_cond(r, py.i) : tir_bool(r->c, py.i != 0);
   tir_stmt *then_s = rd_body(r, th, 0);
   tir_stmt *else_s = n == 2 ? rd_body(r, el, 0) : NULL;
   if (!then_s || (n == 2 && !else_s)) return NULL;
@@ -2288,7 +2345,7 @@ static tir_stmt *while_of(rd *r, TSNode c, TSNode body, tir_span sp) {
   rval py;
   tir_expr *cond = condition(r, c, &py, false);
   if (py.k == RV_ERR) return NULL;
-  if (!cond) cond = tir_bool(r->c, py.i != 0);
+  if (!cond) cond = py.k == RV_INT ? py_int_cond(r, py.i) : tir_bool(r->c, py.i != 0); /* `while 1:` is TVM's int32 1 */
   r->loop_depth++;
   tir_stmt *b = rd_body(r, body, 0);
   r->loop_depth--;
