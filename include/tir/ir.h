@@ -585,6 +585,7 @@ typedef struct tir_func {
   tir_dtype ret_type;      /* void normally */
   bool s_tir;              /* block-level TIR (the body holds blocks) */
   bool s_tir_implicit;     /* s_tir for its blocks, though the text did not say s_tir=True (tirx) */
+  bool root_written;       /* its root block is one the text wrote (with T.sblock("root"):), not one the reader made */
   bool private_;           /* @T.prim_func(private=True) */
   tir_span span;
 } tir_func;

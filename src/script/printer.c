@@ -1826,7 +1826,10 @@ static void pr_env_threads(printer *p, const tir_func *f) {
 static void pr_func_body(printer *p, const tir_func *f) {
   const tir_stmt *body = f->body;
   pr_env_threads(p, f);
-  if (is_root_realize(body)) {
+  /* a function printed without s_tir=True (as written) gets no root from
+   * TVM's parser: its root block prints as the block it is */
+  bool implicit_root = !(tirx(p) && p->as_written && f->s_tir_implicit && f->root_written);
+  if (implicit_root && is_root_realize(body)) {
     const tir_block *b = body->u.realize.block;
     line(p);
     pr_printf(&p->out, "# with T.%s(\"root\"):\n", tirx(p) ? "sblock" : "block");

@@ -973,6 +973,7 @@ tir_stmt *rd_finish_root(rd *r, tir_stmt *body) {
     tir_block *b = body->u.realize.block;
     if (!fn->last_top_reads) b->reads = NULL, b->n_reads = 0;
     if (!fn->last_top_writes) b->writes = NULL, b->n_writes = 0;
+    fn->f->root_written = true;
     return body;
   }
   tir_block *blk = tir_block_new(r->c, "root");
