@@ -495,7 +495,7 @@ static int decided_cmp(const tir_expr *e) {
   tir_expr_kind k = e->kind;
   const tir_expr *x = e->u.bin.a, *y = e->u.bin.b;
   if (x->dtype.lanes != 1 || !tir_dtype_is_int(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return -1;
-  if (tir_struct_equal_expr(x, y) && no_call(x, 0)) return k == TIR_EQ || k == TIR_LE || k == TIR_GE;
+  if (tir_expr_identical(x, y) && no_call(x, 0)) return k == TIR_EQ || k == TIR_LE || k == TIR_GE;
   uint64_t c;
   bool cx = const_value(x, &c, 0);
   if (cx == const_value(y, &c, 0)) return -1; /* neither side, or both, constant */
