@@ -245,7 +245,7 @@ void pr_var_decl_ctor(printer *p, const tir_expr *v) {
 
 /* %.17g, with ".0" when it reads as an int (as TVM prints FloatImm) */
 static void pr_float_value(pr_text *t, double v) {
-  if (isnan(v)) { pr_puts(t, "\"nan\""); return; }
+  if (isnan(v)) { pr_puts(t, signbit(v) ? "\"-nan\"" : "\"nan\""); return; } /* TVM keeps the sign: T.float32("-nan") */
   if (isinf(v)) { pr_puts(t, v > 0 ? "\"inf\"" : "\"-inf\""); return; }
   char buf[64];
   snprintf(buf, sizeof buf, "%.17g", v);
