@@ -1491,7 +1491,7 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
      * the extent in the wider type (its inferred whole-dimension regions of
      * int64 buffers print so); the passes take it in the extent's type
      * (tir_module_unify_ranges) */
-    g->min = lo0 != lo && lo0->kind == TIR_INT_IMM && ix[i].lo.k == RV_INT ? lo0 : lo;
+    g->min = lo0 != lo && lo0->kind == TIR_INT_IMM ? lo0 : lo; /* T.int8(0) too: TVM's Ramp base keeps its dtype */
     g->extent = slice_extent(r, lo, hi);
   }
   if (stepped) { /* A[lo:hi:s]: TVM's print of a strided vector access, T.Ramp(lo, s, lanes) */
