@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
 
@@ -532,6 +533,36 @@ static bool thread_loop(const tir_stmt *l) {
          !strncmp(l->u.loop.thread_tag, "threadIdx.", 10);
 }
 
+/* B's predicate holds at the reduction's first step (every reduction loop
+ * at its min, where B's T.init runs) wherever its conjuncts over the other
+ * loops hold.  Else the init may never run for an output (T.where(tx >= 2):
+ * the original adds to B's old value) or no step runs at all
+ * (T.where(bx * 4 + tx < 4) at bx = 1: the original leaves B as it was),
+ * where the lowered write-back stores a fresh reduction: such a block is
+ * left, as TVM leaves it (found by a differential run against TVM's pass). */
+static bool first_step_included(lctr *st, const tir_stmt *s, tir_stmt *const *redloops, int nred) {
+  tir_expr *p = s->u.realize.predicate;
+  if (!p || (p->kind == TIR_INT_IMM && p->u.int_val != 0)) return true;
+  bool uses_red = false;
+  for (int k = 0; k < nred && !uses_red; k++) uses_red = uses(p, redloops[k]->u.loop.var);
+  if (!uses_red) return true;
+  tir_var_map m = {0};
+  for (int k = 0; k < nred; k++) tir_var_map_set(&m, redloops[k]->u.loop.var, redloops[k]->u.loop.min);
+  tir_expr *q = tir_substitute_expr(st->c, p, &m);
+  tir_var_map_free(&m);
+  tir_analyzer *a = tir_analyzer_new(st->c, NULL);
+  for (int k = 0; k < st->nloops; k++) {
+    bool red = false;
+    for (int j = 0; j < nred && !red; j++) red = redloops[j] == st->loops[k];
+    if (!red) tir_analyzer_bind_range(a, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+  }
+  tir_expr *sp = spatial_conjuncts(st->c, p, redloops, nred);
+  if (sp) tir_analyzer_enter_constraint(a, sp);
+  bool ok = tir_can_prove(a, q);
+  tir_analyzer_free(a);
+  return ok;
+}
+
 /* B's realize s under st->loops: its replacement (and, with in-thread
  * loops, that of the outermost of them, recorded), or NULL to keep it */
 static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
@@ -596,6 +627,7 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   (void)last_thread;
+  if (!first_step_included(st, s, redloops, nred)) return NULL;
   tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);

@@ -2,7 +2,8 @@
  * nothing, as TVM's RemoveNoOp does (without its dataflow option):
  *  - T.evaluate of an expression without side effects (e.g. T.evaluate(0));
  *  - a store of a buffer element into itself, A[i] = A[i];
- *  - a loop of extent 0, or whose body does nothing;
+ *  - a loop of extent 0, or whose body does nothing (a call in its bounds
+ *    is kept, evaluated);
  *  - an if whose branches do nothing; an if on a constant becomes the
  *    branch taken; an empty then-branch swaps to `if not cond: else`;
  *  - let, attr, allocation and buffer declarations whose body does nothing;
@@ -69,9 +70,16 @@ static tir_stmt *remove_stmt(tir_mutator *m, tir_stmt *s) {
   int64_t ext;
   switch (s->kind) {
   case TIR_BUFFER_STORE: return is_self_store(s) ? noop(c) : s;
-  case TIR_FOR:
-    if (tir_is_const_int(s->u.loop.extent, &ext) && ext <= 0) return noop(c);
-    return is_noop(s->u.loop.body) ? noop(c) : s;
+  case TIR_FOR: {
+    if (!(tir_is_const_int(s->u.loop.extent, &ext) && ext <= 0) && !is_noop(s->u.loop.body)) return s;
+    /* a call in the bounds is still made, as TVM keeps it: T.evaluate(min),
+     * T.evaluate(extent) */
+    tir_stmt *parts[2];
+    int n = 0;
+    if (has_call(s->u.loop.min)) parts[n++] = tir_evaluate(c, s->u.loop.min);
+    if (has_call(s->u.loop.extent)) parts[n++] = tir_evaluate(c, s->u.loop.extent);
+    return n == 0 ? noop(c) : n == 1 ? parts[0] : tir_seq(c, parts, n);
+  }
   case TIR_IF: return simplify_if(c, s);
   case TIR_SEQ: return simplify_seq(c, s);
   case TIR_LET_STMT:
