@@ -29,7 +29,6 @@ typedef struct scope {
 typedef struct buf_info {
   const tir_buffer *buf;
   scope *lca;       /* NULL while never accessed */
-  int order;        /* first access */
 } buf_info;
 
 typedef struct loop_scope {
@@ -47,11 +46,10 @@ typedef struct plan {
   int nblockidx, blockidx_cap;
   scope *cur;
   scope *root;
-  int next_order;
   /* O(1) lookups: buffer and data var -> index in bufs + 1; loop var ->
    * index in loops + 1; a home statement -> its first buffer in `homed` */
   tir_ptrmap by_buf, by_data, by_loop, home_first;
-  int *homed_next; /* the next buffer (index + 1) with the same home, in first-access order */
+  int *homed_next; /* the next buffer (index + 1) with the same home, in declaration order */
 } plan;
 
 #define GROW(arr, n, cap)                                          \
@@ -76,7 +74,7 @@ static buf_info *find_data(plan *p, const tir_expr *data) {
 
 static void add_buf(plan *p, const tir_buffer *b) {
   GROW(p->bufs, p->nbufs, p->cap);
-  p->bufs[p->nbufs++] = (buf_info){b, NULL, 0};
+  p->bufs[p->nbufs++] = (buf_info){b, NULL};
   tir_ptrmap_put(&p->by_buf, b, p->nbufs);
   if (!tir_ptrmap_get(&p->by_data, b->data, 0)) tir_ptrmap_put(&p->by_data, b->data, p->nbufs); /* the first */
 }
@@ -94,8 +92,8 @@ static scope *lca_of(scope *a, scope *b) {
 }
 
 static void touch(plan *p, buf_info *bi, scope *at) {
+  (void)p;
   if (!bi) return;
-  if (!bi->lca) bi->order = p->next_order++;
   bi->lca = lca_of(bi->lca, at);
 }
 
@@ -310,12 +308,14 @@ static bool is_global(const tir_buffer *b) { return !b->scope || !strcmp(b->scop
 
 /* ---- rewriting ---- */
 
+/* declaration order (the buffers' order in p->bufs), as TVM keeps it: a
+ * block allocating S then X keeps S, X wherever X is used first */
 static int by_order(const void *a, const void *b) {
   const buf_info *x = *(buf_info *const *)a, *y = *(buf_info *const *)b;
-  return (x->order > y->order) - (x->order < y->order);
+  return (x > y) - (x < y);
 }
 
-/* every buffer's home, as chains in first-access order (once, after the walk) */
+/* every buffer's home, as chains in declaration order (once, after the walk) */
 static void index_homes(plan *p) {
   size_t nb = p->nbufs > 0 ? (size_t)p->nbufs : 1;
   buf_info **order = malloc(sizeof *order * nb);
@@ -339,7 +339,7 @@ static void index_homes(plan *p) {
   free(order);
 }
 
-/* the buffers whose new home is stmt (NULL: the function), in first-access order */
+/* the buffers whose new home is stmt (NULL: the function), in declaration order */
 static tir_buffer **homed_at(plan *p, const tir_stmt *s, int *n) {
   const void *home = s ? (const void *)s : (const void *)p;
   int k = 0;
