@@ -117,7 +117,8 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
     f->ndim = 1;
     f->strides = NULL;
     f->nstrides = 0;
-    f->elem_offset = tir_int(c, size->dtype, 0);
+    /* a rank-0 buffer keeps its own zero (TVM's int64 0), as TVM's flattened buffer does */
+    f->elem_offset = b->ndim == 0 && is_zero(b->elem_offset) ? b->elem_offset : tir_int(c, size->dtype, 0);
     f->axis_separators = NULL;
     f->naxis_sep = 0;
   }
