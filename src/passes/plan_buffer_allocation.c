@@ -29,6 +29,7 @@ typedef struct scope {
 typedef struct buf_info {
   const tir_buffer *buf;
   scope *lca;       /* NULL while never accessed */
+  int in_scope;     /* while rewriting: inside its new home */
 } buf_info;
 
 typedef struct loop_scope {
@@ -74,7 +75,7 @@ static buf_info *find_data(plan *p, const tir_expr *data) {
 
 static void add_buf(plan *p, const tir_buffer *b) {
   GROW(p->bufs, p->nbufs, p->cap);
-  p->bufs[p->nbufs++] = (buf_info){b, NULL};
+  p->bufs[p->nbufs++] = (buf_info){b, NULL, 0};
   tir_ptrmap_put(&p->by_buf, b, p->nbufs);
   if (!tir_ptrmap_get(&p->by_data, b->data, 0)) tir_ptrmap_put(&p->by_data, b->data, p->nbufs); /* the first */
 }
@@ -416,6 +417,26 @@ static tir_stmt *opaque_block(tir_ctx *c, tir_stmt *body, tir_buffer **alloc, in
   return tir_block_realize(c, NULL, 0, NULL, b);
 }
 
+static void enter_home(plan *p, tir_buffer **alloc, int n, int by) {
+  for (int i = 0; i < n; i++) {
+    buf_info *bi = find_buf(p, alloc[i]);
+    if (bi) bi->in_scope += by;
+  }
+}
+
+/* a block's region of an allocated buffer whose new home is not around the
+ * block (a T.reads(C[...]) of a block that does not access C, C now
+ * allocated in a sibling; or C dropped, never accessed) names a buffer that
+ * does not exist there: it goes, as TVM's pass infers the regions again */
+static int drop_out_of_scope(plan *p, tir_buffer_region *r, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    buf_info *bi = find_buf(p, r[i].buf);
+    if (!bi || (bi->lca && (!bi->lca->stmt || bi->in_scope > 0))) r[k++] = r[i];
+  }
+  return k;
+}
+
 static tir_stmt *relocate(tir_mutator *m, tir_stmt *s) {
   plan *p = m->user;
   if (s->kind == TIR_FOR) {
@@ -423,18 +444,25 @@ static tir_stmt *relocate(tir_mutator *m, tir_stmt *s) {
     tir_buffer **alloc = homed_at(p, s, &n);
     if (!n) return NULL;
     tir_stmt *r = tir_stmt_copy(m->ctx, s);
-    r->u.loop.body = opaque_block(m->ctx, tir_mutate_stmt(m, s->u.loop.body), alloc, n);
+    enter_home(p, alloc, n, 1);
+    tir_stmt *body = tir_mutate_stmt(m, s->u.loop.body);
+    enter_home(p, alloc, n, -1);
+    r->u.loop.body = opaque_block(m->ctx, body, alloc, n);
     return r;
   }
   if (s->kind != TIR_BLOCK_REALIZE) return NULL;
   const tir_block *old = s->u.realize.block;
   tir_block *b = tir_block_copy(m->ctx, old);
   b->alloc_buffers = homed_at(p, s, &b->n_alloc);
+  enter_home(p, b->alloc_buffers, b->n_alloc, 1);
   b->init = old->init ? tir_mutate_stmt(m, old->init) : NULL;
   b->body = tir_mutate_stmt(m, old->body);
+  enter_home(p, b->alloc_buffers, b->n_alloc, -1);
   b->reads = copy_regions(m->ctx, old->reads, old->n_reads);
   b->writes = copy_regions(m->ctx, old->writes, old->n_writes);
   drop_inner_regions(b);
+  b->n_reads = drop_out_of_scope(p, b->reads, b->n_reads);
+  b->n_writes = drop_out_of_scope(p, b->writes, b->n_writes);
   if (b->n_reads == old->n_reads && b->n_writes == old->n_writes) {
     b->reads = old->reads;
     b->writes = old->writes;
