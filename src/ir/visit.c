@@ -181,6 +181,13 @@ static tir_expr *copy_expr(tir_mutator *m, const tir_expr *e) {
   return n;
 }
 
+/* a rebuilt node keeps the source position of the one it replaces (where
+ * a run's error points, after any pass) */
+static tir_expr *with_span(tir_expr *n, const tir_expr *e) {
+  if (n && !n->span.line) n->span = e->span;
+  return n;
+}
+
 static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
   tir_expr *n;
   switch (e->kind) {
@@ -199,7 +206,7 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
     tir_expr *t = tir_mutate_expr(m, e->u.select.t);
     tir_expr *f = tir_mutate_expr(m, e->u.select.f);
     if (c == e->u.select.cond && t == e->u.select.t && f == e->u.select.f) return e;
-    return tir_select(m->ctx, c, t, f);
+    return with_span(tir_select(m->ctx, c, t, f), e);
   }
   case TIR_CALL: {
     if (tir_is_comm_reducer(e)) return e; /* a closed term */
@@ -213,24 +220,24 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
     tir_buffer *b = mut_buffer(m, e->u.load.buf);
     tir_expr **idx = tir_mutate_exprs(m, e->u.load.idx, e->u.load.nidx);
     if (b == e->u.load.buf && idx == e->u.load.idx) return e;
-    return tir_load(m->ctx, b, idx, e->u.load.nidx);
+    return with_span(tir_load(m->ctx, b, idx, e->u.load.nidx), e);
   }
   case TIR_RAMP: {
     tir_expr *b = tir_mutate_expr(m, e->u.ramp.base);
     tir_expr *s = tir_mutate_expr(m, e->u.ramp.stride);
     if (b == e->u.ramp.base && s == e->u.ramp.stride) return e;
-    return tir_ramp(m->ctx, b, s, e->u.ramp.lanes);
+    return with_span(tir_ramp(m->ctx, b, s, e->u.ramp.lanes), e);
   }
   case TIR_BROADCAST: {
     tir_expr *v = tir_mutate_expr(m, e->u.bcast.value);
     if (v == e->u.bcast.value) return e;
-    return tir_broadcast(m->ctx, v, e->u.bcast.lanes);
+    return with_span(tir_broadcast(m->ctx, v, e->u.bcast.lanes), e);
   }
   case TIR_LET: {
     tir_expr *v = tir_mutate_expr(m, e->u.let.value);
     tir_expr *b = tir_mutate_expr(m, e->u.let.body);
     if (v == e->u.let.value && b == e->u.let.body) return e;
-    return tir_let(m->ctx, e->u.let.var, v, b);
+    return with_span(tir_let(m->ctx, e->u.let.var, v, b), e);
   }
   default:
     if (TIR_IS_BINARY(e->kind)) {

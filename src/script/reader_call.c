@@ -1178,6 +1178,7 @@ static rval node_ctor(rd *r, const char *name, tir_expr_kind k, rd_args *a) {
   }
   /* (TVM's FloorDiv and FloorMod constructors take floats, its operators not) */
   tir_expr *e = es ? rd_bin_node(r, k, es[0], es[1]) : NULL;
+  if (e && !e->span.line) e->span = a->sp; /* where a run's error (a division by zero) points */
   return e ? rv_expr(e, a->sp) : rv_err();
 }
 
