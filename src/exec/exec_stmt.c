@@ -107,8 +107,12 @@ static void s_let(const xs *s, xframe *fr) {
 
 static bool spend(xframe *fr, int64_t n, tir_span sp) {
   xrun *r = fr->run;
-  r->steps += n;
-  if ((r->budget -= n) >= 0) return true;
+  if (n <= r->budget) { /* (compared first: a huge n would overflow the counters) */
+    r->steps += n;
+    r->budget -= n;
+    return true;
+  }
+  r->budget = -1;
   x_fail(fr, sp, "the run went past its limit of loop iterations (an endless loop?)");
   return false;
 }

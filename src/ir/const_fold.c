@@ -6,7 +6,9 @@ static int64_t floordiv64(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
   return q;
 }
-static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
+/* in wrapping arithmetic: q * b may pass int64 where the residue does not
+ * (65535 floormod INT64_MIN) */
+static int64_t floormod64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)floordiv64(a, b) * (uint64_t)b); }
 
 static ir_fold fold_int(int64_t v) { return (ir_fold){IR_FOLD_INT, v, 0}; }
 static ir_fold fold_float(double v) { return (ir_fold){IR_FOLD_FLOAT, 0, v}; }

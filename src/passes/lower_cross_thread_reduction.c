@@ -81,6 +81,7 @@ typedef struct {
   int ncrt, capcrt;
   tir_diag *d;
   bool failed;
+  const tir_func *f;
 } lctr;
 
 /* ---- does e use var v? ---- */
@@ -538,11 +539,25 @@ static bool thread_loop(const tir_stmt *l) {
  * loops hold.  Else the init may never run for an output (T.where(tx >= 2):
  * the original adds to B's old value) or no step runs at all
  * (T.where(bx * 4 + tx < 4) at bx = 1: the original leaves B as it was),
- * where the lowered write-back stores a fresh reduction: such a block is
- * left, as TVM leaves it (found by a differential run against TVM's pass). */
-static bool first_step_included(lctr *st, const tir_stmt *s, tir_stmt *const *redloops, int nred) {
+ * where the lowered write-back stores a fresh reduction.  That changes the
+ * result where B's old value is the caller's, a parameter's: such a block
+ * is left (found by a differential run against TVM's pass; TVM leaves the
+ * second).  A buffer the function allocates has no old value there (an
+ * rfactor's partial sums over a symbolic extent: the outputs past it are
+ * written by no step, and the consumer reads them), so it is lowered as
+ * TVM lowers it, the fresh reductions defining what was undefined. */
+static bool is_param_buffer(const tir_func *f, const tir_buffer *b) {
+  for (int i = 0; f->buffer_map && i < f->nparams; i++)
+    if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;
+  return false;
+}
+
+static bool first_step_included(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred) {
   tir_expr *p = s->u.realize.predicate;
   if (!p || (p->kind == TIR_INT_IMM && p->u.int_val != 0)) return true;
+  bool param = false;
+  for (int i = 0; i < r->n && !param; i++) param = is_param_buffer(st->f, r->w[i]);
+  if (!param) return true;
   bool uses_red = false;
   for (int k = 0; k < nred && !uses_red; k++) uses_red = uses(p, redloops[k]->u.loop.var);
   if (!uses_red) return true;
@@ -627,7 +642,7 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   (void)last_thread;
-  if (!first_step_included(st, s, redloops, nred)) return NULL;
+  if (!first_step_included(st, s, &r, redloops, nred)) return NULL;
   tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
@@ -774,7 +789,7 @@ static tir_stmt *post(tir_mutator *m, tir_stmt *s) {
 
 tir_func *tir_pass_lower_cross_thread_reduction(tir_ctx *c, const tir_func *f, tir_diag *d) {
   if (!f->s_tir || !f->body || f->body->kind != TIR_BLOCK_REALIZE) return tir_func_copy(c, f);
-  lctr st = {.c = c, .d = d};
+  lctr st = {.c = c, .d = d, .f = f};
   tir_mutator m = {.pre_stmt = pre, .stmt = post, .ctx = c, .user = &st};
   tir_func *out = tir_func_copy(c, f);
   out->body = tir_mutate_stmt(&m, f->body);

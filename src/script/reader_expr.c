@@ -1386,13 +1386,14 @@ static bool same_expr(const tir_expr *a, const tir_expr *b);
 tir_expr *rd_region_extent(rd *r, tir_expr *lo, tir_expr *hi) {
   int64_t a, b;
   if (tir_is_const_int(lo, &a) && a == 0) return hi;
-  if (tir_is_const_int(lo, &a) && tir_is_const_int(hi, &b)) return tir_int(r->c, hi->dtype, b - a);
+  if (tir_is_const_int(lo, &a) && tir_is_const_int(hi, &b)) /* wrapping: a negative extent is refused later */
+    return tir_int(r->c, hi->dtype, (int64_t)((uint64_t)b - (uint64_t)a));
   /* (x + c1) - (x + c0) and x + c - x, the usual shape of `A[x:x + c]`
    * (and of a printed loop's `range(m, m + e)`) */
   if (hi->kind == TIR_ADD && same_expr(hi->u.bin.a, lo)) return hi->u.bin.b;
   if (hi->kind == TIR_ADD && lo->kind == TIR_ADD && hi->u.bin.a == lo->u.bin.a &&
       tir_is_const_int(hi->u.bin.b, &b) && tir_is_const_int(lo->u.bin.b, &a))
-    return tir_int(r->c, hi->dtype, b - a);
+    return tir_int(r->c, hi->dtype, (int64_t)((uint64_t)b - (uint64_t)a));
   return rd_bin_expr(r, TIR_SUB, hi, lo);
 }
 
