@@ -165,24 +165,29 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
   }
   order_dims(rl, nr);
   order_dims(gl, ng);
-  /* the index dtype: the threads', also where the one reduced over had extent 1 and was folded to 0 */
+  /* the index dtype: the threads', also where the one reduced over had extent 1 and was folded to 0; the
+   * widest where they differ (an int64 threadIdx.x beside an int32 threadIdx.y), the others cast to it, as
+   * TVM's pass casts them */
   tir_dtype it = nr ? rl[0].var->dtype : st->nl ? st->launches[0].var->dtype : TIR_INT32;
-  for (int k = 0; k < st->nl; k++)
-    if (!tir_dtype_eq(st->launches[k].var->dtype, it)) {
-      tir_error(st->d, sp, "LowerThreadAllreduce: the thread vars around T.tvm_thread_allreduce have different "
-                "dtypes");
+  for (int k = 0; k < st->nl; k++) {
+    tir_dtype t = st->launches[k].var->dtype;
+    if (!tir_dtype_is_int(t) || t.lanes != 1) {
+      tir_error(st->d, sp, "LowerThreadAllreduce: thread var '%s' around T.tvm_thread_allreduce is not an integer",
+                st->launches[k].var->u.var.name);
       goto done;
     }
+    if (t.bits > it.bits) it = t;
+  }
   int64_t R = 1, G = 1;
   tir_expr *r = cint(st, it, 0), *g = cint(st, it, 0);
   for (int i = 0; i < nr; i++) { /* r = ((v0) * e1 + v1) * e2 + v2 ..., outermost dim first */
-    r = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, r, cint(st, it, rl[i].extent)), (tir_expr *)rl[i].var)
-          : (tir_expr *)rl[i].var;
+    tir_expr *v = tir_dtype_eq(rl[i].var->dtype, it) ? (tir_expr *)rl[i].var : tir_cast(st->c, it, (tir_expr *)rl[i].var);
+    r = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, r, cint(st, it, rl[i].extent)), v) : v;
     R *= rl[i].extent;
   }
   for (int i = 0; i < ng; i++) {
-    g = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, g, cint(st, it, gl[i].extent)), (tir_expr *)gl[i].var)
-          : (tir_expr *)gl[i].var;
+    tir_expr *v = tir_dtype_eq(gl[i].var->dtype, it) ? (tir_expr *)gl[i].var : tir_cast(st->c, it, (tir_expr *)gl[i].var);
+    g = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, g, cint(st, it, gl[i].extent)), v) : v;
     G *= gl[i].extent;
   }
   if (R * G > ((int64_t)1 << 20)) {
