@@ -157,9 +157,9 @@ static void bound_rec(tir_analyzer *a, const tir_expr *e, int64_t *lo, int64_t *
   case TIR_SUB:
     ana_bound(a, e->u.bin.a, &al, &ah);
     ana_bound(a, e->u.bin.b, &bl, &bh);
-    if (e->kind == TIR_SUB) {
+    if (e->kind == TIR_SUB) { /* -[bl, bh]; a bound of INT64_MIN (NEG_INF, or the constant itself) negates to +inf */
       int64_t t = bl == NEG_INF ? POS_INF : -bl;
-      bl = bh == POS_INF ? NEG_INF : -bh;
+      bl = bh == POS_INF || bh == NEG_INF ? NEG_INF : -bh;
       bh = t;
     }
     *lo = ana_sat_add(al, bl);
@@ -360,12 +360,14 @@ void ana_add_facts(tir_analyzer *a, tir_expr *cond) {
   tir_expr *t;
   int64_t k, base;
   if (!single_term(a, cond->u.bin.a, cond->u.bin.b, &t, &k, &base)) return;
-  int64_t m = -base; /* k*t OP m */
   if (base == INT64_MIN) return;
+  int64_t m = -base; /* k*t OP m */
   switch (cond->kind) {
   case TIR_LT: fact_linear(a, t, k, m - 1, true); break;
   case TIR_LE: fact_linear(a, t, k, m, true); break;
-  case TIR_GT: fact_linear(a, t, k, m + 1, false); break;
+  case TIR_GT:
+    if (m != INT64_MAX) fact_linear(a, t, k, m + 1, false);
+    break;
   case TIR_GE: fact_linear(a, t, k, m, false); break;
   case TIR_EQ:
     if (m % k == 0) push_fact(a, t, m / k, m / k);

@@ -462,16 +462,16 @@ static bool int_range(tir_dtype t, cv *lo, cv *hi) {
   return false;
 }
 
-/* the range gcc sees for x: its narrowest source through casts that keep
- * every value (a widening of a bool, an unsigned, or a signed to a signed) */
+/* the range gcc sees for x: through casts, the range of what is cast where
+ * the cast keeps every value of it ((int8)(int32)b of a bool b is 0 or 1),
+ * and a likely() that of its operand; else x's dtype's */
 static bool narrow_range(const tir_expr *x, cv *lo, cv *hi) {
   if (!int_range(x->dtype, lo, hi)) return false;
-  while (x->kind == TIR_CAST) {
-    cv l2, h2;
-    const tir_expr *in = x->u.un.a;
-    if (!int_range(in->dtype, &l2, &h2) || cv_cmp(l2, *lo) < 0 || cv_cmp(h2, *hi) > 0) break;
-    *lo = l2, *hi = h2, x = in;
-  }
+  const tir_expr *in = x->kind == TIR_CAST ? x->u.un.a
+                       : x->kind == TIR_CALL && !strcmp(x->u.call.op, "likely") && x->u.call.nargs == 1 ? x->u.call.args[0]
+                                                                                                          : NULL;
+  cv l2, h2;
+  if (in && narrow_range(in, &l2, &h2) && cv_cmp(l2, *lo) >= 0 && cv_cmp(h2, *hi) <= 0) *lo = l2, *hi = h2;
   return true;
 }
 
@@ -480,6 +480,7 @@ static bool no_call(const tir_expr *e, int depth) {
   switch (e->kind) {
   case TIR_VAR: case TIR_INT_IMM: case TIR_FLOAT_IMM: return true;
   case TIR_CAST: case TIR_NOT: return no_call(e->u.un.a, depth + 1);
+  case TIR_CALL: return !strcmp(e->u.call.op, "likely") && e->u.call.nargs == 1 && no_call(e->u.call.args[0], depth + 1);
   case TIR_BUFFER_LOAD:
     for (int i = 0; i < e->u.load.nidx; i++)
       if (!no_call(e->u.load.idx[i], depth + 1)) return false;
@@ -494,7 +495,8 @@ static int decided_cmp(const tir_expr *e) {
   if (!TIR_IS_CMP(e->kind)) return -1;
   tir_expr_kind k = e->kind;
   const tir_expr *x = e->u.bin.a, *y = e->u.bin.b;
-  if (x->dtype.lanes != 1 || !tir_dtype_is_int(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return -1;
+  if (x->dtype.lanes != 1 || !(tir_dtype_is_int(x->dtype) || tir_dtype_is_bool(x->dtype)) || !tir_dtype_eq(x->dtype, y->dtype))
+    return -1;
   if (tir_expr_identical(x, y) && no_call(x, 0)) return k == TIR_EQ || k == TIR_LE || k == TIR_GE;
   uint64_t c;
   bool cx = const_value(x, &c, 0);

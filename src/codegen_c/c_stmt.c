@@ -327,8 +327,8 @@ static char *size_expr(cg *g, tir_expr *const *ext, int n, int64_t *konst) {
   bool is_const = true;
   for (int i = 0; i < n; i++) {
     int64_t v;
-    if (tir_is_const_int(ext[i], &v)) k *= v;
-    else is_const = false;
+    if (!tir_is_const_int(ext[i], &v)) is_const = false;
+    else if (__builtin_mul_overflow(k, v, &k)) k = INT64_MAX; /* refused as too large where it is allocated */
   }
   if (!is_const && g->target->is_cuda) { /* a kernel's arrays are static: a symbolic extent's constant bound (min(n, 1)) */
     bool bounded = true;
@@ -341,6 +341,9 @@ static char *size_expr(cg *g, tir_expr *const *ext, int n, int64_t *konst) {
     is_const = bounded;
     if (bounded && k == 0) k = 1;
   }
+  /* an extent a pass left at or below 0 (a compacted buffer of a loop that never runs: no access executes):
+   * one element, as C has no array of none */
+  if (is_const && k < 1) k = 1;
   if (is_const) {
     cg_text_printf(&t, "%lld", (long long)k);
   } else {

@@ -263,8 +263,8 @@ static int64_t i_load1_i32(const xe *e, xframe *fr) {
   const xbuf *b = &fr->bufs[a->buf];
   if (b->view_src < 0 && b->st && !a->derive) {
     const int64_t *sh = fr->dims + a->dimoff;
-    int64_t off = b->base + i * sh[1] * 4;
-    if (i >= 0 && i < sh[0] && off >= 0 && off + 4 <= b->st->size) {
+    int64_t off = i >= 0 && i < sh[0] ? b->base + i * sh[1] * 4 : -1; /* (i checked first: i * stride may overflow) */
+    if (off >= 0 && off + 4 <= b->st->size) {
       const uint8_t *in = b->st->init;
       uint32_t w = 0x01010101u;
       if (in && fr->run->check_uninit) memcpy(&w, in + off, 4);

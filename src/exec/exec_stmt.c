@@ -57,8 +57,8 @@ static void s_store1_i32(const xs *s, xframe *fr) {
   const xbuf *b = &fr->bufs[a->buf];
   if (b->view_src < 0 && b->st && !a->derive && !stopped(fr)) {
     const int64_t *sh = fr->dims + a->dimoff;
-    int64_t off = b->base + i * sh[1] * 4;
-    if (i >= 0 && i < sh[0] && off >= 0 && off + 4 <= b->st->size) {
+    int64_t off = i >= 0 && i < sh[0] ? b->base + i * sh[1] * 4 : -1; /* (i checked first: i * stride may overflow) */
+    if (off >= 0 && off + 4 <= b->st->size) {
       int32_t w = (int32_t)v;
       memcpy(b->st->data + off, &w, 4);
       if (b->st->init) memset(b->st->init + off, X_INIT_TAG(fr->run->p, a->buf), 4);

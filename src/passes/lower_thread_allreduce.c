@@ -353,7 +353,7 @@ static tir_stmt *lower(lstate *st, tir_stmt *s) {
 }
 
 tir_func *tir_pass_lower_thread_allreduce(tir_ctx *c, const tir_func *f, tir_diag *d) {
-  lstate st = {.c = c, .d = d};
+  lstate st = {.c = c, .d = d, .near = f->span}; /* the function, where no statement around has a position */
   tir_stmt *b = lower(&st, f->body);
   free(st.launches);
   free(st.bufs);

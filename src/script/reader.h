@@ -205,6 +205,7 @@ typedef struct rd {
   /* the statement rd_stmts is at, and its list (ts_node_parent walks down
    * from the root: too slow to ask for every block-frame statement) */
   TSNode cur_stmt, cur_list;
+  tir_span eval_sp; /* the expression rd_eval is in (innermost), for errors on nodes without a position */
   /* an `if` on a Python constant: TVM's parser reads the branch taken into
    * the enclosing statement list, so what the branch scopes (a bare
    * T.launch_thread, a let, a buffer) goes on over the statements after the

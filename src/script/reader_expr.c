@@ -643,7 +643,7 @@ done:
   return true;
 bad: {
   char x[32], y[32];
-  tir_error(r->d, sp, "operands have incompatible dtypes %s and %s", tir_dtype_str(a->dtype, x),
+  tir_error(r->d, sp.line ? sp : r->eval_sp, "operands have incompatible dtypes %s and %s", tir_dtype_str(a->dtype, x),
             tir_dtype_str(b->dtype, y));
   return false;
 }
@@ -654,7 +654,7 @@ static bool div_by_zero(rd *r, tir_expr_kind k, const tir_expr *b) {
   if (k != TIR_DIV && k != TIR_MOD && k != TIR_FLOORDIV && k != TIR_FLOORMOD) return false;
   if (b->kind != TIR_INT_IMM || b->u.int_val != 0 || b->dtype.lanes != 1) return false;
   /* a divisor folded from constants has no place of its own: the statement's */
-  tir_span sp = b->span.line ? b->span : !ts_node_is_null(r->cur_stmt) ? rd_span(r->cur_stmt) : b->span;
+  tir_span sp = b->span.line ? b->span : r->eval_sp.line ? r->eval_sp : !ts_node_is_null(r->cur_stmt) ? rd_span(r->cur_stmt) : b->span;
   tir_error(r->d, sp, "division by zero");
   return true;
 }
@@ -1837,6 +1837,8 @@ rval rd_eval(rd *r, TSNode n) {
   }
   const char *t = ts_node_type(n);
   rval v;
+  tir_span outer_sp = r->eval_sp;
+  r->eval_sp = sp; /* where an error on a node without a position points */
   if (!strcmp(t, "integer")) v = int_literal(r, n);
   else if (!strcmp(t, "float")) v = float_literal(r, n);
   else if (!strcmp(t, "true") || !strcmp(t, "false")) v = (rval){.k = RV_BOOL, .i = t[0] == 't', .sp = sp};
@@ -1896,6 +1898,7 @@ rval rd_eval(rd *r, TSNode n) {
     tir_error(r->d, sp, "unsupported expression (%s)", t);
     v = rv_err();
   }
+  r->eval_sp = outer_sp;
   r->depth--;
   return v;
 }

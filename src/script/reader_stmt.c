@@ -1886,6 +1886,10 @@ static bool min_ext_of(rd *r, rval *lo, rval *hi, bool lit_zero, tir_expr **pmin
       t.code = ta.code == TIR_TC_UINT || tb.code == TIR_TC_UINT ? TIR_TC_UINT : TIR_TC_INT;
       a = loop_bound(r, l, t), b = loop_bound(r, h, t);
     } else {
+      if ((a && !tir_dtype_is_int(ta)) || (b && !tir_dtype_is_int(tb))) {
+        tir_error(r->d, a && !tir_dtype_is_int(ta) ? l.sp : h.sp, "loop bounds must be integers");
+        return false;
+      }
       if (!a) a = rd_convert(r, l, tb);
       if (!b) b = rd_convert(r, h, a ? a->dtype : ta);
     }
