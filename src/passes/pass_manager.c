@@ -287,6 +287,36 @@ static void unify_ranges(tir_ctx *c, const tir_module *m) {
     if (m->funcs[i]->body) tir_visit_stmt(&v, m->funcs[i]->body);
 }
 
+/* a buffer with strides, but not one per dimension (TVM's cache_index
+ * writes `T.sblock_alloc_buffer((4, 2), strides=(1,))`): TVM's passes
+ * lower it as a compact row-major buffer (its CompactBufferAllocation
+ * rebuilds it without them), and so do tirc's, with a warning; printed as
+ * written when no pass runs */
+static void row_major_strides(tir_diag *d, tir_buffer *b) {
+  if (!b || !b->nstrides || b->nstrides == b->ndim) return;
+  tir_warning(d, b->span, "buffer '%s' has %d dimensions but %d stride%s (as TVM's cache_index writes it): lowered as "
+              "a row-major buffer without strides, as TVM's passes lower it", b->name, b->ndim, b->nstrides,
+              b->nstrides == 1 ? "" : "s");
+  b->strides = NULL;
+  b->nstrides = 0;
+}
+
+static bool strides_stmt(tir_visitor *v, const tir_stmt *s) {
+  tir_diag *d = v->user;
+  if (s->kind == TIR_ALLOC_BUFFER || s->kind == TIR_DECL_BUFFER) row_major_strides(d, s->u.decl.buf);
+  if (s->kind == TIR_BLOCK_REALIZE) {
+    const tir_block *b = s->u.realize.block;
+    for (int i = 0; i < b->n_alloc; i++) row_major_strides(d, b->alloc_buffers[i]);
+  }
+  return true;
+}
+
+static void unify_strides(const tir_module *m, tir_diag *d) {
+  tir_visitor v = {.stmt = strides_stmt, .user = d};
+  for (int i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i]->body) tir_visit_stmt(&v, m->funcs[i]->body);
+}
+
 static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const tir_pipeline_opts *o, tir_diag *d,
                        bool may_reclaim) {
   static const tir_pipeline_opts defaults = {.verify_each = true};
@@ -301,6 +331,7 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
   p->ran = true;
   if (o->verify_each && !verify_module(p, m, NULL, d)) return NULL;
   if (p->n > 0) unify_ranges(c, m);
+  if (p->n > 0) unify_strides(m, d);
   /* scalable vectors: read and printed, lowered by no pass (checked once:
    * no pass makes one) */
   if (p->n > 0) {
