@@ -624,6 +624,8 @@ typedef struct tir_module {
 } tir_module;
 
 tir_func *tir_func_copy(tir_ctx *c, const tir_func *f);
+/* b is one of f's parameter buffers, or a view of one's data */
+bool tir_func_is_param_buffer(const tir_func *f, const tir_buffer *b);
 /* a deep copy of m into c, wherever m lives: every node copied once (vars and
  * buffers keep their identity among themselves, and their ids; c's next id
  * is raised past them); m is not touched (src/ir/clone.c) */

@@ -506,7 +506,7 @@ static int decided_cmp(const tir_expr *e) {
     x = y, y = t;
     k = k == TIR_LT ? TIR_GT : k == TIR_GT ? TIR_LT : k == TIR_LE ? TIR_GE : k == TIR_GE ? TIR_LE : k;
   }
-  cv lo, hi, cc = {false, c};
+  cv lo, hi, cc;
   if (!narrow_range(x, &lo, &hi) || !no_call(x, 0)) return -1;
   int bits = y->dtype.bits;
   if (y->dtype.code == TIR_TC_INT && bits < 64 && (c >> (bits - 1) & 1)) c |= ~(((uint64_t)1 << bits) - 1);

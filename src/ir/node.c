@@ -402,6 +402,12 @@ tir_stmt *tir_stmt_copy(tir_ctx *c, const tir_stmt *s) {
 
 /* ---- functions and modules ---- */
 
+bool tir_func_is_param_buffer(const tir_func *f, const tir_buffer *b) {
+  for (int i = 0; f->buffer_map && i < f->nparams; i++)
+    if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;
+  return false;
+}
+
 tir_func *tir_func_copy(tir_ctx *c, const tir_func *f) {
   tir_func *n = tir_alloc(c, sizeof *n);
   *n = *f;

@@ -527,20 +527,13 @@ static bool uses_loop_var(compact_state *st, const tir_expr *e) {
   return found;
 }
 
-static bool is_param_buffer(const compact_state *st, const tir_buffer *b) {
-  const tir_func *f = st->func;
-  for (int i = 0; f->buffer_map && i < f->nparams; i++)
-    if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;
-  return false;
-}
-
 /* loads in e: of any buffer (any_load), else of buffers the function
  * allocates itself, whose values change while the allocation lives */
 static bool has_load_cb(tir_visitor *v, const tir_expr *e) {
   void **u = v->user;
   compact_state *st = u[0];
   bool *found = u[1], any = *(bool *)u[2];
-  if (e->kind == TIR_BUFFER_LOAD && (any || !is_param_buffer(st, e->u.load.buf))) *found = true;
+  if (e->kind == TIR_BUFFER_LOAD && (any || !tir_func_is_param_buffer(st->func, e->u.load.buf))) *found = true;
   return !*found;
 }
 

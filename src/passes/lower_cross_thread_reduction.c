@@ -546,17 +546,11 @@ static bool thread_loop(const tir_stmt *l) {
  * rfactor's partial sums over a symbolic extent: the outputs past it are
  * written by no step, and the consumer reads them), so it is lowered as
  * TVM lowers it, the fresh reductions defining what was undefined. */
-static bool is_param_buffer(const tir_func *f, const tir_buffer *b) {
-  for (int i = 0; f->buffer_map && i < f->nparams; i++)
-    if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;
-  return false;
-}
-
 static bool first_step_included(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred) {
   tir_expr *p = s->u.realize.predicate;
   if (!p || (p->kind == TIR_INT_IMM && p->u.int_val != 0)) return true;
   bool param = false;
-  for (int i = 0; i < r->n && !param; i++) param = is_param_buffer(st->f, r->w[i]);
+  for (int i = 0; i < r->n && !param; i++) param = tir_func_is_param_buffer(st->f, r->w[i]);
   if (!param) return true;
   bool uses_red = false;
   for (int k = 0; k < nred && !uses_red; k++) uses_red = uses(p, redloops[k]->u.loop.var);

@@ -87,6 +87,10 @@ static tir_stmt *sync(lstate *st) {
 }
 
 static tir_expr *cint(lstate *st, tir_dtype t, int64_t v) { return tir_int(st->c, t, v); }
+/* a thread var in the index dtype t (cast where the launches' dtypes differ) */
+static tir_expr *in_dtype(lstate *st, const tir_expr *var, tir_dtype t) {
+  return tir_dtype_eq(var->dtype, t) ? (tir_expr *)var : tir_cast(st->c, t, (tir_expr *)var);
+}
 
 /* the tag's dimension: x 0, y 1, z 2 */
 static int tag_dim(const char *tag) {
@@ -181,12 +185,12 @@ static tir_stmt *lower_site(lstate *st, const tir_stmt *attr, const tir_expr *ca
   int64_t R = 1, G = 1;
   tir_expr *r = cint(st, it, 0), *g = cint(st, it, 0);
   for (int i = 0; i < nr; i++) { /* r = ((v0) * e1 + v1) * e2 + v2 ..., outermost dim first */
-    tir_expr *v = tir_dtype_eq(rl[i].var->dtype, it) ? (tir_expr *)rl[i].var : tir_cast(st->c, it, (tir_expr *)rl[i].var);
+    tir_expr *v = in_dtype(st, rl[i].var, it);
     r = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, r, cint(st, it, rl[i].extent)), v) : v;
     R *= rl[i].extent;
   }
   for (int i = 0; i < ng; i++) {
-    tir_expr *v = tir_dtype_eq(gl[i].var->dtype, it) ? (tir_expr *)gl[i].var : tir_cast(st->c, it, (tir_expr *)gl[i].var);
+    tir_expr *v = in_dtype(st, gl[i].var, it);
     g = i ? tir_binary(st->c, TIR_ADD, tir_binary(st->c, TIR_MUL, g, cint(st, it, gl[i].extent)), v) : v;
     G *= gl[i].extent;
   }

@@ -92,8 +92,7 @@ static scope *lca_of(scope *a, scope *b) {
   return a;
 }
 
-static void touch(plan *p, buf_info *bi, scope *at) {
-  (void)p;
+static void touch(buf_info *bi, scope *at) {
   if (!bi) return;
   bi->lca = lca_of(bi->lca, at);
 }
@@ -110,8 +109,8 @@ static scope *new_scope(plan *p, const tir_stmt *s) {
 
 static bool on_expr(tir_visitor *v, const tir_expr *e) {
   plan *p = v->user;
-  if (e->kind == TIR_BUFFER_LOAD) touch(p, find_buf(p, e->u.load.buf), p->cur);
-  else if (e->kind == TIR_VAR) touch(p, find_data(p, e), p->cur);
+  if (e->kind == TIR_BUFFER_LOAD) touch(find_buf(p, e->u.load.buf), p->cur);
+  else if (e->kind == TIR_VAR) touch(find_data(p, e), p->cur);
   return true;
 }
 
@@ -150,7 +149,7 @@ static void touch_if_indexed(opaque_iter_ctx *o, const tir_buffer *b, tir_expr *
   if (!bi) return;
   for (int k = 0; k < o->n; k++)
     for (int j = 0; j < nidx && !o->reduce[k]; j++)
-      if (mentions(idx[j], o->vars[k])) touch(o->p, bi, o->doms[k]);
+      if (mentions(idx[j], o->vars[k])) touch(bi, o->doms[k]);
 }
 
 static bool opaque_iter_expr(tir_visitor *v, const tir_expr *e) {
@@ -169,7 +168,7 @@ static bool opaque_iter_stmt(tir_visitor *v, const tir_stmt *s) {
 static void touch_writes(opaque_iter_ctx *o, const tir_block *b) {
   for (int i = 0; i < b->n_writes; i++) {
     buf_info *bi = find_buf(o->p, b->writes[i].buf);
-    for (int k = 0; bi && k < o->n; k++) touch(o->p, bi, o->doms[k]);
+    for (int k = 0; bi && k < o->n; k++) touch(bi, o->doms[k]);
   }
 }
 
@@ -231,7 +230,7 @@ static void walk_realize(plan *p, const tir_stmt *s) {
   scope *saved = p->cur;
   p->cur = sc;
   opaque_iter_scopes(p, s);
-  for (int i = 0; i < b->n_match; i++) touch(p, find_buf(p, b->match_buffers[i].src.buf), sc);
+  for (int i = 0; i < b->n_match; i++) touch(find_buf(p, b->match_buffers[i].src.buf), sc);
   for (int i = 0; i < b->n_match; i++)
     for (int j = 0; j < b->match_buffers[i].src.n; j++) {
       walk_expr(p, b->match_buffers[i].src.region[j].min);
@@ -264,7 +263,7 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
   if (!s) return;
   switch (s->kind) {
   case TIR_BUFFER_STORE:
-    touch(p, find_buf(p, s->u.store.buf), p->cur);
+    touch(find_buf(p, s->u.store.buf), p->cur);
     walk_expr(p, s->u.store.value);
     for (int i = 0; i < s->u.store.nidx; i++) walk_expr(p, s->u.store.idx[i]);
     break;

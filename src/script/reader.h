@@ -358,6 +358,7 @@ rval rd_eval(rd *r, TSNode n);
 tir_expr *rd_as_expr(rd *r, rval v);
 /* a Python literal converted to dtype t; exprs of another dtype are cast */
 tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
+bool rd_int_fits(tir_dtype t, int64_t v);
 /* binary op on values with TVM's dtype rules and constant folding */
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);

@@ -338,7 +338,8 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   }
 }
 
-static bool int_fits(tir_dtype t, int64_t v) {
+/* v is a value of the int (or bool) dtype t */
+bool rd_int_fits(tir_dtype t, int64_t v) {
   if (tir_dtype_is_bool(t)) return v == 0 || v == 1;
   if (t.bits >= 64) return t.code == TIR_TC_INT || v >= 0;
   if (t.code == TIR_TC_UINT) return v >= 0 && v < ((int64_t)1 << t.bits);
@@ -370,7 +371,7 @@ static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
   if (e->kind == TIR_INT_IMM) {
     if (tir_dtype_is_float(t)) return tir_float(r->c, t, (double)e->u.int_val);
     if (tir_dtype_is_bool(t)) return tir_bool(r->c, e->u.int_val != 0);
-    if (tir_dtype_is_int(t) && int_fits(t, e->u.int_val)) return tir_int(r->c, t, e->u.int_val);
+    if (tir_dtype_is_int(t) && rd_int_fits(t, e->u.int_val)) return tir_int(r->c, t, e->u.int_val);
   }
   if (e->kind == TIR_FLOAT_IMM) {
     double f = e->u.float_val;
@@ -383,7 +384,7 @@ static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
     if (t.code == TIR_TC_UINT && !tir_dtype_is_bool(t) && f < 0) return NULL; /* TVM: a uint from a negative value */
     int64_t v = (int64_t)f;
     if (tir_dtype_is_bool(t)) return v == 0 || v == 1 ? tir_bool(r->c, v != 0) : NULL;
-    if (tir_dtype_is_int(t) && int_fits(t, v)) return tir_int(r->c, t, v);
+    if (tir_dtype_is_int(t) && rd_int_fits(t, v)) return tir_int(r->c, t, v);
   }
   return NULL;
 }
@@ -412,7 +413,7 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
     if (tir_dtype_is_float(s) && !float_fits(r, s, (double)v.i, v.sp)) return NULL;
     if (tir_dtype_is_float(s)) return with_span(r, cast_to(r, t, tir_float(r->c, s, (double)v.i)), v.sp);
     if (tir_dtype_is_int(s) || tir_dtype_is_bool(s)) {
-      if (!int_fits(s, v.i)) {
+      if (!rd_int_fits(s, v.i)) {
         tir_error(r->d, v.sp, "integer literal %lld out of range for %s", (long long)v.i, tir_dtype_str(s, b));
         return NULL;
       }

@@ -2076,13 +2076,6 @@ bad:
   return false;
 }
 
-/* k is a value of the int dtype t */
-static bool step_fits(tir_dtype t, int64_t k) {
-  if (t.bits >= 64) return t.code == TIR_TC_INT || k >= 0;
-  if (t.code == TIR_TC_UINT) return k >= 0 && k < ((int64_t)1 << t.bits);
-  return k >= -((int64_t)1 << (t.bits - 1)) && k < ((int64_t)1 << (t.bits - 1));
-}
-
 static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   tir_expr *hint = r->loop_var_hint;
   r->loop_var_hint = NULL;
@@ -2136,7 +2129,7 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
      * are refused where the loop is lowered or run) */
     if (!tir_dtype_eq(step->dtype, ls.ext[0]->dtype)) { /* a constant retyped, as TVM converts a bound */
       int64_t k;
-      step = tir_is_const_int(step, &k) && step_fits(ls.ext[0]->dtype, k) ? tir_int(r->c, ls.ext[0]->dtype, k)
+      step = tir_is_const_int(step, &k) && rd_int_fits(ls.ext[0]->dtype, k) ? tir_int(r->c, ls.ext[0]->dtype, k)
                                                                               : tir_cast(r->c, ls.ext[0]->dtype, step);
     }
   }
