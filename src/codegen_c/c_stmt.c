@@ -67,6 +67,27 @@ bool cg_expr_uses_var(const tir_expr *e, const void *var) {
 /* s reads var (a load of a buffer over it, or the var itself), stores aside */
 static bool reads_var(const tir_stmt *s, const void *var) { return walk_uses(s, var, false); }
 
+/* may s write the array of var: a store into a buffer over it, or the var
+ * itself as a value (a pointer handed on: an extern, an access_ptr) */
+static bool may_write_expr(tir_visitor *v, const tir_expr *e) {
+  use_ctx *u = v->user;
+  if (e == u->var) u->found = true;
+  return !u->found;
+}
+
+static bool may_write_stmt(tir_visitor *v, const tir_stmt *s) {
+  use_ctx *u = v->user;
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == u->var) u->found = true;
+  return !u->found;
+}
+
+static bool may_write_var(const tir_stmt *s, const void *var) {
+  use_ctx u = {var, false, true};
+  tir_visitor v = {.expr = may_write_expr, .stmt = may_write_stmt, .user = &u};
+  tir_visit_stmt(&v, s);
+  return u.found;
+}
+
 /* ---- statements ---- */
 
 static void print_store(cg *g, const tir_stmt *s) {
@@ -379,12 +400,18 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   int bytes = tir_dtype_bytes(t);
   if (align <= 0) align = 64;
   cg_note_span(g, key, key, 0, k >= 0 ? k * bytes : INT64_MAX); /* an object of its own */
+  /* an array read and never written: what it reads is undefined (the
+   * interpreter refuses it); the C reads zeros, which gcc's
+   * -Wuninitialized accepts */
+  bool zero = !g->target->is_cuda && !may_write_var(body, key);
   if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)
-    cg_linef(g, "_Alignas(%d) %s %s[%s];", align, ty, name, size);
-  else
-    cg_linef(g, "%s %s[%s];", ty, name, size);
+    cg_linef(g, "_Alignas(%d) %s %s[%s]%s;", align, ty, name, size, zero ? " = {0}" : "");
+  else {
+    cg_linef(g, "%s %s[(%s) > 0 ? (%s) : 1];", ty, name, size, size); /* C has no array of none */
+    if (zero) cg_linef(g, "memset(%s, 0, sizeof %s);", name, name);
+  }
   if (!g->target->is_cuda && !reads_var(body, key)) cg_linef(g, "(void)%s;", name); /* only stored: gcc's -Wunused-but-set */
   cg_stmt(g, body);
 }

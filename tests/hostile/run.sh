@@ -6,7 +6,7 @@
 #                                   no error) at NAME.tir:LINE:COL holding
 #                                   TEXT, and its C compiles
 #   # EXPECT: ok                    tirc --emit=c exits 0, the C compiles with
-#                                   gcc -Wall -Wextra -Werror, and, where
+#                                   gcc -O2 -Wall -Wextra -Werror, and, where
 #                                   NAME_main.c is beside it, links with it and
 #                                   runs to exit 0 (it checks the answer);
 #                                   --emit=cuda compiles with nvcc -Werror
@@ -45,7 +45,7 @@ for f in "$here"/*.tir; do
       elif [ "$n" -ne 1 ] || [ "$ne" -ne 0 ]; then bad "$name: $n warnings and $ne errors, expected one warning" "$tmp/$name.err"
       elif ! grep -q -F -- "$name.tir:$at: warning: " "$tmp/$name.err" || ! grep -q -F -- "$text" "$tmp/$name.err"; then
         bad "$name: expected $name.tir:$at: warning: ...$text..." "$tmp/$name.err"
-      elif ! gcc -std=c11 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
+      elif ! gcc -std=c11 -O2 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
       else pass=$((pass+1)); fi ;;
     ok)
       if [ $rc -ne 0 ]; then bad "$name: exit $rc, expected 0" "$tmp/$name.err"; continue; fi
@@ -61,10 +61,10 @@ for f in "$here"/*.tir; do
       fi
       main="$here/${name}_main.c"
       if [ -f "$main" ]; then
-        if ! gcc -std=c11 -O1 -Wall -Wextra -Werror "$tmp/$name.c" "$main" -o "$tmp/$name.bin" -lm >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
+        if ! gcc -std=c11 -O2 -Wall -Wextra -Werror "$tmp/$name.c" "$main" -o "$tmp/$name.bin" -lm >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
         elif ! timeout 20 "$tmp/$name.bin" >"$tmp/$name.run" 2>&1; then bad "$name: wrong answer" "$tmp/$name.run"
         else pass=$((pass+1)); fi
-      elif ! gcc -std=c11 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
+      elif ! gcc -std=c11 -O2 -Wall -Wextra -Werror -c "$tmp/$name.c" -o "$tmp/$name.o" >"$tmp/$name.cc" 2>&1; then bad "$name: C does not compile" "$tmp/$name.cc"
       else pass=$((pass+1)); fi
       if [ $have_nvcc = 1 ] && (cd "$here" && timeout 20 "$tirc" --emit=cuda "$name.tir" -o "$tmp/$name.cu" 2>/dev/null); then
         nvcc -arch=sm_80 $nvflags -Werror all-warnings -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nv" 2>&1 || bad "$name: CUDA does not compile" "$tmp/$name.nv"
