@@ -119,6 +119,9 @@ bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d);
  * loads; TVM's LowerMatchBuffer writes access_ptr extents past the end of
  * strided views).  The reader runs it on every function it reads. */
 bool tir_check_bounds(const tir_func *f, tir_diag *d);
+/* the same, with a load or store proved out of bounds an error where
+ * access_errors (code generation: it is out of bounds each time it runs) */
+bool tir_check_bounds_ex(const tir_func *f, tir_diag *d, bool access_errors);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -20,6 +20,14 @@ extern "C" {
  * Returns NULL with errors in d on bad input.  Nodes live in c. */
 tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d);
 
+typedef struct tir_parse_opts {
+  /* a buffer load or store proved out of bounds each time it runs is an
+   * error, not a warning (for a caller that generates code from it:
+   * tir_check_bounds_ex) */
+  bool oob_access_errors;
+} tir_parse_opts;
+tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_parse_opts *o, tir_diag *d);
+
 typedef enum {
   TIR_DIALECT_TIRX, /* default: what apache-tvm 0.27 reads: tirx, T.sblock, @T.prim_func(s_tir=True) */
   TIR_DIALECT_TIR,  /* the old spelling: tir, T.block */

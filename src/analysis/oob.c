@@ -55,6 +55,7 @@ typedef struct ob {
   int ninfos, capinfos;
   tir_ptrmap sizes; /* data var -> 1 + constant element count of its allocation */
   tir_ptrmap jumps; /* loop -> 1 when a break/continue of its own is in its body */
+  bool access_errors; /* a load or store out of bounds is an error (code generation) */
   int nerr;
 } ob;
 
@@ -229,11 +230,15 @@ static void check_index(ob *o, const tir_buffer *b, tir_expr *const *idx, int ni
     bool high = mx >= ext;
     char at[256];
     lf_corner(&f, high, at, sizeof at);
-    /* a warning, not an error: TVM's own test programs hold such accesses
-     * (never run there), and tirc reads what TVM reads */
-    tir_diag_add(o->d, TIR_SEV_WARNING, pick(sp, idx[d]->span),
-                 "%s of %s is out of bounds: index %lld of dim %d is not in [0, %lld)%s", store ? "store" : "load",
-                 b->name, (long long)(high ? mx : mn), d, (long long)ext, at);
+    /* a warning, not an error, as read: TVM's own test programs hold such
+     * accesses (never run there), and tirc reads what TVM reads.  For code
+     * an error: the access would be out of bounds whenever it runs (C's
+     * undefined behaviour, which gcc -O2 refuses to compile warning-free) */
+    tir_diag_add(o->d, o->access_errors ? TIR_SEV_ERROR : TIR_SEV_WARNING, pick(sp, idx[d]->span),
+                 "%s of %s is out of bounds: index %lld of dim %d is not in [0, %lld)%s%s", store ? "store" : "load",
+                 b->name, (long long)(high ? mx : mn), d, (long long)ext, at,
+                 o->access_errors ? "; no code is generated for an access out of bounds whenever it is reached" : "");
+    if (o->access_errors) o->nerr++;
     return;
   }
 }
@@ -512,9 +517,11 @@ static void walk_stmt(ob *o, const tir_stmt *s, bool sure) {
   }
 }
 
-bool tir_check_bounds(const tir_func *f, tir_diag *d) {
+bool tir_check_bounds(const tir_func *f, tir_diag *d) { return tir_check_bounds_ex(f, d, false); }
+
+bool tir_check_bounds_ex(const tir_func *f, tir_diag *d, bool access_errors) {
   if (!f) return true;
-  ob o = {.d = d};
+  ob o = {.d = d, .access_errors = access_errors};
   for (int i = 0; i < f->nparams; i++)
     if (f->buffer_map && f->buffer_map[i]) note_buffer_size(&o, f->buffer_map[i]);
   mark_jumps(&o, f->body, NULL);

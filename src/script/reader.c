@@ -1117,6 +1117,11 @@ uint64_t rd_parse_budget(size_t bytes) { return 2000000u + 5u * (uint64_t)bytes;
 enum { CHUNK_THRESHOLD = 32 << 10, CHUNK_BYTES = 8 << 10 };
 
 tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
+  return tir_parse_ex(c, src, len, NULL, d);
+}
+
+tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_parse_opts *o, tir_diag *d) {
+  bool oob_errors = o && o->oob_access_errors;
   if (!src) len = 0;
   if (!check_input(src ? src : "", len, d)) return NULL;
   if (len > UINT32_MAX / 2) {
@@ -1167,7 +1172,7 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   if (d->nerrors == before && m->nfuncs == 0 && !saw_module)
     tir_error(d, FIRST, "no @T.prim_func in the input");
   /* accesses that certainly run out of bounds are errors of the input */
-  for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds(m->funcs[i], d);
+  for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds_ex(m->funcs[i], d, oob_errors);
   if (r.match_an) tir_analyzer_free(r.match_an);
   tir_ptrmap_free(&r.thread_ext);
   free(r.syms);

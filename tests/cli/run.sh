@@ -33,6 +33,10 @@ check print-after 0 "; IR after CompactBufferAllocation \(compact\)" "$tirc" --p
 check time-passes 0 "CompactBufferAllocation \(compact\)" "$tirc" --passes=compact,lower_match --time-passes "$relu"
 check no-verify 0 "def relu" "$tirc" --passes=compact --no-verify-each "$relu"
 check verify-raw-ptr 0 "warning: --verify-exec: after pass 'LowerIntrin', function 'f' hands raw pointers" "$tirc" --passes=lower_intrin --verify-exec "$root/tests/cli/verify_raw_ptr.tir"
+# an access out of bounds whenever it runs: a warning as read and lowered
+# (TVM's tests hold such programs), an error where code is generated
+check oob-warning-tir 0 "oob_store_loop.tir:14:9: warning: store of B is out of bounds" "$tirc" --passes=default "$root/tests/hostile/oob_store_loop.tir"
+check oob-error-c 1 "oob_store_loop.tir:14:9: error: store of B is out of bounds.*no code is generated" "$tirc" --emit=c "$root/tests/hostile/oob_store_loop.tir"
 "$tirc" --passes=compact,lower_match -o "$tmp/o.tir" "$relu" >"$tmp/so" 2>&1; rc=$?
 if [ $rc = 0 ] && [ ! -s "$tmp/so" ] && grep -q "relu_a_shared = T.sblock_alloc_buffer((2, 2, 64, 64)" "$tmp/o.tir"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/dash-o"; fi
 check emit-c 0 "int32_t relu\(" "$tirc" --emit=c "$relu"
