@@ -268,8 +268,16 @@ static void print_cast(cg *g, const tir_expr *e, int need) {
   }
   if (tir_dtype_is_bool(e->dtype) && !tir_dtype_is_bool(e->u.un.a->dtype)) {
     open_paren(g, PREC_EQ, need);
-    cg_expr_prec(g, e->u.un.a, PREC_REL + 1);
-    puts_(g, " != 0");
+    if (tir_dtype_is_float(a->dtype) && a->dtype.bits < 32) {
+      /* CUDA's __half, __nv_bfloat16, fp8: `x != 0` matches several
+       * operators (nvcc refuses it); compared as a float (NaN is true) */
+      puts_(g, "(float)");
+      cg_expr_prec(g, e->u.un.a, PREC_UNARY);
+      puts_(g, " != 0.0f");
+    } else {
+      cg_expr_prec(g, e->u.un.a, PREC_REL + 1);
+      puts_(g, " != 0");
+    }
     close_paren(g, PREC_EQ, need);
     return;
   }

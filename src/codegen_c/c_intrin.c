@@ -225,7 +225,9 @@ static bool print_bits(cg *g, const tir_expr *e) {
     if (n == 1) { /* ~x through a helper function: gcc warns of a ~ it sees on a bool-valued operand, or on a
                    * narrow unsigned compared with a constant, though the cast back makes both right */
       cg_need_helper(g, CG_NOT, u);
-      cg_text_printf(g->out, "tir_not_%s(", cg_type_suffix(cg_type_index(u)));
+      /* the operand converted explicitly (nvcc warns of a negative constant
+       * turned unsigned by the call: "change of sign") */
+      cg_text_printf(g->out, "tir_not_%s((%s)", cg_type_suffix(cg_type_index(u)), uty);
       cg_expr_prec(g, a[0], 14);
       cg_text_puts(g->out, ")");
     } else {

@@ -219,6 +219,7 @@ void cg_stmt(cg *g, const tir_stmt *s);
 const tir_stmt *cg_workspace(const tir_func *f, const char **mode);
 bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b); /* loads, stores or addresses of b */
 bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
+bool cg_may_write_var(const tir_stmt *s, const void *var); /* a store over var, or var handed on as a value */
 bool cg_expr_uses_var(const tir_expr *e, const void *var); /* the same, in an expression */
 /* for (T var = min; var < min + extent; ++var) { body }; loop is passed to
  * the loop_end hook (may be NULL) */

@@ -81,7 +81,7 @@ static bool may_write_stmt(tir_visitor *v, const tir_stmt *s) {
   return !u->found;
 }
 
-static bool may_write_var(const tir_stmt *s, const void *var) {
+bool cg_may_write_var(const tir_stmt *s, const void *var) {
   use_ctx u = {var, false, true};
   tir_visitor v = {.expr = may_write_expr, .stmt = may_write_stmt, .user = &u};
   tir_visit_stmt(&v, s);
@@ -117,6 +117,12 @@ static bool is_zero(const tir_expr *e) {
 
 static bool find_alloc(tir_visitor *v, const tir_stmt *s) {
   if (s->kind == TIR_ALLOCATE || s->kind == TIR_ALLOC_BUFFER) *(bool *)v->user = true;
+  return true;
+}
+
+/* a way out of a loop other than its end: an assert (return -1) or a break */
+static bool find_exit(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind == TIR_ASSERT || s->kind == TIR_BREAK) *(bool *)v->user = true;
   return true;
 }
 
@@ -160,14 +166,20 @@ static bool loop_pragmas(cg *g, const tir_stmt *loop, const tir_expr *extent) {
       cg_linef(g, "#endif");
     }
     break;
-  case TIR_FOR_VECTORIZED:
+  case TIR_FOR_VECTORIZED: {
     if (g->target->is_cuda) break;
+    /* gcc ignores ivdep on a loop with another exit, and says so (a warning) */
+    bool exits = false;
+    tir_visitor v = {.stmt = find_exit, .user = &exits};
+    tir_visit_stmt(&v, loop->u.loop.body);
+    if (exits) break;
     cg_linef(g, "#if defined(__clang__)");
     cg_linef(g, "#pragma clang loop vectorize(enable)");
     cg_linef(g, "#elif defined(__GNUC__)");
     cg_linef(g, "#pragma GCC ivdep");
     cg_linef(g, "#endif");
     break;
+  }
   case TIR_FOR_PARALLEL: {
     if (g->target->is_cuda) break;
     bool allocs = false;
@@ -403,7 +415,7 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   /* an array read and never written: what it reads is undefined (the
    * interpreter refuses it); the C reads zeros, which gcc's
    * -Wuninitialized accepts */
-  bool zero = !g->target->is_cuda && !may_write_var(body, key);
+  bool zero = !g->target->is_cuda && !cg_may_write_var(body, key);
   if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)

@@ -19,15 +19,21 @@ static ir_fold both_int(tir_expr_kind k, int64_t x, int64_t y) {
   case TIR_ADD: return fold_int((int64_t)((uint64_t)x + (uint64_t)y));
   case TIR_SUB: return fold_int((int64_t)((uint64_t)x - (uint64_t)y));
   case TIR_MUL: return fold_int((int64_t)((uint64_t)x * (uint64_t)y));
-  case TIR_FLOORDIV: return y && !(x == INT64_MIN && y == -1) ? fold_int(floordiv64(x, y)) : NONE;
-  case TIR_FLOORMOD: return y && !(x == INT64_MIN && y == -1) ? fold_int(floormod64(x, y)) : NONE;
-  case TIR_DIV: return y && !(x == INT64_MIN && y == -1) ? fold_int(x / y) : NONE;
-  case TIR_MOD: return y && !(x == INT64_MIN && y == -1) ? fold_int(x % y) : NONE;
+  /* INT64_MIN by -1 wraps, as TVM 0.27 folds it (the quotient INT64_MIN,
+   * the remainder 0); narrower ints wrap where the caller truncates */
+  case TIR_FLOORDIV: return !y ? NONE : y == -1 ? fold_int((int64_t)(0 - (uint64_t)x)) : fold_int(floordiv64(x, y));
+  case TIR_FLOORMOD: return !y ? NONE : y == -1 ? fold_int(0) : fold_int(floormod64(x, y));
+  case TIR_DIV: return !y ? NONE : y == -1 ? fold_int((int64_t)(0 - (uint64_t)x)) : fold_int(x / y);
+  case TIR_MOD: return !y ? NONE : y == -1 ? fold_int(0) : fold_int(x % y);
   case TIR_MIN: return fold_int(x < y ? x : y);
   case TIR_MAX: return fold_int(x > y ? x : y);
-  /* comparisons and and/or of two constants: TVM 0.27's operators build the
-   * node (T.int32(3) < T.int32(4) is T.LT(3, 4)); only Python's own numbers
-   * fold (3 < 4 is True), before they reach here */
+  /* < <= > >= of two constants fold to a bool (TVM 0.27's operators: its
+   * int64 values compared, uint64 too); == and != build the node (TVM's
+   * == is an EqualOp, never folded), as do and/or */
+  case TIR_LT: return (ir_fold){IR_FOLD_BOOL, x < y, 0};
+  case TIR_LE: return (ir_fold){IR_FOLD_BOOL, x <= y, 0};
+  case TIR_GT: return (ir_fold){IR_FOLD_BOOL, x > y, 0};
+  case TIR_GE: return (ir_fold){IR_FOLD_BOOL, x >= y, 0};
   default: return NONE;
   }
 }
@@ -62,7 +68,10 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
   tir_dtype t = a->dtype;
   if (!mod_folds(k, t, ca && cb)) return NONE;
   if (ca && cb && t.lanes == 1) {
-    ir_fold f = t.code == TIR_TC_UINT && t.bits == 64 ? both_uint64(k, (uint64_t)x, (uint64_t)y) : both_int(k, x, y);
+    bool u64 = t.code == TIR_TC_UINT && t.bits == 64 && !TIR_IS_CMP(k);
+    ir_fold f = u64 ? both_uint64(k, (uint64_t)x, (uint64_t)y) : both_int(k, x, y);
+    /* two bools: TVM's IntImm of the sum refuses 2 ("exceeds range of bool"): left a node */
+    if (tir_dtype_is_bool(t) && f.kind == IR_FOLD_INT && (f.i < 0 || f.i > 1)) return NONE;
     /* as TVM folds: two's complement in the operands' width (int32
      * 2147483647 + 1 is -2147483648; uint8 250 + 10 is 4) */
     if (f.kind == IR_FOLD_INT && tir_dtype_is_int(t) && t.bits < 64) {
@@ -71,6 +80,14 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
       f.i = (int64_t)u;
     }
     return f;
+  }
+  /* < <= > >= of two float constants of any width: their values compared
+   * (a NaN: false), as TVM 0.27 folds them */
+  if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && TIR_IS_CMP(k) && k != TIR_EQ &&
+      k != TIR_NE) {
+    double p = a->u.float_val, q = b->u.float_val;
+    bool v = k == TIR_LT ? p < q : k == TIR_LE ? p <= q : k == TIR_GT ? p > q : p >= q;
+    return (ir_fold){IR_FOLD_BOOL, v, 0};
   }
   /* min and max of two float constants of any width (no rounding), as TVM */
   if (a->kind == TIR_FLOAT_IMM && b->kind == TIR_FLOAT_IMM && t.lanes == 1 && (k == TIR_MIN || k == TIR_MAX)) {
@@ -89,15 +106,14 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
       (t.bits == 32 || t.bits == 64)) {
     bool f32 = t.bits == 32;
     double p = a->u.float_val, q = b->u.float_val, r;
+    /* TVM tests the divisor for 0 before rounding it: float32 1 / 1e-46 is inf */
+    if (k == TIR_DIV && q == 0) return NONE;
     if (f32) p = (float)p, q = (float)q;
     switch (k) {
     case TIR_ADD: r = p + q; break;
     case TIR_SUB: r = p - q; break;
     case TIR_MUL: r = p * q; break;
-    case TIR_DIV:
-      if (q == 0) return NONE;
-      r = p / q;
-      break;
+    case TIR_DIV: r = p / q; break;
     default: return NONE;
     }
     return fold_float(f32 ? (double)(float)r : r);
@@ -108,7 +124,10 @@ ir_fold ir_const_fold(tir_expr_kind k, const tir_expr *a, const tir_expr *b) {
    * 0 % x */
   bool fl = tir_dtype_is_float(t);
   bool fa = fl && a->kind == TIR_FLOAT_IMM && a->dtype.lanes == 1, fb = fl && b->kind == TIR_FLOAT_IMM && b->dtype.lanes == 1;
-  if ((fl && !fa && !fb) || tir_dtype_is_bool(t)) return NONE;
+  if (fl && !fa && !fb) return NONE;
+  /* a bool's + - * identities are TVM's too (b + T.bool(False) is b,
+   * b * T.bool(False) the False); its / // % TVM refuses or leaves */
+  if (tir_dtype_is_bool(t) && k != TIR_ADD && k != TIR_SUB && k != TIR_MUL) return NONE;
   bool za = (ca && x == 0) || (fa && a->u.float_val == 0), zb = (cb && y == 0) || (fb && b->u.float_val == 0);
   bool oa = (ca && x == 1) || (fa && a->u.float_val == 1), ob = (cb && y == 1) || (fb && b->u.float_val == 1);
   switch (k) {

@@ -402,7 +402,9 @@ static void pr_binary(printer *p, const tir_expr *e) {
   bool same_var = (e->kind == TIR_MIN || e->kind == TIR_MAX) && e->u.bin.a == e->u.bin.b && e->u.bin.a->kind == TIR_VAR;
   /* nodes TVM's operators refuse to build: a float // or % (ints only), a
    * float / by a zero constant ("Divide by zero"); their constructors read */
+  /* a bool's / (T.truncdiv refuses a bool; T.Div reads) */
   bool ctor_only = ((e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD) && !tir_dtype_is_int(e->dtype)) ||
+                   (e->kind == TIR_DIV && tir_dtype_is_bool(e->dtype)) ||
                    (e->kind == TIR_DIV && e->u.bin.b->kind == TIR_FLOAT_IMM && e->u.bin.b->u.float_val == 0);
   if (same_var || ctor_only || ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
       (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR)) ||

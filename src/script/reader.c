@@ -416,6 +416,7 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
     if (tn && !strcmp(tn, "Buffer")) {
       rd_args a;
       if (is_call) {
+        rd_predeclare_shape_names(r, rd_field(t, "arguments"));
         if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
       } else {
         memset(&a, 0, sizeof a);

@@ -35,6 +35,35 @@ static tir_expr *shape_var(rd *r, const char *name, tir_span sp) {
   return e;
 }
 
+/* T.Buffer(("n",), strides=(n,)) as a parameter's type: TVM 0.27 makes the
+ * vars of the shape's quoted names before it evaluates the call, so the
+ * strides, elem_offset and the rest may use them (its own print of a
+ * strided buffer over a later scalar parameter) */
+void rd_predeclare_shape_names(rd *r, TSNode arglist) {
+  TSNode shape = {0};
+  uint32_t n = ts_node_named_child_count(arglist);
+  for (uint32_t i = 0; i < n && ts_node_is_null(shape); i++) {
+    TSNode c = ts_node_named_child(arglist, i);
+    if (rd_is(c, "comment")) continue;
+    if (rd_is(c, "keyword_argument")) {
+      if (!strcmp(rd_text(r, rd_field(c, "name")), "shape")) shape = rd_field(c, "value");
+      continue;
+    }
+    shape = c; /* the first positional argument */
+  }
+  if (ts_node_is_null(shape)) return;
+  while (rd_is(shape, "parenthesized_expression") && ts_node_named_child_count(shape) == 1)
+    shape = ts_node_named_child(shape, 0);
+  bool seq = rd_is(shape, "tuple") || rd_is(shape, "list");
+  uint32_t m = seq ? ts_node_named_child_count(shape) : 1;
+  for (uint32_t i = 0; i < m; i++) {
+    TSNode e = seq ? ts_node_named_child(shape, i) : shape;
+    if (!rd_is(e, "string")) continue;
+    rval v = rd_eval(r, e);
+    if (v.k == RV_STR && plain_ident(v.s) && !rd_lookup(r, v.s)) shape_var(r, v.s, v.sp);
+  }
+}
+
 /* whether identifier n, met in field `field` of its parent, is a name the
  * expression looks up (not an attribute's object or name, a keyword, a
  * called function or T itself); by the field, not ts_node_parent, which

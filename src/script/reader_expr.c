@@ -609,8 +609,13 @@ static int64_t floordiv64(int64_t a, int64_t b) {
 }
 static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
 
-/* constant folding and identities, as TVM's arith::TryConstFold does */
+/* constant folding and identities, as TVM's arith::TryConstFold does; a
+ * comparison of two constants is read as the @T.prim_func decorator reads
+ * it, a node (from_source's default globals import tvm.script.relax, whose
+ * parser makes `<` fold it: docs/syntax.md); the printer writes such a node
+ * as T.LT(...), which both read as the node */
 static tir_expr *fold(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
+  if (TIR_IS_CMP(k)) return NULL;
   return ir_fold_apply(r->c, ir_const_fold(k, a, b), a, b);
 }
 
