@@ -350,6 +350,109 @@ static void check_match(ob *o, const tir_match_buffer *m) {
   }
 }
 
+static long bind_range(ob *o, const tir_expr *var, int64_t lo, int64_t hi);
+
+/* ---- conditions that confine loop vars to a box ---- */
+
+typedef struct nar {
+  const void *var;
+  int64_t lo, hi;
+} nar;
+
+#define MAXN 8
+
+/* the current range of a loop var, or false */
+static bool range_of(ob *o, const void *var, int64_t *lo, int64_t *hi) {
+  long i = tir_ptrmap_get(&o->vars, var, 0);
+  if (!i || !o->infos[i - 1].is_range) return false;
+  *lo = o->infos[i - 1].lo;
+  *hi = o->infos[i - 1].hi;
+  return true;
+}
+
+/* one comparison s * x + c OP k (s = +-1, x a loop var): x's interval */
+static bool narrow_cmp(ob *o, tir_expr_kind k, const tir_expr *a, const tir_expr *b, nar *out, int *n) {
+  lform fa, fb;
+  if (a->dtype.code != TIR_TC_INT) return false; /* an unsigned comparison is not the int64 one */
+  if (!lform_of(o, a, &fa) || !lform_of(o, b, &fb)) return false;
+  bool swap = fa.n == 0;
+  const lform *v = swap ? &fb : &fa, *c = swap ? &fa : &fb;
+  if (c->n || v->n != 1 || !v->name[0] || (v->coef[0] != 1 && v->coef[0] != -1)) return false;
+  if (swap) /* k OP v is v OP' k */
+    k = k == TIR_LT ? TIR_GT : k == TIR_LE ? TIR_GE : k == TIR_GT ? TIR_LT : k == TIR_GE ? TIR_LE : k;
+  /* s * x OP r, r = k - c */
+  int64_t r, lo = INT64_MIN, hi = INT64_MAX;
+  if (__builtin_sub_overflow(c->c, v->c, &r)) return false;
+  if (v->coef[0] == -1) { /* -x OP r is x OP' -r */
+    if (r == INT64_MIN) return false;
+    r = -r;
+    k = k == TIR_LT ? TIR_GT : k == TIR_LE ? TIR_GE : k == TIR_GT ? TIR_LT : k == TIR_GE ? TIR_LE : k;
+  }
+  switch (k) {
+  case TIR_LT: if (r == INT64_MIN) return false; hi = r - 1; break;
+  case TIR_LE: hi = r; break;
+  case TIR_GT: if (r == INT64_MAX) return false; lo = r + 1; break;
+  case TIR_GE: lo = r; break;
+  case TIR_EQ: lo = hi = r; break;
+  default: return false;
+  }
+  const void *x = v->key[0];
+  int i = 0;
+  while (i < *n && out[i].var != x) i++;
+  if (i == *n) {
+    if (*n == MAXN || !range_of(o, x, &out[i].lo, &out[i].hi)) return false;
+    out[i].var = x;
+    (*n)++;
+  }
+  if (lo > out[i].lo) out[i].lo = lo;
+  if (hi < out[i].hi) out[i].hi = hi;
+  return true;
+}
+
+/* the box cond (or, where neg, its negation) confines loop vars to: a
+ * conjunction of comparisons of one loop var (+- it, plus a constant) with
+ * a constant; false for anything else.  Every point of the box satisfies
+ * it, so an access in the arm it guards runs at every point of the box. */
+static bool narrow_of(ob *o, const tir_expr *c, bool neg, nar *out, int *n) {
+  static const tir_expr_kind NEG[] = {[TIR_LT] = TIR_GE, [TIR_LE] = TIR_GT, [TIR_GT] = TIR_LE,
+                                      [TIR_GE] = TIR_LT, [TIR_NE] = TIR_EQ};
+  if (!c || c->dtype.lanes != 1) return false;
+  switch (c->kind) {
+  case TIR_AND:
+    return !neg && narrow_of(o, c->u.bin.a, false, out, n) && narrow_of(o, c->u.bin.b, false, out, n);
+  case TIR_OR: /* not (a or b): not a and not b */
+    return neg && narrow_of(o, c->u.bin.a, true, out, n) && narrow_of(o, c->u.bin.b, true, out, n);
+  case TIR_NOT: return narrow_of(o, c->u.un.a, !neg, out, n);
+  case TIR_LT:
+  case TIR_LE:
+  case TIR_GT:
+  case TIR_GE: return narrow_cmp(o, neg ? NEG[c->kind] : c->kind, c->u.bin.a, c->u.bin.b, out, n);
+  case TIR_EQ: return !neg && narrow_cmp(o, TIR_EQ, c->u.bin.a, c->u.bin.b, out, n);
+  case TIR_NE: return neg && narrow_cmp(o, TIR_EQ, c->u.bin.a, c->u.bin.b, out, n);
+  default: return false;
+  }
+}
+
+static void walk_stmt(ob *o, const tir_stmt *s, bool sure);
+static void walk_expr(ob *o, const tir_expr *e, bool sure);
+
+/* an arm guarded by cond (neg: by its negation), walked where the guard
+ * confines loop vars to a non-empty box, over that box (sure there) */
+static void walk_arm(ob *o, const tir_expr *cond, bool neg, const tir_expr *e, const tir_stmt *s) {
+  nar box[MAXN];
+  int n = 0;
+  if (!narrow_of(o, cond, neg, box, &n) || n == 0) return;
+  for (int i = 0; i < n; i++)
+    if (box[i].lo > box[i].hi) return; /* the arm never runs */
+  int mark = o->ninfos;
+  long old[MAXN];
+  for (int i = 0; i < n; i++) old[i] = bind_range(o, box[i].var, box[i].lo, box[i].hi);
+  if (e) walk_expr(o, e, true);
+  if (s) walk_stmt(o, s, true);
+  for (int i = n - 1; i >= 0; i--) tir_ptrmap_put(&o->vars, box[i].var, old[i]);
+  o->ninfos = mark;
+}
+
 /* every access in e that runs whenever e is evaluated (sure) */
 static void walk_expr(ob *o, const tir_expr *e, bool sure) {
   if (!e || !sure) return;
@@ -360,7 +463,11 @@ static void walk_expr(ob *o, const tir_expr *e, bool sure) {
     return;
   case TIR_AND:
   case TIR_OR: walk_expr(o, e->u.bin.a, sure); return; /* the right side may not run */
-  case TIR_SELECT: walk_expr(o, e->u.select.cond, sure); return;
+  case TIR_SELECT:
+    walk_expr(o, e->u.select.cond, sure);
+    walk_arm(o, e->u.select.cond, false, e->u.select.t, NULL);
+    walk_arm(o, e->u.select.cond, true, e->u.select.f, NULL);
+    return;
   case TIR_NOT:
   case TIR_CAST: walk_expr(o, e->u.un.a, sure); return;
   case TIR_RAMP:
@@ -372,6 +479,10 @@ static void walk_expr(ob *o, const tir_expr *e, bool sure) {
   case TIR_CALL:
     if (!strcmp(e->u.call.op, "if_then_else")) {
       if (e->u.call.nargs > 0) walk_expr(o, e->u.call.args[0], sure);
+      if (e->u.call.nargs == 3) {
+        walk_arm(o, e->u.call.args[0], false, e->u.call.args[1], NULL);
+        walk_arm(o, e->u.call.args[0], true, e->u.call.args[2], NULL);
+      }
       return;
     }
     for (int i = 0; i < e->u.call.nargs; i++) walk_expr(o, e->u.call.args[i], sure);
@@ -411,8 +522,6 @@ static long bind_value(ob *o, const tir_expr *var, const tir_expr *value) {
   }
   return old;
 }
-
-static void walk_stmt(ob *o, const tir_stmt *s, bool sure);
 
 static void walk_block(ob *o, const tir_stmt *s, bool sure) {
   const tir_block *b = s->u.realize.block;
@@ -475,7 +584,11 @@ static void walk_stmt(ob *o, const tir_stmt *s, bool sure) {
     return;
   }
   case TIR_WHILE: walk_expr(o, s->u.whl.cond, sure); return;
-  case TIR_IF: walk_expr(o, s->u.ifs.cond, sure); return;
+  case TIR_IF:
+    walk_expr(o, s->u.ifs.cond, sure);
+    walk_arm(o, s->u.ifs.cond, false, NULL, s->u.ifs.then_s);
+    if (s->u.ifs.else_s) walk_arm(o, s->u.ifs.cond, true, NULL, s->u.ifs.else_s);
+    return;
   case TIR_ASSERT: walk_expr(o, s->u.assrt.cond, sure); return;
   case TIR_EVALUATE: walk_expr(o, s->u.eval.value, sure); return;
   case TIR_SEQ:

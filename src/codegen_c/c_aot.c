@@ -587,8 +587,19 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
                                 "printf only)", e->u.call.op, name);
       return true;
     }
-  if (!x->g->target->is_cuda && ((name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) ||
-                                 (!strncmp(name, "atomic", 6) && cg_reserved_name(name)))) {
+  /* CUDA: a kernel has no C string functions (memcpy and memset it has) */
+  static const char *const HOST_ONLY[] = {"strcmp", "strncmp", "strcpy", "strlen", "memcmp", "memmove", NULL};
+  for (int i = 0; x->g->target->is_cuda && HOST_ONLY[i]; i++)
+    if (!strcmp(name, HOST_ONLY[i]) && !host_called(x->g, name)) {
+      cg_error(x->g, e->span, "T.%s: '%s' is a C library function that CUDA device code cannot call", e->u.call.op,
+               name);
+      return true;
+    }
+  size_t len = strlen(name);
+  bool dunder = len > 4 && !strncmp(name, "__", 2) && !strcmp(name + len - 2, "__"); /* __class__: no CUDA builtin */
+  if ((!x->g->target->is_cuda || dunder) &&
+      ((name[0] == '_' && (name[1] == '_' || (name[1] >= 'A' && name[1] <= 'Z'))) ||
+       (!strncmp(name, "atomic", 6) && cg_reserved_name(name)))) {
     cg_error(x->g, e->span, "T.%s: '%s' is a name C reserves for its implementation (a CUDA or compiler builtin?): "
                             "no C header tirc includes declares it", e->u.call.op, name);
     return true;

@@ -573,6 +573,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   if (r->d->nerrors == before && rt_ok && prim_func_flags(r, dec_call, &fn) &&
       params(r, &fn, rd_field(def, "parameters"), method)) {
     fn.root.body = rd_field(def, "body");
+    r->fn_nest = r->nest + 1;
     tir_stmt *body = rd_stmts(r, fn.root.body, 0);
     if (body) f->body = rd_finish_root(r, body);
   }

@@ -187,6 +187,7 @@ typedef struct rd {
   int stmt_depth;     /* statement nesting (bodies, and lets/allocs scoping the rest) */
   bool too_deep;      /* stmt_depth hit its limit (reported once) */
   int nest;           /* indentation levels the printer will write (an elif is one more) */
+  int fn_nest;        /* nest inside a function's own body (T.func_attr is read there only) */
   bool in_rest;       /* the next rd_stmts reads the rest of a list: no new level */
   /* the @I.ir_module class read: its name and its functions (their
    * return annotations, read when a call of one is met) */

@@ -505,6 +505,13 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
                   name, (long long)a->pos[i].i);
         return rv_err();
       }
+  /* T.bitwise_and(n64, n32), T.shift_left(...): TVM's functions match the
+   * operands' types as its operators do (n64 & T.Cast("int64", n32)) */
+  if (rd_is_bit_op_name(name) && a->npos == 2 && !tir_dtype_eq(args[0]->dtype, args[1]->dtype) &&
+      (tir_dtype_is_int(args[0]->dtype) || tir_dtype_is_bool(args[0]->dtype)) &&
+      (tir_dtype_is_int(args[1]->dtype) || tir_dtype_is_bool(args[1]->dtype)) &&
+      !rd_match_types(r, &args[0], &args[1], a->sp))
+    return rv_err();
   rval v = checked_call(r, name, TIR_VOID, args, a->npos, a->sp);
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && !strcmp(name, "tvm_access_ptr")) v.e->u.call.written_out = true;
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_CALL && elem.bits) v.e->dtype = elem;
@@ -1704,6 +1711,21 @@ static bool rw_mask(rd *r, rval v, int64_t *mask) {
 }
 
 static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
+  /* Buffer.access_ptr(access_mask, ptr_type, content_lanes, offset, extent) */
+  static const char *const known[] = {"access_mask", "ptr_type", "content_lanes", "offset", "extent", NULL};
+  for (int i = 0; i < a->nkw; i++) {
+    bool ok = false;
+    for (int k = 0; known[k] && !ok; k++) ok = !strcmp(a->kw[i], known[k]) && k >= a->npos;
+    if (!ok) {
+      tir_error(r->d, a->kwsp[i], "access_ptr takes no keyword argument '%s'%s", a->kw[i],
+                " (access_mask, ptr_type, content_lanes, offset, extent)");
+      return rv_err();
+    }
+  }
+  if (a->npos > 5) {
+    tir_error(r->d, a->pos[5].sp, "access_ptr takes at most 5 arguments, got %d", a->npos);
+    return rv_err();
+  }
   rval *m = rd_arg(a, 0, "access_mask");
   int64_t mask;
   if (!m) {

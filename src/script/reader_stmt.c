@@ -1601,8 +1601,9 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     if (!assert_args(r, &a, &cond, &msg)) return NULL;
     return assert_stmt(r, cond, msg, sp, list, idx, rest_used, (TSNode){0});
   }
-  /* func_attr */
-  if (r->blk || r->nloops) {
+  /* func_attr: in the function's own body, as TVM calls it in its
+   * PrimFunc frame only (not under a with, while or if) */
+  if (r->blk || r->nloops || r->nest != r->fn_nest) {
     tir_error(r->d, sp, "T.func_attr must be at the top of the function body");
     return NULL;
   }
@@ -1611,6 +1612,11 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return NULL;
   }
   tir_attr_val *d = rd_as_attr(r, a.pos[0]), *old = r->fn->f->attrs;
+  if (d && r->fn->f->private_ && tir_av_get(d, "global_symbol")) {
+    tir_error(r->d, sp, "T.func_attr: a private function (@T.prim_func(private=True)) has no global_symbol (TVM "
+                        "refuses it; drop private=True to export the function under that name)");
+    return NULL;
+  }
   if (d && old && old->kind == TIR_AV_DICT && old->n) {
     /* a second T.func_attr adds its keys, as TVM merges them; a key given
      * twice is refused, as TVM refuses it */
@@ -2098,6 +2104,11 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < RD_MAX_GRID; i++) {
       TSNode c = ts_node_named_child(left, i);
       if (!rd_is(c, "identifier")) goto badt;
+      for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], rd_text(r, c))) { /* TVM: "Duplicate vars assigned" */
+          tir_error(r->d, rd_span(c), "loop variable '%s' is named twice", names[k]);
+          return NULL;
+        }
       names[n++] = rd_text(r, c);
     }
   } else goto badt;
