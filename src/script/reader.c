@@ -547,6 +547,10 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   fn.root.is_root = true;
   f->name = rd_text(r, rd_field(def, "name"));
   f->span = rd_span(def);
+  if (rd_py_keyword(f->name)) {
+    tir_error(r->d, rd_span(rd_field(def, "name")), "'%s' is a Python keyword: it cannot be a name", f->name);
+    return NULL;
+  }
   f->ret_type = TIR_VOID;
   int before = r->d->nerrors;
   r->fn = &fn;

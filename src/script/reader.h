@@ -433,6 +433,7 @@ bool rd_is_known_t_name(rd *r, const char *name);
 
 /* ---- reader_block.c ---- */
 tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset);
+bool rd_py_keyword(const char *n);
 void rd_predeclare_shape_names(rd *r, TSNode arglist);
 bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf);
 bool rd_check_shape(rd *r, rval v, tir_expr *const *shape, int ndim, tir_dtype dt, const char *name);

@@ -167,7 +167,21 @@ static void *grow_heap(void *arr, int n, int *cap, size_t elem) {
   return p;
 }
 
+/* a Python keyword, which tree-sitter's grammar takes as a name in some
+ * places (def while(...), for from in ...) and Python refuses */
+bool rd_py_keyword(const char *n) {
+  static const char *const KW[] = {"and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+                                   "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
+                                   "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+                                   "return", "try", "while", "with", "yield", NULL};
+  if (!n || n[0] < 'a' || n[0] > 'y') return false;
+  for (int i = 0; KW[i]; i++)
+    if (!strcmp(n, KW[i])) return true;
+  return false;
+}
+
 void rd_push_sym(rd *r, const char *name, rval v) {
+  if (rd_py_keyword(name)) tir_error(r->d, v.sp, "'%s' is a Python keyword: it cannot be a name", name);
   r->syms = grow_heap(r->syms, r->nsyms, &r->capsyms, sizeof *r->syms);
   r->syms[r->nsyms++] = (rd_sym){.name = name, .val = v};
 }
