@@ -417,6 +417,10 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
 bool rd_direct_in_block(rd *r, TSNode stmt) {
   if (!r->blk || r->blk->is_root) return false;
   TSNode p = rd_list_canon(r, ts_node_eq(stmt, r->cur_stmt) ? r->cur_list : ts_node_parent(stmt));
+  /* the branch of a Python-constant if (`if True:`) is spliced into the
+   * list around it, as TVM runs it: a header there is the block's */
+  for (int i = r->nsplice - 1; i >= 0 && !ts_node_eq(p, r->blk->body); i--)
+    if (ts_node_eq(p, rd_list_canon(r, r->splice[i].branch))) p = rd_list_canon(r, r->splice[i].list);
   return ts_node_eq(p, r->blk->body);
 }
 
