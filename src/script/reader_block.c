@@ -143,7 +143,7 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
     for (int i = 0; i < v.n; i++) {
       tir_expr *e = v.items[i].k == RV_STR ? shape_string(r, v.items[i]) : rd_as_expr(r, v.items[i]);
       if (!e) return false;
-      if (!tir_dtype_is_int(e->dtype)) {
+      if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
         tir_error(r->d, v.items[i].sp, "buffer shape must be integers");
         return false;
       }
@@ -153,7 +153,7 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
   }
   tir_expr *e = v.k == RV_STR ? shape_string(r, v) : rd_as_expr(r, v);
   if (!e) return false;
-  if (!tir_dtype_is_int(e->dtype)) {
+  if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
     tir_error(r->d, v.sp, "buffer shape must be integers");
     return false;
   }
@@ -632,6 +632,12 @@ static tir_buffer *match_param(rd *r, const char *name, rd_args *a) {
   rd_func *fn = r->fn;
   for (int i = 0; p && i < fn->nparams; i++)
     if (fn->params[i] == p) {
+      if (!tir_dtype_is_handle(p->dtype)) { /* TVM: match_buffer's param must be a T.handle */
+        char t[32];
+        tir_error(r->d, src->sp, "T.match_buffer matches a T.handle parameter; '%s' is a %s", p->u.var.name,
+                  tir_dtype_str(p->dtype, t));
+        return NULL;
+      }
       if (fn->bufmap[i]) {
         tir_error(r->d, src->sp, "parameter '%s' is already matched to buffer '%s'", p->u.var.name, fn->bufmap[i]->name);
         return NULL;
