@@ -1337,6 +1337,7 @@ typedef struct scan {
   bool collect;   /* the buffers loaded, stored and in regions, in accessed */
   var_list accessed; /* (buffers, by identity) */
   var_list declared; /* the buffers of T.decl_buffer statements (over a pointer bound or declared free) */
+  bool has_load;      /* a buffer load met (buffer_has_vars) */
 } scan;
 
 static void scan_access(scan *s, const tir_buffer *b) {
@@ -1392,11 +1393,21 @@ static void scan_buffer_fields(tir_visitor *v, const tir_buffer *b) {
   tir_visit_expr(v, b->elem_offset);
 }
 
+static bool scan_expr_load(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_BUFFER_LOAD) ((scan *)v->user)->has_load = true;
+  return scan_expr(v, e);
+}
+
+/* a parameter buffer whose fields name a var (or read a buffer) is matched
+ * in the body (T.match_buffer), where the later parameters are defined;
+ * its layout's extents and strides count too */
 static bool buffer_has_vars(const tir_buffer *b) {
   scan s = {0};
-  tir_visitor v = {.expr = scan_expr, .user = &s};
+  tir_visitor v = {.expr = scan_expr_load, .user = &s};
   scan_buffer_fields(&v, b);
-  bool has = s.used.n > 0;
+  for (int i = 0; i < 2 * b->nlayout; i++) /* (extent, stride) pairs */
+    if (b->layout[i]) tir_visit_expr(&v, b->layout[i]);
+  bool has = s.used.n > 0 || s.has_load;
   vl_free(&s.used);
   vl_free(&s.bound);
   return has;

@@ -1564,8 +1564,11 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return flat_attr(r, "tirx.device_entry", tir_bool(r->c, true), list, idx + 1, sp);
   }
   if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr") &&
-              strcmp(tn, "launch_thread") && strcmp(tn, "hint")))
-    return evaluate(r, rd_eval(r, call), sp);
+              strcmp(tn, "launch_thread") && strcmp(tn, "hint"))) {
+    rval v = rd_eval(r, call);
+    if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL; /* T.nearbyint(i) is i: no statement (bare_expr) */
+    return evaluate(r, v, sp);
+  }
   rd_args a;
   const char *ivtag;
   if (!strcmp(tn, "attr") && iter_var_attr(r, call, &a, &ivtag)) { /* T.attr(T.iter_var(...), ...) */
@@ -1670,7 +1673,13 @@ static NOINLINE tir_stmt *vstore(rd *r, TSNode call) {
 }
 
 /* a bare expression statement: T.evaluate of it */
-static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) { return evaluate(r, rd_eval(r, e), rd_span(e)); }
+static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) {
+  rval v = rd_eval(r, e);
+  /* a value that is a var (x, or x + 0 folded to x): TVM's parser makes no
+   * statement of it (T.evaluate(x) it keeps) */
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL;
+  return evaluate(r, v, rd_span(e));
+}
 
 /* T.bind(value, var=v) as a statement: v, a var declared by v = T.int32(),
  * bound to value over the rest of the body (TVM's LetStmt) */
