@@ -64,7 +64,8 @@ static const char *const TVM_TILE[] = {
     "cta_id_in_pair", "thread_id_in_wg", "warp_id_in_wg", "cta", "warp", "thread", "cluster", "warpgroup", "wg",
     "tile", "tmem", "cooperative_tensor_fill", "cooperative_tensor_load", "cooperative_tensor_multiply_accumulate",
     "cooperative_tensor_store", "alloc_tcgen05_ldst_frag", "tensormap_encode_tiled", "wg_reg_tile",
-    "tvm_kernel_replace_point", "ExecScope", "ScopeIdDef", "SMEMPool", "TMEMPool", "TensorMap", NULL};
+    "tvm_kernel_replace_point", "ExecScope", "ScopeIdDef", "SMEMPool", "TMEMPool", "TensorMap", "filter", "selector",
+    NULL};
 
 static bool in_list(const char *const *l, const char *s) {
   for (; *l; l++)

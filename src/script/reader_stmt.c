@@ -1054,6 +1054,12 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       return NULL;
     }
   }
+  /* `B = B` of a buffer: TVM binds the name to the object it names already,
+   * no statement */
+  if (ts_node_is_null(type) && rd_is(right, "identifier") && !strcmp(rd_text(r, right), name)) {
+    rd_sym *cur = rd_lookup(r, name);
+    if (cur && cur->val.k == RV_BUFFER) return NULL;
+  }
   /* `x = v` stores to x where x is a local scalar (TVM's), else binds x */
   if (!(ts_node_is_null(type) && rd_scalar_target(r, name)) && !rd_fresh(r, name, rd_span(left))) return NULL;
   rval v = rd_eval(r, right);
