@@ -285,6 +285,9 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
               tir_dtype_is_float(t) ? " that is not a float (\"inf\", \"-inf\", \"nan\" or a number)" : "");
     return rv_err();
   }
+  /* T.bool(0.0), T.bool(1.5): Python's truth of the float, as TVM reads it */
+  if (v.k == RV_FLOAT && tir_dtype_is_bool(t) && t.lanes == 1)
+    return rv_expr(tir_bool(r->c, v.f != 0 || isnan(v.f)), v.sp);
   /* a float made an integer is truncated, and must then fit (TVM's
    * make_const: "cannot make uint from negative value", an int literal
    * past the range); a bool from an integer constant is 0 or 1 */

@@ -1920,7 +1920,8 @@ static bool min_ext_of(rd *r, rval *lo, rval *hi, bool lit_zero, tir_expr **pmin
     if (!*pext) return false;
   }
 check:
-  if (!tir_dtype_is_int((*pext)->dtype) || !tir_dtype_is_int((*pmin)->dtype)) {
+  if (!tir_dtype_is_int((*pext)->dtype) || !tir_dtype_is_int((*pmin)->dtype) || (*pext)->dtype.lanes != 1 ||
+      (*pmin)->dtype.lanes != 1) { /* a vector (T.int32x4(2)) TVM refuses too */
     tir_error(r->d, lo->sp, "loop bounds must be integers");
     return false;
   }
