@@ -686,15 +686,6 @@ bool rd_operand_kinds_ok(rd *r, tir_expr_kind k, const tir_expr *a, const tir_ex
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   if (!rd_match_types(r, &a, &b, a->span)) return NULL;
   if (div_by_zero(r, k, b)) return NULL;
-  /* 0 - c of unsigned constants: TVM's fold negates c, a negative value no
-   * uint holds (1 - 2 it wraps) */
-  if (k == TIR_SUB && a->kind == TIR_INT_IMM && b->kind == TIR_INT_IMM && a->dtype.code == TIR_TC_UINT &&
-      a->dtype.lanes == 1 && a->u.int_val == 0 && b->u.int_val != 0) {
-    char t[32];
-    tir_error(r->d, r->eval_sp.line ? r->eval_sp : b->span, "0 - %s(%llu) is negative, which a %s cannot hold (TVM refuses it)",
-              tir_dtype_str(a->dtype, t), (unsigned long long)b->u.int_val, t);
-    return NULL;
-  }
   tir_expr *f = fold(r, k, a, b);
   return f ? f : tir_binary(r->c, k, a, b);
 }
@@ -1002,13 +993,6 @@ static rval unary(rd *r, TSNode n) {
   tir_expr *e = rd_as_expr(r, a);
   if (!e) return rv_err();
   if (!strcmp(op, "-")) {
-    if (e->kind == TIR_INT_IMM && e->dtype.code == TIR_TC_UINT && e->u.int_val != 0) {
-      /* TVM makes the negative value, which no uint holds */
-      char t[32];
-      tir_error(r->d, sp, "the negation of a %s constant is negative, which a %s cannot hold (TVM refuses it)",
-                tir_dtype_str(e->dtype, t), t);
-      return rv_err();
-    }
     if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) { /* wraps in the dtype, as TVM folds */
       ir_fold f = ir_const_fold(TIR_SUB, tir_int(r->c, e->dtype, 0), e);
       return rv_expr(tir_int(r->c, e->dtype, f.i), sp);
