@@ -161,6 +161,10 @@ typedef enum tir_expr_kind {
 
 #define TIR_IS_BINARY(k) ((k) >= TIR_ADD && (k) <= TIR_OR)
 #define TIR_IS_CMP(k) ((k) >= TIR_EQ && (k) <= TIR_GE)
+/* a OP b as b OP' a (LT <-> GT, LE <-> GE; EQ and NE as they are) */
+tir_expr_kind tir_cmp_swapped(tir_expr_kind k);
+/* not (a OP b) as a OP' b (LT <-> GE, LE <-> GT, EQ <-> NE) */
+tir_expr_kind tir_cmp_negated(tir_expr_kind k);
 
 struct tir_expr {
   tir_expr_kind kind;

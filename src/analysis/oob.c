@@ -378,15 +378,14 @@ static bool narrow_cmp(ob *o, tir_expr_kind k, const tir_expr *a, const tir_expr
   bool swap = fa.n == 0;
   const lform *v = swap ? &fb : &fa, *c = swap ? &fa : &fb;
   if (c->n || v->n != 1 || !v->name[0] || (v->coef[0] != 1 && v->coef[0] != -1)) return false;
-  if (swap) /* k OP v is v OP' k */
-    k = k == TIR_LT ? TIR_GT : k == TIR_LE ? TIR_GE : k == TIR_GT ? TIR_LT : k == TIR_GE ? TIR_LE : k;
+  if (swap) k = tir_cmp_swapped(k); /* k OP v is v OP' k */
   /* s * x OP r, r = k - c */
   int64_t r, lo = INT64_MIN, hi = INT64_MAX;
   if (__builtin_sub_overflow(c->c, v->c, &r)) return false;
   if (v->coef[0] == -1) { /* -x OP r is x OP' -r */
     if (r == INT64_MIN) return false;
     r = -r;
-    k = k == TIR_LT ? TIR_GT : k == TIR_LE ? TIR_GE : k == TIR_GT ? TIR_LT : k == TIR_GE ? TIR_LE : k;
+    k = tir_cmp_swapped(k);
   }
   switch (k) {
   case TIR_LT: if (r == INT64_MIN) return false; hi = r - 1; break;
@@ -414,8 +413,6 @@ static bool narrow_cmp(ob *o, tir_expr_kind k, const tir_expr *a, const tir_expr
  * a constant; false for anything else.  Every point of the box satisfies
  * it, so an access in the arm it guards runs at every point of the box. */
 static bool narrow_of(ob *o, const tir_expr *c, bool neg, nar *out, int *n) {
-  static const tir_expr_kind NEG[] = {[TIR_LT] = TIR_GE, [TIR_LE] = TIR_GT, [TIR_GT] = TIR_LE,
-                                      [TIR_GE] = TIR_LT, [TIR_NE] = TIR_EQ};
   if (!c || c->dtype.lanes != 1) return false;
   switch (c->kind) {
   case TIR_AND:
@@ -426,7 +423,7 @@ static bool narrow_of(ob *o, const tir_expr *c, bool neg, nar *out, int *n) {
   case TIR_LT:
   case TIR_LE:
   case TIR_GT:
-  case TIR_GE: return narrow_cmp(o, neg ? NEG[c->kind] : c->kind, c->u.bin.a, c->u.bin.b, out, n);
+  case TIR_GE: return narrow_cmp(o, neg ? tir_cmp_negated(c->kind) : c->kind, c->u.bin.a, c->u.bin.b, out, n);
   case TIR_EQ: return !neg && narrow_cmp(o, TIR_EQ, c->u.bin.a, c->u.bin.b, out, n);
   case TIR_NE: return neg && narrow_cmp(o, TIR_EQ, c->u.bin.a, c->u.bin.b, out, n);
   default: return false;

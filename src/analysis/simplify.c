@@ -1519,27 +1519,6 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
 /* ------------------------------------------------------------------ */
 /* comparisons and logic                                               */
 
-static tir_expr_kind flip_cmp(tir_expr_kind k) {
-  switch (k) {
-  case TIR_LT: return TIR_GT;
-  case TIR_LE: return TIR_GE;
-  case TIR_GT: return TIR_LT;
-  case TIR_GE: return TIR_LE;
-  default: return k;
-  }
-}
-
-static tir_expr_kind negate_cmp(tir_expr_kind k) {
-  switch (k) {
-  case TIR_LT: return TIR_GE;
-  case TIR_LE: return TIR_GT;
-  case TIR_GT: return TIR_LE;
-  case TIR_GE: return TIR_LT;
-  case TIR_EQ: return TIR_NE;
-  default: return TIR_EQ;
-  }
-}
-
 /* decide d OP 0 from d's bounds: 1 true, 0 false, -1 unknown */
 static int decide_cmp(tir_expr_kind k, int64_t lo, int64_t hi) {
   switch (k) {
@@ -1618,14 +1597,14 @@ static tir_expr *cmp_normal_form(tir_analyzer *a, tir_expr_kind k, lin *d) {
     lhs = lin_to_expr(a, &pos);
     rhs = lin_to_expr(a, &neg);
   } else {
-    k = flip_cmp(k);
+    k = tir_cmp_swapped(k);
     lhs = lin_to_expr(a, &neg);
     rhs = tir_int(a->c, d->dt, -K);
   }
   lin_free(&pos);
   lin_free(&neg);
   /* TVM writes > and >= as < and <= with the sides swapped: 1 <= x + y */
-  if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, flip_cmp(k), rhs, lhs);
+  if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, tir_cmp_swapped(k), rhs, lhs);
   return tir_binary(a->c, k, lhs, rhs);
 }
 
@@ -1701,7 +1680,7 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
       return tir_bool(a->c, k == TIR_EQ || k == TIR_LE || k == TIR_GE);
     /* > and >= as < and <= of the sides swapped, in every dtype, as TVM's
      * rewrite simplifier writes them */
-    if ((k == TIR_GT || k == TIR_GE) && plain->kind == k) return ana_make_bin(a, flip_cmp(k), y, x);
+    if ((k == TIR_GT || k == TIR_GE) && plain->kind == k) return ana_make_bin(a, tir_cmp_swapped(k), y, x);
     return plain;
   }
   /* decided by the sides' own intervals: x - y may overflow where x and y
@@ -1757,7 +1736,7 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
   lin_free(&d);
   if (r && r->kind != TIR_INT_IMM && (a->nconds > 0 || has_divmod(r))) {
     if (ana_isl_prove(a, r)) r = tir_bool(a->c, true);
-    else if (ana_isl_prove(a, tir_binary(a->c, negate_cmp(r->kind), r->u.bin.a, r->u.bin.b)))
+    else if (ana_isl_prove(a, tir_binary(a->c, tir_cmp_negated(r->kind), r->u.bin.a, r->u.bin.b)))
       r = tir_bool(a->c, false);
   }
   if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(plain))) r = plain;
@@ -1770,8 +1749,8 @@ static tir_expr *simp_not(tir_analyzer *a, tir_expr *e) {
   if (is_bool_const(x, &v)) return tir_bool(a->c, !v);
   if (x->kind == TIR_NOT) return x->u.un.a;
   if (TIR_IS_CMP(x->kind) && ana_is_index_type(x->u.bin.a->dtype)) {
-    tir_expr_kind k = negate_cmp(x->kind); /* > and >= as < and <= swapped */
-    if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, flip_cmp(k), x->u.bin.b, x->u.bin.a);
+    tir_expr_kind k = tir_cmp_negated(x->kind); /* > and >= as < and <= swapped */
+    if (k == TIR_GT || k == TIR_GE) return tir_binary(a->c, tir_cmp_swapped(k), x->u.bin.b, x->u.bin.a);
     return tir_binary(a->c, k, x->u.bin.a, x->u.bin.b);
   }
   return x == e->u.un.a ? e : tir_not(a->c, x);

@@ -512,7 +512,7 @@ static int decided_cmp(const tir_expr *e) {
   if (cx) { /* c OP y as y OP' c */
     const tir_expr *t = x;
     x = y, y = t;
-    k = k == TIR_LT ? TIR_GT : k == TIR_GT ? TIR_LT : k == TIR_LE ? TIR_GE : k == TIR_GE ? TIR_LE : k;
+    k = tir_cmp_swapped(k);
   }
   cv lo, hi, cc;
   if (!narrow_range(x, &lo, &hi) || !no_call(x, 0)) return -1;

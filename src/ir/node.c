@@ -402,6 +402,27 @@ tir_stmt *tir_stmt_copy(tir_ctx *c, const tir_stmt *s) {
 
 /* ---- functions and modules ---- */
 
+tir_expr_kind tir_cmp_swapped(tir_expr_kind k) {
+  switch (k) {
+  case TIR_LT: return TIR_GT;
+  case TIR_LE: return TIR_GE;
+  case TIR_GT: return TIR_LT;
+  case TIR_GE: return TIR_LE;
+  default: return k;
+  }
+}
+
+tir_expr_kind tir_cmp_negated(tir_expr_kind k) {
+  switch (k) {
+  case TIR_LT: return TIR_GE;
+  case TIR_LE: return TIR_GT;
+  case TIR_GT: return TIR_LE;
+  case TIR_GE: return TIR_LT;
+  case TIR_EQ: return TIR_NE;
+  default: return TIR_EQ;
+  }
+}
+
 bool tir_func_is_param_buffer(const tir_func *f, const tir_buffer *b) {
   for (int i = 0; f->buffer_map && i < f->nparams; i++)
     if (f->buffer_map[i] && (f->buffer_map[i] == b || f->buffer_map[i]->data == b->data)) return true;

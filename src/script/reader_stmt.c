@@ -1104,6 +1104,14 @@ static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
   return s;
 }
 
+/* a value written as a statement on its own (not in T.evaluate): one that
+ * is a var (x, x + 0 folded to x, T.nearbyint(i) of an int) is no
+ * statement, as TVM's parser reads it; T.evaluate(x) keeps it */
+static tir_stmt *evaluate_bare(rd *r, rval v, tir_span sp) {
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL;
+  return evaluate(r, v, sp);
+}
+
 /* T.Assert(condition, message, error_kind="RuntimeError"), positional or
  * by keyword; message a string or a list of parts, as TVM's: the message
  * as `assert c, msg` takes it (a string, or ("Kind", [parts])) */
@@ -1571,9 +1579,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   }
   if (!tn || (strcmp(tn, "evaluate") && strcmp(tn, "func_attr") && strcmp(tn, "Assert") && strcmp(tn, "attr") &&
               strcmp(tn, "launch_thread") && strcmp(tn, "hint"))) {
-    rval v = rd_eval(r, call);
-    if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL; /* T.nearbyint(i) is i: no statement (bare_expr) */
-    return evaluate(r, v, sp);
+    return evaluate_bare(r, rd_eval(r, call), sp);
   }
   rd_args a;
   const char *ivtag;
@@ -1679,13 +1685,7 @@ static NOINLINE tir_stmt *vstore(rd *r, TSNode call) {
 }
 
 /* a bare expression statement: T.evaluate of it */
-static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) {
-  rval v = rd_eval(r, e);
-  /* a value that is a var (x, or x + 0 folded to x): TVM's parser makes no
-   * statement of it (T.evaluate(x) it keeps) */
-  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL;
-  return evaluate(r, v, rd_span(e));
-}
+static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) { return evaluate_bare(r, rd_eval(r, e), rd_span(e)); }
 
 /* T.bind(value, var=v) as a statement: v, a var declared by v = T.int32(),
  * bound to value over the rest of the body (TVM's LetStmt) */
