@@ -165,6 +165,9 @@ typedef enum tir_expr_kind {
 tir_expr_kind tir_cmp_swapped(tir_expr_kind k);
 /* not (a OP b) as a OP' b (LT <-> GE, LE <-> GT, EQ <-> NE) */
 tir_expr_kind tir_cmp_negated(tir_expr_kind k);
+/* a constant, or casts and arithmetic of constants (TVM keeps T.Cast("float32", 0)
+ * unfolded as a reducer's identity) */
+bool tir_is_constant_valued(const tir_expr *e);
 
 struct tir_expr {
   tir_expr_kind kind;
@@ -532,6 +535,9 @@ struct tir_stmt {
       /* read from a flat marker (T.device_entry()): its body is the rest of
        * the function's body, printed so again (else as a scoped T.attr) */
       bool flat;
+      /* an int32 node written T.int32(0), an IntImm in TVM, printed so (a
+       * bare 0 is a Python int, which TVM keeps boxed) */
+      bool node_typed;
     } attr;
     /* msg: the whole message; kind and parts, where not NULL, are TVM
      * 0.27's `assert c, ("ValueError", ["a", "b"])` (kind NULL: a

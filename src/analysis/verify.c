@@ -250,7 +250,7 @@ static void check_comm_reducer(vstate *st, const tir_expr *e) {
     }
   for (int i = 0; i < n; i++) {
     const tir_expr *id = a[3 * n + i];
-    if (!id || (id->kind != TIR_INT_IMM && id->kind != TIR_FLOAT_IMM))
+    if (!id || !tir_is_constant_valued(id))
       verr(st, e->span, "%s", "comm_reducer: its identity elements must be constants");
     else if (!tir_dtype_eq(id->dtype, a[i]->dtype) || !tir_dtype_eq(id->dtype, a[n + i]->dtype) ||
              !a[2 * n + i] || !tir_dtype_eq(id->dtype, a[2 * n + i]->dtype))

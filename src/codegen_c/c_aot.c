@@ -527,6 +527,7 @@ typedef struct {
   cg_text *out;
   const char *const *syms; /* the module's C function symbols, or NULL */
   int nsyms;
+  const tir_expr *stmt_value; /* the value of the T.evaluate met last (a call whose result is unused) */
 } extern_decls;
 
 static bool same_signature(const tir_expr *a, const tir_expr *b) {
@@ -578,6 +579,7 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
     cg_error(x->g, e->span, "T.%s: '%s' is not a C identifier", e->u.call.op, name);
     return true;
   }
+  if (!cg_libc_check(x->g, e, e == x->stmt_value)) return true;
   static const char *const STDIO[] = {"printf", "fprintf", "puts", "putchar", "fflush", "snprintf", "sprintf", NULL};
   for (int i = 0; STDIO[i]; i++)
     if (!strcmp(name, STDIO[i])) {
@@ -587,8 +589,10 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
                                 "printf only)", e->u.call.op, name);
       return true;
     }
-  /* CUDA: a kernel has no C string functions (memcpy and memset it has) */
-  static const char *const HOST_ONLY[] = {"strcmp", "strncmp", "strcpy", "strlen", "memcmp", "memmove", NULL};
+  /* CUDA: a kernel has no C string functions (memcpy and memset it has),
+   * and of <stdlib.h> only malloc, free and abs */
+  static const char *const HOST_ONLY[] = {"strcmp", "strncmp", "strcpy", "strlen", "memcmp", "memmove",
+                                          "div",    "exit",    "abort",  "calloc", "realloc", NULL};
   for (int i = 0; x->g->target->is_cuda && HOST_ONLY[i]; i++)
     if (!strcmp(name, HOST_ONLY[i]) && !host_called(x->g, name)) {
       cg_error(x->g, e->span, "T.%s: '%s' is a C library function that CUDA device code cannot call", e->u.call.op,
@@ -661,9 +665,15 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   return true;
 }
 
+static bool decl_stmt_cb(tir_visitor *v, const tir_stmt *s) {
+  extern_decls *x = v->user;
+  if (s->kind == TIR_EVALUATE) x->stmt_value = s->u.eval.value; /* visited next */
+  return true;
+}
+
 void cg_extern_decls(cg *g, const tir_module *m, const char *const *syms, cg_text *out) {
   extern_decls x = {.g = g, .out = out, .syms = syms, .nsyms = syms ? m->nfuncs : 0};
-  tir_visitor v = {.expr = decl_cb, .user = &x};
+  tir_visitor v = {.expr = decl_cb, .stmt = decl_stmt_cb, .user = &x};
   for (int i = 0; i < m->nfuncs; i++) tir_visit_stmt(&v, m->funcs[i]->body);
   if (x.n) cg_text_puts(out, "\n");
   free(x.first);

@@ -176,9 +176,9 @@ static const tir_intrin TABLE[] = {
      * (a packed call's): read and printed */
     {"fma", TIR_ARITY_RANGE, 3, 3, {A_ANY}, 1, TIR_IR_ARG0, true, true, NULL},
     {"ldexp", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_ANY}, 2, TIR_IR_ARG0, true, false, NULL}, /* TVM: any exponent */
-    {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_ARG0, true, true, NULL},
+    {"q_multiply_shift", TIR_ARITY_RANGE, 4, 4, {A_INT}, 1, TIR_IR_INT32_LANES, true, false, NULL},
     /* per output channel: (x, y, left shift, right shift, q, is_lshift_required, is_rshift_required) */
-    {"q_multiply_shift_per_axis", TIR_ARITY_RANGE, 7, 7, {A_INT, A_INT, A_INT, A_INT, A_INT, A_BOOL}, 6, TIR_IR_ARG0, true, false, NULL},
+    {"q_multiply_shift_per_axis", TIR_ARITY_RANGE, 7, 7, {A_INT, A_INT, A_INT, A_INT, A_INT, A_BOOL}, 6, TIR_IR_INT32_LANES, true, false, NULL},
     {"undef", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_INT32, false, false, NULL},
     /* dp4a(a, b, acc): the dot product of two int8x4 plus acc (the reader
      * writes TVM's default acc 0 of a two-argument call) */
@@ -489,6 +489,7 @@ static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir
   case TIR_IR_UINT64: return (tir_dtype){.code = TIR_TC_UINT, .bits = 64, .lanes = 1};
   case TIR_IR_FLOAT32: return TIR_FLOAT32;
   case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
+  case TIR_IR_INT32_LANES: return tir_dtype_with_lanes(TIR_INT32, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_VOID: return TIR_VOID;
   default: return given;
   }

@@ -33,6 +33,7 @@ typedef enum tir_intrin_result {
   TIR_IR_UINT64,
   TIR_IR_FLOAT32,
   TIR_IR_BOOL,     /* bool with the lanes of the first argument */
+  TIR_IR_INT32_LANES, /* int32 with the lanes of the first argument (q_multiply_shift) */
   TIR_IR_VOID,
   TIR_IR_EXPLICIT, /* given by the caller (call_extern's dtype, type_annotation's dtype) */
 } tir_intrin_result;

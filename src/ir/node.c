@@ -491,3 +491,17 @@ const char *tir_func_symbol(const tir_func *f) {
   if (v && v->kind == TIR_AV_EXPR && v->expr && v->expr->kind == TIR_STRING_IMM) return v->expr->u.str;
   return f->name;
 }
+
+bool tir_is_constant_valued(const tir_expr *e) {
+  for (int depth = 0; e && depth < 256; depth++) {
+    if (e->kind == TIR_INT_IMM || e->kind == TIR_FLOAT_IMM) return true;
+    if (e->kind == TIR_CAST) {
+      e = e->u.un.a;
+      continue;
+    }
+    if (TIR_IS_BINARY(e->kind) && !TIR_IS_CMP(e->kind) && e->kind != TIR_AND && e->kind != TIR_OR)
+      return tir_is_constant_valued(e->u.bin.a) && tir_is_constant_valued(e->u.bin.b);
+    return false;
+  }
+  return false;
+}

@@ -281,8 +281,21 @@ static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_s
   }
 }
 
+/* a block iter var's domain (T.axis.spatial((1, T.int64(8)), i)) likewise */
+static bool unify_iter_doms(tir_visitor *v, const tir_stmt *s) {
+  if (s->kind != TIR_BLOCK_REALIZE) return true;
+  tir_block *b = s->u.realize.block;
+  for (int i = 0; i < b->n_iter; i++) {
+    tir_range *g = &b->iter_vars[i].dom;
+    if (g->min && g->extent && g->min->kind == TIR_INT_IMM && tir_dtype_is_int(g->extent->dtype) &&
+        g->min->dtype.bits < g->extent->dtype.bits)
+      g->min = tir_int(v->user, g->extent->dtype, g->min->u.int_val);
+  }
+  return true;
+}
+
 static void unify_ranges(tir_ctx *c, const tir_module *m) {
-  tir_visitor v = {.region = unify_region, .user = c};
+  tir_visitor v = {.stmt = unify_iter_doms, .region = unify_region, .user = c};
   for (int i = 0; i < m->nfuncs; i++)
     if (m->funcs[i]->body) tir_visit_stmt(&v, m->funcs[i]->body);
 }

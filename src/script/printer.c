@@ -369,8 +369,13 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
     if (is_const(ex, 1)) continue;
     pr_puts(&p->out, ":");
     int64_t a, b;
-    /* the end in the wider type: A[0:T.int64(8)], an int32 min (TVM's) */
-    tir_dtype et = ex->dtype.bits > mn->dtype.bits ? ex->dtype : mn->dtype;
+    /* the end in the wider type: A[0:T.int64(8)], an int32 min (TVM's); in
+     * the extent's type beside a literal min of as many bits, A[3:T.uint32(8)]
+     * (TVM's extent is hi - lo with the literal taking hi's type) */
+    tir_dtype et = ex->dtype.bits > mn->dtype.bits ||
+                           (ex->dtype.bits == mn->dtype.bits && mn->kind == TIR_INT_IMM)
+                       ? ex->dtype
+                       : mn->dtype;
     if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
       tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
       pr_expr(p, &sum);
@@ -605,7 +610,9 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
   int k = (int)iv->type;
   pr_printf(&p->out, "%s = T.axis.%s(", name, (k >= 0 && k <= 4) ? kinds[k] : "opaque");
   tir_range r = {iv->dom.min, iv->dom.extent};
-  if (is_const(r.min, 0)) {
+  /* the end in the extent's type beside a narrower min: (1, T.int64(8)) */
+  tir_dtype et = r.extent->dtype.bits > r.min->dtype.bits ? r.extent->dtype : r.min->dtype;
+  if (is_const(r.min, 0) && tir_dtype_eq(r.min->dtype, r.extent->dtype)) {
     pr_expr(p, r.extent);
   } else {
     pr_puts(&p->out, "(");
@@ -613,10 +620,10 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
     pr_puts(&p->out, ", ");
     int64_t a, b;
     if (tir_is_const_int(r.min, &a) && tir_is_const_int(r.extent, &b)) {
-      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = r.min->dtype, .u.int_val = a + b};
+      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
       pr_expr(p, &sum);
     } else {
-      tir_expr sum = {.kind = TIR_ADD, .dtype = r.min->dtype, .u.bin = {r.min, r.extent}};
+      tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {r.min, r.extent}};
       pr_expr(p, &sum);
     }
     pr_puts(&p->out, ")");
@@ -1104,6 +1111,8 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   pr_puts(&p->out, "with T.attr(");
   const char *via = nb && nb->data == node ? pr_lookup(p, nb) : NULL;
   if (via) pr_printf(&p->out, "%s.data", via);
+  else if (node && s->u.attr.node_typed && node->kind == TIR_INT_IMM && tir_dtype_eq(node->dtype, TIR_INT32))
+    pr_printf(&p->out, "T.int32(%lld)", (long long)node->u.int_val); /* an IntImm, not a Python int */
   else if (node) pr_expr(p, node);
   else if (s->u.attr.node_av) pr_attr_val(p, s->u.attr.node_av); /* T.target(...) */
   else pr_puts(&p->out, "0");
@@ -1793,19 +1802,30 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
   }
 }
 
-/* thread vars launched more than once (p->env) */
+/* thread vars launched more than once, or used outside their launch (a
+ * program TVM reads only with its well-formedness check off): p->env,
+ * declared by T.env_thread at the top, as TVM's printer does */
 typedef struct env_scan {
   printer *p;
-  tir_ptrmap seen; /* var -> launches so far */
+  tir_ptrmap seen;   /* var -> launches so far */
+  tir_ptrmap uses;   /* launched var -> its uses in the whole body */
+  const tir_stmt **launch;
+  int nlaunch, caplaunch;
+  const tir_expr *count_var; /* counting this var's uses in one launch (count, up to count_total) */
+  long count, count_total;
 } env_scan;
 
-static bool env_cb(tir_visitor *v, const tir_stmt *s) {
+static bool env_skip_cb(tir_visitor *v, const tir_stmt *s) {
   env_scan *e = v->user;
-  if (s->kind != TIR_ATTR || !is_launch(s) || !tir_is_var(s->u.attr.node)) return true;
-  long k = tir_ptrmap_get(&e->seen, s->u.attr.node, 0) + 1;
-  tir_ptrmap_put(&e->seen, s->u.attr.node, k);
-  if (k == 2) {
-    printer *p = e->p;
+  (void)s;
+  return e->count < e->count_total;
+}
+
+static void env_add(env_scan *e, const tir_stmt *s) {
+  printer *p = e->p;
+  for (int i = 0; i < p->nenv; i++)
+    if (p->env[i] == s->u.attr.node) return;
+  {
     if (p->nenv == p->capenv) {
       p->capenv = p->capenv ? p->capenv * 2 : 4;
       p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
@@ -1817,6 +1837,32 @@ static bool env_cb(tir_visitor *v, const tir_stmt *s) {
     p->env[p->nenv] = s->u.attr.node;
     p->env_tag[p->nenv++] = tag;
   }
+}
+
+static bool env_cb(tir_visitor *v, const tir_stmt *s) {
+  env_scan *e = v->user;
+  if (s->kind != TIR_ATTR || !is_launch(s) || !tir_is_var(s->u.attr.node)) return true;
+  long k = tir_ptrmap_get(&e->seen, s->u.attr.node, 0) + 1;
+  tir_ptrmap_put(&e->seen, s->u.attr.node, k);
+  if (k == 2) env_add(e, s);
+  if (e->nlaunch == e->caplaunch) {
+    e->caplaunch = e->caplaunch ? e->caplaunch * 2 : 8;
+    e->launch = realloc(e->launch, sizeof *e->launch * (size_t)e->caplaunch);
+    if (!e->launch) abort();
+  }
+  e->launch[e->nlaunch++] = s;
+  return true;
+}
+
+static bool env_use_cb(tir_visitor *v, const tir_expr *x) {
+  env_scan *e = v->user;
+  if (e->count_var && e->count >= e->count_total) return false; /* all found: the rest is skipped */
+  if (x->kind != TIR_VAR) return true;
+  if (e->count_var) {
+    if (x == e->count_var) e->count++;
+  } else if (tir_ptrmap_get(&e->seen, x, 0)) {
+    tir_ptrmap_put(&e->uses, x, tir_ptrmap_get(&e->uses, x, 0) + 1);
+  }
   return true;
 }
 
@@ -1824,6 +1870,22 @@ static void pr_env_threads(printer *p, const tir_func *f) {
   env_scan e = {.p = p};
   tir_visitor v = {.stmt = env_cb, .user = &e};
   tir_visit_stmt(&v, f->body);
+  if (e.nlaunch) { /* a launched var used outside every launch of it */
+    tir_visitor u = {.expr = env_use_cb, .user = &e};
+    tir_visit_stmt(&u, f->body);
+    u.stmt = env_skip_cb;
+    for (int i = 0; i < e.nlaunch; i++) {
+      const tir_expr *x = e.launch[i]->u.attr.node;
+      if (tir_ptrmap_get(&e.seen, x, 0) != 1) continue; /* launched twice: declared already */
+      e.count_var = x;
+      e.count = 0;
+      e.count_total = tir_ptrmap_get(&e.uses, x, 0);
+      tir_visit_stmt(&u, e.launch[i]);
+      if (e.count < e.count_total) env_add(&e, e.launch[i]);
+    }
+  }
+  free(e.launch);
+  tir_ptrmap_free(&e.uses);
   tir_ptrmap_free(&e.seen);
   for (int i = 0; i < p->nenv; i++) {
     const char *name = pr_define(p, p->env[i], p->env[i]->u.var.name);

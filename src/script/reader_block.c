@@ -584,6 +584,11 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     tir_expr *lo = rd_convert(r, dom->items[0], dt), *hi = rd_convert(r, dom->items[1], dt);
     if (!lo || !hi) return false;
     rg = (tir_range){lo, rd_region_extent(r, lo, hi)};
+    /* (1, T.int64(8)): TVM keeps a narrower constant min as written, the
+     * extent in the var's type (the passes take the min in the extent's
+     * type, tir_module_unify_ranges) */
+    tir_expr *own = dom->items[0].k == RV_INT || dom->items[0].k == RV_EXPR ? rd_as_expr(r, dom->items[0]) : NULL;
+    if (own && own->kind == TIR_INT_IMM && tir_dtype_is_int(own->dtype) && own->dtype.bits < dt.bits) rg.min = own;
   } else {
     tir_expr *ext = rd_convert(r, *dom, dt);
     if (!ext) return false;
@@ -844,7 +849,15 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     bool region = a.pos[0].k == RV_REGION || a.pos[0].k == RV_BUFFER ||
                   (a.pos[0].k == RV_EXPR && a.pos[0].e->kind == TIR_BUFFER_LOAD);
     if (region && (!r->blk || r->blk->is_root)) {
-      tir_error(r->d, a.sp, "T.match_buffer of a buffer region must be inside a block");
+      bool param_buf = false;
+      for (int i = 0; a.pos[0].k == RV_BUFFER && i < r->fn->nparams; i++) param_buf |= r->fn->bufmap[i] == a.pos[0].buf;
+      if (param_buf) /* TVM rebinds the parameter to the new buffer; tirc does not */
+        tir_error(r->d, a.pos[0].sp,
+                  "T.match_buffer of parameter '%s', which is declared a T.Buffer already: tirc matches a T.handle "
+                  "parameter (declare it '%s: T.handle')",
+                  a.pos[0].buf->name, a.pos[0].buf->name);
+      else
+        tir_error(r->d, a.sp, "T.match_buffer of a buffer region must be inside a block");
       return *failed = true;
     }
     b = region ? match_region(r, names[0], &a) : match_param(r, names[0], &a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "intrin/intrin.h"
 #include "tir/analysis.h"
@@ -1624,6 +1625,37 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
  * values: len of a tuple, list, dict or string; int, float and bool of a
  * number; abs of a number; dict(k=v, ...); sum of a tuple or list (0 +
  * each item, TIR values too, as Python adds them).  false: not one of them */
+
+/* Python's float() of a string: surrounding blanks, then nan, inf or
+ * infinity (any case, signed) or a decimal literal (no hex, no underscores:
+ * refused) */
+static bool py_float_of_str(const char *str, double *f) {
+  while (*str == ' ' || *str == '\t' || *str == '\n' || *str == '\r' || *str == '\f' || *str == '\v') str++;
+  size_t n = strlen(str);
+  while (n && (str[n - 1] == ' ' || str[n - 1] == '\t' || str[n - 1] == '\n' || str[n - 1] == '\r' ||
+               str[n - 1] == '\f' || str[n - 1] == '\v'))
+    n--;
+  if (!n || n > 400) return false;
+  char buf[402];
+  memcpy(buf, str, n);
+  buf[n] = 0;
+  const char *w = buf + (buf[0] == '+' || buf[0] == '-');
+  double sign = buf[0] == '-' ? -1.0 : 1.0;
+  if (!strcasecmp(w, "nan")) {
+    *f = NAN;
+    return true;
+  }
+  if (!strcasecmp(w, "inf") || !strcasecmp(w, "infinity")) {
+    *f = sign * INFINITY;
+    return true;
+  }
+  for (const char *c = w; *c; c++)
+    if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == 'e' || *c == 'E' || *c == '+' || *c == '-')) return false;
+  char *end;
+  *f = strtod(buf, &end);
+  return end == buf + n && end != buf;
+}
+
 static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
   static const char *const NAMES[] = {"len", "int", "float", "bool", "abs", "dict", "sum", NULL};
   if (!in_list(NAMES, name)) return false;
@@ -1670,6 +1702,15 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
     rval v = {.k = RV_INT, .i = 0, .sp = a.sp};
     for (int i = 0; i < x.n && v.k != RV_ERR; i++) v = rd_binop(r, "+", v, x.items[i], a.sp);
     *out = v;
+    return true;
+  }
+  if (!strcmp(name, "float") && x.k == RV_STR) { /* float("nan"), float("-inf"), float("1.5") */
+    if (!py_float_of_str(x.s, &out->f)) {
+      tir_error(r->d, x.sp, "float() of this string is not a number tirc reads (a decimal, \"nan\" or \"inf\")");
+      return true;
+    }
+    out->k = RV_FLOAT;
+    out->sp = a.sp;
     return true;
   }
   if (!num) {
@@ -2004,6 +2045,8 @@ int rd_arg_nodes(rd *r, TSNode args, const char *const *names, int m, TSNode *ou
   return given;
 }
 
+
+
 static rval comm_reducer(rd *r, TSNode call) {
   tir_span sp = rd_span(call);
   static const char *const P[] = {"combiner", "identity"};
@@ -2026,7 +2069,7 @@ static rval comm_reducer(rd *r, TSNode call) {
            **res = rd_tmp(r, sizeof *res * (size_t)n);
   for (int i = 0; i < n; i++) {
     if (!(id[i] = rd_as_expr(r, idv.items[i]))) return rv_err();
-    if (id[i]->kind != TIR_INT_IMM && id[i]->kind != TIR_FLOAT_IMM) {
+    if (!tir_is_constant_valued(id[i])) {
       tir_error(r->d, idv.items[i].sp, "T.comm_reducer's identity must be constants");
       return rv_err();
     }

@@ -1346,6 +1346,7 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   s->span = a->sp;
   s->u.attr.flat = !scoped;
   if (a->pos[0].k == RV_EXPR && a->pos[0].via && a->pos[0].via->data == node) s->u.attr.node_named = a->pos[0].via;
+  s->u.attr.node_typed = a->pos[0].k == RV_EXPR && node->kind == TIR_INT_IMM;
   return s;
 }
 

@@ -59,7 +59,13 @@ of 2026-11-27's seventh session: modules of Relax functions beside TIR, as
 TVM prints them after 25 relax pass setups and nn.Module exports, and as
 its relax tests write them in 14 layouts: indentations, comments,
 continuations, CRLF, form feeds, multi-line strings) every sixty-fourth,
-all with CONSTRUCTS_FULL=1.
+all with CONSTRUCTS_FULL=1.  sweep17/ (1,372 texts of 2026-11-28: TVM's
+pass tests recalled as templates (virtual threads, warp memory, hoisting,
+double buffers, allreduce, async copies, pipelines, legalizers, packed
+API, host/device split), parser and printer edge cases, TVM's prints after
+18 schedule recipes and after every third pass of its CPU pipeline, dlight
+GPU schedules through its GPU pipeline, and 122 tensor intrinsics) every
+sixty-fourth, all with CONSTRUCTS_FULL=1.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -84,7 +90,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep13"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep14"), 1 if FULL else 32),
          (os.path.join(HERE, "sweep15"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep16"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep16"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep17"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
