@@ -113,7 +113,7 @@ bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt) {
     else if (str && c != 'S' && c != 'P') why = "a string literal, which it cannot take there";
     else if (num && a->dtype.lanes != 1) why = "a vector";
     if (why) {
-      cg_error(g, a->span, "T.%s: argument %d of the C library's '%s' is %s%s; got %s", op, i + 1, name,
+      cg_error(g, a->span.line ? a->span : call->span, "T.%s: argument %d of the C library's '%s' is %s%s; got %s", op, i + 1, name,
                c == 'G' ? "" : "a ", code_name(c, w), why);
       return false;
     }

@@ -46,6 +46,8 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
   case "$f" in */corpus/sweep15/*) k15=$((${k15:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k15 % 64)) != 0 ] && continue ;; esac
   # the sweep16 corpus (796 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep16/*) k16=$((${k16:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k16 % 64)) != 0 ] && continue ;; esac
+  # the sweep17 corpus (1,372 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep17/*) k17=$((${k17:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k17 % 64)) != 0 ] && continue ;; esac
   for emit in tir; do
     TIR_READ_CHUNK_BYTES=100000000 "$TIRC" --emit=$emit "$f" >"$TMP/w.out" 2>"$TMP/w.err"
     wrc=$?
