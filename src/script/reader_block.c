@@ -559,6 +559,11 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     tir_error(r->d, bind->sp, "T.axis.%s binding must be an integer", kind);
     return false;
   }
+  if (val->dtype.code == TIR_TC_UINT) { /* TVM's BlockRealize: "iter_value expected an int" */
+    char t[32];
+    tir_error(r->d, bind->sp, "T.axis.%s binding must be a signed integer, got %s", kind, tir_dtype_str(val->dtype, t));
+    return false;
+  }
   /* the var takes the widest of its domain's dtypes and dtype= (int32 by
    * default), as TVM's T.axis.* give it; the binding stays as written (a
    * pass that substitutes it for the var converts it) */
@@ -664,6 +669,12 @@ static bool match_fits(rd *r, const tir_buffer *b, const tir_buffer_region *src,
   if (!tir_dtype_eq(b->dtype, src->buf->dtype)) {
     tir_error(r->d, sp, "T.match_buffer: '%s' is %s but the region of '%s' it views is %s", b->name,
               tir_dtype_str(b->dtype, s1), src->buf->name, tir_dtype_str(src->buf->dtype, s2));
+    return false;
+  }
+  const char *vs = b->scope ? b->scope : "global", *ss = src->buf->scope ? src->buf->scope : "global";
+  if (strcmp(vs, ss)) { /* TVM: "MatchBuffer buffer scope mismatch" */
+    tir_error(r->d, sp, "T.match_buffer: '%s' is in scope \"%s\" but '%s', whose region it views, is in \"%s\" (give "
+              "scope=\"%s\")", b->name, vs, src->buf->name, ss, ss);
     return false;
   }
   if (src->n < b->ndim) {

@@ -801,6 +801,11 @@ static rval if_then_else(rd *r, rd_args *a, bool select) {
     tir_error(r->d, a->pos[0].sp, "the condition of T.%s must be a bool, got %s", name, tir_dtype_str(c->dtype, b));
     return rv_err();
   }
+  if (c->dtype.lanes != 1 && c->dtype.lanes != tf[0]->dtype.lanes) { /* TVM: a scalar, or as many lanes as the values */
+    tir_error(r->d, a->pos[0].sp, "the condition of T.%s has %d lanes but its values have %d", name, c->dtype.lanes,
+              tf[0]->dtype.lanes);
+    return rv_err();
+  }
   if (!tir_dtype_eq(tf[0]->dtype, tf[1]->dtype)) {
     char x[32], y[32];
     tir_error(r->d, a->sp, "the branches of T.%s have different dtypes %s and %s", name,
@@ -999,11 +1004,20 @@ static rval vector_call(rd *r, const char *name, rd_args *a) {
     if (!base) return rv_err();
     tir_expr *stride = rd_convert(r, a->pos[1], base->dtype);
     if (!stride || !lanes_arg(r, a->pos[2], &lanes)) return rv_err();
+    if (base->dtype.lanes != 1 || stride->dtype.lanes != 1) { /* TVM: base and stride are scalars */
+      tir_error(r->d, (base->dtype.lanes != 1 ? a->pos[0] : a->pos[1]).sp, "the %s of T.Ramp must be a scalar, not a vector",
+                base->dtype.lanes != 1 ? "base" : "stride");
+      return rv_err();
+    }
     return rv_expr(tir_ramp(r->c, base, stride, lanes), a->sp);
   }
   if (!want_args(r, name, a, 2, 2)) return rv_err();
   tir_expr *v = rd_as_expr(r, a->pos[0]);
   if (!v || !lanes_arg(r, a->pos[1], &lanes)) return rv_err();
+  if (v->dtype.lanes != 1) { /* TVM: a Broadcast's value is a scalar */
+    tir_error(r->d, a->pos[0].sp, "the value of T.Broadcast must be a scalar, not a vector");
+    return rv_err();
+  }
   return rv_expr(tir_broadcast(r->c, v, lanes), a->sp);
 }
 

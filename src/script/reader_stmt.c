@@ -932,6 +932,10 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       tir_error(r->d, a.sp, "%s.view expects the new shape (a layout= other than None is not supported)", src.buf->name);
       return NULL;
     }
+    if (src.buf->ndim == 0) { /* TVM's view takes the product of the old shape (reduce of an empty one fails) */
+      tir_error(r->d, a.sp, "%s.view of a 0-dimensional buffer is not supported (as TVM's view is not)", src.buf->name);
+      return NULL;
+    }
     tir_dtype vt = src.buf->dtype;
     bool as_dtype = a.npos == 1 && (a.pos[0].k == RV_STR || a.pos[0].k == RV_DTYPE);
     if (as_dtype) {
