@@ -224,7 +224,7 @@ static void check_index(ob *o, const tir_buffer *b, tir_expr *const *idx, int ni
   for (int d = 0; d < nidx && d < b->ndim; d++) {
     int64_t ext, mn, mx;
     lform f;
-    if (!tir_is_const_int(b->shape[d], &ext)) continue;
+    if (!tir_is_const_int(b->shape[d], &ext) || ext < 0) continue; /* a negative extent is the reader's warning */
     if (!lform_of(o, idx[d], &f) || !lf_bounds(&f, &mn, &mx)) continue;
     if (mn >= 0 && mx < ext) continue;
     bool high = mx >= ext;

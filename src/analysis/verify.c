@@ -325,6 +325,15 @@ static void check_region(vstate *st, const tir_buffer_region *r) {
 
 /* a declared buffer's fields: shape/strides/offset must use vars in scope */
 static void check_buffer_decl(vstate *st, const tir_buffer *b) {
+  int64_t x;
+  /* a negative constant extent in the input (TVM prints an overflowed one;
+   * the reader takes it for a print only); a pass may leave one (the box of
+   * an empty loop), which the code generators declare as one element */
+  for (int i = 0; !st->lowered && i < b->ndim; i++)
+    if (tir_is_const_int(b->shape[i], &x) && x < 0) {
+      verr(st, b->span, "buffer '%s' has a negative extent", b->name);
+      break;
+    }
   for (int i = 0; i < b->ndim; i++) check_expr(st, b->shape[i]);
   for (int i = 0; i < b->nstrides; i++) check_expr(st, b->strides[i]);
   check_expr(st, b->elem_offset);
@@ -510,7 +519,12 @@ static void check_stmt(vstate *st, const tir_stmt *s) {
     for (int i = 0; i < s->u.seq.n; i++) check_stmt(st, s->u.seq.stmts[i]);
     break;
   case TIR_ALLOCATE:
-    for (int i = 0; i < s->u.alloc.n; i++) check_expr(st, s->u.alloc.extents[i]);
+    for (int i = 0; i < s->u.alloc.n; i++) {
+      int64_t x;
+      if (!st->lowered && tir_is_const_int(s->u.alloc.extents[i], &x) && x < 0)
+        verr(st, s->span, "allocation '%s' has a negative extent", vname(s->u.alloc.var));
+      check_expr(st, s->u.alloc.extents[i]);
+    }
     check_cond(st, s->u.alloc.cond, "allocation condition");
     define(st, s->u.alloc.var, true, s->span);
     check_stmt(st, s->u.alloc.body);

@@ -1134,7 +1134,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
     tir_error(d, NO_SPAN, "input too large");
     return NULL;
   }
-  rd r = {.c = c, .d = d, .src = src ? src : "", .len = len};
+  rd r = {.c = c, .d = d, .src = src ? src : "", .len = len, .gen_errors = oob_errors};
   size_t threshold = CHUNK_THRESHOLD, target = CHUNK_BYTES;
   const char *env = getenv("TIR_READ_CHUNK_BYTES");
   long env_bytes = env ? strtol(env, NULL, 10) : 0;

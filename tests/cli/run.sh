@@ -37,6 +37,10 @@ check verify-raw-ptr 0 "warning: --verify-exec: after pass 'LowerIntrin', functi
 # (TVM's tests hold such programs), an error where code is generated
 check oob-warning-tir 0 "oob_store_loop.tir:14:9: warning: store of B is out of bounds" "$tirc" --passes=default "$root/tests/hostile/oob_store_loop.tir"
 check oob-error-c 1 "oob_store_loop.tir:14:9: error: store of B is out of bounds.*no code is generated" "$tirc" --emit=c "$root/tests/hostile/oob_store_loop.tir"
+# a negative extent (TVM's own overflowed print): a warning as read for a
+# print, an error where code is generated or a pass runs
+check negative-extent-print 0 "negative_extent_print.tir:14:30: warning: buffer 'C_local': extent -64 is negative: read and printed" "$tirc" "$root/tests/passes/roundtrip/negative_extent_print.tir"
+check negative-extent-c 1 "negative_extent_print.tir:14:30: error: buffer 'C_local': extent -64 is negative" "$tirc" --emit=c "$root/tests/passes/roundtrip/negative_extent_print.tir"
 "$tirc" --passes=compact,lower_match -o "$tmp/o.tir" "$relu" >"$tmp/so" 2>&1; rc=$?
 if [ $rc = 0 ] && [ ! -s "$tmp/so" ] && grep -q "relu_a_shared = T.sblock_alloc_buffer((2, 2, 64, 64)" "$tmp/o.tir"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL cli/dash-o"; fi
 check emit-c 0 "int32_t relu\(" "$tirc" --emit=c "$relu"
