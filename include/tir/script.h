@@ -23,7 +23,8 @@ tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d);
 typedef struct tir_parse_opts {
   /* a buffer load or store proved out of bounds each time it runs is an
    * error, not a warning (for a caller that generates code from it:
-   * tir_check_bounds_ex) */
+   * tir_check_bounds_ex); so is a negative constant extent (TVM's own
+   * overflowed print), which the passes' input check refuses too */
   bool oob_access_errors;
 } tir_parse_opts;
 tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_parse_opts *o, tir_diag *d);
