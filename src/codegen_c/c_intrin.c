@@ -29,16 +29,16 @@ static const math_fn math[] = {
     {"nextafter", "nextafterf", "nextafter", 2},                        {"ldexp", "ldexpf", "ldexp", 2},
     {NULL, NULL, NULL, 0}};
 
-/* the arguments of a call; of libc's function `libc` (or NULL), cast to its
- * parameter types where C needs it said */
-static void args_list(cg *g, tir_expr *const *args, int n, const char *libc) {
+/* the arguments of a call; of a C library call `libc` (call_extern, or
+ * NULL), cast to its parameter types where C needs it said */
+static void args_list(cg *g, tir_expr *const *args, int n, const tir_expr *libc) {
   for (int i = 0; i < n; i++) {
     if (args[i]->dtype.code == TIR_TC_HANDLE && !args[i]->dtype.bits) { /* C has no void value to pass */
       cg_error(g, args[i]->span, "argument %d is a void call, which has no value in C", i + 1);
       return;
     }
     if (i) cg_text_puts(g->out, ", ");
-    const char *cast = libc ? cg_libc_arg_cast(libc, i, args[i]) : NULL;
+    const char *cast = libc ? cg_libc_arg_cast(libc, i) : NULL;
     if (cast) {
       cg_text_printf(g->out, "(%s)(", cast);
       cg_expr(g, args[i]);
@@ -342,7 +342,7 @@ bool cg_c_call(cg *g, const tir_expr *e) {
   if ((!strcmp(op, "call_extern") || !strcmp(op, "call_pure_extern")) && n >= 1 && a[0]->kind == TIR_STRING_IMM) {
     if (g->host_calls) cg_names_add(g->host_calls, a[0]->u.str); /* declared __host__ too */
     cg_text_printf(g->out, "%s(", a[0]->u.str);
-    args_list(g, a + 1, n - 1, a[0]->u.str);
+    args_list(g, a + 1, n - 1, e);
     cg_text_puts(g->out, ")");
     return true;
   }

@@ -88,6 +88,125 @@ static const char *code_name(char c, char width) {
   }
 }
 
+/* ---- printf formats ----
+ * What a literal format of the printf family takes after it, one kind per
+ * argument: 'i' an int (a TIR int of 32 bits or fewer, or a bool: C
+ * promotes it), 'I' a 64-bit int (%ld, %lu, %zd, %jd, %td: int64_t is a
+ * long), 'f' a double (a float32 or float64), 's' a string (a literal, or a
+ * pointer cast to const char *), 'p' a pointer (cast to void *).  gcc's
+ * -Wformat (in -Wall) refuses the C where they disagree. */
+enum { FMT_MAX = 64 };
+
+/* the kinds of the arguments f takes (at most FMT_MAX), or -1 with *bad the
+ * conversion tirc does not take (%n, %Lf, %lld, an unknown one) */
+static int fmt_kinds(const char *f, char *kinds, const char **bad) {
+  int n = 0;
+  for (const char *c = f; *c; c++) {
+    if (*c != '%') continue;
+    const char *start = c++;
+    if (*c == '%') continue;
+    while (*c && strchr("-+ #0'I", *c)) c++;
+    if (*c == '*') {
+      if (n == FMT_MAX) goto refuse;
+      kinds[n++] = 'i';
+      c++;
+    } else
+      while (*c >= '0' && *c <= '9') c++;
+    if (*c == '.') {
+      c++;
+      if (*c == '*') {
+        if (n == FMT_MAX) goto refuse;
+        kinds[n++] = 'i';
+        c++;
+      } else
+        while (*c >= '0' && *c <= '9') c++;
+    }
+    char len = 0; /* 0, 'h' (h, hh), 'l' (l, j, z, t: 64 bits), 'q' (ll, q, L) */
+    if (*c == 'h') len = 'h', c += c[1] == 'h' ? 2 : 1;
+    else if (*c == 'l' && c[1] == 'l') len = 'q', c += 2;
+    else if (*c == 'l' || *c == 'j' || *c == 'z' || *c == 't') len = 'l', c++;
+    else if (*c == 'L' || *c == 'q') len = 'q', c++;
+    char k = 0;
+    if (*c && strchr("diouxXc", *c)) k = len == 'l' ? 'I' : len == 'q' || (*c == 'c' && len) ? 0 : 'i';
+    else if (*c && strchr("fFeEgGaA", *c)) k = len == 0 || len == 'l' ? 'f' : 0;
+    else if (*c == 's') k = len ? 0 : 's';
+    else if (*c == 'p') k = len ? 0 : 'p';
+    if (!k || n == FMT_MAX) {
+      *bad = start;
+      return -1;
+    }
+    kinds[n++] = k;
+    if (!*c) break;
+  }
+  return n;
+refuse:
+  *bad = f;
+  return -1;
+}
+
+/* the position of the format among a printf-family function's arguments
+ * (from 0), or -1 */
+static int fmt_index(const char *name) {
+  if (!strcmp(name, "printf")) return 0;
+  if (!strcmp(name, "fprintf") || !strcmp(name, "sprintf")) return 1;
+  if (!strcmp(name, "snprintf")) return 2;
+  return -1;
+}
+
+static bool fmt_takes(char k, const tir_expr *a) {
+  bool str = a->kind == TIR_STRING_IMM, ptr = str || tir_dtype_is_handle(a->dtype);
+  if (a->dtype.lanes != 1 && !str) return false;
+  switch (k) {
+  case 'i': return !ptr && (tir_dtype_is_bool(a->dtype) || (tir_dtype_is_int(a->dtype) && a->dtype.bits <= 32));
+  case 'I': return !ptr && tir_dtype_is_int(a->dtype) && a->dtype.bits == 64;
+  case 'f': return !ptr && a->dtype.code == TIR_TC_FLOAT && (a->dtype.bits == 32 || a->dtype.bits == 64);
+  default: return ptr; /* 's', 'p' */
+  }
+}
+
+/* the printf-family call's format checked against its arguments */
+static bool check_format(cg *g, const tir_expr *call, const char *name, int fi) {
+  const tir_expr *const *args = (const tir_expr *const *)call->u.call.args + 1;
+  int nargs = call->u.call.nargs - 1;
+  const tir_expr *f = args[fi];
+  if (f->kind != TIR_STRING_IMM) {
+    if (nargs > fi + 1) { /* gcc cannot check it, and neither can tirc */
+      cg_error(g, call->span, "T.call_extern: the format of '%s' is not a string literal, so its %d other argument%s "
+               "cannot be checked against it", name, nargs - fi - 1, nargs - fi - 1 == 1 ? "" : "s");
+      return false;
+    }
+    return true;
+  }
+  char kinds[FMT_MAX];
+  const char *bad = NULL;
+  int n = fmt_kinds(f->u.str, kinds, &bad);
+  if (n < 0) {
+    int w = 1;
+    while (bad[w] && !strchr("diouxXcfFeEgGaAspn%", bad[w])) w++;
+    cg_error(g, call->span, "T.call_extern: the format of '%s': its conversion '%.*s' is not one tirc emits (an int, "
+             "a 64-bit int as %%ld, a float or double, %%s or %%p)", name, bad[w] ? w + 1 : w, bad);
+    return false;
+  }
+  if (n != nargs - fi - 1) {
+    cg_error(g, call->span, "T.call_extern: the format of '%s' takes %d argument%s after it, not %d", name, n,
+             n == 1 ? "" : "s", nargs - fi - 1);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    const tir_expr *a = args[fi + 1 + i];
+    if (fmt_takes(kinds[i], a)) continue;
+    static const char *const what[] = {"an int of 32 bits or fewer", "a 64-bit int (%ld, %lu)", "a float32 or float64",
+                                       "a string or pointer", "a pointer"};
+    const char *w = what[strchr("iIfsp", kinds[i]) - "iIfsp"];
+    char t[32];
+    cg_error(g, a->kind != TIR_VAR && a->span.line ? a->span : call->span, /* a var's span is its definition */
+             "T.call_extern: argument %d of '%s' is %s, where its format takes %s", fi + 2 + i, name,
+             a->kind == TIR_STRING_IMM ? "a string" : tir_dtype_str(a->dtype, t), w);
+    return false;
+  }
+  return true;
+}
+
 bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt) {
   const char *name = call->u.call.args[0]->u.str, *op = call->u.call.op;
   char w;
@@ -113,7 +232,8 @@ bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt) {
     else if (str && c != 'S' && c != 'P') why = "a string literal, which it cannot take there";
     else if (num && a->dtype.lanes != 1) why = "a vector";
     if (why) {
-      cg_error(g, a->span.line ? a->span : call->span, "T.%s: argument %d of the C library's '%s' is %s%s; got %s", op, i + 1, name,
+      cg_error(g, a->kind != TIR_VAR && a->span.line ? a->span : call->span,
+               "T.%s: argument %d of the C library's '%s' is %s%s; got %s", op, i + 1, name,
                c == 'G' ? "" : "a ", code_name(c, w), why);
       return false;
     }
@@ -132,15 +252,27 @@ bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt) {
              r == 'V' || r == 'D' ? " and its value is used (call it as a statement, T.evaluate)" : "");
     return false;
   }
-  return true;
+  int fi = fmt_index(name);
+  return fi < 0 || check_format(g, call, name, fi);
 }
 
-const char *cg_libc_arg_cast(const char *name, int i, const tir_expr *arg) {
+const char *cg_libc_arg_cast(const tir_expr *call, int i) {
+  const char *name = call->u.call.args[0]->u.str;
+  const tir_expr *arg = call->u.call.args[i + 1];
   char w;
   const char *sig = lookup(name, &w);
   if (!sig || arg->kind == TIR_STRING_IMM) return NULL; /* a literal is a const char * already */
   int nparams = (int)strlen(sig) - 1;
   if (nparams > 0 && sig[nparams] == '.') nparams--;
+  int fi = fmt_index(name);
+  if (i >= nparams && fi >= 0 && call->u.call.args[fi + 1]->kind == TIR_STRING_IMM) {
+    /* a pointer the format prints: as the conversion takes it */
+    char kinds[FMT_MAX];
+    const char *bad;
+    int n = fmt_kinds(call->u.call.args[fi + 1]->u.str, kinds, &bad), k = i - fi - 1;
+    if (!tir_dtype_is_handle(arg->dtype) || k < 0 || k >= n) return NULL;
+    return kinds[k] == 's' ? "const char *" : kinds[k] == 'p' ? "void *" : NULL;
+  }
   if (i < 0 || i >= nparams) return NULL;
   char c = sig[i + 1];
   if (is_pointer_code(c)) return code_name(c, w); /* A.data is a float *; C++ converts no void * */

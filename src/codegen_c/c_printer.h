@@ -157,8 +157,8 @@ char cg_c_callee(const char *n);        /* how C calls a reserved name (c_reserv
 /* T.call_extern of a C library function (c_libc.c): false with an error
  * where the call does not fit its signature (as_stmt: the value is unused) */
 bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt);
-/* the C type argument i (from 0) of name is cast to, or NULL */
-const char *cg_libc_arg_cast(const char *name, int i, const tir_expr *arg);
+/* the C type argument i (from 0, after the name) of a C library call is cast to, or NULL */
+const char *cg_libc_arg_cast(const tir_expr *call, int i);
 bool cg_keyword(const char *n);         /* a C11 or C++20 keyword */
 /* the global symbol f is emitted as: its own, or (reserved in C) renamed
  * deterministically with a warning; NULL with an error when not an identifier */
