@@ -136,14 +136,18 @@ static tir_expr *shape_string(rd *r, rval v) {
   return e;
 }
 
-static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
+/* vectors: a vector extent is taken (TVM 0.27 reads one where elem_offset
+ * is given, as its VectorizeLoop prints an allocation inside a vectorized
+ * loop: T.alloc_local((T.Broadcast(1, 8),), elem_offset=0)); else refused,
+ * as TVM refuses it */
+static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim, bool vectors) {
   if (v.k == RV_TUPLE) {
     *ndim = v.n;
     *shape = tir_alloc(r->c, sizeof **shape * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) {
       tir_expr *e = v.items[i].k == RV_STR ? shape_string(r, v.items[i]) : rd_as_expr(r, v.items[i]);
       if (!e) return false;
-      if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
+      if (!tir_dtype_is_int(e->dtype) || (e->dtype.lanes != 1 && !vectors)) {
         tir_error(r->d, v.items[i].sp, "buffer shape must be integers");
         return false;
       }
@@ -153,7 +157,7 @@ static bool shape_of(rd *r, rval v, tir_expr ***shape, int *ndim) {
   }
   tir_expr *e = v.k == RV_STR ? shape_string(r, v) : rd_as_expr(r, v);
   if (!e) return false;
-  if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
+  if (!tir_dtype_is_int(e->dtype) || (e->dtype.lanes != 1 && !vectors)) {
     tir_error(r->d, v.sp, "buffer shape must be integers");
     return false;
   }
@@ -204,7 +208,7 @@ bool rd_check_shape(rd *r, rval v, tir_expr *const *shape, int ndim, tir_dtype d
 tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape) {
   tir_buffer *b = tir_buffer_copy(r->c, src);
   b->name = tir_strdup(r->c, name);
-  if (!shape_of(r, shape, &b->shape, &b->ndim) || !rd_check_shape(r, shape, b->shape, b->ndim, b->dtype, name))
+  if (!shape_of(r, shape, &b->shape, &b->ndim, false) || !rd_check_shape(r, shape, b->shape, b->ndim, b->dtype, name))
     return NULL;
   /* TVM's view carries its source's strides, elem_offset, offset_factor,
    * alignment and scope (Buffer.view re-declares them) */
@@ -287,7 +291,8 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   }
   tir_expr **shape;
   int ndim;
-  if (!shape_of(r, *sv, &shape, &ndim)) return NULL;
+  rval *eo = rd_arg(a, shape_pos + 4, "elem_offset");
+  if (!shape_of(r, *sv, &shape, &ndim, eo && eo->k != RV_NONE)) return NULL;
   tir_dtype dt = TIR_FLOAT32;
   rval *dv = rd_arg(a, shape_pos + 1, "dtype");
   if (dv && dv->k != RV_NONE && !rd_parse_dtype(r, *dv, &dt)) return NULL;
