@@ -435,7 +435,12 @@ static void pr_int(printer *p, const tir_expr *e) {
   else if (is_int32(e->dtype)) pr_printf(&p->out, "%lld", (long long)v);
   else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64 && e->dtype.lanes == 1 && v == -1)
     pr_puts(&p->out, "T.max_value(\"uint64\")"); /* TVM reads its T.uint64(18446744073709551615) print no more than any past int64 */
-  else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64) /* held as int64 bits: 2^63 and up print as such */
+  else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64 && e->dtype.lanes == 1 && v < 0)
+    /* 2^63 and up: TVM reads no T.uint64 past int64 (nor prints one it can
+     * read), but folds a sum of two to the constant */
+    pr_printf(&p->out, "(T.uint64(%lld) + T.uint64(%llu))", (long long)INT64_MAX,
+              (unsigned long long)((uint64_t)v - (uint64_t)INT64_MAX));
+  else if (e->dtype.code == TIR_TC_UINT && e->dtype.bits == 64) /* held as int64 bits */
     pr_printf(&p->out, "T.%s(%llu)", tir_dtype_str(e->dtype, buf), (unsigned long long)v);
   else if (e->dtype.lanes == 1 && (e->dtype.code == TIR_TC_UINT1 || (e->dtype.bits != 8 && e->dtype.bits != 16 &&
                                                                       e->dtype.bits != 32 && e->dtype.bits != 64)))
