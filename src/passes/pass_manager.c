@@ -275,9 +275,14 @@ static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_s
   tir_ctx *c = v->user;
   for (int i = 0; i < r->n; i++) {
     tir_range *g = &r->region[i];
-    if (g->min && g->extent && g->min->kind == TIR_INT_IMM && !tir_dtype_eq(g->min->dtype, g->extent->dtype) &&
-        tir_dtype_is_int(g->extent->dtype) && g->min->dtype.bits < g->extent->dtype.bits)
-      g->min = tir_int(c, g->extent->dtype, g->min->u.int_val);
+    if (!g->min || !g->extent || tir_dtype_eq(g->min->dtype, g->extent->dtype) || !tir_dtype_is_int(g->extent->dtype) ||
+        !tir_dtype_is_int(g->min->dtype) || g->min->dtype.lanes != 1 || g->extent->dtype.lanes != 1 ||
+        g->min->dtype.bits > g->extent->dtype.bits)
+      continue;
+    /* a constant min in the extent's type; another cast to it (A[vi:vi + T.int64(2)], A[n:T.uint32(8)]),
+     * as the reader had converted it; a wider extent of a narrower constant (A[T.uint8(2):16]) likewise */
+    if (g->min->kind == TIR_INT_IMM) g->min = tir_int(c, g->extent->dtype, g->min->u.int_val);
+    else g->min = tir_cast(c, g->extent->dtype, g->min);
   }
 }
 

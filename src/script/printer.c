@@ -381,6 +381,10 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
       pr_expr(p, &sum);
     } else if (is_const(mn, 0)) {
       pr_expr(p, ex);
+    } else if (!tir_dtype_eq(mn->dtype, ex->dtype) && ex->kind == TIR_SUB &&
+               (pr_deep_equal(ex->u.bin.b, mn) ||
+                (ex->u.bin.b->kind == TIR_CAST && pr_deep_equal(ex->u.bin.b->u.un.a, mn)))) {
+      pr_expr(p, ex->u.bin.a); /* A[n:T.uint32(8)]: TVM's extent T.uint32(8) - T.Cast("uint32", n) of the end */
     } else {
       tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {mn, ex}};
       pr_expr(p, &sum);

@@ -1490,15 +1490,19 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
       stepped |= st != 1;
     }
     tir_expr *lo = ix[i].lo.k == RV_NONE ? tir_int(r->c, b->shape[i]->dtype, 0) : index_expr(r, ix[i].lo, TIR_VOID);
-    tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i] : index_expr(r, ix[i].hi, lo ? lo->dtype : TIR_VOID);
+    /* a Python int end takes the start's type where that is 32 bits or
+     * more (A[T.int64(2):16]); else it is an int32, as TVM's 16 - T.uint8(2) */
+    tir_expr *hi = ix[i].hi.k == RV_NONE ? b->shape[i]
+                                         : index_expr(r, ix[i].hi, lo && lo->dtype.bits >= 32 ? lo->dtype : TIR_VOID);
     if (!lo || !hi) return rv_err();
     tir_expr *lo0 = lo;
     if (!rd_match_types(r, &lo, &hi, ix[i].sp)) return rv_err();
-    /* A[0:T.int64(8)]: TVM keeps the min a Python int gives, an int32, and
-     * the extent in the wider type (its inferred whole-dimension regions of
-     * int64 buffers print so); the passes take it in the extent's type
+    /* A[0:T.int64(8)], A[vi:vi + T.int64(2)], A[n:T.uint32(8)]: TVM keeps
+     * the start as written (a Python int an int32) and the extent in the
+     * other type (its inferred whole-dimension regions of int64 buffers
+     * print so); the passes take it in the extent's type
      * (tir_module_unify_ranges) */
-    g->min = lo0 != lo && lo0->kind == TIR_INT_IMM ? lo0 : lo; /* T.int8(0) too: TVM's Ramp base keeps its dtype */
+    g->min = lo0; /* T.int8(0) too: TVM's Ramp base keeps its dtype */
     g->extent = slice_extent(r, lo, hi);
   }
   if (stepped) { /* A[lo:hi:s]: TVM's print of a strided vector access, T.Ramp(lo, s, lanes) */
