@@ -588,9 +588,12 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
   const rval *parts = dom->k == RV_TUPLE ? dom->items : dom;
   for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
     if (!rd_int_valued(r, parts[i], "an axis domain")) return false;
-  for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
+  for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++) {
     if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype) && parts[i].e->dtype.bits > dt.bits)
       dt = parts[i].e->dtype;
+    if (parts[i].k == RV_INT && (parts[i].i < INT32_MIN || parts[i].i > INT32_MAX) && dt.bits < 64)
+      dt = TIR_INT64; /* a Python int past int32: TVM's const makes it an int64 */
+  }
   tir_range rg;
   if (dom->k == RV_TUPLE) {
     if (dom->n != 2) {
@@ -608,7 +611,9 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
   } else {
     tir_expr *ext = rd_convert(r, *dom, dt);
     if (!ext) return false;
-    rg = (tir_range){tir_int(r->c, ext->dtype, 0), ext};
+    /* T.axis.spatial(4294967296, i): TVM's Range(0, n) of Python ints keeps an int32 0 */
+    bool py_big = dom->k == RV_INT && (dom->i < INT32_MIN || dom->i > INT32_MAX);
+    rg = (tir_range){tir_int(r->c, py_big ? TIR_INT32 : ext->dtype, 0), ext};
   }
   add_iter(r, name, rg, ty, val, dt);
   return true;

@@ -1375,7 +1375,8 @@ static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
  * shape, as TVM 0.27 reads it; like is the dtype of a slice's other end */
 static tir_expr *index_expr(rd *r, rval v, tir_dtype like) {
   if (v.k == RV_ERR) return NULL;
-  if (v.k == RV_INT && tir_dtype_is_int(like)) return rd_convert(r, v, like);
+  bool past_int32 = v.k == RV_INT && (v.i < INT32_MIN || v.i > INT32_MAX); /* an int64, as TVM's const makes it */
+  if (v.k == RV_INT && tir_dtype_is_int(like) && !(past_int32 && like.bits <= 32)) return rd_convert(r, v, like);
   if (v.k == RV_INT) return rd_as_expr(r, v);
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return NULL;

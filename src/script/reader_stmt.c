@@ -526,7 +526,8 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
    * TVM's launch_thread makes it; a Python int is int32 */
   tir_dtype t = a->pos[1].k == RV_EXPR && tir_dtype_is_int(a->pos[1].e->dtype) && a->pos[1].e->dtype.lanes == 1
                     ? a->pos[1].e->dtype
-                    : TIR_INT32;
+                : a->pos[1].k == RV_INT && (a->pos[1].i < INT32_MIN || a->pos[1].i > INT32_MAX) ? TIR_INT64
+                                                                                                 : TIR_INT32;
   if (!rd_int_valued(r, a->pos[1], "a thread extent")) return NULL;
   tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, t, a->sp) : NULL;
   tir_expr *v = bound ? bound : thread_var(r, a->pos[0], t, a->sp);
@@ -1905,7 +1906,10 @@ static bool min_ext_of(rd *r, rval *lo, rval *hi, bool lit_zero, tir_expr **pmin
     tir_expr *a = l.k == RV_INT || l.k == RV_BOOL ? NULL : rd_as_expr(r, l);
     tir_expr *b = h.k == RV_INT || h.k == RV_BOOL ? NULL : rd_as_expr(r, h);
     if ((!a && l.k != RV_INT && l.k != RV_BOOL) || (!b && h.k != RV_INT && h.k != RV_BOOL)) return false;
-    tir_dtype ta = a ? a->dtype : TIR_INT32, tb = b ? b->dtype : TIR_INT32, t = ta;
+    /* a Python int past int32 counts as an int64 (TVM's const of it) */
+    tir_dtype ta = a ? a->dtype : l.k == RV_INT && (l.i < INT32_MIN || l.i > INT32_MAX) ? TIR_INT64 : TIR_INT32;
+    tir_dtype tb = b ? b->dtype : h.k == RV_INT && (h.i < INT32_MIN || h.i > INT32_MAX) ? TIR_INT64 : TIR_INT32;
+    tir_dtype t = ta;
     if (tir_dtype_is_int(ta) && tir_dtype_is_int(tb) && ta.lanes == 1 && tb.lanes == 1 && !tir_dtype_is_bool(ta) &&
         !tir_dtype_is_bool(tb)) {
       t.bits = ta.bits > tb.bits ? ta.bits : tb.bits;
