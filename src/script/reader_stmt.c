@@ -414,11 +414,8 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
   /* TVM 0.27 prints a statement-level local / shared AllocBuffer as
    * T.alloc_local / T.alloc_shared(shape, dtype): an alloc_buffer in that scope */
   bool scoped = !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared");
-  if (scoped) {
-    if (rd_kwarg(&a, "scope")) {
-      tir_error(r->d, a.sp, "T.%s takes no scope= (it is its scope)", tn);
-      return NULL;
-    }
+  /* TVM's T.alloc_shared is functools.partial(alloc_buffer, scope="shared"): a scope= given replaces it */
+  if (scoped && !rd_kwarg(&a, "scope")) {
     const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a.nkw + 1));
     rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a.nkw + 1));
     tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a.nkw + 1));
