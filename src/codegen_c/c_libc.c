@@ -97,6 +97,19 @@ static const char *code_name(char c, char width) {
  * -Wformat (in -Wall) refuses the C where they disagree. */
 enum { FMT_MAX = 64 };
 
+/* a width or precision at *c: digits, or '*' (an int argument, kinds[*n]);
+ * false past FMT_MAX arguments */
+static bool fmt_number(const char **c, char *kinds, int *n) {
+  if (**c != '*') {
+    while (**c >= '0' && **c <= '9') (*c)++;
+    return true;
+  }
+  if (*n == FMT_MAX) return false;
+  kinds[(*n)++] = 'i';
+  (*c)++;
+  return true;
+}
+
 /* the kinds of the arguments f takes (at most FMT_MAX), or -1 with *bad the
  * conversion tirc does not take (%n, %Lf, %lld, an unknown one) */
 static int fmt_kinds(const char *f, char *kinds, const char **bad) {
@@ -106,20 +119,10 @@ static int fmt_kinds(const char *f, char *kinds, const char **bad) {
     const char *start = c++;
     if (*c == '%') continue;
     while (*c && strchr("-+ #0'I", *c)) c++;
-    if (*c == '*') {
-      if (n == FMT_MAX) goto refuse;
-      kinds[n++] = 'i';
-      c++;
-    } else
-      while (*c >= '0' && *c <= '9') c++;
+    if (!fmt_number(&c, kinds, &n)) goto refuse;
     if (*c == '.') {
       c++;
-      if (*c == '*') {
-        if (n == FMT_MAX) goto refuse;
-        kinds[n++] = 'i';
-        c++;
-      } else
-        while (*c >= '0' && *c <= '9') c++;
+      if (!fmt_number(&c, kinds, &n)) goto refuse;
     }
     char len = 0; /* 0, 'h' (h, hh), 'l' (l, j, z, t: 64 bits), 'q' (ll, q, L) */
     if (*c == 'h') len = 'h', c += c[1] == 'h' ? 2 : 1;
