@@ -165,8 +165,8 @@ typedef enum tir_expr_kind {
 tir_expr_kind tir_cmp_swapped(tir_expr_kind k);
 /* not (a OP b) as a OP' b (LT <-> GE, LE <-> GT, EQ <-> NE) */
 tir_expr_kind tir_cmp_negated(tir_expr_kind k);
-/* a constant, or casts and arithmetic of constants (TVM keeps T.Cast("float32", 0)
- * unfolded as a reducer's identity) */
+/* a constant, or casts, reinterprets, arithmetic, comparisons and selects of
+ * constants (TVM keeps T.Cast("float32", 0) unfolded as a reducer's identity) */
 bool tir_is_constant_valued(const tir_expr *e);
 
 struct tir_expr {

@@ -499,8 +499,15 @@ bool tir_is_constant_valued(const tir_expr *e) {
       e = e->u.un.a;
       continue;
     }
-    if (TIR_IS_BINARY(e->kind) && !TIR_IS_CMP(e->kind) && e->kind != TIR_AND && e->kind != TIR_OR)
+    if (TIR_IS_BINARY(e->kind))
       return tir_is_constant_valued(e->u.bin.a) && tir_is_constant_valued(e->u.bin.b);
+    if (e->kind == TIR_SELECT)
+      return tir_is_constant_valued(e->u.select.cond) && tir_is_constant_valued(e->u.select.t) &&
+             tir_is_constant_valued(e->u.select.f);
+    if (e->kind == TIR_CALL && !strcmp(e->u.call.op, "reinterpret") && e->u.call.nargs == 1) {
+      e = e->u.call.args[0];
+      continue;
+    }
     return false;
   }
   return false;

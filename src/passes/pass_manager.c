@@ -288,6 +288,17 @@ static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_s
 
 /* a block iter var's domain (T.axis.spatial((1, T.int64(8)), i)) likewise */
 static bool unify_iter_doms(tir_visitor *v, const tir_stmt *s) {
+  /* a launch's extent of another type than its var (an int32 env_thread var
+   * over T.int64(8)) in the var's type, as the reader had converted it */
+  if (s->kind == TIR_ATTR && s->u.attr.key && s->u.attr.value && tir_is_var(s->u.attr.node) &&
+      (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread")) &&
+      !tir_dtype_eq(s->u.attr.value->dtype, s->u.attr.node->dtype) && tir_dtype_is_int(s->u.attr.value->dtype)) {
+    int64_t k;
+    tir_stmt *w = (tir_stmt *)s; /* the module is the pipeline's input, unified in place as its regions are */
+    w->u.attr.value = tir_is_const_int(s->u.attr.value, &k) ? tir_int(v->user, s->u.attr.node->dtype, k)
+                                                           : tir_cast(v->user, s->u.attr.node->dtype, s->u.attr.value);
+    return true;
+  }
   if (s->kind != TIR_BLOCK_REALIZE) return true;
   tir_block *b = s->u.realize.block;
   for (int i = 0; i < b->n_iter; i++) {

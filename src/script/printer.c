@@ -241,7 +241,7 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
   const char *data = data_name(p, b->data);
   const char *via = b->data_named && b->data_named->data == b->data ? pr_lookup(p, b->data_named) : NULL;
   if (data && via && strcmp(via, data)) { /* data=X.data as written (TVM's buffer_data(X)) */
-    pr_printf(&p->out, ", data=%s.data", via);
+    pr_printf(&p->out, ", data=%s%s", via, pr_data_suffix(p, b->data_named));
   } else if (p->data_let_var && p->data_let_var == b->data) {
     pr_printf(&p->out, ", data=%s", p->data_let_value);
     p->data_let_var = NULL;
@@ -310,15 +310,20 @@ static char *buffer_args_str(printer *p, const tir_buffer *b, buf_ctx ctx) {
 
 /* defines the buffer's name, and its data var as NAME.data unless the data
  * var already has a name */
+const char *pr_data_suffix(const printer *p, const tir_buffer *b) {
+  return tirx(p) && b && b->scalar ? ".source.data" : ".data";
+}
+
 static const char *define_buffer(printer *p, const tir_buffer *b) {
   bool data_named = pr_lookup(p, b->data) != NULL;
   const char *name = pr_define(p, b, b->name);
   if (!data_named) {
-    size_t n = strlen(name) + 8;
+    const char *suffix = pr_data_suffix(p, b);
+    size_t n = strlen(name) + strlen(suffix) + 1;
     char *s = malloc(n);
     if (!s) abort();
     memcpy(s, name, strlen(name));
-    memcpy(s + strlen(name), ".data", 6);
+    memcpy(s + strlen(name), suffix, strlen(suffix) + 1);
     pr_define_alias(p, b->data, s, b);
     free(s);
   }
@@ -1033,6 +1038,14 @@ static bool is_launch(const tir_stmt *s) {
          s->u.attr.node && s->u.attr.node->kind == TIR_VAR;
 }
 
+/* a launch printed as T.launch_thread: its var is bound by it (or by
+ * T.env_thread), not by something in scope already (a parameter, a loop,
+ * a buffer's data: T.attr(n, "thread_extent", 4) prints as an attr) */
+static bool is_env(const printer *p, const tir_expr *v);
+static bool prints_launch(printer *p, const tir_stmt *s) {
+  return is_launch(s) && !s->u.attr.node_named && (is_env(p, s->u.attr.node) || !pr_lookup(p, s->u.attr.node));
+}
+
 static void pr_body(printer *p, const tir_stmt *s);
 
 static bool is_env(const printer *p, const tir_expr *v) {
@@ -1114,7 +1127,7 @@ static void pr_attr(printer *p, const tir_stmt *s) {
   line(p);
   pr_puts(&p->out, "with T.attr(");
   const char *via = nb && nb->data == node ? pr_lookup(p, nb) : NULL;
-  if (via) pr_printf(&p->out, "%s.data", via);
+  if (via) pr_printf(&p->out, "%s%s", via, pr_data_suffix(p, nb));
   else if (node && s->u.attr.node_typed && node->kind == TIR_INT_IMM && tir_dtype_eq(node->dtype, TIR_INT32))
     pr_printf(&p->out, "T.int32(%lld)", (long long)node->u.int_val); /* an IntImm, not a Python int */
   else if (node) pr_expr(p, node);
@@ -1178,7 +1191,7 @@ static bool prints_flat(const printer *p, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_LET_STMT: case TIR_ALLOCATE: case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: case TIR_ASSERT:
     return true;
-  case TIR_ATTR: return is_launch(s) && !is_env(p, s->u.attr.node);
+  case TIR_ATTR: return prints_launch((printer *)p, s) && !is_env(p, s->u.attr.node);
   default: return false;
   }
 }
@@ -1243,7 +1256,7 @@ static void pr_stmt(printer *p, const tir_stmt *s) {
   case TIR_ALLOCATE: pr_allocate(p, s); break;
   case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: pr_decl(p, s); break;
   case TIR_ATTR:
-    if (is_launch(s)) {
+    if (prints_launch(p, s)) {
       pr_launch(p, s);
       break;
     }
@@ -1846,9 +1859,14 @@ static void env_add(env_scan *e, const tir_stmt *s) {
 static bool env_cb(tir_visitor *v, const tir_stmt *s) {
   env_scan *e = v->user;
   if (s->kind != TIR_ATTR || !is_launch(s) || !tir_is_var(s->u.attr.node)) return true;
+  /* a var something else binds (a parameter, a buffer's data: T.attr(n, "thread_extent", 4)) prints as an attr */
+  if (s->u.attr.node_named || pr_lookup(e->p, s->u.attr.node)) return true;
   long k = tir_ptrmap_get(&e->seen, s->u.attr.node, 0) + 1;
   tir_ptrmap_put(&e->seen, s->u.attr.node, k);
-  if (k == 2) env_add(e, s);
+  /* launched twice, or over an extent of another type than its own (an
+   * int32 var over T.int64(8): T.launch_thread("threadIdx.x", T.int64(8))
+   * would make an int64 var) */
+  if (k == 2 || (s->u.attr.value && !tir_dtype_eq(s->u.attr.value->dtype, s->u.attr.node->dtype))) env_add(e, s);
   if (e->nlaunch == e->caplaunch) {
     e->caplaunch = e->caplaunch ? e->caplaunch * 2 : 8;
     e->launch = realloc(e->launch, sizeof *e->launch * (size_t)e->caplaunch);

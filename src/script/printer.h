@@ -81,6 +81,9 @@ void pr_define_alias(printer *p, const void *key, const char *text, const tir_bu
 /* the buffer whose data var v is, when that buffer is in scope */
 const tir_buffer *pr_data_buffer(const printer *p, const tir_expr *v);
 bool pr_deep_equal(const tir_expr *a, const tir_expr *b);
+/* ".data", or ".source.data" for a local scalar's buffer (TVM 0.27 reads S.data of
+ * `S: T.float64` as a load of S) */
+const char *pr_data_suffix(const printer *p, const tir_buffer *b);
 void pr_pop_to(printer *p, int mark);
 
 /* expressions */

@@ -342,7 +342,7 @@ static void pr_args_named(printer *p, tir_expr *const *args, int n, const tir_bu
     if (i) pr_puts(&p->out, ", ");
     const char *via = named && named[i] && named[i]->data == args[i] ? pr_lookup(p, named[i]) : NULL;
     const char *own = named && !named[i] && args[i]->kind == TIR_VAR ? plain_name(p, args[i]) : NULL;
-    if (via) pr_printf(&p->out, i < 64 && (bare >> i & 1) ? "%s" : "%s.data", via);
+    if (via) pr_printf(&p->out, "%s%s", via, i < 64 && (bare >> i & 1) ? "" : pr_data_suffix(p, named[i]));
     else if (own) pr_puts(&p->out, own);
     else pr_expr(p, args[i]);
   }

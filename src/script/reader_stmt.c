@@ -528,8 +528,20 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
   if (!rd_int_valued(r, a->pos[1], "a thread extent")) return NULL;
   tir_expr *bound = name && tag ? hinted_loop_var(r, hint, name, t, a->sp) : NULL;
   tir_expr *v = bound ? bound : thread_var(r, a->pos[0], t, a->sp);
-  tir_expr *ext = v ? rd_convert(r, a->pos[1], v->dtype) : NULL;
+  /* an env_thread var's extent keeps its own type (TVM's launch of an int32
+   * var over T.int64(8): an int64 domain); the passes take it in the var's
+   * type (tir_module_unify_ranges) */
+  bool own = a->pos[0].k == RV_EXPR && a->pos[1].k == RV_EXPR && tir_dtype_is_int(a->pos[1].e->dtype) &&
+             a->pos[1].e->dtype.lanes == 1;
+  tir_expr *ext = !v ? NULL : own ? a->pos[1].e : rd_convert(r, a->pos[1], v->dtype);
   if (!ext) return NULL;
+  int64_t kx;
+  if (own && tir_is_const_int(ext, &kx) && !rd_int_fits(v->dtype, kx)) {
+    char b1[32];
+    tir_error(r->d, a->pos[1].sp, "thread extent %lld does not fit the thread var '%s', an %s", (long long)kx,
+              v->u.var.name, tir_dtype_str(v->dtype, b1));
+    return NULL;
+  }
   if (a->pos[0].k == RV_EXPR) { /* one env_thread var, one extent (TVM: "Inconsistent extents of environment thread") */
     const tir_expr *was = (const tir_expr *)(intptr_t)tir_ptrmap_get(&r->thread_ext, v, 0);
     if (!was) tir_ptrmap_put(&r->thread_ext, v, (long)(intptr_t)ext);
@@ -1057,10 +1069,10 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     }
   }
   /* `B = B` of a buffer: TVM binds the name to the object it names already,
-   * no statement */
+   * no statement (of a local scalar, `B: T.uint64`, a store of its value) */
   if (ts_node_is_null(type) && rd_is(right, "identifier") && !strcmp(rd_text(r, right), name)) {
     rd_sym *cur = rd_lookup(r, name);
-    if (cur && cur->val.k == RV_BUFFER) return NULL;
+    if (cur && cur->val.k == RV_BUFFER && !cur->val.buf->scalar) return NULL;
   }
   /* `x = v` stores to x where x is a local scalar (TVM's), else binds x */
   if (!(ts_node_is_null(type) && rd_scalar_target(r, name)) && !rd_fresh(r, name, rd_span(left))) return NULL;
