@@ -449,7 +449,11 @@ static void check_attr(vstate *st, const tir_stmt *s) {
   check_expr(st, s->u.attr.value);
   int mark = st->vars.n;
   bool launches = is_launch(s);
-  if (launches && tir_is_var(node)) {
+  if (launches && tir_is_var(node) && (!tir_dtype_is_int(node->dtype) || node->dtype.lanes != 1)) {
+    /* T.attr(A.data, "thread_extent", 4): read and printed as TVM reads it, launched by nothing */
+    verr(st, s->span, "a thread_extent (or virtual_thread) attr on '%s', which is no integer var: it launches no thread",
+         vname(node));
+  } else if (launches && tir_is_var(node)) {
     /* a thread var may be launched by several sibling attrs */
     if (!defined(st, node)) define(st, node, false, s->span);
   } else if (tir_is_var(node) && !defined(st, node) && wraps_binding_of(s->u.attr.body, node)) {
