@@ -270,26 +270,26 @@ static const tir_module *reclaim(tir_pipeline *p, tir_ctx *c, const tir_module *
  * extent (as does an inferred whole dimension of an int64 buffer), which
  * only the printer needs: the passes take a constant min in its extent's
  * type, as tirc had always read it (the same value) */
-static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {
-  (void)owner;
-  tir_ctx *c = v->user;
-  for (int i = 0; i < r->n; i++) {
-    tir_range *g = &r->region[i];
-    if (!g->min || !g->extent || tir_dtype_eq(g->min->dtype, g->extent->dtype) || !tir_dtype_is_int(g->extent->dtype) ||
-        !tir_dtype_is_int(g->min->dtype) || g->min->dtype.lanes != 1 || g->extent->dtype.lanes != 1 ||
-        g->min->dtype.bits > g->extent->dtype.bits)
-      continue;
-    /* a constant min in the extent's type; another cast to it (A[vi:vi + T.int64(2)], A[n:T.uint32(8)]),
-     * as the reader had converted it; a wider extent of a narrower constant (A[T.uint8(2):16]) likewise */
-    if (g->min->kind == TIR_INT_IMM) g->min = tir_int(c, g->extent->dtype, g->min->u.int_val);
-    else g->min = tir_cast(c, g->extent->dtype, g->min);
-  }
+static void unify_range(tir_ctx *c, tir_range *g) {
+  if (!g->min || !g->extent || tir_dtype_eq(g->min->dtype, g->extent->dtype) || !tir_dtype_is_int(g->extent->dtype) ||
+      !tir_dtype_is_int(g->min->dtype) || g->min->dtype.lanes != 1 || g->extent->dtype.lanes != 1 ||
+      g->min->dtype.bits > g->extent->dtype.bits)
+    return;
+  /* a constant min in the extent's type; another cast to it (A[vi:vi + T.int64(2)], A[n:T.uint32(8)]),
+   * as the reader had converted it; a wider extent of a narrower constant (A[T.uint8(2):16]) likewise */
+  if (g->min->kind == TIR_INT_IMM) g->min = tir_int(c, g->extent->dtype, g->min->u.int_val);
+  else g->min = tir_cast(c, g->extent->dtype, g->min);
 }
 
-/* a block iter var's domain (T.axis.spatial((1, T.int64(8)), i)) likewise */
-static bool unify_iter_doms(tir_visitor *v, const tir_stmt *s) {
-  /* a launch's extent of another type than its var (an int32 env_thread var
-   * over T.int64(8)) in the var's type, as the reader had converted it */
+static void unify_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {
+  (void)owner;
+  for (int i = 0; i < r->n; i++) unify_range(v->user, &r->region[i]);
+}
+
+/* a block iter var's domain (T.axis.spatial((1, T.int64(8)), i)) likewise;
+ * and a launch's extent of another type than its var (an int32 env_thread
+ * var over T.int64(8)) in the var's type, as the reader had converted it */
+static bool unify_stmt(tir_visitor *v, const tir_stmt *s) {
   if (s->kind == TIR_ATTR && s->u.attr.key && s->u.attr.value && tir_is_var(s->u.attr.node) &&
       (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread")) &&
       !tir_dtype_eq(s->u.attr.value->dtype, s->u.attr.node->dtype) && tir_dtype_is_int(s->u.attr.value->dtype)) {
@@ -301,17 +301,12 @@ static bool unify_iter_doms(tir_visitor *v, const tir_stmt *s) {
   }
   if (s->kind != TIR_BLOCK_REALIZE) return true;
   tir_block *b = s->u.realize.block;
-  for (int i = 0; i < b->n_iter; i++) {
-    tir_range *g = &b->iter_vars[i].dom;
-    if (g->min && g->extent && g->min->kind == TIR_INT_IMM && tir_dtype_is_int(g->extent->dtype) &&
-        g->min->dtype.bits < g->extent->dtype.bits)
-      g->min = tir_int(v->user, g->extent->dtype, g->min->u.int_val);
-  }
+  for (int i = 0; i < b->n_iter; i++) unify_range(v->user, &b->iter_vars[i].dom);
   return true;
 }
 
 static void unify_ranges(tir_ctx *c, const tir_module *m) {
-  tir_visitor v = {.stmt = unify_iter_doms, .region = unify_region, .user = c};
+  tir_visitor v = {.stmt = unify_stmt, .region = unify_region, .user = c};
   for (int i = 0; i < m->nfuncs; i++)
     if (m->funcs[i]->body) tir_visit_stmt(&v, m->funcs[i]->body);
 }

@@ -362,6 +362,18 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
     for (int i = 0; i < a->n; i++) declare_av_buffers(p, a->items[i]);
 }
 
+/* a range's end, min + extent, in type et (a sum of two constants folded) */
+static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et) {
+  int64_t a, b;
+  if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
+    tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
+    pr_expr(p, &sum);
+  } else {
+    tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {mn, ex}};
+    pr_expr(p, &sum);
+  }
+}
+
 static void pr_region(printer *p, const tir_buffer_region *r) {
   pr_buffer_name(p, r->buf);
   /* a local scalar's name reads as its value: its buffer is x.source, as TVM prints it */
@@ -381,18 +393,14 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
                            (ex->dtype.bits == mn->dtype.bits && mn->kind == TIR_INT_IMM)
                        ? ex->dtype
                        : mn->dtype;
-    if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
-      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
-      pr_expr(p, &sum);
-    } else if (is_const(mn, 0)) {
+    if (!(tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) && is_const(mn, 0)) {
       pr_expr(p, ex);
     } else if (!tir_dtype_eq(mn->dtype, ex->dtype) && ex->kind == TIR_SUB &&
                (pr_deep_equal(ex->u.bin.b, mn) ||
                 (ex->u.bin.b->kind == TIR_CAST && pr_deep_equal(ex->u.bin.b->u.un.a, mn)))) {
       pr_expr(p, ex->u.bin.a); /* A[n:T.uint32(8)]: TVM's extent T.uint32(8) - T.Cast("uint32", n) of the end */
     } else {
-      tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {mn, ex}};
-      pr_expr(p, &sum);
+      pr_range_end(p, mn, ex, et);
     }
   }
   if (r->n == 0) pr_puts(&p->out, "()");
@@ -627,14 +635,7 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
     pr_puts(&p->out, "(");
     pr_expr(p, r.min);
     pr_puts(&p->out, ", ");
-    int64_t a, b;
-    if (tir_is_const_int(r.min, &a) && tir_is_const_int(r.extent, &b)) {
-      tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
-      pr_expr(p, &sum);
-    } else {
-      tir_expr sum = {.kind = TIR_ADD, .dtype = et, .u.bin = {r.min, r.extent}};
-      pr_expr(p, &sum);
-    }
+    pr_range_end(p, r.min, r.extent, et);
     pr_puts(&p->out, ")");
   }
   pr_puts(&p->out, ", ");
@@ -1042,7 +1043,7 @@ static bool is_launch(const tir_stmt *s) {
  * T.env_thread), not by something in scope already (a parameter, a loop,
  * a buffer's data: T.attr(n, "thread_extent", 4) prints as an attr) */
 static bool is_env(const printer *p, const tir_expr *v);
-static bool prints_launch(printer *p, const tir_stmt *s) {
+static bool prints_launch(const printer *p, const tir_stmt *s) {
   return is_launch(s) && !s->u.attr.node_named && (is_env(p, s->u.attr.node) || !pr_lookup(p, s->u.attr.node));
 }
 
@@ -1191,7 +1192,7 @@ static bool prints_flat(const printer *p, const tir_stmt *s) {
   switch (s->kind) {
   case TIR_LET_STMT: case TIR_ALLOCATE: case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: case TIR_ASSERT:
     return true;
-  case TIR_ATTR: return prints_launch((printer *)p, s) && !is_env(p, s->u.attr.node);
+  case TIR_ATTR: return prints_launch(p, s) && !is_env(p, s->u.attr.node);
   default: return false;
   }
 }
@@ -1842,18 +1843,16 @@ static void env_add(env_scan *e, const tir_stmt *s) {
   printer *p = e->p;
   for (int i = 0; i < p->nenv; i++)
     if (p->env[i] == s->u.attr.node) return;
-  {
-    if (p->nenv == p->capenv) {
-      p->capenv = p->capenv ? p->capenv * 2 : 4;
-      p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
-      p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
-      if (!p->env || !p->env_tag) abort();
-    }
-    const char *tag = s->u.attr.thread_tag;
-    if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : s->u.attr.node->u.var.name;
-    p->env[p->nenv] = s->u.attr.node;
-    p->env_tag[p->nenv++] = tag;
+  if (p->nenv == p->capenv) {
+    p->capenv = p->capenv ? p->capenv * 2 : 4;
+    p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
+    p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
+    if (!p->env || !p->env_tag) abort();
   }
+  const char *tag = s->u.attr.thread_tag;
+  if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : s->u.attr.node->u.var.name;
+  p->env[p->nenv] = s->u.attr.node;
+  p->env_tag[p->nenv++] = tag;
 }
 
 static bool env_cb(tir_visitor *v, const tir_stmt *s) {

@@ -339,8 +339,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   if (!int_opt(r, rd_arg(a, shape_pos + 6 + bo, "align"), &align, "align")) return NULL;
   if (!int_opt(r, rd_arg(a, shape_pos + 7 + bo, "offset_factor"), &factor, "offset_factor")) return NULL;
   tir_expr *off = NULL;
-  rval *ov = rd_arg(a, shape_pos + 4, "elem_offset"),
-       *bv = bo ? rd_arg(a, shape_pos + 5, "byte_offset") : rd_kwarg(a, "byte_offset");
+  rval *ov = eo, *bv = bo ? rd_arg(a, shape_pos + 5, "byte_offset") : rd_kwarg(a, "byte_offset");
   if (ov && ov->k != RV_NONE && bv && bv->k != RV_NONE) { /* TVM's _get_elem_offset asserts it */
     tir_error(r->d, bv->sp, "buffer '%s': elem_offset and byte_offset cannot be set at the same time", name);
     return NULL;
