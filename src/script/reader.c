@@ -340,6 +340,129 @@ static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
 /* `n = TypeVar("n")` (TVM 0.27 prints one for an int64 var a signature
  * uses first, with `# from typing import TypeVar`): true when s is one,
  * recorded or reported */
+/* what a module-level constant may be written with: literals, names of
+ * earlier constants, operators, tuples and lists, T.<dtype>(...) */
+enum { CONST_DEPTH = 100, MAX_GLOBALS = 1024 };
+
+static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
+  if (depth > CONST_DEPTH) {
+    *bad = n;
+    return false;
+  }
+  static const char *const leaf[] = {"integer", "float", "string", "concatenated_string", "true", "false", "none", NULL};
+  for (int i = 0; leaf[i]; i++)
+    if (rd_is(n, leaf[i])) {
+      uint32_t k = ts_node_named_child_count(n);
+      for (uint32_t j = 0; j < k; j++) /* no f-string interpolation */
+        if (rd_is(ts_node_named_child(n, j), "interpolation") || rd_is(ts_node_named_child(n, j), "string"))
+          if (!const_syntax(r, ts_node_named_child(n, j), depth + 1, bad)) return false;
+      return !rd_is(n, "interpolation");
+    }
+  if (rd_is(n, "identifier") || rd_is(n, "comment")) return true;
+  if (rd_is(n, "call")) {
+    const char *tn = rd_t_name(r, rd_field(n, "function"));
+    tir_dtype t;
+    if (!tn || !tir_dtype_parse(tn, &t)) {
+      *bad = n;
+      return false;
+    }
+    n = rd_field(n, "arguments");
+    if (!rd_is(n, "argument_list")) {
+      *bad = n;
+      return false;
+    }
+  } else if (!rd_is(n, "unary_operator") && !rd_is(n, "binary_operator") && !rd_is(n, "parenthesized_expression") &&
+             !rd_is(n, "tuple") && !rd_is(n, "list") && !rd_is(n, "expression_list")) {
+    *bad = n;
+    return false;
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t j = 0; j < k; j++)
+    if (!const_syntax(r, ts_node_named_child(n, j), depth + 1, bad)) return false;
+  return true;
+}
+
+/* bad is CONST_DEPTH levels below rhs */
+static bool const_too_deep(TSNode rhs, TSNode bad) {
+  int d = 0;
+  for (TSNode n = bad; !ts_node_is_null(n) && !ts_node_eq(n, rhs) && d <= CONST_DEPTH + 1; n = ts_node_parent(n))
+    if (ts_node_is_named(n)) d++;
+  return d > CONST_DEPTH;
+}
+
+static bool const_value(rval v) {
+  switch (v.k) {
+    case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: return true;
+    case RV_EXPR: return tir_is_constant_valued(v.e);
+    case RV_TUPLE:
+      for (int i = 0; i < v.n; i++)
+        if (!const_value(v.items[i])) return false;
+      return true;
+    default: return false;
+  }
+}
+
+/* `N = 128` at the top level (names, or a tuple of names, bound to Python
+ * constants): TVM's parser runs in the module's Python, where a function
+ * sees the globals bound before it is decorated */
+static bool module_const(rd *r, TSNode s) {
+  TSNode a = ts_node_named_child(s, 0);
+  if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment") || ts_node_named_child_count(s) != 1) return false;
+  TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
+  if (ts_node_is_null(rhs) || !ts_node_is_null(rd_field(a, "type"))) return false;
+  uint32_t nn = rd_is(lhs, "identifier") ? 1 : ts_node_named_child_count(lhs);
+  bool names = rd_is(lhs, "identifier") || rd_is(lhs, "pattern_list") || rd_is(lhs, "tuple_pattern");
+  for (uint32_t i = 0; names && !rd_is(lhs, "identifier") && i < nn; i++)
+    names = rd_is(ts_node_named_child(lhs, i), "identifier");
+  if (!names) return false;
+  TSNode bad = {0};
+  if (!const_syntax(r, rhs, 0, &bad)) {
+    tir_error(r->d, rd_span(bad),
+              "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
+              "list of them, T.<dtype>(...), or operators on them and on names bound so before%s)",
+              const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
+    return true;
+  }
+  r->nsyms = 0;
+  rd_push_globals(r);
+  rval v = rd_eval(r, rhs);
+  r->nsyms = 0;
+  if (v.k == RV_ERR) return true;
+  if (!const_value(v)) {
+    tir_error(r->d, rd_span(rhs), "a module-level name is read only as a Python constant; this value is not one");
+    return true;
+  }
+  if (!rd_is(lhs, "identifier") && (v.k != RV_TUPLE || v.n != (int)nn)) {
+    tir_error(r->d, rd_span(rhs), "the value does not unpack into %u names", nn);
+    return true;
+  }
+  for (uint32_t i = 0; i < nn; i++) {
+    TSNode id = rd_is(lhs, "identifier") ? lhs : ts_node_named_child(lhs, i);
+    const char *name = rd_text(r, id);
+    if (rd_py_keyword(name)) {
+      tir_error(r->d, rd_span(id), "'%s' is a Python keyword: it cannot be a name", name);
+      return true;
+    }
+    rval one = rd_is(lhs, "identifier") ? v : v.items[i];
+    int k = 0; /* a name bound again is rebound (Python) */
+    while (k < r->nglobals && strcmp(r->globals[k].name, name)) k++;
+    if (k == MAX_GLOBALS) { /* each function's scope starts with them all */
+      tir_error(r->d, rd_span(id), "more than %d module-level names", MAX_GLOBALS);
+      return true;
+    }
+    if (k == r->nglobals) {
+      if (r->nglobals == r->capglobals) {
+        r->capglobals = r->capglobals ? 2 * r->capglobals : 8;
+        r->globals = realloc(r->globals, sizeof *r->globals * (size_t)r->capglobals);
+        if (!r->globals) abort();
+      }
+      r->nglobals++;
+    }
+    r->globals[k] = (rd_sym){.name = name, .val = one};
+  }
+  return true;
+}
+
 static bool type_var(rd *r, TSNode s) {
   TSNode a = ts_node_named_child(s, 0);
   if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment")) return false;
@@ -556,7 +679,8 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   r->fn = &fn;
   r->blk = NULL;
   r->nsyms = 0;
-  r->frame = 0; /* the parameters and the body: one scope */
+  rd_push_globals(r);
+  r->frame = r->nsyms; /* the parameters and the body: one scope, inside the module's */
   r->nloops = 0;
   /* `-> T.int32` (TVM's ret_type; `-> None` is none) */
   TSNode rt = rd_field(def, "return_type");
@@ -1029,6 +1153,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       continue;
     }
     if (type_var(r, s)) continue;
+    if (module_const(r, s)) continue;
     tir_error(r->d, rd_span(s), "unexpected top-level statement");
   }
 }
@@ -1122,6 +1247,55 @@ uint64_t rd_parse_budget(size_t bytes) { return 2000000u + 5u * (uint64_t)bytes;
  * environment variable TIR_READ_CHUNK_BYTES sets both, for tests. */
 enum { CHUNK_THRESHOLD = 32 << 10, CHUNK_BYTES = 8 << 10 };
 
+/* A function copied out of a class or a test, every line indented as its
+ * first: TVM's parser reads a decorated function's source with its first
+ * line's indentation taken from every line (tvm.script's Source), so tirc
+ * does too.  The prefix is the whitespace before the first line of code;
+ * a line of code (or of a multi-line string) that does not start with it
+ * is an error (its line in *bad_line); a blank or comment line loses what
+ * it has of it.  Returns the dedented copy (malloc'd; NULL when the first
+ * line of code is not indented, or on the error) and the prefix's length
+ * in *k. */
+static char *dedent(const char *src, size_t len, size_t *out_len, int *k, int *bad_line) {
+  size_t i = 0, pre = 0;
+  while (i < len) { /* the first line of code */
+    size_t j = i;
+    while (j < len && (src[j] == ' ' || src[j] == '\t')) j++;
+    if (j < len && src[j] != '\n' && src[j] != '\r' && src[j] != '#') {
+      pre = j - i;
+      break;
+    }
+    while (j < len && src[j] != '\n') j++;
+    i = j + 1;
+  }
+  if (!pre || pre > 255) return NULL;
+  const char *prefix = src + i;
+  char *out = malloc(len + 1);
+  if (!out) abort(); /* out of memory is not bad input */
+  size_t o = 0;
+  int line = 1;
+  for (size_t at = 0; at < len; line++) {
+    size_t e = at;
+    while (e < len && src[e] != '\n') e++;
+    size_t ws = at;
+    while (ws < e && (src[ws] == ' ' || src[ws] == '\t') && ws - at < pre) ws++;
+    bool code = ws < e && src[ws] != '\r' && src[ws] != '#';
+    if (code && (ws - at < pre || memcmp(src + at, prefix, pre))) {
+      free(out);
+      *bad_line = line;
+      return NULL;
+    }
+    size_t from = code ? at + pre : ws;
+    memcpy(out + o, src + from, e - from);
+    o += e - from;
+    if (e < len) out[o++] = '\n';
+    at = e + 1;
+  }
+  *out_len = o;
+  *k = (int)pre;
+  return out;
+}
+
 tir_module *tir_parse(tir_ctx *c, const char *src, size_t len, tir_diag *d) {
   return tir_parse_ex(c, src, len, NULL, d);
 }
@@ -1134,6 +1308,17 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
     tir_error(d, NO_SPAN, "input too large");
     return NULL;
   }
+  int shift = 0, bad_line = 0;
+  size_t dlen = 0;
+  char *ded = src ? dedent(src, len, &dlen, &shift, &bad_line) : NULL;
+  if (bad_line) {
+    tir_error(d, ((tir_span){bad_line, 1}),
+              "this line is indented less than the first line of code: an indented function's lines must all start "
+              "with its first line's indentation (TVM's parser strips it from each)");
+    return NULL;
+  }
+  if (ded) src = ded, len = dlen;
+  rd_set_col_shift(shift);
   rd r = {.c = c, .d = d, .src = src ? src : "", .len = len, .gen_errors = oob_errors};
   size_t threshold = CHUNK_THRESHOLD, target = CHUNK_BYTES;
   const char *env = getenv("TIR_READ_CHUNK_BYTES");
@@ -1141,8 +1326,14 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   if (env_bytes > 0) threshold = target = (size_t)env_bytes;
   rd_lines lines = {0};
   bool chunk = len > threshold;
-  if (!rd_check_layout(r.src, r.len, d, chunk ? &lines : NULL)) {
+  int laid = d->n;
+  bool layout_ok = rd_check_layout(r.src, r.len, d, chunk ? &lines : NULL);
+  for (int i = laid; i < d->n; i++)
+    if (d->items[i].span.line > 0) d->items[i].span.col += shift;
+  if (!layout_ok) {
     free(lines.v);
+    free(ded);
+    rd_set_col_shift(0);
     return NULL;
   }
   TSParser *p = ts_parser_new();
@@ -1165,6 +1356,8 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
               (double)budget / 1e6);
     rd_chunks_free(&r);
     ts_parser_delete(p);
+    free(ded);
+    rd_set_col_shift(0);
     return NULL;
   }
   r.ck.tree0 = tree;
@@ -1183,6 +1376,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   tir_ptrmap_free(&r.thread_ext);
   free(r.syms);
   free(r.typevars);
+  free(r.globals);
   free(r.gfuncs);
   if (r.sub_parser) ts_parser_delete(r.sub_parser);
   free(r.loops);
@@ -1194,5 +1388,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   rd_free_children(&r);
   ts_tree_delete(tree);
   ts_parser_delete(p);
+  free(ded);
+  rd_set_col_shift(0);
   return d->nerrors > before ? NULL : m;
 }

@@ -178,6 +178,9 @@ typedef struct rd {
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */
   const char **typevars; int ntypevars, captypevars; /* malloc'd */
+  /* module-level `N = 128`, `dtype = "float16"`, `shape = (N, 4)`: Python
+   * constants a function defined after them sees as its globals */
+  rd_sym *globals; int nglobals, capglobals; /* malloc'd */
   TSParser *sub_parser; /* for shape strings that are expressions; lazily made */
   rd_loop *loops; int nloops, caploops; /* malloc'd */
   int loop_depth; /* for/while loops around the statement read, within its block */
@@ -335,6 +338,8 @@ uint64_t rd_parse_budget(size_t bytes);
 
 /* ---- reader_scope.c ---- */
 tir_span rd_span(TSNode n);
+void rd_set_col_shift(int k);
+void rd_push_globals(rd *r);
 const char *rd_text(rd *r, TSNode n); /* ctx-owned copy of the node's text */
 bool rd_is(TSNode n, const char *type);
 TSNode rd_field(TSNode n, const char *field);

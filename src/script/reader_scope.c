@@ -6,9 +6,15 @@
 
 #include "script/reader.h"
 
+/* the columns the reader's dedent took from every line (rd_dedent), added
+ * back to each span so that diagnostics point into the text as given */
+static _Thread_local int col_shift;
+
+void rd_set_col_shift(int k) { col_shift = k; }
+
 tir_span rd_span(TSNode n) {
   TSPoint p = ts_node_start_point(n);
-  return (tir_span){(int)p.row + 1, (int)p.column + 1};
+  return (tir_span){(int)p.row + 1, (int)p.column + 1 + col_shift};
 }
 
 /* texts of up to INTERN_MAX bytes (names, numbers, dtype strings: most of
@@ -184,6 +190,12 @@ void rd_push_sym(rd *r, const char *name, rval v) {
   if (rd_py_keyword(name)) tir_error(r->d, v.sp, "'%s' is a Python keyword: it cannot be a name", name);
   r->syms = grow_heap(r->syms, r->nsyms, &r->capsyms, sizeof *r->syms);
   r->syms[r->nsyms++] = (rd_sym){.name = name, .val = v};
+}
+
+/* the module's constants, in scope below a function's (or a hygienic
+ * macro's) own names */
+void rd_push_globals(rd *r) {
+  for (int i = 0; i < r->nglobals; i++) rd_push_sym(r, r->globals[i].name, r->globals[i].val);
 }
 
 rd_sym *rd_lookup(rd *r, const char *name) {

@@ -1807,11 +1807,16 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
       return NULL;
     }
     r->sym_floor = r->nsyms;
+    rd_push_globals(r);
     vals[i] = rd_eval(r, defaults[i]);
+    r->nsyms = mark;
     r->sym_floor = floor;
     if (vals[i].k == RV_ERR) return NULL;
   }
-  if (mc->hygienic) r->sym_floor = r->nsyms;
+  if (mc->hygienic) {
+    r->sym_floor = r->nsyms;
+    rd_push_globals(r); /* a macro sees the module's globals, as a Python function does */
+  }
   r->frame = r->nsyms; /* its parameters and body: a scope of their own */
   for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
   r->macro_depth++;

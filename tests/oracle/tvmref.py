@@ -50,14 +50,18 @@ def read_python(src):
     import os
     import tempfile
     src = re.sub(r"^# (from tvm\.script import .*)$", r"\1", src, flags=re.M)
+    # TVM 0.27 has no tvm.script.tir module: the old spelling's import is tirx's
+    src = re.sub(r"^from tvm\.script import tir as T$", "from tvm.script import tirx as T", src, flags=re.M)
     fd, path = tempfile.mkstemp(suffix=".py")
     try:
         with os.fdopen(fd, "w") as f:
             f.write(src)
         spec = importlib.util.spec_from_file_location("tvmref_macro_src", path)
         mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod  # inspect finds an @I.ir_module class's source through it
         spec.loader.exec_module(mod)
     finally:
+        sys.modules.pop("tvmref_macro_src", None)
         os.unlink(path)
     objs = [v for v in vars(mod).values() if isinstance(v, (tvm.IRModule, tvm.tirx.PrimFunc))]
     if len(objs) != 1:
@@ -65,12 +69,38 @@ def read_python(src):
     return objs[0]
 
 
+def dedent_like_tvm(src):
+    """a function copied out of a class or a test, every line indented as
+    its first: TVM's parser takes the first line's indentation from every
+    line of a decorated function's source (tvm.script's Source)"""
+    lines = src.split("\n")
+    first = next((l for l in lines if l.strip() and not l.lstrip().startswith("#")), "")
+    k = len(first) - len(first.lstrip(" \t"))
+    if not k:
+        return src
+    out = []
+    for line in lines:
+        if line.startswith(first[:k]):
+            out.append(line[k:])
+        elif not line.strip() or line.lstrip().startswith("#"):
+            out.append(line.lstrip(" \t"))
+        else:
+            return src
+    return "\n".join(out)
+
+
+# a module-level constant (`N = 128`, `M, K = 16, 8`), which only the text
+# run as a Python module binds; TypeVar declarations are read by from_source
+_MODULE_CONST = re.compile(r"^[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*)*\s*=(?!=)(?!\s*(typing\.)?TypeVar\()", re.M)
+
+
 def read(src, check_well_formed=True):
     """TVMScript text -> tvm PrimFunc or IRModule.  check_well_formed=False
     for what TVM's LowerCrossThreadReduction writes, which TVM's own
     well-formedness check refuses (a thread loop var used in the new
     cross-thread block)."""
-    if re.search(r"^@T\.macro\b", src, re.M):
+    src = dedent_like_tvm(src)
+    if re.search(r"^@T\.macro\b", src, re.M) or _MODULE_CONST.search(src):
         return read_python(to_tirx(src))
     src = to_tirx(src)
     src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
