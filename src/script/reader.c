@@ -1148,8 +1148,20 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       else tir_error(r->d, rd_span(dec), "unknown decorator: expected @T.prim_func or @I.ir_module");
       continue;
     }
-    if (rd_is(s, "function_definition") || rd_is(s, "class_definition")) {
-      tir_error(r->d, rd_span(s), "expected @T.prim_func before this definition");
+    if (rd_is(s, "function_definition")) {
+      /* TVM's CompareBeforeAfter tests write `def before(A: T.Buffer(...)):`
+       * and `def expected(...)` undecorated, and its harness reads each as
+       * "@T.prim_func\n" + its dedented source: so does tirc, saying so */
+      if (!need_import(r, s)) return;
+      tir_warning(r->d, rd_span(s),
+                  "'%s' has no decorator: read as @T.prim_func, as TVM's CompareBeforeAfter harness reads its "
+                  "before/expected functions",
+                  rd_text(r, rd_field(s, "name")));
+      add_func(r, m, prim_func(r, s, (TSNode){0}, false), s);
+      continue;
+    }
+    if (rd_is(s, "class_definition")) {
+      tir_error(r->d, rd_span(s), "expected @I.ir_module before this class");
       continue;
     }
     if (type_var(r, s)) continue;

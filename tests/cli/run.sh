@@ -23,6 +23,7 @@ check unknown-pass 2 "unknown pass 'bogus'; known passes: .*compact \(CompactBuf
 check missing-file 1 "cannot read '$tmp/nope.tir'" "$tirc" "$tmp/nope.tir"
 check list-passes 0 "CompactBufferAllocation +compact" "$tirc" --list-passes
 check list-pipelines 0 "^  default " "$tirc" --list-passes
+check undecorated-def 0 "undecorated_before.tir:8:1: warning: .before. has no decorator: read as @T.prim_func" "$tirc" "$root/tests/passes/roundtrip/undecorated_before.tir"
 check print-tir 0 "^# from tvm.script import tirx as T" "$tirc" "$relu"
 check dialect-tir 0 "with T.block\(\"compute\"\)" "$tirc" --dialect=tir "$relu"
 check stdin 0 "def relu" sh -c "'$tirc' - < '$relu'"
