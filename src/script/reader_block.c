@@ -268,6 +268,63 @@ static bool int_opt(rd *r, rval *v, int *out, const char *what) {
   return true;
 }
 
+/* TVM's default layout where the shape holds a bare Python int past int32
+ * (TVM's _get_default_strides, run on the shape as written): the strides
+ * are products from a Python int 1 (or a 1 of the first extent that is a
+ * typed expression other than int32), Python ints multiplied as Python
+ * ints and made int32 or int64 by their size at the end.  tirc prints
+ * that extent T.int64(N), which TVM's rule then counts as typed (every
+ * stride an int64), so a layout that differs from that one is kept and
+ * printed: `T.Buffer((3000000000, 4), "int8")` has strides (4, 1) of
+ * int32, where `T.Buffer((T.int64(3000000000), 4), ...)` has int64 ones.
+ * Only for shapes of constants. */
+static void python_int_layout(rd *r, tir_buffer *b, rval sv) {
+  int n = sv.k == RV_TUPLE ? sv.n : 1;
+  const rval *it = sv.k == RV_TUPLE ? sv.items : &sv;
+  if (n != b->ndim || n == 0) return;
+  bool past = false;
+  tir_dtype typed = TIR_INT32; /* the 1 the strides start from: a Python int, or typed */
+  bool start_typed = false;
+  for (int k = 0; k < n; k++) {
+    int64_t v;
+    if (it[k].k == RV_INT) past |= it[k].i > INT32_MAX || it[k].i < INT32_MIN;
+    else if (it[k].k != RV_EXPR || !tir_is_const_int(it[k].e, &v)) return;
+    else if (!start_typed && !tir_dtype_eq(it[k].e->dtype, TIR_INT32)) typed = it[k].e->dtype, start_typed = true;
+  }
+  if (!past) return; /* tirc's shape is then typed as TVM's */
+  tir_expr **lay = tir_alloc(r->c, sizeof *lay * (size_t)(2 * n));
+  int64_t stride = 1;
+  bool is_py = !start_typed; /* the running product is a Python int */
+  tir_dtype st = typed;      /* else its dtype */
+  bool differs = false;
+  for (int k = n - 1; k >= 0; k--) {
+    tir_dtype t = is_py ? (stride > INT32_MAX || stride < INT32_MIN ? TIR_INT64 : TIR_INT32) : st;
+    if (!is_py && st.bits == 32 && (stride > INT32_MAX || stride < INT32_MIN)) return; /* TVM's own overflow */
+    lay[2 * k] = b->shape[k];
+    lay[2 * k + 1] = tir_int(r->c, t, stride);
+    int64_t e = it[k].k == RV_INT ? it[k].i : 0;
+    if (it[k].k != RV_INT) tir_is_const_int(it[k].e, &e);
+    if (__builtin_mul_overflow(stride, e, &stride)) return;
+    if (it[k].k == RV_EXPR) { /* a typed extent makes the product typed: the wider of the two */
+      tir_dtype et = it[k].e->dtype;
+      st = is_py ? et : (et.bits > st.bits ? et : st);
+      is_py = false;
+    }
+  }
+  /* what TVM makes of tirc's print (every extent typed): strides of the
+   * first non-int32 extent's dtype */
+  tir_dtype want = TIR_INT32;
+  for (int k = 0; k < n; k++)
+    if (!tir_dtype_eq(b->shape[k]->dtype, TIR_INT32)) {
+      want = b->shape[k]->dtype;
+      break;
+    }
+  for (int k = 0; k < n; k++) differs |= !tir_dtype_eq(lay[2 * k + 1]->dtype, want);
+  if (!differs) return;
+  b->nlayout = n;
+  b->layout = lay;
+}
+
 /* shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
  * from positional index shape_pos on (or by keyword) */
 tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset) {
@@ -418,6 +475,8 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     if (lay->k != RV_ERR)
       tir_error(r->d, lay->sp, "layout= expects None, \"default\" or T.TileLayout(T.S[extents:strides])");
     return NULL;
+  } else if (layouts && !b->layout_none && !nstrides) {
+    python_int_layout(r, b, *sv);
   }
   return b;
 }
