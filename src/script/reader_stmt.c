@@ -279,7 +279,8 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   if (is_handle) t = TIR_HANDLE;
   rd_sym *made = rd_lookup(r, name);
   if (made && made->from_shape && made->val.k == RV_EXPR && tir_dtype_eq(made->val.e->dtype, t)) {
-    made->from_shape = false; /* TVM prints the declaration of a var a shape string made: the same var */
+    /* TVM prints the declaration of a var a shape string made: the same
+     * var, as often as it is written (TVM takes each one of that dtype) */
     return true;
   }
   rd_args a;
