@@ -173,7 +173,7 @@ static bool run_together(rd *r, TSNode list) {
   bool have = false;
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode s = kids[i];
-    if (rd_is(s, "comment")) continue;
+    if (rd_is_extra(s)) continue;
     if (have && ts_node_end_point(prev).row == ts_node_start_point(s).row) {
       bool semi = false;
       for (uint32_t b = ts_node_end_byte(prev); b < ts_node_start_byte(s) && b < r->len; b++) semi |= r->src[b] == ';';
@@ -226,9 +226,9 @@ static void import_from(rd *r, TSNode n) {
   TSNode mod = rd_field(n, "module_name");
   const char *m = rd_text(r, mod);
   if (strcmp(m, "tvm.script")) return;
-  uint32_t cnt = ts_node_named_child_count(n);
+  uint32_t cnt = rd_child_count(n);
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(n, i);
+    TSNode c = rd_child(n, i);
     if (ts_node_eq(c, mod)) continue;
     const char *name, *alias;
     if (rd_is(c, "aliased_import")) {
@@ -298,7 +298,7 @@ static void commented_import(rd *r, TSNode n) {
 /* ---- functions ---- */
 
 static bool decorator_is(rd *r, TSNode dec, const char *tname, TSNode *call) {
-  TSNode e = ts_node_named_child(dec, 0);
+  TSNode e = rd_child(dec, 0);
   *call = (TSNode){0};
   if (rd_is(e, "call")) {
     *call = e;
@@ -352,13 +352,13 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
   static const char *const leaf[] = {"integer", "float", "string", "concatenated_string", "true", "false", "none", NULL};
   for (int i = 0; leaf[i]; i++)
     if (rd_is(n, leaf[i])) {
-      uint32_t k = ts_node_named_child_count(n);
+      uint32_t k = rd_child_count(n);
       for (uint32_t j = 0; j < k; j++) /* no f-string interpolation */
-        if (rd_is(ts_node_named_child(n, j), "interpolation") || rd_is(ts_node_named_child(n, j), "string"))
-          if (!const_syntax(r, ts_node_named_child(n, j), depth + 1, bad)) return false;
+        if (rd_is(rd_child(n, j), "interpolation") || rd_is(rd_child(n, j), "string"))
+          if (!const_syntax(r, rd_child(n, j), depth + 1, bad)) return false;
       return !rd_is(n, "interpolation");
     }
-  if (rd_is(n, "identifier") || rd_is(n, "comment")) return true;
+  if (rd_is(n, "identifier") || rd_is_extra(n)) return true;
   if (rd_is(n, "call")) {
     const char *tn = rd_t_name(r, rd_field(n, "function"));
     tir_dtype t;
@@ -376,9 +376,9 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
     *bad = n;
     return false;
   }
-  uint32_t k = ts_node_named_child_count(n);
+  uint32_t k = rd_child_count(n);
   for (uint32_t j = 0; j < k; j++)
-    if (!const_syntax(r, ts_node_named_child(n, j), depth + 1, bad)) return false;
+    if (!const_syntax(r, rd_child(n, j), depth + 1, bad)) return false;
   return true;
 }
 
@@ -406,14 +406,14 @@ static bool const_value(rval v) {
  * constants): TVM's parser runs in the module's Python, where a function
  * sees the globals bound before it is decorated */
 static bool module_const(rd *r, TSNode s) {
-  TSNode a = ts_node_named_child(s, 0);
-  if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment") || ts_node_named_child_count(s) != 1) return false;
+  TSNode a = rd_child(s, 0);
+  if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment") || rd_child_count(s) != 1) return false;
   TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
   if (ts_node_is_null(rhs) || !ts_node_is_null(rd_field(a, "type"))) return false;
-  uint32_t nn = rd_is(lhs, "identifier") ? 1 : ts_node_named_child_count(lhs);
+  uint32_t nn = rd_is(lhs, "identifier") ? 1 : rd_child_count(lhs);
   bool names = rd_is(lhs, "identifier") || rd_is(lhs, "pattern_list") || rd_is(lhs, "tuple_pattern");
   for (uint32_t i = 0; names && !rd_is(lhs, "identifier") && i < nn; i++)
-    names = rd_is(ts_node_named_child(lhs, i), "identifier");
+    names = rd_is(rd_child(lhs, i), "identifier");
   if (!names) return false;
   TSNode bad = {0};
   if (!const_syntax(r, rhs, 0, &bad)) {
@@ -437,7 +437,7 @@ static bool module_const(rd *r, TSNode s) {
     return true;
   }
   for (uint32_t i = 0; i < nn; i++) {
-    TSNode id = rd_is(lhs, "identifier") ? lhs : ts_node_named_child(lhs, i);
+    TSNode id = rd_is(lhs, "identifier") ? lhs : rd_child(lhs, i);
     const char *name = rd_text(r, id);
     if (rd_py_keyword(name)) {
       tir_error(r->d, rd_span(id), "'%s' is a Python keyword: it cannot be a name", name);
@@ -464,7 +464,7 @@ static bool module_const(rd *r, TSNode s) {
 }
 
 static bool type_var(rd *r, TSNode s) {
-  TSNode a = ts_node_named_child(s, 0);
+  TSNode a = rd_child(s, 0);
   if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment")) return false;
   TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
   if (!rd_is(lhs, "identifier") || !rd_is(rhs, "call") || !ts_node_is_null(rd_field(a, "type"))) return false;
@@ -472,8 +472,8 @@ static bool type_var(rd *r, TSNode s) {
   if (strcmp(fn, "TypeVar") && strcmp(fn, "typing.TypeVar")) return false;
   const char *name = rd_text(r, lhs);
   TSNode args = rd_field(rhs, "arguments");
-  TSNode a0 = ts_node_named_child(args, 0);
-  if (ts_node_named_child_count(args) != 1 || !rd_is(a0, "string")) {
+  TSNode a0 = rd_child(args, 0);
+  if (rd_child_count(args) != 1 || !rd_is(a0, "string")) {
     tir_error(r->d, rd_span(rhs), "a symbolic TypeVar takes only its name: %s = TypeVar(\"%s\")", name, name);
     return true;
   }
@@ -509,14 +509,14 @@ static bool names_word(const char *t, const char *w) {
 static void signature_type_vars(rd *r, TSNode def) {
   if (!r->ntypevars) return;
   TSNode ps = rd_field(def, "parameters"), rt = rd_field(def, "return_type");
-  uint32_t cnt = ts_node_named_child_count(ps);
+  uint32_t cnt = rd_child_count(ps);
   for (int k = 0; k < r->ntypevars; k++) {
     const char *tv = r->typevars[k];
     bool used = !ts_node_is_null(rt) && names_word(rd_text(r, rt), tv), param = false;
     for (uint32_t i = 0; i < cnt; i++) {
-      TSNode p = ts_node_named_child(ps, i);
+      TSNode p = rd_child(ps, i);
       if (!rd_is(p, "typed_parameter")) continue;
-      param |= !strcmp(rd_text(r, ts_node_named_child(p, 0)), tv);
+      param |= !strcmp(rd_text(r, rd_child(p, 0)), tv);
       used |= names_word(rd_text(r, rd_field(p, "type")), tv);
     }
     if (!used || param) continue;
@@ -530,7 +530,7 @@ static void signature_type_vars(rd *r, TSNode def) {
 
 /* T.Buffer(...), T.Buffer[...], T.handle, T.int32 ... */
 static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp) {
-  TSNode t = ts_node_named_child(type, 0);
+  TSNode t = rd_child(type, 0);
   int i = fn->nparams;
   fn->bufmap[i] = NULL;
   if (rd_is(t, "call") || rd_is(t, "subscript")) {
@@ -543,8 +543,8 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
         if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
       } else {
         memset(&a, 0, sizeof a);
-        rval v = rd_eval(r, ts_node_named_child(t, 1));
-        TSNode s2 = ts_node_named_child(t, 2);
+        rval v = rd_eval(r, rd_child(t, 1));
+        TSNode s2 = rd_child(t, 2);
         a.pos = tir_alloc(r->c, sizeof *a.pos * 2);
         a.pos[a.npos++] = v;
         if (!ts_node_is_null(s2)) a.pos[a.npos++] = rd_eval(r, s2);
@@ -566,12 +566,12 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_args a;
       if (is_call && !rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
       if (!is_call) {
-        uint32_t n = ts_node_named_child_count(t);
+        uint32_t n = rd_child_count(t);
         memset(&a, 0, sizeof a);
         a.pos = tir_alloc(r->c, sizeof *a.pos * (n + 1));
         for (uint32_t k = 1; k < n; k++) {
-          TSNode c = ts_node_named_child(t, k);
-          if (rd_is(c, "comment")) continue;
+          TSNode c = rd_child(t, k);
+          if (rd_is_extra(c)) continue;
           if ((a.pos[a.npos++] = rd_eval(r, c)).k == RV_ERR) return false;
         }
         if (a.npos == 1 && a.pos[0].k == RV_TUPLE) a = (rd_args){.pos = a.pos[0].items, .npos = a.pos[0].n};
@@ -621,7 +621,7 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
 }
 
 static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
-  uint32_t cnt = ts_node_named_child_count(ps);
+  uint32_t cnt = rd_child_count(ps);
   fn->params = tir_alloc(r->c, sizeof *fn->params * (cnt + 1));
   fn->bufmap = tir_alloc(r->c, sizeof *fn->bufmap * (cnt + 1));
   const char **seen = tir_alloc(r->c, sizeof *seen * (cnt + 1));
@@ -630,26 +630,26 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
   fn->sig_names = tir_alloc(r->c, sizeof *fn->sig_names * (cnt + 1));
   fn->sig_dts = tir_alloc(r->c, sizeof *fn->sig_dts * (cnt + 1));
   for (uint32_t i = 0; i < cnt; i++) { /* T.int64 and the like; T.handle is none */
-    TSNode p = ts_node_named_child(ps, i), t;
+    TSNode p = rd_child(ps, i), t;
     if (!rd_is(p, "typed_parameter")) continue;
-    t = ts_node_named_child(rd_field(p, "type"), 0);
+    t = rd_child(rd_field(p, "type"), 0);
     const char *tn = rd_is(t, "attribute") ? rd_t_name(r, t) : NULL;
     tir_dtype dt;
     if (tn && strcmp(tn, "handle") && tir_dtype_parse(tn, &dt) && tir_dtype_is_int(dt)) {
-      fn->sig_names[fn->nsig] = rd_text(r, ts_node_named_child(p, 0));
+      fn->sig_names[fn->nsig] = rd_text(r, rd_child(p, 0));
       fn->sig_dts[fn->nsig++] = dt;
     }
   }
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode p = ts_node_named_child(ps, i);
-    if (rd_is(p, "comment")) continue;
+    TSNode p = rd_child(ps, i);
+    if (rd_is_extra(p)) continue;
     if (method && i == 0 && rd_is(p, "identifier") && !strcmp(rd_text(r, p), "self")) continue;
     if (!rd_is(p, "typed_parameter")) {
       tir_error(r->d, rd_span(p), "every parameter needs a type annotation such as T.Buffer(...) or T.int32");
       ok = false;
       continue;
     }
-    TSNode id = ts_node_named_child(p, 0);
+    TSNode id = rd_child(p, 0);
     const char *name = rd_text(r, id);
     bool dup = false;
     for (int k = 0; k < nseen; k++) dup |= !strcmp(seen[k], name);
@@ -684,7 +684,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   r->nloops = 0;
   /* `-> T.int32` (TVM's ret_type; `-> None` is none) */
   TSNode rt = rd_field(def, "return_type");
-  if (!ts_node_is_null(rt) && rd_is(rt, "type") && ts_node_named_child_count(rt) == 1) rt = ts_node_named_child(rt, 0);
+  if (!ts_node_is_null(rt) && rd_is(rt, "type") && rd_child_count(rt) == 1) rt = rd_child(rt, 0);
   bool rt_ok = true;
   if (!ts_node_is_null(rt) && strcmp(rd_text(r, rt), "None")) {
     rval v = rd_eval(r, rt);
@@ -751,10 +751,10 @@ static void macro_def(rd *r, TSNode def, TSNode call) {
   }
   const char *name = rd_text(r, rd_field(def, "name"));
   TSNode ps = rd_field(def, "parameters");
-  uint32_t n = ts_node_named_child_count(ps);
+  uint32_t n = rd_child_count(ps);
   for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(ps, i);
-    if (rd_is(p, "comment")) continue;
+    TSNode p = rd_child(ps, i);
+    if (rd_is_extra(p)) continue;
     if (!rd_is(p, "identifier") && !rd_is(p, "typed_parameter") && !rd_is(p, "default_parameter") &&
         !rd_is(p, "typed_default_parameter")) {
       tir_error(r->d, rd_span(p), "a T.macro's parameters are names, with defaults or not (no *args, **kwargs)");
@@ -958,10 +958,10 @@ static const char *class_text(rd *r, TSNode s, const char *what) {
  * s is that call (true), its dict kept in *slot (errors reported); global
  * infos are lists of I.vdevice(...), kept as written */
 static bool module_dict_stmt(rd *r, TSNode s, const char *name, tir_attr_val **slot) {
-  if (!rd_is(s, "expression_statement") || !rd_is(ts_node_named_child(s, 0), "call") ||
-      !rd_is_i_name(r, rd_field(ts_node_named_child(s, 0), "function"), name))
+  if (!rd_is(s, "expression_statement") || !rd_is(rd_child(s, 0), "call") ||
+      !rd_is_i_name(r, rd_field(rd_child(s, 0), "function"), name))
     return false;
-  TSNode call = ts_node_named_child(s, 0);
+  TSNode call = rd_child(s, 0);
   bool infos = !strcmp(name, "module_global_infos");
   if (infos) {
     /* TVM 0.27's other global infos, a Relax device mesh and the dummy
@@ -1026,9 +1026,9 @@ static void text_func(rd *r, tir_module *m, TSNode s, const char *kind) {
  * one on a prim_func or a module changes what it is); refused by name at
  * the second.  true when s has one decorator */
 static bool one_decorator(rd *r, TSNode s) {
-  uint32_t cnt = ts_node_named_child_count(s), seen = 0;
+  uint32_t cnt = rd_child_count(s), seen = 0;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(s, i);
+    TSNode c = rd_child(s, i);
     if (!rd_is(c, "decorator")) continue;
     if (++seen == 2) {
       tir_error(r->d, rd_span(c), "a second decorator ('%s') on one definition is not supported",
@@ -1042,7 +1042,7 @@ static bool one_decorator(rd *r, TSNode s) {
 static void class_def(rd *r, tir_module *m, TSNode cls) {
   m->name = rd_text(r, rd_field(cls, "name"));
   TSNode body = rd_field(cls, "body");
-  uint32_t cnt = ts_node_named_child_count(body);
+  uint32_t cnt = rd_child_count(body);
   int before = r->d->nerrors;
   const rd_chunk_plan *plan = rd_class_begin(r, cls);
   if (r->d->nerrors > before) return;
@@ -1058,8 +1058,8 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       if (def_line_of(r, &plan->defs[i], &g)) r->gfuncs[r->ngfuncs++] = g;
     }
   for (uint32_t i = 0; !plan && i < cnt; i++) {
-    TSNode s = ts_node_named_child(body, i), call;
-    if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
+    TSNode s = rd_child(body, i), call;
+    if (rd_is(s, "decorated_definition") && decorator_is(r, rd_child(s, 0), "prim_func", &call) &&
         rd_is(rd_field(s, "definition"), "function_definition")) {
       TSNode def = rd_field(s, "definition");
       TSNode rt = rd_field(def, "return_type"); /* `-> None` is void, as prim_func reads it */
@@ -1069,21 +1069,21 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
   }
   for (;;) {
     for (uint32_t i = 0; i < cnt; i++) {
-      TSNode s = ts_node_named_child(body, i);
+      TSNode s = rd_child(body, i);
       TSNode call;
-      if (rd_is(s, "comment") || rd_is(s, "pass_statement")) continue;
-      if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
+      if (rd_is_extra(s) || rd_is(s, "pass_statement")) continue;
+      if (rd_is(s, "expression_statement") && rd_is(rd_child(s, 0), "string")) continue;
       if (module_dict_stmt(r, s, "module_attrs", &m->attrs) ||
           module_dict_stmt(r, s, "module_global_infos", &m->global_infos))
         continue;
       if (rd_is(s, "decorated_definition") && !one_decorator(r, s)) continue;
-      if (rd_is(s, "decorated_definition") && decorator_is(r, ts_node_named_child(s, 0), "prim_func", &call) &&
+      if (rd_is(s, "decorated_definition") && decorator_is(r, rd_child(s, 0), "prim_func", &call) &&
           rd_is(rd_field(s, "definition"), "function_definition")) {
         TSNode def = rd_field(s, "definition");
         add_func(r, m, prim_func(r, def, call, true), def);
         continue;
       }
-      TSNode dn = rd_is(s, "decorated_definition") ? ts_node_named_child(ts_node_named_child(s, 0), 0) : (TSNode){0};
+      TSNode dn = rd_is(s, "decorated_definition") ? rd_child(rd_child(s, 0), 0) : (TSNode){0};
       if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
       const char *dt = ts_node_is_null(dn) ? "" : rd_text(r, dn);
       if (!strcmp(dt, "R.function") && rd_is(rd_field(s, "definition"), "function_definition"))
@@ -1096,7 +1096,7 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
     if (!plan) break;
     body = rd_class_next(r); /* the next chunk of the body, the one before freed */
     if (ts_node_is_null(body)) break;
-    cnt = ts_node_named_child_count(body);
+    cnt = rd_child_count(body);
   }
   if (plan) rd_class_end(r);
   m->global_infos_text = r->global_infos_text;
@@ -1191,9 +1191,9 @@ static bool nfkc_stable(uint32_t c) {
 
 /* a definition decorated @R.function or @R.function(...) */
 static bool relax_function(rd *r, TSNode dd) {
-  TSNode dec = ts_node_named_child(dd, 0);
+  TSNode dec = rd_child(dd, 0);
   if (ts_node_is_null(dec) || !rd_is(dec, "decorator")) return false;
-  TSNode dn = ts_node_named_child(dec, 0);
+  TSNode dn = rd_child(dec, 0);
   if (!ts_node_is_null(dn) && rd_is(dn, "call")) dn = rd_field(dn, "function");
   uint32_t a = ts_node_start_byte(dn), b = ts_node_end_byte(dn);
   return b - a == 10 && !memcmp(r->src + a, "R.function", 10);
@@ -1331,6 +1331,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   }
   if (ded) src = ded, len = dlen;
   rd_set_col_shift(shift);
+  rd_set_line_continuations(src ? src : "", len);
   rd r = {.c = c, .d = d, .src = src ? src : "", .len = len, .gen_errors = oob_errors};
   size_t threshold = CHUNK_THRESHOLD, target = CHUNK_BYTES;
   const char *env = getenv("TIR_READ_CHUNK_BYTES");

@@ -338,6 +338,10 @@ uint64_t rd_parse_budget(size_t bytes);
 
 /* ---- reader_scope.c ---- */
 tir_span rd_span(TSNode n);
+bool rd_is_extra(TSNode n);
+void rd_set_line_continuations(const char *src, size_t len);
+TSNode rd_child(TSNode n, uint32_t i);
+uint32_t rd_child_count(TSNode n);
 void rd_set_col_shift(int k);
 void rd_push_globals(rd *r);
 const char *rd_text(rd *r, TSNode n); /* ctx-owned copy of the node's text */

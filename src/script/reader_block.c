@@ -41,10 +41,10 @@ static tir_expr *shape_var(rd *r, const char *name, tir_span sp) {
  * strided buffer over a later scalar parameter) */
 void rd_predeclare_shape_names(rd *r, TSNode arglist) {
   TSNode shape = {0};
-  uint32_t n = ts_node_named_child_count(arglist);
+  uint32_t n = rd_child_count(arglist);
   for (uint32_t i = 0; i < n && ts_node_is_null(shape); i++) {
-    TSNode c = ts_node_named_child(arglist, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(arglist, i);
+    if (rd_is_extra(c)) continue;
     if (rd_is(c, "keyword_argument")) {
       if (!strcmp(rd_text(r, rd_field(c, "name")), "shape")) shape = rd_field(c, "value");
       continue;
@@ -52,12 +52,12 @@ void rd_predeclare_shape_names(rd *r, TSNode arglist) {
     shape = c; /* the first positional argument */
   }
   if (ts_node_is_null(shape)) return;
-  while (rd_is(shape, "parenthesized_expression") && ts_node_named_child_count(shape) == 1)
-    shape = ts_node_named_child(shape, 0);
+  while (rd_is(shape, "parenthesized_expression") && rd_child_count(shape) == 1)
+    shape = rd_child(shape, 0);
   bool seq = rd_is(shape, "tuple") || rd_is(shape, "list");
-  uint32_t m = seq ? ts_node_named_child_count(shape) : 1;
+  uint32_t m = seq ? rd_child_count(shape) : 1;
   for (uint32_t i = 0; i < m; i++) {
-    TSNode e = seq ? ts_node_named_child(shape, i) : shape;
+    TSNode e = seq ? rd_child(shape, i) : shape;
     if (!rd_is(e, "string")) continue;
     rval v = rd_eval(r, e);
     if (v.k == RV_STR && plain_ident(v.s) && !rd_lookup(r, v.s)) shape_var(r, v.s, v.sp);
@@ -105,12 +105,12 @@ static tir_expr *shape_string(rd *r, rval v) {
     tir_error(r->d, v.sp, "cannot read this buffer extent as an expression");
     return NULL;
   }
-  TSNode root = ts_tree_root_node(t), st = ts_node_named_child(root, 0);
-  TSNode x = rd_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0)
+  TSNode root = ts_tree_root_node(t), st = rd_child(root, 0);
+  TSNode x = rd_is(st, "expression_statement") && rd_child_count(st) == 1 ? rd_child(st, 0)
                                                                                      : (TSNode){0};
   tir_expr *e = NULL;
   int mark = r->nkids;
-  if (ts_node_has_error(root) || ts_node_named_child_count(root) != 1 || ts_node_is_null(x) ||
+  if (ts_node_has_error(root) || rd_child_count(root) != 1 || ts_node_is_null(x) ||
       rd_is(x, "assignment")) {
     tir_error(r->d, v.sp, "cannot read this buffer extent as an expression: '%s'", v.s);
   } else {
@@ -576,7 +576,7 @@ static bool block_attr(rd *r, rd_args *a, const char *tn) {
 /* the names assigned: one identifier or a pattern list of them */
 static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
   int n = 0;
-  uint32_t cnt = rd_is(left, "identifier") ? 1 : ts_node_named_child_count(left);
+  uint32_t cnt = rd_is(left, "identifier") ? 1 : rd_child_count(left);
   *names = tir_alloc(r->c, sizeof **names * (cnt + 1));
   *spans = tir_alloc(r->c, sizeof **spans * (cnt + 1));
   if (rd_is(left, "identifier")) {
@@ -586,8 +586,8 @@ static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
   }
   if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern")) return -1;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(left, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(left, i);
+    if (rd_is_extra(c)) continue;
     if (!rd_is(c, "identifier")) return -1;
     (*names)[n] = rd_text(r, c);
     (*spans)[n++] = rd_span(c);
@@ -825,18 +825,18 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   if (!(rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) ||
       !(rd_is(right, "expression_list") || rd_is(right, "tuple")))
     return false;
-  uint32_t n = ts_node_named_child_count(right);
-  if (n == 0 || n != ts_node_named_child_count(left)) return false;
+  uint32_t n = rd_child_count(right);
+  if (n == 0 || n != rd_child_count(left)) return false;
   for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(right, i);
+    TSNode c = rd_child(right, i);
     if (!rd_is(c, "call") || !one_axis_kind(rd_t_name(r, rd_field(c, "function"))) ||
-        !rd_is(ts_node_named_child(left, i), "identifier"))
+        !rd_is(rd_child(left, i), "identifier"))
       return false;
   }
   {
     const char **names = tir_alloc(r->c, sizeof *names * n);
     tir_span *sps = tir_alloc(r->c, sizeof *sps * n);
-    for (uint32_t i = 0; i < n; i++) names[i] = rd_text(r, ts_node_named_child(left, i)), sps[i] = rd_span(ts_node_named_child(left, i));
+    for (uint32_t i = 0; i < n; i++) names[i] = rd_text(r, rd_child(left, i)), sps[i] = rd_span(rd_child(left, i));
     if (!fresh_names(r, names, sps, (int)n)) return *failed = true;
   }
   if (!rd_direct_in_block(r, stmt)) {
@@ -846,15 +846,15 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   rd_args *a = tir_alloc(r->c, sizeof *a * n);
   bool ok = true;
   for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(right, i);
+    TSNode c = rd_child(right, i);
     r->axis_args = true;
     ok = rd_eval_args(r, rd_field(c, "arguments"), &a[i]) && ok;
     r->axis_args = false;
     a[i].sp = call_span(c);
   }
   for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(right, i);
-    const char *name = rd_text(r, ts_node_named_child(left, i));
+    TSNode c = rd_child(right, i);
+    const char *name = rd_text(r, rd_child(left, i));
     if (!ok || !axis_one(r, one_axis_kind(rd_t_name(r, rd_field(c, "function"))), &a[i], name)) {
       ok = false;
       rd_push_sym(r, name, (rval){.k = RV_ERR}); /* later uses stay quiet */
@@ -986,7 +986,7 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
 bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed) {
   *failed = false;
   if (!rd_is(stmt, "expression_statement")) return false;
-  TSNode e = ts_node_named_child(stmt, 0);
+  TSNode e = rd_child(stmt, 0);
   if (rd_is(e, "assignment")) return frame_assign(r, stmt, e, failed);
   if (rd_is(e, "call")) return frame_call(r, stmt, e, failed);
   return false;

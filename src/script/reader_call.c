@@ -143,7 +143,7 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
  * positional and keyword arguments they stand for (TVM's parser evaluates
  * them in Python); RV_ERR after an error */
 static rval splat_value(rd *r, TSNode c, bool dict) {
-  rval v = rd_eval(r, ts_node_named_child(c, 0));
+  rval v = rd_eval(r, rd_child(c, 0));
   if (v.k == RV_ERR) return v;
   if (dict ? v.k != RV_DICT : v.k != RV_TUPLE) {
     tir_error(r->d, rd_span(c), dict ? "** expects a dict" : "* expects a tuple or list");
@@ -160,12 +160,12 @@ static rval splat_value(rd *r, TSNode c, bool dict) {
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   memset(a, 0, sizeof *a);
   a->sp = rd_span(al);
-  uint32_t cnt = ts_node_named_child_count(al), nkw = 0, npos = 0;
+  uint32_t cnt = rd_child_count(al), nkw = 0, npos = 0;
   /* the splats are evaluated first, to size the arrays (each argument is
    * still evaluated once, in order) */
   rval *spl = NULL;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(al, i);
+    TSNode c = rd_child(al, i);
     bool ls = rd_is(c, "list_splat"), ds = rd_is(c, "dictionary_splat");
     if (ls || ds) {
       if (!spl) spl = rd_tmp(r, sizeof *spl * cnt);
@@ -187,8 +187,8 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   a->kwsp = nkw ? rd_tmp(r, sizeof *a->kwsp * nkw) : NULL;
   bool ok = true, seen_kw = false; /* (a span=None keyword is not counted in nkw) */
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(al, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(al, i);
+    if (rd_is_extra(c)) continue;
     if (rd_is(c, "keyword_argument")) {
       seen_kw = true;
       a->kw[a->nkw] = rd_text(r, rd_field(c, "name"));
@@ -1916,11 +1916,11 @@ static tir_attr_val *index_lambda(rd *r, TSNode fn, tir_dtype it, int nres) {
     return NULL;
   }
   TSNode params = rd_field(fn, "parameters");
-  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  uint32_t np = ts_node_is_null(params) ? 0 : rd_child_count(params);
   tir_expr **x = rd_tmp(r, sizeof *x * (size_t)(np + 1));
   int mark = r->nsyms;
   for (uint32_t i = 0; i < np; i++) {
-    TSNode p = ts_node_named_child(params, i);
+    TSNode p = rd_child(params, i);
     if (!rd_is(p, "identifier")) {
       tir_error(r->d, rd_span(p), "T.index_map's lambda parameters must be plain names");
       r->nsyms = mark;
@@ -1966,12 +1966,12 @@ static tir_attr_val *index_lambda(rd *r, TSNode fn, tir_dtype it, int nres) {
 static rval index_map(rd *r, TSNode call) {
   tir_span sp = rd_span(call);
   TSNode args = rd_field(call, "arguments");
-  uint32_t na = ts_node_named_child_count(args);
+  uint32_t na = rd_child_count(args);
   TSNode fn = {0}, inv = {0};
   bool have_fn = false, have_inv = false;
   tir_dtype it = TIR_INT64;
   for (uint32_t i = 0; i < na; i++) {
-    TSNode c = ts_node_named_child(args, i);
+    TSNode c = rd_child(args, i);
     if (!rd_is(c, "keyword_argument")) {
       if (have_fn) {
         tir_error(r->d, rd_span(c), "T.index_map takes one positional argument, the lambda");
@@ -2028,12 +2028,12 @@ static rval index_map(rd *r, TSNode call) {
  * (an unknown or repeated keyword, a positional one after a keyword) */
 int rd_arg_nodes(rd *r, TSNode args, const char *const *names, int m, TSNode *out) {
   for (int i = 0; i < m; i++) out[i] = (TSNode){0};
-  uint32_t cnt = ts_node_named_child_count(args);
+  uint32_t cnt = rd_child_count(args);
   int given = 0;
   bool kw = false;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(args, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(args, i);
+    if (rd_is_extra(c)) continue;
     int slot = -1;
     if (rd_is(c, "keyword_argument")) {
       const char *k = rd_text(r, rd_field(c, "name"));
@@ -2089,7 +2089,7 @@ static rval comm_reducer(rd *r, TSNode call) {
     }
   }
   TSNode params = rd_field(fn, "parameters");
-  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  uint32_t np = ts_node_is_null(params) ? 0 : rd_child_count(params);
   if (np != (uint32_t)(2 * n)) {
     tir_error(r->d, rd_span(fn), "T.comm_reducer's lambda takes %u parameters; it needs two for each identity value (%d)",
               np, n);
@@ -2097,7 +2097,7 @@ static rval comm_reducer(rd *r, TSNode call) {
   }
   int mark = r->nsyms;
   for (uint32_t i = 0; i < np; i++) {
-    TSNode p = ts_node_named_child(params, i);
+    TSNode p = rd_child(params, i);
     if (!rd_is(p, "identifier")) {
       tir_error(r->d, rd_span(p), "T.comm_reducer's lambda parameters must be plain names");
       r->nsyms = mark;
@@ -2164,12 +2164,12 @@ static rval ret_of_text(rd *r, const struct rd_gfunc *g) {
     tir_error(r->d, sp, "cannot read the return annotation of '%s'", g->name);
     return rv_err();
   }
-  TSNode root = ts_tree_root_node(t), st = ts_node_named_child(root, 0);
-  TSNode x = rd_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0)
+  TSNode root = ts_tree_root_node(t), st = rd_child(root, 0);
+  TSNode x = rd_is(st, "expression_statement") && rd_child_count(st) == 1 ? rd_child(st, 0)
                                                                                      : (TSNode){0};
   int mark = r->nkids;
   rval v;
-  if (ts_node_has_error(root) || ts_node_named_child_count(root) != 1 || ts_node_is_null(x)) {
+  if (ts_node_has_error(root) || rd_child_count(root) != 1 || ts_node_is_null(x)) {
     tir_error(r->d, sp, "cannot read the return annotation of '%s'", g->name);
     v = rv_err();
   } else {
@@ -2207,7 +2207,7 @@ static rval global_call(rd *r, TSNode n) {
   }
   tir_dtype t = TIR_VOID;
   if (!ts_node_is_null(g->ret)) {
-    rval tv = rd_eval(r, ts_node_named_child_count(g->ret) ? ts_node_named_child(g->ret, 0) : g->ret);
+    rval tv = rd_eval(r, rd_child_count(g->ret) ? rd_child(g->ret, 0) : g->ret);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return rv_err();
   } else if (g->ret_len) {
     rval tv = ret_of_text(r, g);
@@ -2348,7 +2348,7 @@ rval rd_eval_call(rd *r, TSNode n) {
   if (tn && !strcmp(tn, "index_map")) return index_map(r, n);
   if (tn && !strcmp(tn, "uint64")) { /* T.uint64(18446744069414584320): past int64, as tirc prints it */
     TSNode args = rd_field(n, "arguments");
-    TSNode lit = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : args;
+    TSNode lit = rd_child_count(args) == 1 ? rd_child(args, 0) : args;
     uint64_t v;
     if (rd_is(lit, "integer") && rd_uint64_literal(rd_text(r, lit), &v) && v > (uint64_t)INT64_MAX) {
       tir_expr *e = tir_int(r->c, (tir_dtype){.code = TIR_TC_UINT, .bits = 64, .lanes = 1}, (int64_t)v);

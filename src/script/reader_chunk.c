@@ -312,7 +312,7 @@ TSRange *rd_chunk_first_ranges(rd *r, uint32_t *n) {
 static TSNode last_stmt(TSNode list) {
   for (uint32_t i = ts_node_named_child_count(list); i-- > 0;) {
     TSNode c = ts_node_named_child(list, i);
-    if (!rd_is(c, "comment")) return c;
+    if (!rd_is_extra(c)) return c;
   }
   return (TSNode){0};
 }
@@ -321,7 +321,7 @@ static TSNode first_stmt(TSNode list) {
   uint32_t cnt = ts_node_named_child_count(list);
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = ts_node_named_child(list, i);
-    if (!rd_is(c, "comment")) return c;
+    if (!rd_is_extra(c)) return c;
   }
   return (TSNode){0};
 }

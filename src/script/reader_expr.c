@@ -208,8 +208,8 @@ static const char *fstring_literal(rd *r, TSNode n, bool raw) {
     char num[32];
     rval v = {.k = RV_NONE};
     if (interp) {
-      TSNode ex = ts_node_named_child(c, 0);
-      if (ts_node_named_child_count(c) != 1) {
+      TSNode ex = rd_child(c, 0);
+      if (rd_child_count(c) != 1) {
         tir_error(r->d, rd_span(c), "an f-string's conversion or format spec is not supported");
         free(un), free(out);
         return NULL;
@@ -273,10 +273,10 @@ static const char *string_literal(rd *r, TSNode n) {
 
 static rval string_value(rd *r, TSNode n) {
   if (rd_is(n, "concatenated_string")) {
-    size_t total = 0, cnt = ts_node_named_child_count(n);
+    size_t total = 0, cnt = rd_child_count(n);
     const char **parts = tir_alloc(r->c, sizeof *parts * (cnt + 1));
     for (uint32_t i = 0; i < cnt; i++) {
-      parts[i] = string_literal(r, ts_node_named_child(n, i));
+      parts[i] = string_literal(r, rd_child(n, i));
       if (!parts[i]) return rv_err();
       total += strlen(parts[i]);
     }
@@ -1166,7 +1166,7 @@ static rval attribute(rd *r, TSNode n) {
   if (rd_is(on, "call") && !strcmp(rd_text(r, rd_field(n, "attribute")), "ty")) {
     const char *ctn = rd_t_name(r, rd_field(on, "function"));
     if (ctn && !strcmp(ctn, "handle")) {
-      if (!ts_node_named_child_count(rd_field(on, "arguments"))) return (rval){.k = RV_HANDLE_T, .sp = sp};
+      if (!rd_child_count(rd_field(on, "arguments"))) return (rval){.k = RV_HANDLE_T, .sp = sp};
       rval h = rd_eval(r, on); /* T.handle("float32", "global").ty: the typed pointer */
       if (h.k == RV_HANDLE_T || h.k == RV_ERR) return h;
     }
@@ -1229,9 +1229,9 @@ static bool comprehension_items(rd *r, TSNode it, rval **items, int *n) {
  * evaluates it in Python (one `for`, over Python values) */
 static rval list_comprehension(rd *r, TSNode n) {
   TSNode body = rd_field(n, "body"), clause = {0};
-  uint32_t cnt = ts_node_named_child_count(n), nfor = 0;
+  uint32_t cnt = rd_child_count(n), nfor = 0;
   for (uint32_t i = 0; i < cnt; i++)
-    if (rd_is(ts_node_named_child(n, i), "for_in_clause")) clause = ts_node_named_child(n, i), nfor++;
+    if (rd_is(rd_child(n, i), "for_in_clause")) clause = rd_child(n, i), nfor++;
   TSNode target = nfor == 1 ? rd_field(clause, "left") : (TSNode){0};
   if (nfor != 1 || !rd_is(target, "identifier")) {
     tir_error(r->d, rd_span(n), "a list comprehension with one `for` over one name is supported");
@@ -1252,9 +1252,9 @@ static rval list_comprehension(rd *r, TSNode n) {
     rd_push_sym(r, name, items[k]);
     bool keep = true;
     for (uint32_t i = 0; i < cnt && keep; i++) {
-      TSNode c = ts_node_named_child(n, i);
+      TSNode c = rd_child(n, i);
       if (!rd_is(c, "if_clause")) continue;
-      rval cv = rd_eval(r, ts_node_named_child(c, 0));
+      rval cv = rd_eval(r, rd_child(c, 0));
       if (cv.k == RV_ERR) {
         r->nsyms = mark;
         return rv_err();
@@ -1275,13 +1275,13 @@ static rval list_comprehension(rd *r, TSNode n) {
 }
 
 static rval sequence(rd *r, TSNode n, bool is_list) {
-  uint32_t cnt = ts_node_named_child_count(n);
+  uint32_t cnt = rd_child_count(n);
   rval v = {.k = RV_TUPLE, .is_list = is_list, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
   bool bad = false;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode c = ts_node_named_child(n, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(n, i);
+    if (rd_is_extra(c)) continue;
     rval x = rd_eval(r, c);
     if (x.k == RV_ERR) bad = true;
     v.items[v.n++] = x;
@@ -1290,14 +1290,14 @@ static rval sequence(rd *r, TSNode n, bool is_list) {
 }
 
 static rval dictionary(rd *r, TSNode n) {
-  uint32_t cnt = ts_node_named_child_count(n);
+  uint32_t cnt = rd_child_count(n);
   rval v = {.k = RV_DICT, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
   v.keys = tir_alloc(r->c, sizeof *v.keys * (cnt + 1));
   bool bad = false;
   for (uint32_t i = 0; i < cnt; i++) {
-    TSNode p = ts_node_named_child(n, i);
-    if (rd_is(p, "comment")) continue;
+    TSNode p = rd_child(n, i);
+    if (rd_is_extra(p)) continue;
     if (!rd_is(p, "pair")) {
       tir_error(r->d, rd_span(p), "unsupported dictionary entry");
       return rv_err();
@@ -1337,7 +1337,7 @@ static sub_idx slice_parts(rd *r, TSNode s) {
       if (!strcmp(ts_node_type(c), ":")) part++;
       continue;
     }
-    if (rd_is(c, "comment")) continue;
+    if (rd_is_extra(c)) continue;
     rval v = rd_eval(r, c);
     if (part == 0) x.lo = v;
     else if (part == 1) x.hi = v;
@@ -1827,10 +1827,10 @@ static rval and_xor_chain(rd *r, TSNode n, tir_span sp) {
 /* the i-th named child of n that is no comment (a comment may stand after
  * any token: `(  # note` puts one first in the parentheses) */
 static TSNode named_nc(TSNode n, uint32_t i) {
-  uint32_t cnt = ts_node_named_child_count(n);
+  uint32_t cnt = rd_child_count(n);
   for (uint32_t k = 0; k < cnt; k++) {
-    TSNode c = ts_node_named_child(n, k);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(n, k);
+    if (rd_is_extra(c)) continue;
     if (i-- == 0) return c;
   }
   return (TSNode){0};

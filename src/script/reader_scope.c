@@ -67,6 +67,44 @@ const char *rd_text(rd *r, TSNode n) {
   return *slot;
 }
 
+/* a comment or a backslash line continuation: tree-sitter's extras, which
+ * stand among any node's children */
+bool rd_is_extra(TSNode n) { return rd_is(n, "comment") || rd_is(n, "line_continuation"); }
+
+/* whether the text read holds a backslash line continuation: only then do
+ * rd_child and rd_child_count look for one among a node's children */
+static _Thread_local bool has_lc;
+
+void rd_set_line_continuations(const char *src, size_t len) {
+  has_lc = false;
+  for (const char *p = memchr(src, '\\', len); p && !has_lc; p = memchr(p + 1, '\\', len - (size_t)(p + 1 - src))) {
+    size_t at = (size_t)(p - src);
+    has_lc = (at + 1 < len && src[at + 1] == '\n') || (at + 2 < len && src[at + 1] == '\r' && src[at + 2] == '\n');
+    if (at + 1 >= len) break;
+  }
+}
+
+/* the named children of n less its line continuations (`A[0] = T.max(A[1], \
+ * A[2])` puts one among the call's arguments); comments are kept */
+TSNode rd_child(TSNode n, uint32_t i) {
+  if (!has_lc) return ts_node_named_child(n, i);
+  uint32_t cnt = ts_node_named_child_count(n);
+  for (uint32_t k = 0; k < cnt; k++) {
+    TSNode c = ts_node_named_child(n, k);
+    if (rd_is(c, "line_continuation")) continue;
+    if (i-- == 0) return c;
+  }
+  return (TSNode){0};
+}
+
+uint32_t rd_child_count(TSNode n) {
+  uint32_t cnt = ts_node_named_child_count(n);
+  if (!has_lc) return cnt;
+  uint32_t m = 0;
+  for (uint32_t k = 0; k < cnt; k++) m += !rd_is(ts_node_named_child(n, k), "line_continuation");
+  return m;
+}
+
 bool rd_is(TSNode n, const char *type) {
   if (ts_node_is_null(n)) return false;
   const char *t = ts_node_type(n);

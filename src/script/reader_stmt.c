@@ -73,13 +73,13 @@ static void poison_names(rd *r, TSNode left) {
   if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern") && !rd_is(left, "list_pattern") &&
       !rd_is(left, "parenthesized_expression"))
     return;
-  uint32_t cnt = ts_node_named_child_count(left);
-  for (uint32_t i = 0; i < cnt; i++) poison_names(r, ts_node_named_child(left, i));
+  uint32_t cnt = rd_child_count(left);
+  for (uint32_t i = 0; i < cnt; i++) poison_names(r, rd_child(left, i));
 }
 
 static void poison_targets(rd *r, TSNode s) {
   if (!rd_is(s, "expression_statement")) return;
-  TSNode e = ts_node_named_child(s, 0);
+  TSNode e = rd_child(s, 0);
   if (rd_is(e, "assignment")) poison_names(r, rd_field(e, "left"));
 }
 
@@ -126,7 +126,7 @@ tir_stmt *rd_stmts(rd *r, TSNode list, uint32_t from) {
     }
     if (i >= cnt) break;
     TSNode s = kids[i];
-    if (rd_is(s, "comment")) continue;
+    if (rd_is_extra(s)) continue;
     bool failed = false;
     int errs = r->d ? r->d->nerrors : 0;
     rd_tmp_mark_t tmp = rd_tmp_mark(r);
@@ -357,11 +357,11 @@ static tir_stmt *local_vector(rd *r, const char *name, TSNode sub, TSNode list, 
   if (!dn || !tir_dtype_parse(dn, &t)) return NULL;
   rd_args a = {.sp = rd_span(sub)};
   a.pos = tir_alloc(r->c, sizeof *a.pos * 2);
-  uint32_t n = ts_node_named_child_count(sub);
+  uint32_t n = rd_child_count(sub);
   rval shape = {.k = RV_TUPLE, .sp = a.sp, .items = tir_alloc(r->c, sizeof(rval) * (n + 1))};
   for (uint32_t i = 1; i < n; i++) { /* child 0 is the dtype */
-    TSNode c = ts_node_named_child(sub, i);
-    if (rd_is(c, "comment")) continue;
+    TSNode c = rd_child(sub, i);
+    if (rd_is_extra(c)) continue;
     if (rd_is(c, "slice")) {
       tir_error(r->d, rd_span(c), "a local vector's shape takes extents, not slices");
       return alloc_failed(r, name);
@@ -569,7 +569,7 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
 /* the annotation of `x: A = v`: T.let[T.int32] (*is_let; the dtype node
  * returned), T.let (auto-typed: *auto_let), or a dtype such as T.int32 */
 static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
-  TSNode te = ts_node_named_child(type, 0);
+  TSNode te = rd_child(type, 0);
   *auto_let = *is_let = false;
   const char *tn = rd_t_name(r, te);
   if (tn && !strcmp(tn, "let")) {
@@ -580,7 +580,7 @@ static TSNode let_annotation(rd *r, TSNode type, bool *auto_let, bool *is_let) {
     const char *vn = rd_t_name(r, rd_field(te, "value"));
     if (vn && !strcmp(vn, "let")) {
       *is_let = true;
-      return ts_node_named_child(te, 1);
+      return rd_child(te, 1);
     }
   }
   return te;
@@ -591,7 +591,7 @@ static bool more_stmts(rd *r, TSNode list, uint32_t idx) {
   uint32_t cnt;
   const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = idx + 1; i < cnt; i++)
-    if (!rd_is(kids[i], "comment")) return true;
+    if (!rd_is_extra(kids[i])) return true;
   return false;
 }
 
@@ -627,7 +627,7 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
   *done = true;
   if (!ts_node_is_null(type)) {
     tir_dtype t;
-    rval tv = rd_eval(r, ts_node_named_child(type, 0));
+    rval tv = rd_eval(r, rd_child(type, 0));
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
     return scalar(r, name, t, "local", &v, list, idx, rest_used, sp);
   }
@@ -758,10 +758,10 @@ static __attribute__((noinline)) tir_stmt *pend_run(rd *r, TSNode list, uint32_t
 
 /* `a, b = x, y` of names, as many as values */
 static bool is_tuple_assign(TSNode left, TSNode right) {
-  uint32_t n = ts_node_named_child_count(left);
-  if (n < 2 || n != ts_node_named_child_count(right)) return false;
+  uint32_t n = rd_child_count(left);
+  if (n < 2 || n != rd_child_count(right)) return false;
   for (uint32_t i = 0; i < n; i++)
-    if (!rd_is(ts_node_named_child(left, i), "identifier")) return false;
+    if (!rd_is(rd_child(left, i), "identifier")) return false;
   return true;
 }
 
@@ -769,7 +769,7 @@ static bool is_tuple_assign(TSNode left, TSNode right) {
  * value, read before any is bound) */
 static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list,
                                                         uint32_t idx, bool *rest_used) {
-  uint32_t n = ts_node_named_child_count(left);
+  uint32_t n = rd_child_count(left);
   /* TVM refuses a name bound twice, or already in this scope; an outer
    * scope's is shadowed, but a local scalar's is refused here (TVM binds
    * anew where `x = v` alone would store) */
@@ -778,10 +778,10 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
     return NULL;
   }
   for (uint32_t i = 0; i < n; i++) {
-    TSNode l = ts_node_named_child(left, i);
+    TSNode l = rd_child(left, i);
     const char *nm = rd_text(r, l);
     bool twice = false;
-    for (uint32_t j = 0; j < i && !twice; j++) twice = !strcmp(nm, rd_text(r, ts_node_named_child(left, j)));
+    for (uint32_t j = 0; j < i && !twice; j++) twice = !strcmp(nm, rd_text(r, rd_child(left, j)));
     if (twice || rd_scalar_target(r, nm)) {
       tir_error(r->d, rd_span(l), "'%s' is already defined in this scope: a tuple assignment binds new names only", nm);
       return NULL;
@@ -791,8 +791,8 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
   struct rd_pend *p = rd_tmp(r, sizeof *p * n);
   bool ok = true;
   for (uint32_t i = 0; i < n; i++) {
-    TSNode l = ts_node_named_child(left, i);
-    p[i] = (struct rd_pend){rd_text(r, l), rd_eval(r, ts_node_named_child(right, i)), rd_span(l)};
+    TSNode l = rd_child(left, i);
+    p[i] = (struct rd_pend){rd_text(r, l), rd_eval(r, rd_child(right, i)), rd_span(l)};
     ok &= p[i].v.k != RV_ERR;
   }
   if (!ok) return NULL;
@@ -832,9 +832,9 @@ static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode r
     rd_push_sym(r, rd_text(r, left), v);
     return NULL;
   }
-  uint32_t n = ts_node_named_child_count(left);
+  uint32_t n = rd_child_count(left);
   bool names = rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern");
-  for (uint32_t i = 0; names && i < n; i++) names = rd_is(ts_node_named_child(left, i), "identifier");
+  for (uint32_t i = 0; names && i < n; i++) names = rd_is(rd_child(left, i), "identifier");
   if (!names) {
     tir_error(r->d, rd_span(left), "T.meta_var binds a name or a tuple of names");
     return NULL;
@@ -843,7 +843,7 @@ static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode r
     tir_error(r->d, v.sp, "T.meta_var's value does not unpack into %u names", n);
     return NULL;
   }
-  for (uint32_t i = 0; i < n; i++) rd_push_sym(r, rd_text(r, ts_node_named_child(left, i)), v.items[i]);
+  for (uint32_t i = 0; i < n; i++) rd_push_sym(r, rd_text(r, rd_child(left, i)), v.items[i]);
   return NULL;
 }
 
@@ -852,10 +852,10 @@ static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode r
 TSNode rd_unparen(TSNode n) {
   while (!ts_node_is_null(n) && rd_is(n, "parenthesized_expression")) {
     TSNode one = {0};
-    uint32_t cnt = ts_node_named_child_count(n), k = 0;
+    uint32_t cnt = rd_child_count(n), k = 0;
     for (uint32_t i = 0; i < cnt; i++) {
-      TSNode c = ts_node_named_child(n, i);
-      if (rd_is(c, "comment")) continue;
+      TSNode c = rd_child(n, i);
+      if (rd_is_extra(c)) continue;
       one = c;
       k++;
     }
@@ -869,14 +869,14 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   TSNode left = rd_field(asg, "left"), right = rd_unparen(rd_field(asg, "right")), type = rd_field(asg, "type");
   tir_span sp = rd_span(asg);
   if (ts_node_is_null(right)) { /* tirx `x: T.int32`: a local scalar */
-    TSNode ty = ts_node_is_null(type) ? type : ts_node_named_child(type, 0);
+    TSNode ty = ts_node_is_null(type) ? type : rd_child(type, 0);
     if (r->tirx && rd_is(left, "identifier") && !ts_node_is_null(ty) && rd_is(ty, "subscript")) {
       if (!rd_fresh(r, rd_text(r, left), rd_span(left))) return NULL;
       tir_stmt *s = local_vector(r, rd_text(r, left), ty, list, idx, rest_used);
       if (s || tir_diag_has_errors(r->d)) return s;
     }
     const char *tn = r->tirx && rd_is(left, "identifier") && !ts_node_is_null(type)
-                         ? rd_t_name(r, ts_node_named_child(type, 0)) : NULL;
+                         ? rd_t_name(r, rd_child(type, 0)) : NULL;
     tir_dtype t;
     if (!tn || !tir_dtype_parse(tn, &t)) {
       tir_error(r->d, sp, "a declaration without a value is not supported");
@@ -894,22 +894,22 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
   /* `n, m = T.int64(), T.int64()`: several size vars at once, as TVM prints them */
   if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) &&
       (rd_is(right, "expression_list") || rd_is(right, "tuple")) && ts_node_is_null(type) &&
-      ts_node_named_child_count(left) == ts_node_named_child_count(right)) {
-    uint32_t n = ts_node_named_child_count(left);
+      rd_child_count(left) == rd_child_count(right)) {
+    uint32_t n = rd_child_count(left);
     bool all = true;
     for (uint32_t i = 0; i < n && all; i++) {
-      TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
+      TSNode l = rd_child(left, i), rr = rd_child(right, i);
       all = rd_is(l, "identifier") && rd_is(rr, "call") && rd_t_name(r, rd_field(rr, "function"));
       /* a declaration has no positional value (T.int64(), T.int32(is_size_var=True));
        * `a, b = T.float32(2), T.float32(1)` binds values */
       TSNode args = all ? rd_field(rr, "arguments") : (TSNode){0};
-      for (uint32_t k = 0; all && k < ts_node_named_child_count(args); k++) {
+      for (uint32_t k = 0; all && k < rd_child_count(args); k++) {
         const char *tn = rd_t_name(r, rd_field(rr, "function"));
-        all = rd_is(ts_node_named_child(args, k), "keyword_argument") || (tn && !strcmp(tn, "handle"));
+        all = rd_is(rd_child(args, k), "keyword_argument") || (tn && !strcmp(tn, "handle"));
       }
     }
     for (uint32_t i = 0; i < n && all; i++) {
-      TSNode l = ts_node_named_child(left, i), rr = ts_node_named_child(right, i);
+      TSNode l = rd_child(left, i), rr = rd_child(right, i);
       int before = r->d->nerrors;
       if (!var_decl(r, rd_text(r, l), rr, rd_span(l))) {
         if (r->d->nerrors == before) tir_error(r->d, rd_span(rr), "only variable declarations such as T.int64() can be assigned together");
@@ -1215,7 +1215,7 @@ static TSNode sole_stmt(rd *r, TSNode list, uint32_t from) {
   const TSNode *kids = rd_named_children(r, list, &cnt);
   for (uint32_t i = from; i < cnt; i++) {
     TSNode c = kids[i];
-    if (rd_is(c, "comment")) continue;
+    if (rd_is_extra(c)) continue;
     if (found) return (TSNode){0};
     only = c;
     found = true;
@@ -1228,7 +1228,7 @@ static bool is_attr_call_on(rd *r, TSNode e, const char *name) {
   if (!rd_is(e, "call")) return false;
   const char *tn = rd_t_name(r, rd_field(e, "function"));
   TSNode args = rd_field(e, "arguments");
-  TSNode first = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+  TSNode first = ts_node_is_null(args) ? args : rd_child(args, 0);
   return tn && !strcmp(tn, "attr") && rd_is(first, "identifier") && !strcmp(rd_text(r, first), name);
 }
 
@@ -1236,9 +1236,9 @@ static bool binds_next(rd *r, TSNode list, uint32_t from, const char *name);
 
 /* `with T.attr(name, ...):` */
 static bool is_with_attr_on(rd *r, TSNode c, const char *name) {
-  TSNode clause = ts_node_named_child(c, 0);
-  if (!rd_is(c, "with_statement") || !rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) return false;
-  return is_attr_call_on(r, rd_field(ts_node_named_child(clause, 0), "value"), name);
+  TSNode clause = rd_child(c, 0);
+  if (!rd_is(c, "with_statement") || !rd_is(clause, "with_clause") || rd_child_count(clause) != 1) return false;
+  return is_attr_call_on(r, rd_field(rd_child(clause, 0), "value"), name);
 }
 
 /* the statements of list from `from`, after more `T.attr(name, ...)` (or
@@ -1249,7 +1249,7 @@ static bool binds_stmt(rd *r, TSNode list, uint32_t i, const char *name) {
   if (rd_is(c, "for_statement")) return rd_is(sole_stmt(r, list, i), "for_statement");
   if (is_with_attr_on(r, c, name))
     return ts_node_eq(sole_stmt(r, list, i), c) && binds_next(r, rd_field(c, "body"), 0, name);
-  TSNode e = ts_node_named_child(c, 0);
+  TSNode e = rd_child(c, 0);
   if (!rd_is(c, "expression_statement") || !rd_is(e, "assignment")) return false;
   TSNode right = rd_unparen(rd_field(e, "right"));
   const char *tn = rd_is(right, "call") ? rd_t_name(r, rd_field(right, "function")) : NULL;
@@ -1261,8 +1261,8 @@ static bool binds_next(rd *r, TSNode list, uint32_t from, const char *name) {
     return r->bn_res;
   uint32_t cnt, i = from;
   const TSNode *kids = rd_named_children(r, list, &cnt);
-  while (i < cnt && (rd_is(kids[i], "comment") ||
-                     (rd_is(kids[i], "expression_statement") && is_attr_call_on(r, ts_node_named_child(kids[i], 0), name))))
+  while (i < cnt && (rd_is_extra(kids[i]) ||
+                     (rd_is(kids[i], "expression_statement") && is_attr_call_on(r, rd_child(kids[i], 0), name))))
     i++;
   bool res = i < cnt && binds_stmt(r, list, i, name);
   r->bn_set = true;
@@ -1471,11 +1471,11 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   { /* T.Range(0, extent): the launch's domain */
     const char *dn = rd_is(dom, "call") ? rd_t_name(r, rd_field(dom, "function")) : NULL;
     TSNode da = dn && !strcmp(dn, "Range") ? rd_field(dom, "arguments") : (TSNode){0};
-    bool ok = !ts_node_is_null(da) && ts_node_named_child_count(da) == 2;
+    bool ok = !ts_node_is_null(da) && rd_child_count(da) == 2;
     int64_t lo = -1, hi, e;
     tir_expr *end = NULL;
     if (ok) {
-      rval b = rd_eval(r, ts_node_named_child(da, 0)), en = rd_eval(r, ts_node_named_child(da, 1));
+      rval b = rd_eval(r, rd_child(da, 0)), en = rd_eval(r, rd_child(da, 1));
       if (b.k == RV_ERR || en.k == RV_ERR) return true;
       /* of the var's dtype, as the launch's domain is (a Python int is an int32 in TVM's T.Range) */
       tir_dtype bt = b.k == RV_INT ? TIR_INT32 : b.k == RV_EXPR ? b.e->dtype : TIR_VOID;
@@ -1518,7 +1518,7 @@ static tir_stmt *ret_of(rd *r, rval v, tir_span sp) {
 }
 
 static NOINLINE tir_stmt *return_stmt(rd *r, TSNode s) {
-  TSNode e = ts_node_named_child(s, 0);
+  TSNode e = rd_child(s, 0);
   if (ts_node_is_null(e)) {
     tir_error(r->d, rd_span(s), "'return' needs a value in a prim_func (T.ret(value))");
     return NULL;
@@ -1550,7 +1550,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   tir_span sp = rd_span(call);
   if (tn && !strcmp(tn, "evaluate")) { /* T.evaluate(T.break_loop()): TVM reads the jump itself */
     TSNode args = rd_field(call, "arguments");
-    TSNode in = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : (TSNode){0};
+    TSNode in = rd_child_count(args) == 1 ? rd_child(args, 0) : (TSNode){0};
     if (!ts_node_is_null(in) && rd_is(in, "call") && is_jump_name(rd_t_name(r, rd_field(in, "function")))) {
       call = in;
       tn = rd_t_name(r, rd_field(call, "function"));
@@ -1567,7 +1567,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return jump_stmt(r, tn[0] == 'b', sp);
   }
   if (tn && (!strcmp(tn, "Break") || !strcmp(tn, "Continue"))) { /* TVM 0.27's nodes, kept as such */
-    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+    if (rd_child_count(rd_field(call, "arguments"))) {
       tir_error(r->d, sp, "T.%s() takes no arguments", tn);
       return NULL;
     }
@@ -1586,7 +1586,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     return ret_of(r, *v, sp);
   }
   if (tn && !strcmp(tn, "device_entry")) { /* where the device region starts: the rest */
-    if (ts_node_named_child_count(rd_field(call, "arguments"))) {
+    if (rd_child_count(rd_field(call, "arguments"))) {
       tir_error(r->d, sp, "T.device_entry() takes no arguments");
       return NULL;
     }
@@ -1746,8 +1746,8 @@ static TSNode macro_open_scope(rd *r, const struct rd_macro *mc) {
   uint32_t cnt;
   const TSNode *kids = rd_named_children(r, mc->body, &cnt);
   for (uint32_t i = 0; i < cnt; i++) {
-    if (!rd_is(kids[i], "expression_statement") || !ts_node_named_child_count(kids[i])) continue;
-    TSNode e = ts_node_named_child(kids[i], 0);
+    if (!rd_is(kids[i], "expression_statement") || !rd_child_count(kids[i])) continue;
+    TSNode e = rd_child(kids[i], 0);
     if (rd_is(e, "assignment")) e = rd_unparen(rd_field(e, "right"));
     if (ts_node_is_null(e) || !rd_is(e, "call")) continue;
     const char *tn = rd_t_name(r, rd_field(e, "function"));
@@ -1765,16 +1765,16 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
   }
   rd_args a;
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
-  uint32_t n = ts_node_named_child_count(mc->params);
+  uint32_t n = rd_child_count(mc->params);
   const char **names = tir_alloc(r->c, sizeof *names * (n + 1));
   TSNode *defaults = tir_alloc(r->c, sizeof *defaults * (n + 1));
   rval *vals = tir_alloc(r->c, sizeof *vals * (n + 1));
   bool *set = tir_alloc(r->c, sizeof *set * (n + 1));
   int np = 0;
   for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(mc->params, i);
-    if (rd_is(p, "comment")) continue;
-    TSNode id = rd_is(p, "identifier") ? p : rd_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : rd_field(p, "name");
+    TSNode p = rd_child(mc->params, i);
+    if (rd_is_extra(p)) continue;
+    TSNode id = rd_is(p, "identifier") ? p : rd_is(p, "typed_parameter") ? rd_child(p, 0) : rd_field(p, "name");
     names[np] = rd_text(r, id);
     defaults[np] = rd_is(p, "default_parameter") || rd_is(p, "typed_default_parameter") ? rd_field(p, "value")
                                                                                         : (TSNode){0};
@@ -1833,8 +1833,8 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
 }
 
 static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
-  TSNode e = ts_node_named_child(s, 0);
-  if (ts_node_named_child_count(s) != 1) {
+  TSNode e = rd_child(s, 0);
+  if (rd_child_count(s) != 1) {
     tir_error(r->d, rd_span(s), "unsupported statement");
     return NULL;
   }
@@ -2141,8 +2141,8 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     }
   } else if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
   else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(left) && n < RD_MAX_GRID; i++) {
-      TSNode c = ts_node_named_child(left, i);
+    for (uint32_t i = 0; i < rd_child_count(left) && n < RD_MAX_GRID; i++) {
+      TSNode c = rd_child(left, i);
       if (!rd_is(c, "identifier")) goto badt;
       for (int k = 0; k < n; k++)
         if (!strcmp(names[k], rd_text(r, c))) { /* TVM: "Duplicate vars assigned" */
@@ -2253,9 +2253,9 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next, tir_expr 
 /* the if chain starting at the first elif/else clause at or after child i
  * of the if_statement; each elif nests one level deeper */
 static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
-  uint32_t cnt = ts_node_named_child_count(ifs);
+  uint32_t cnt = rd_child_count(ifs);
   for (; i < cnt; i++) {
-    TSNode c = ts_node_named_child(ifs, i);
+    TSNode c = rd_child(ifs, i);
     if (!rd_is(c, "elif_clause") && !rd_is(c, "else_clause")) continue;
     if (rd_is(c, "else_clause")) return rd_body(r, rd_field(c, "body"), 0);
     if (!enter_nest(r, c)) return NULL;
@@ -2285,8 +2285,8 @@ static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next, tir_expr 
   /* an elif on a Python false (and nothing after it): TVM's else is an
    * empty body, T.evaluate(0) */
   bool more = false;
-  for (uint32_t i = next; i < ts_node_named_child_count(ifs) && !more; i++)
-    more = rd_is(ts_node_named_child(ifs, i), "elif_clause") || rd_is(ts_node_named_child(ifs, i), "else_clause");
+  for (uint32_t i = next; i < rd_child_count(ifs) && !more; i++)
+    more = rd_is(rd_child(ifs, i), "elif_clause") || rd_is(rd_child(ifs, i), "else_clause");
   if (!else_s && more && (!r->d || r->d->nerrors == errs)) else_s = tir_evaluate(r->c, tir_i32(r->c, 0));
   tir_stmt *s = tir_if(r->c, cond, then_s, else_s);
   s->span = rd_span(c);
@@ -2311,7 +2311,7 @@ static tir_stmt *splice_branch(rd *r, TSNode body, TSNode list, uint32_t idx, bo
 
 static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
   /* if / elif clauses on Python constants: the clause taken is spliced */
-  uint32_t cnt = ts_node_named_child_count(s), next = 0;
+  uint32_t cnt = rd_child_count(s), next = 0;
   TSNode c = s;
   for (;;) {
     rval py;
@@ -2332,7 +2332,7 @@ static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bo
     if (py.i) return splice_branch(r, rd_field(c, "consequence"), list, idx, rest_used);
     TSNode nx = {0}; /* false: the next elif or else */
     for (; next < cnt && ts_node_is_null(nx); next++) {
-      TSNode k = ts_node_named_child(s, next);
+      TSNode k = rd_child(s, next);
       if (rd_is(k, "elif_clause") || rd_is(k, "else_clause")) nx = k;
     }
     if (ts_node_is_null(nx)) return NULL; /* nothing taken */
@@ -2346,12 +2346,12 @@ static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bo
 static TSNode frame_body(rd *r, TSNode st, const char *name) {
   TSNode none = {0};
   if (!rd_is(st, "with_statement")) return none;
-  TSNode clause = ts_node_named_child(st, 0);
-  if (!rd_is(clause, "with_clause") || ts_node_named_child_count(clause) != 1) return none;
-  TSNode call = rd_field(ts_node_named_child(clause, 0), "value");
+  TSNode clause = rd_child(st, 0);
+  if (!rd_is(clause, "with_clause") || rd_child_count(clause) != 1) return none;
+  TSNode call = rd_field(rd_child(clause, 0), "value");
   const char *tn = rd_is(call, "call") ? rd_t_name(r, rd_field(call, "function")) : NULL;
   TSNode args = rd_field(call, "arguments");
-  if (!tn || strcmp(tn, name) || ts_node_named_child_count(args) != 0) return none;
+  if (!tn || strcmp(tn, name) || rd_child_count(args) != 0) return none;
   return rd_field(st, "body");
 }
 
@@ -2366,9 +2366,9 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
     tir_error(r->d, rd_span(call), "T.If expects one condition");
     return NULL;
   }
-  uint32_t n = ts_node_named_child_count(body);
-  TSNode th = n >= 1 ? frame_body(r, ts_node_named_child(body, 0), "Then") : (TSNode){0};
-  TSNode el = n == 2 ? frame_body(r, ts_node_named_child(body, 1), "Else") : (TSNode){0};
+  uint32_t n = rd_child_count(body);
+  TSNode th = n >= 1 ? frame_body(r, rd_child(body, 0), "Then") : (TSNode){0};
+  TSNode el = n == 2 ? frame_body(r, rd_child(body, 1), "Else") : (TSNode){0};
   if (ts_node_is_null(th) || (n == 2 && ts_node_is_null(el)) || n > 2) {
     tir_error(r->d, rd_span(call), "a T.If frame holds `with T.Then():` and an optional `with T.Else():`, nothing else");
     return NULL;
@@ -2439,8 +2439,8 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last);
 
 /* `with a, b, c: body` as Python reads it, `with a: with b: with c: body` */
 static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
-  TSNode clause = ts_node_named_child(s, 0);
-  uint32_t n = rd_is(clause, "with_clause") ? ts_node_named_child_count(clause) : 0;
+  TSNode clause = rd_child(s, 0);
+  uint32_t n = rd_is(clause, "with_clause") ? rd_child_count(clause) : 0;
   if (n == 0) {
     tir_error(r->d, rd_span(s), "unsupported with statement");
     return NULL;
@@ -2453,13 +2453,13 @@ static NOINLINE tir_stmt *with_stmt(rd *r, TSNode s) {
 }
 
 static tir_stmt *with_item(rd *r, TSNode s, uint32_t k) {
-  TSNode clause = ts_node_named_child(s, 0);
-  bool last = k + 1 == ts_node_named_child_count(clause);
+  TSNode clause = rd_child(s, 0);
+  bool last = k + 1 == rd_child_count(clause);
   TSNode saved = r->with_node;
   uint32_t saved_next = r->with_next;
   r->with_node = s;
   r->with_next = last ? 0 : k + 1;
-  tir_stmt *st = with_one(r, s, ts_node_named_child(clause, k), last);
+  tir_stmt *st = with_one(r, s, rd_child(clause, k), last);
   r->with_node = saved;
   r->with_next = saved_next;
   return st;
@@ -2471,9 +2471,9 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
   if (rd_is(call, "as_pattern")) {
     /* `with T.launch_thread("blockIdx.x", n) as bx:` (TVM prints a launch
      * so when its var is used after the scope's first statement) */
-    TSNode inner = ts_node_named_child(call, 0), alias = rd_field(call, "alias");
+    TSNode inner = rd_child(call, 0), alias = rd_field(call, "alias");
     const char *itn = rd_is(inner, "call") ? rd_t_name(r, rd_field(inner, "function")) : NULL;
-    TSNode id = ts_node_is_null(alias) ? alias : ts_node_named_child(alias, 0);
+    TSNode id = ts_node_is_null(alias) ? alias : rd_child(alias, 0);
     if (itn && !strcmp(itn, "launch_thread") && rd_is(id, "identifier")) {
       rd_args a;
       if (!rd_eval_args(r, rd_field(inner, "arguments"), &a)) return NULL;
@@ -2540,7 +2540,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
 
 /* `assert c, msg` */
 static NOINLINE tir_stmt *python_assert(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_used) {
-  TSNode c = ts_node_named_child(s, 0), m = ts_node_named_child(s, 1);
+  TSNode c = rd_child(s, 0), m = rd_child(s, 1);
   rval msg = ts_node_is_null(m) ? (rval){.k = RV_NONE} : rd_eval(r, m);
   rval cond = rd_eval(r, c);
   if (cond.k == RV_ERR || msg.k == RV_ERR) return NULL;
@@ -2552,33 +2552,33 @@ static NOINLINE tir_stmt *python_assert(rd *r, TSNode s, TSNode list, uint32_t i
  * Python reads it as the store, and so does TVM */
 static tir_stmt *type_alias_store(rd *r, TSNode s) {
   TSNode left = rd_field(s, "left"), right = rd_field(s, "right");
-  TSNode ix = !ts_node_is_null(left) && ts_node_named_child_count(left) == 1 ? ts_node_named_child(left, 0) : (TSNode){0};
-  TSNode val = !ts_node_is_null(right) && ts_node_named_child_count(right) == 1 ? ts_node_named_child(right, 0) : (TSNode){0};
+  TSNode ix = !ts_node_is_null(left) && rd_child_count(left) == 1 ? rd_child(left, 0) : (TSNode){0};
+  TSNode val = !ts_node_is_null(right) && rd_child_count(right) == 1 ? rd_child(right, 0) : (TSNode){0};
   rd_sym *sym = rd_lookup(r, "type");
   if (ts_node_is_null(ix) || !rd_is(ix, "list") || ts_node_is_null(val) || !sym || sym->val.k != RV_BUFFER) {
     tir_error(r->d, rd_span(s), "unsupported statement (a Python type alias, `type X = ...`)");
     return NULL;
   }
-  uint32_t n = ts_node_named_child_count(ix);
+  uint32_t n = rd_child_count(ix);
   if (n < 1 || n > 64) {
     tir_error(r->d, rd_span(ix), "buffer 'type' indexed with %u indices", n);
     return NULL;
   }
   rval *items = tir_alloc(r->c, sizeof *items * n);
   for (uint32_t i = 0; i < n; i++)
-    if ((items[i] = rd_eval(r, ts_node_named_child(ix, i))).k == RV_ERR) return NULL;
+    if ((items[i] = rd_eval(r, rd_child(ix, i))).k == RV_ERR) return NULL;
   rval tgt = rd_buffer_element(r, sym->val.buf, items, (int)n, rd_span(ix));
   rval value;
   if (rd_is(val, "generic_type")) {
     /* the value B[i, j] alone, which the grammar parses as a generic type
      * B[T1, T2]: the load of B, each parameter an index */
-    TSNode id = ts_node_named_child(val, 0), tp = ts_node_named_child(val, 1);
-    uint32_t m = !ts_node_is_null(tp) && rd_is(tp, "type_parameter") ? ts_node_named_child_count(tp) : 0;
+    TSNode id = rd_child(val, 0), tp = rd_child(val, 1);
+    uint32_t m = !ts_node_is_null(tp) && rd_is(tp, "type_parameter") ? rd_child_count(tp) : 0;
     rd_sym *bs = !ts_node_is_null(id) && rd_is(id, "identifier") ? rd_lookup(r, rd_text(r, id)) : NULL;
     bool plain = m >= 1 && m <= 64 && bs && bs->val.k == RV_BUFFER;
     for (uint32_t i = 0; plain && i < m; i++) {
-      TSNode t = ts_node_named_child(tp, i);
-      plain = rd_is(t, "type") && ts_node_named_child_count(t) == 1 && !rd_is(ts_node_named_child(t, 0), "constrained_type");
+      TSNode t = rd_child(tp, i);
+      plain = rd_is(t, "type") && rd_child_count(t) == 1 && !rd_is(rd_child(t, 0), "constrained_type");
     }
     if (!plain) {
       tir_error(r->d, rd_span(val), "the value stored to buffer 'type' is read as a Python type here (tree-sitter's "
@@ -2587,7 +2587,7 @@ static tir_stmt *type_alias_store(rd *r, TSNode s) {
     }
     rval *li = tir_alloc(r->c, sizeof *li * m);
     for (uint32_t i = 0; i < m; i++)
-      if ((li[i] = rd_eval(r, ts_node_named_child(ts_node_named_child(tp, i), 0))).k == RV_ERR) return NULL;
+      if ((li[i] = rd_eval(r, rd_child(rd_child(tp, i), 0))).k == RV_ERR) return NULL;
     value = rd_buffer_element(r, bs->val.buf, li, (int)m, rd_span(val));
   } else {
     value = rd_eval(r, val);
