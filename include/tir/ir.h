@@ -418,10 +418,18 @@ typedef enum tir_iter_type {
   TIR_ITER_OPAQUE = 4,   /* kOpaque, "O"? printed T.axis.opaque */
 } tir_iter_type;
 
+/* where a block iter var's domain came from, for the printer only (not
+ * part of the IR's meaning or its equality): TVM's T.axis.remap takes the
+ * loop's extent as TVM's reader simplified it, an explicit domain is kept
+ * as written, so an unsimplified loop extent (range(2 * n), which TVM
+ * reads as n * 2) must be printed in the form it was read in */
+typedef enum { TIR_DOM_MADE = 0, TIR_DOM_REMAP, TIR_DOM_EXPLICIT } tir_dom_src;
+
 typedef struct tir_iter_var {
   tir_expr *var;
   tir_range dom;
   tir_iter_type type;
+  tir_dom_src dom_src; /* TIR_DOM_MADE where a pass made it */
 } tir_iter_var;
 
 typedef struct tir_match_buffer {

@@ -272,7 +272,7 @@ static tir_block *block(cl *k, const tir_block *b) {
     n->iter_vars = tir_alloc(k->c, sizeof *n->iter_vars * (size_t)(n->n_iter + 1));
     for (int i = 0; i < n->n_iter; i++)
       n->iter_vars[i] = (tir_iter_var){expr(k, old[i].var), {expr(k, old[i].dom.min), expr(k, old[i].dom.extent)},
-                                       old[i].type};
+                                       old[i].type, old[i].dom_src};
   }
   n->reads = regions(k, n->reads, n->n_reads);
   n->writes = regions(k, n->writes, n->n_writes);

@@ -612,6 +612,11 @@ bool pr_deep_equal(const tir_expr *a, const tir_expr *b) {
 
 static bool remappable(const printer *p, const tir_iter_var *iv, const tir_expr *value) {
   if (iv->type != TIR_ITER_SPATIAL && iv->type != TIR_ITER_REDUCE) return false;
+  /* an explicit domain is kept as TVM kept it: as a remap only where TVM's
+   * simplifying of the loop's extent leaves it as it is (a constant, a var) */
+  if (iv->dom_src == TIR_DOM_EXPLICIT &&
+      !(iv->dom.min->kind == TIR_INT_IMM && (iv->dom.extent->kind == TIR_INT_IMM || iv->dom.extent->kind == TIR_VAR)))
+    return false;
   if (!value || value->kind != TIR_VAR) return false;
   for (int i = p->nloops - 1; i >= 0; i--) {
     const tir_stmt *l = p->loops[i];
@@ -645,7 +650,12 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
 
 static void pr_remap(printer *p, const tir_block *b, const tir_stmt *r, const int *idx, int n,
                      const char **names) {
-  if (n == 1) {
+  /* one var: T.axis.spatial(extent, i), as TVM prints it, unless it was
+   * read from a T.axis.remap whose loop extent TVM's simplifying may
+   * respell (TVM takes the remap's domain from it: range(2 * n) gives n * 2) */
+  const tir_iter_var *one = &b->iter_vars[idx[0]];
+  if (n == 1 && (one->dom_src != TIR_DOM_REMAP || one->dom.extent->kind == TIR_INT_IMM ||
+                 one->dom.extent->kind == TIR_VAR)) {
     pr_single_iter(p, &b->iter_vars[idx[0]], r->u.realize.iter_values[idx[0]], names[idx[0]]);
     return;
   }

@@ -595,13 +595,14 @@ static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
   return n;
 }
 
-static void add_iter(rd *r, const char *name, tir_range dom, tir_iter_type ty, tir_expr *value, tir_dtype dt) {
+static void add_iter(rd *r, const char *name, tir_range dom, tir_iter_type ty, tir_expr *value, tir_dtype dt,
+                     tir_dom_src src) {
   rd_block *b = r->blk;
   tir_expr *v = tir_var(r->c, name, dt);
   int cap = b->cap_iter;
   b->iters = rd_grow(r->c, b->iters, b->n_iter, &b->cap_iter, sizeof *b->iters);
   b->values = rd_grow(r->c, b->values, b->n_iter, &cap, sizeof *b->values);
-  b->iters[b->n_iter] = (tir_iter_var){v, dom, ty};
+  b->iters[b->n_iter] = (tir_iter_var){v, dom, ty, src};
   b->values[b->n_iter++] = value;
   rd_push_sym(r, name, rv_expr(v, dom.min ? dom.min->span : (tir_span){0, 0}));
 }
@@ -673,7 +674,7 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     bool py_big = dom->k == RV_INT && (dom->i < INT32_MIN || dom->i > INT32_MAX);
     rg = (tir_range){tir_int(r->c, py_big ? TIR_INT32 : ext->dtype, 0), ext};
   }
-  add_iter(r, name, rg, ty, val, dt);
+  add_iter(r, name, rg, ty, val, dt, TIR_DOM_EXPLICIT);
   return true;
 }
 
@@ -704,7 +705,7 @@ static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int
       tir_error(r->d, bv.sp, "T.axis.remap bindings must be loop variables");
       return false;
     }
-    add_iter(r, names[i], (tir_range){lp->min, lp->extent}, ty, bv.e, bv.e->dtype);
+    add_iter(r, names[i], (tir_range){lp->min, lp->extent}, ty, bv.e, bv.e->dtype, TIR_DOM_REMAP);
     (void)sps;
   }
   return true;
