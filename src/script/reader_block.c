@@ -325,6 +325,48 @@ static void python_int_layout(rd *r, tir_buffer *b, rval sv) {
   b->layout = lay;
 }
 
+/* byte_offset=B: TVM's elem_offset B * 8 // bits, the element's bits
+ * without its lanes (an int4's 4, an int8x4's 8, a bool's 8), in Python's
+ * arithmetic: a Python int floored (6 bytes of float32 are element 1, -6
+ * are -2) and typed by its size; a typed constant folded in its dtype
+ * (T.int64(8) is T.int64(2)); any other expression kept as that formula */
+static tir_expr *byte_offset_elems(rd *r, rval bv, tir_dtype dt, const char *name) {
+  int64_t bits = tir_dtype_is_bool(dt) ? 8 : dt.bits, v;
+  if (bits <= 0) {
+    tir_error(r->d, bv.sp, "buffer '%s': byte_offset of an element of no size", name);
+    return NULL;
+  }
+  tir_expr *e = NULL;
+  bool py = bv.k == RV_INT;
+  if (py) v = bv.i;
+  else if (!(e = rd_as_expr(r, bv))) return NULL;
+  else if (!tir_dtype_is_int(e->dtype) || e->dtype.lanes != 1) {
+    tir_error(r->d, bv.sp, "buffer '%s': byte_offset must be an integer", name);
+    return NULL;
+  }
+  if (py || tir_is_const_int(e, &v)) {
+    int64_t x;
+    if (__builtin_mul_overflow(v, (int64_t)8, &x)) {
+      tir_error(r->d, bv.sp, "buffer '%s': byte_offset %lld is past int64 in bits", name, (long long)v);
+      return NULL;
+    }
+    int64_t q = x / bits - (x % bits != 0 && (x < 0) != (bits < 0)); /* floored */
+    if (x % bits)
+      tir_warning(r->d, bv.sp,
+                  "buffer '%s': byte_offset %lld is not a whole number of its %lld-bit elements: read as "
+                  "elem_offset %lld, as TVM reads it",
+                  name, (long long)v, (long long)bits, (long long)q);
+    tir_dtype t = py ? (q > INT32_MAX || q < INT32_MIN ? TIR_INT64 : TIR_INT32) : e->dtype;
+    if (!py && t.bits == 32 && (x > INT32_MAX || x < INT32_MIN)) {
+      tir_error(r->d, bv.sp, "buffer '%s': byte_offset * 8 overflows its int32", name);
+      return NULL;
+    }
+    return tir_int(r->c, t, q);
+  }
+  return tir_binary(r->c, TIR_FLOORDIV, tir_binary(r->c, TIR_MUL, e, tir_int(r->c, e->dtype, 8)),
+                    tir_int(r->c, e->dtype, bits));
+}
+
 /* shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
  * from positional index shape_pos on (or by keyword) */
 tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset) {
@@ -404,16 +446,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   if (ov && ov->k != RV_NONE) {
     if (!(off = stride_of(r, *ov, name, "elem_offset", TIR_INT32))) return NULL;
   } else if (bv && bv->k != RV_NONE) {
-    /* byte_offset=N: as TVM reads it, the elem_offset N / (bytes of an element) */
-    int64_t bo;
-    if (!rd_as_int(r, *bv, &bo, "byte_offset")) return NULL;
-    int64_t eb = tir_dtype_bytes(dt);
-    if (eb <= 0 || bo < 0 || bo % eb) {
-      tir_error(r->d, bv->sp, "buffer '%s': byte_offset %lld is not a multiple of its element's %lld bytes", name,
-                (long long)bo, (long long)eb);
-      return NULL;
-    }
-    off = tir_int(r->c, TIR_INT32, bo / eb); /* an int32, whatever the extents' dtype (as TVM) */
+    if (!(off = byte_offset_elems(r, *bv, dt, name))) return NULL;
   } else if (factor != 0) {
     size_t n = strlen(name);
     char *vn = tir_alloc(r->c, n + 16);
