@@ -1874,7 +1874,8 @@ tir_expr *rd_vector_access(rd *r, tir_buffer *b, rval ix, int lanes, tir_span sp
   tir_expr **idx = rd_tmp(r, sizeof *idx * (size_t)(n + 1));
   for (int i = 0; i < n; i++) {
     rval v = ix.k == RV_TUPLE ? ix.items[i] : ix;
-    tir_expr *e = v.k == RV_EXPR ? rd_as_expr(r, v) : rd_convert(r, v, TIR_INT32);
+    /* a Python float is a float32 index, refused below (it had been cut to an int) */
+    tir_expr *e = v.k == RV_EXPR || v.k == RV_FLOAT ? rd_as_expr(r, v) : rd_convert(r, v, TIR_INT32);
     if (!e) return NULL;
     /* a vector index (a Ramp) already names the lanes, as TVM keeps it */
     bool vec = i == n - 1 && e->dtype.lanes == lanes && lanes > 1;
