@@ -1713,8 +1713,44 @@ static bool is_root_realize(const tir_stmt *s) {
   return has_block(body);
 }
 
-static bool param_as_handle(const tir_func *f, int i) {
-  return f->buffer_map && f->buffer_map[i] && buffer_has_vars(f->buffer_map[i]);
+/* a handle parameter with a buffer prints as `a: T.handle` and
+ * `A = T.match_buffer(a, ...)` where the buffer has vars of its own, or
+ * where the body names the handle itself (T.isnullptr(a): as a T.Buffer
+ * parameter, `a` would be a name nothing defines) */
+static bool param_as_handle(const printer *p, const tir_func *f, int i) {
+  return f->buffer_map && f->buffer_map[i] &&
+         (buffer_has_vars(f->buffer_map[i]) || (p->handle_used && p->handle_used[i]));
+}
+
+typedef struct {
+  tir_ptrmap params; /* handle param var -> its index */
+  bool *used;
+} handle_use;
+
+static bool handle_use_expr(tir_visitor *v, const tir_expr *e) {
+  handle_use *h = v->user;
+  if (e->kind == TIR_VAR) {
+    long k = tir_ptrmap_get(&h->params, e, -1);
+    if (k >= 0) h->used[k] = true;
+  }
+  return true;
+}
+
+/* p->handle_used[i]: the body names parameter i, a handle with a buffer */
+static void find_handle_uses(printer *p, const tir_func *f) {
+  p->handle_used = NULL;
+  if (!f->buffer_map || !f->body) return;
+  handle_use h = {.used = calloc((size_t)f->nparams + 1, sizeof *h.used)};
+  if (!h.used) abort();
+  int n = 0;
+  for (int i = 0; i < f->nparams; i++)
+    if (f->buffer_map[i]) tir_ptrmap_put(&h.params, f->params[i], i), n++;
+  if (n) {
+    tir_visitor v = {.expr = handle_use_expr, .user = &h};
+    tir_visit_stmt(&v, f->body);
+  }
+  tir_ptrmap_free(&h.params);
+  p->handle_used = h.used;
 }
 
 static bool implicit_decl_stmt(tir_visitor *v, const tir_stmt *s) {
@@ -1751,7 +1787,7 @@ static void pr_signature(printer *p, const tir_func *f) {
     if (i) pr_puts(&p->out, ", ");
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     const tir_expr *pv = f->params[i];
-    if (b && !param_as_handle(f, i)) {
+    if (b && !param_as_handle(p, f, i)) {
       char *args = buffer_args_str(p, b, BUF_PARAM);
       pr_printf(&p->out, "%s: T.Buffer(%s)", define_buffer(p, b), args);
       free(args);
@@ -1818,7 +1854,7 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
     declare_var(p, fv->v[i]);
   }
   for (int i = 0; i < f->nparams; i++) {
-    if (!param_as_handle(f, i)) continue;
+    if (!param_as_handle(p, f, i)) continue;
     const tir_buffer *b = f->buffer_map[i];
     char *args = buffer_args_str(p, b, BUF_OTHER);
     const char *name = define_buffer(p, b);
@@ -1958,12 +1994,15 @@ static void pr_func(printer *p, const tir_func *f) {
   place_ctx pc = {p, &fv, placed};
   tir_visitor pv = {.stmt = place_stmt, .user = &pc};
   tir_visit_stmt(&pv, f->body);
+  find_handle_uses(p, f);
   pr_signature(p, f);
   p->indent++;
   pr_func_prologue(p, f, &fv, placed);
   pr_func_body(p, f);
   p->indent--;
   free(placed);
+  free(p->handle_used);
+  p->handle_used = NULL;
   vl_free(&fv);
   p->ndecl = 0;
   p->nenv = 0;

@@ -68,6 +68,7 @@ typedef struct printer {
    * (free_at[i]), printed before it; stmt -> 1 when some buffer is */
   const tir_stmt **free_at;
   tir_ptrmap free_stmts;
+  bool *handle_used; /* the function printed: its handle params the body names (malloc'd) */
 } printer;
 
 void pr_init(printer *p, tir_dialect d);
