@@ -363,9 +363,23 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
 }
 
 /* a range's end, min + extent, in type et (a sum of two constants folded) */
-static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et) {
+/* the end of a range printed as `min:end` or `(min, end)`: TVM reads the
+ * extent back as end - min (of the two's types).  An extent that is
+ * end - min prints its end where the types differ (TVM's min + extent would
+ * be another type) and, for a block iter var's domain (by_end), always:
+ * TVM reads its own print of such a domain as min + extent - min */
+static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et, bool by_end) {
   int64_t a, b;
-  if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
+  if (!(tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) && is_const(mn, 0)) {
+    pr_expr(p, ex); /* (0, n): TVM's extent n - 0 is n, whatever 0's type */
+  } else if ((by_end || !tir_dtype_eq(mn->dtype, ex->dtype)) && ex->kind == TIR_SUB &&
+             (pr_deep_equal(ex->u.bin.b, mn) ||
+              (ex->u.bin.b->kind == TIR_CAST && pr_deep_equal(ex->u.bin.b->u.un.a, mn)) ||
+              (tir_is_const_int(mn, &a) && tir_is_const_int(ex->u.bin.b, &b) && a == b))) {
+    /* the extent is end - min (A[n:T.uint32(8)]: TVM's T.uint32(8) - T.Cast("uint32", n);
+     * (1, n) of an int64 n: n - T.int64(1)): the end as read */
+    pr_expr(p, ex->u.bin.a);
+  } else if (tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) {
     tir_expr sum = {.kind = TIR_INT_IMM, .dtype = et, .u.int_val = a + b};
     pr_expr(p, &sum);
   } else {
@@ -385,7 +399,6 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
     pr_expr(p, mn);
     if (is_const(ex, 1)) continue;
     pr_puts(&p->out, ":");
-    int64_t a, b;
     /* the end in the wider type: A[0:T.int64(8)], an int32 min (TVM's); in
      * the extent's type beside a literal min of as many bits, A[3:T.uint32(8)]
      * (TVM's extent is hi - lo with the literal taking hi's type) */
@@ -393,15 +406,7 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
                            (ex->dtype.bits == mn->dtype.bits && mn->kind == TIR_INT_IMM)
                        ? ex->dtype
                        : mn->dtype;
-    if (!(tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) && is_const(mn, 0)) {
-      pr_expr(p, ex);
-    } else if (!tir_dtype_eq(mn->dtype, ex->dtype) && ex->kind == TIR_SUB &&
-               (pr_deep_equal(ex->u.bin.b, mn) ||
-                (ex->u.bin.b->kind == TIR_CAST && pr_deep_equal(ex->u.bin.b->u.un.a, mn)))) {
-      pr_expr(p, ex->u.bin.a); /* A[n:T.uint32(8)]: TVM's extent T.uint32(8) - T.Cast("uint32", n) of the end */
-    } else {
-      pr_range_end(p, mn, ex, et);
-    }
+    pr_range_end(p, mn, ex, et, false);
   }
   if (r->n == 0) pr_puts(&p->out, "()");
   pr_puts(&p->out, "]");
@@ -640,7 +645,7 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
     pr_puts(&p->out, "(");
     pr_expr(p, r.min);
     pr_puts(&p->out, ", ");
-    pr_range_end(p, r.min, r.extent, et);
+    pr_range_end(p, r.min, r.extent, et, true);
     pr_puts(&p->out, ")");
   }
   pr_puts(&p->out, ", ");

@@ -695,11 +695,11 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     tir_expr *lo = rd_convert(r, dom->items[0], dt), *hi = rd_convert(r, dom->items[1], dt);
     if (!lo || !hi) return false;
     rg = (tir_range){lo, rd_region_extent(r, lo, hi)};
-    /* (1, T.int64(8)): TVM keeps a narrower constant min as written, the
-     * extent in the var's type (the passes take the min in the extent's
-     * type, tir_module_unify_ranges) */
+    /* (1, T.int64(8)), (m, n) of an int32 m: TVM keeps a narrower min as
+     * written, the extent in the var's type (the passes take the min in
+     * the extent's type, tir_module_unify_ranges) */
     tir_expr *own = dom->items[0].k == RV_INT || dom->items[0].k == RV_EXPR ? rd_as_expr(r, dom->items[0]) : NULL;
-    if (own && own->kind == TIR_INT_IMM && tir_dtype_is_int(own->dtype) && own->dtype.bits < dt.bits) rg.min = own;
+    if (own && tir_dtype_is_int(own->dtype) && own->dtype.lanes == 1 && own->dtype.bits < dt.bits) rg.min = own;
   } else {
     tir_expr *ext = rd_convert(r, *dom, dt);
     if (!ext) return false;
