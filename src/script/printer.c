@@ -1436,7 +1436,12 @@ static void scan_buffer_fields(tir_visitor *v, const tir_buffer *b) {
 }
 
 static bool scan_expr_load(tir_visitor *v, const tir_expr *e) {
-  if (e->kind == TIR_BUFFER_LOAD) ((scan *)v->user)->has_load = true;
+  /* a load, or a node printed with a string (T.Cast("int64", x), a call's
+   * name, T.float32("inf")): TVM reads each string in a parameter's
+   * T.Buffer(...) as the name of a shape var */
+  if (e->kind == TIR_BUFFER_LOAD || e->kind == TIR_CAST || e->kind == TIR_CALL || e->kind == TIR_STRING_IMM ||
+      e->kind == TIR_FLOAT_IMM)
+    ((scan *)v->user)->has_load = true;
   return scan_expr(v, e);
 }
 
