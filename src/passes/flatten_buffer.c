@@ -2,7 +2,9 @@
  * (or strided, or offset) buffer becomes a 1-D buffer over the same data,
  * as TVM does:
  *  - shape: shape[0] * strides[0] when the buffer has strides, else the
- *    product of its shape; strides none; elem_offset 0;
+ *    product of its shape, plus its elem_offset (which the indices add:
+ *    TVM's leaves it out, an allocation too short); strides none;
+ *    elem_offset 0;
  *  - an index (i_0 .. i_k) becomes  sum_d i_d * stride_d + elem_offset
  *    (compact row-major strides when none are given), simplified;
  *  - a parameter's flat buffer (a new one even when it is flat already, as
@@ -111,6 +113,11 @@ static tir_buffer *flat_buffer(tir_ctx *c, flattener *fl, tir_buffer *b, bool fo
       size = b->ndim > 0 ? as_index_type(c, b->shape[0], t) : tir_i32(c, 1);
       for (int d = 1; d < b->ndim; d++) size = mul(c, size, as_index_type(c, b->shape[d], t));
     }
+    /* the flat buffer starts at the data pointer (elem_offset 0) and its
+     * indices add the old elem_offset: its extent covers that offset too.
+     * TVM's FlattenBuffer keeps the bare size, so an allocation with an
+     * elem_offset was elem_offset elements short (its C wrote past it) */
+    if (!is_zero(b->elem_offset) && b->ndim > 0) size = tir_binary(c, TIR_ADD, size, as_index_type(c, b->elem_offset, t));
     size = tir_simplify(fl->an, size);
     f->shape = tir_alloc(c, sizeof *f->shape);
     f->shape[0] = size;
