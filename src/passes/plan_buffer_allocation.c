@@ -51,6 +51,10 @@ typedef struct plan {
    * index in loops + 1; a home statement -> its first buffer in `homed` */
   tir_ptrmap by_buf, by_data, by_loop, home_first;
   int *homed_next; /* the next buffer (index + 1) with the same home, in declaration order */
+  /* the loops whose first iteration the ifs around the statement walked
+   * test (`if k == 0:`, LowerInitBlock's init of an opaque block) */
+  scope **first_iter;
+  int nfirst, first_cap;
 } plan;
 
 #define GROW(arr, n, cap)                                          \
@@ -259,11 +263,41 @@ static void walk_for(plan *p, const tir_stmt *s) {
   p->cur = saved;
 }
 
+/* the serial loops an equality term of cond tests (`k == 0`, `k0 * 4 + k1
+ * == 0`, conjunctions of them), pushed on p->first_iter */
+typedef struct { plan *p; } guard_ctx;
+static bool on_guard_var(tir_visitor *v, const tir_expr *e) {
+  plan *p = ((guard_ctx *)v->user)->p;
+  if (e->kind != TIR_VAR) return true;
+  scope *ls = loop_scope_of(p, e);
+  if (!ls || !ls->parent || ls->stmt->kind != TIR_FOR || ls->stmt->u.loop.kind == TIR_FOR_THREAD_BINDING) return true;
+  GROW(p->first_iter, p->nfirst, p->first_cap);
+  p->first_iter[p->nfirst++] = ls;
+  return true;
+}
+static void push_first_iter(plan *p, const tir_expr *cond) {
+  if (!cond) return;
+  if (cond->kind == TIR_AND) {
+    push_first_iter(p, cond->u.bin.a);
+    push_first_iter(p, cond->u.bin.b);
+    return;
+  }
+  int64_t k;
+  if (cond->kind != TIR_EQ || !tir_is_const_int(cond->u.bin.b, &k)) return;
+  guard_ctx g = {p};
+  tir_visitor v = {.expr = on_guard_var, .user = &g};
+  tir_visit_expr(&v, cond->u.bin.a);
+}
+
 static void walk_stmt(plan *p, const tir_stmt *s) {
   if (!s) return;
   switch (s->kind) {
   case TIR_BUFFER_STORE:
     touch(find_buf(p, s->u.store.buf), p->cur);
+    /* a store only on the first iteration of a loop (an init) gives the
+     * buffer a value the later iterations read: it lives above that loop
+     * (moved inside, it was a new buffer each iteration; TVM moves it) */
+    for (int i = 0; i < p->nfirst; i++) touch(find_buf(p, s->u.store.buf), p->first_iter[i]->parent);
     walk_expr(p, s->u.store.value);
     for (int i = 0; i < s->u.store.nidx; i++) walk_expr(p, s->u.store.idx[i]);
     break;
@@ -276,11 +310,15 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
     walk_expr(p, s->u.whl.cond);
     walk_stmt(p, s->u.whl.body);
     break;
-  case TIR_IF:
+  case TIR_IF: {
     walk_expr(p, s->u.ifs.cond);
+    int mark = p->nfirst;
+    push_first_iter(p, s->u.ifs.cond);
     walk_stmt(p, s->u.ifs.then_s);
+    p->nfirst = mark;
     walk_stmt(p, s->u.ifs.else_s);
     break;
+  }
   case TIR_EVALUATE: walk_expr(p, s->u.eval.value); break;
   case TIR_SEQ:
     for (int i = 0; i < s->u.seq.n; i++) walk_stmt(p, s->u.seq.stmts[i]);
@@ -504,6 +542,7 @@ tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_dia
   free(p.loops);
   free(p.blockidx);
   free(p.homed_next);
+  free(p.first_iter);
   tir_ptrmap_free(&p.by_buf);
   tir_ptrmap_free(&p.by_data);
   tir_ptrmap_free(&p.by_loop);
