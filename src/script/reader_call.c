@@ -1327,7 +1327,7 @@ static rval vdevice_call(rd *r, rd_args *a) {
     if (!target_part(r, v[0], "target")) return rv_err();
     items[0] = rd_as_attr(r, *v[0]);
   }
-  if (v[1] && v[1]->k != RV_INT) {
+  if (v[1] && v[1]->k != RV_INT && v[1]->k != RV_BOOL) { /* a Python bool is an int (True: 1), as TVM takes it */
     tir_error(r->d, v[1]->sp, "I.vdevice's vdevice_id must be an int");
     return rv_err();
   }

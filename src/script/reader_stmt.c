@@ -511,6 +511,11 @@ static tir_expr *thread_var(rd *r, rval v, tir_dtype t, tir_span sp) {
 
 static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32_t idx, bool *rest_used,
                         TSNode body_node) {
+  rd_kw_positional(r, "launch_thread", a); /* thread=, extent= (each form of the statement) */
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.launch_thread takes no keyword argument '%s'", a->kw[0]);
+    return NULL;
+  }
   if (a->npos != 2) {
     tir_error(r->d, a->sp, "T.launch_thread expects (thread, extent), got %d arguments", a->npos);
     return NULL;
@@ -2037,8 +2042,9 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   for (int i = 0; i < a.nkw; i++) {
     const char *k = a.kw[i];
     if (!strcmp(k, "annotations") || (!strcmp(k, "thread") && tn && !strcmp(tn, "thread_binding"))) continue;
-    if (!strcmp(k, "unroll") && tn && !strcmp(tn, "serial")) continue; /* TVM's: serial only */
-    if (!strcmp(k, "dtype") && tn && strcmp(tn, "thread_binding")) continue;
+    /* range is TVM's T.serial in a for (its parser binds the name so) */
+    if (!strcmp(k, "unroll") && ((tn && !strcmp(tn, "serial")) || is_range)) continue; /* TVM's: serial only */
+    if (!strcmp(k, "dtype") && (tn ? strcmp(tn, "thread_binding") != 0 : is_range)) continue;
     if ((!strcmp(k, "start") || !strcmp(k, "stop")) && tn && strcmp(tn, "grid")) continue;
     if (!strcmp(k, "step") && !(tn && (!strcmp(tn, "grid") || !strcmp(tn, "thread_binding")))) {
       ls->step = a.kwv[i];
@@ -2086,7 +2092,8 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
       tir_error(r->d, a.sp, "range expects 1 to 3 arguments, got %d", a.npos);
       return false;
     }
-    return min_ext_of(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, true, &ls->min[0], &ls->ext[0]);
+    return loop_spec_tail(r, &a, tn, ls,
+                          min_ext_of(r, &a.pos[0], a.npos == 2 ? &a.pos[1] : NULL, true, &ls->min[0], &ls->ext[0]));
   }
   static const struct { const char *n; tir_for_kind k; } kinds[] = {
       {"serial", TIR_FOR_SERIAL}, {"parallel", TIR_FOR_PARALLEL}, {"vectorized", TIR_FOR_VECTORIZED},
