@@ -1347,6 +1347,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
     free(lines.v);
     free(ded);
     rd_set_col_shift(0);
+    rd_set_line_continuations("", 0);
     return NULL;
   }
   TSParser *p = ts_parser_new();
@@ -1371,9 +1372,11 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
     ts_parser_delete(p);
     free(ded);
     rd_set_col_shift(0);
+    rd_set_line_continuations("", 0);
     return NULL;
   }
   r.ck.tree0 = tree;
+  rd_lc_main_tree(tree);
   tir_module *m = tir_module_new(c, NULL);
   int before = d->nerrors;
   TSNode root = ts_tree_root_node(tree);
@@ -1403,5 +1406,6 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   ts_parser_delete(p);
   free(ded);
   rd_set_col_shift(0);
+  rd_set_line_continuations("", 0); /* frees its lists */
   return d->nerrors > before ? NULL : m;
 }

@@ -340,6 +340,8 @@ uint64_t rd_parse_budget(size_t bytes);
 tir_span rd_span(TSNode n);
 bool rd_is_extra(TSNode n);
 void rd_set_line_continuations(const char *src, size_t len);
+void rd_lc_forget(const TSTree *t);
+void rd_lc_main_tree(const TSTree *t);
 TSNode rd_child(TSNode n, uint32_t i);
 uint32_t rd_child_count(TSNode n);
 void rd_set_col_shift(int k);

@@ -132,6 +132,7 @@ static tir_expr *shape_string(rd *r, rval v) {
     e = rd_as_expr(r, rd_eval(r, x));
   }
   rd_free_children_of(r, mark, t);
+  rd_lc_forget(t);
   ts_tree_delete(t);
   return e;
 }

@@ -2177,6 +2177,7 @@ static rval ret_of_text(rd *r, const struct rd_gfunc *g) {
     v = rd_eval(r, x);
   }
   rd_free_children_of(r, mark, t);
+  rd_lc_forget(t);
   ts_tree_delete(t);
   return v;
 }

@@ -372,7 +372,10 @@ void rd_chunk_begin(rd *r, TSNode def) {
 static void free_trees(rd *r) {
   rd_chunks *ck = &r->ck;
   if (ck->ntrees) rd_free_children_since(r, ck->kids_mark, ck->tree0, ck->cls_tree);
-  for (int i = 0; i < ck->ntrees; i++) ts_tree_delete(ck->trees[i]);
+  for (int i = 0; i < ck->ntrees; i++) {
+    rd_lc_forget(ck->trees[i]);
+    ts_tree_delete(ck->trees[i]);
+  }
   ck->ntrees = 0;
 }
 
@@ -484,6 +487,7 @@ static void free_class_tree(rd *r) {
   rd_chunks *ck = &r->ck;
   if (!ck->cls_tree) return;
   rd_free_children_of(r, ck->cls_mark, ck->cls_tree);
+  rd_lc_forget(ck->cls_tree);
   ts_tree_delete(ck->cls_tree);
   ck->cls_tree = NULL;
 }

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "ir/ptrmap.h"
 #include "script/reader.h"
 
 /* the columns the reader's dedent took from every line (rd_dedent), added
@@ -72,37 +73,102 @@ const char *rd_text(rd *r, TSNode n) {
 bool rd_is_extra(TSNode n) { return rd_is(n, "comment") || rd_is(n, "line_continuation"); }
 
 /* whether the text read holds a backslash line continuation: only then do
- * rd_child and rd_child_count look for one among a node's children */
+ * rd_child and rd_child_count look for one among a node's children, each
+ * node's children listed once (lc_kids, by node; a node of a chunk's tree
+ * freed since is told apart by its tree) */
 static _Thread_local bool has_lc;
+typedef struct { const void *tree; const void *kids_of; TSNode *kids; uint32_t n; } lc_entry;
+static _Thread_local tir_ptrmap lc_index;
+static _Thread_local lc_entry *lc_kids;
+static _Thread_local long lc_n, lc_cap;
+
+static _Thread_local const void *lc_main; /* the whole text's tree */
+static _Thread_local long lc_nsub;        /* entries of other trees (chunks, shape strings) */
+
+static void lc_clear(void) {
+  for (long i = 0; i < lc_n; i++) free(lc_kids[i].kids);
+  free(lc_kids);
+  lc_kids = NULL;
+  lc_n = lc_cap = lc_nsub = 0;
+  tir_ptrmap_free(&lc_index);
+}
+
+void rd_lc_main_tree(const TSTree *t) { lc_main = t; }
+
+/* forgets the lists of tree t's nodes: called before t is deleted (a new
+ * tree may take its memory, and its nodes their ids) */
+void rd_lc_forget(const TSTree *t) {
+  if (!lc_nsub) return;
+  long w = 0;
+  tir_ptrmap_free(&lc_index);
+  lc_nsub = 0;
+  for (long i = 0; i < lc_n; i++) {
+    if (lc_kids[i].tree == t) {
+      free(lc_kids[i].kids);
+      continue;
+    }
+    lc_kids[w] = lc_kids[i];
+    tir_ptrmap_put(&lc_index, lc_kids[w].kids_of, w);
+    lc_nsub += lc_kids[w].tree != lc_main;
+    w++;
+  }
+  lc_n = w;
+}
 
 void rd_set_line_continuations(const char *src, size_t len) {
+  lc_clear();
+  lc_main = NULL;
   has_lc = false;
-  for (const char *p = memchr(src, '\\', len); p && !has_lc; p = memchr(p + 1, '\\', len - (size_t)(p + 1 - src))) {
+  for (const char *p = len ? memchr(src, '\\', len) : NULL; p && !has_lc;
+       p = memchr(p + 1, '\\', len - (size_t)(p + 1 - src))) {
     size_t at = (size_t)(p - src);
     has_lc = (at + 1 < len && src[at + 1] == '\n') || (at + 2 < len && src[at + 1] == '\r' && src[at + 2] == '\n');
     if (at + 1 >= len) break;
   }
 }
 
+static const lc_entry *lc_children(TSNode n) {
+  long k = tir_ptrmap_get(&lc_index, n.id, -1);
+  if (k >= 0 && lc_kids[k].tree == n.tree) return &lc_kids[k];
+  uint32_t cnt = ts_node_named_child_count(n), m = 0;
+  TSNode *kids = malloc(sizeof *kids * (size_t)(cnt + 1));
+  if (!kids) abort(); /* out of memory is not bad input */
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cur);
+      if (ts_node_is_named(c) && !rd_is(c, "line_continuation") && m < cnt) kids[m++] = c;
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  if (k < 0) {
+    if (lc_n == lc_cap) {
+      lc_cap = lc_cap ? 2 * lc_cap : 64;
+      lc_kids = realloc(lc_kids, sizeof *lc_kids * (size_t)lc_cap);
+      if (!lc_kids) abort();
+    }
+    k = lc_n++;
+    tir_ptrmap_put(&lc_index, n.id, k);
+    lc_nsub += n.tree != lc_main;
+  } else {
+    free(lc_kids[k].kids);
+    lc_nsub += (n.tree != lc_main) - (lc_kids[k].tree != lc_main);
+  }
+  lc_kids[k] = (lc_entry){n.tree, n.id, kids, m};
+  return &lc_kids[k];
+}
+
 /* the named children of n less its line continuations (`A[0] = T.max(A[1], \
  * A[2])` puts one among the call's arguments); comments are kept */
 TSNode rd_child(TSNode n, uint32_t i) {
   if (!has_lc) return ts_node_named_child(n, i);
-  uint32_t cnt = ts_node_named_child_count(n);
-  for (uint32_t k = 0; k < cnt; k++) {
-    TSNode c = ts_node_named_child(n, k);
-    if (rd_is(c, "line_continuation")) continue;
-    if (i-- == 0) return c;
-  }
-  return (TSNode){0};
+  const lc_entry *e = lc_children(n);
+  return i < e->n ? e->kids[i] : (TSNode){0};
 }
 
 uint32_t rd_child_count(TSNode n) {
-  uint32_t cnt = ts_node_named_child_count(n);
-  if (!has_lc) return cnt;
-  uint32_t m = 0;
-  for (uint32_t k = 0; k < cnt; k++) m += !rd_is(ts_node_named_child(n, k), "line_continuation");
-  return m;
+  if (!has_lc) return ts_node_named_child_count(n);
+  return lc_children(n)->n;
 }
 
 bool rd_is(TSNode n, const char *type) {
