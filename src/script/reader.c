@@ -443,6 +443,12 @@ static bool module_const(rd *r, TSNode s) {
       tir_error(r->d, rd_span(id), "'%s' is a Python keyword: it cannot be a name", name);
       return true;
     }
+    if ((r->t_alias && !strcmp(name, r->t_alias)) || (r->i_alias && !strcmp(name, r->i_alias)) ||
+        !strcmp(name, "T") || !strcmp(name, "I")) {
+      tir_error(r->d, rd_span(id), "'%s' names a TVMScript namespace: binding it at the module level is not supported",
+                name);
+      return true;
+    }
     rval one = rd_is(lhs, "identifier") ? v : v.items[i];
     int k = 0; /* a name bound again is rebound (Python) */
     while (k < r->nglobals && strcmp(r->globals[k].name, name)) k++;
