@@ -795,7 +795,10 @@ static bool match_fits(rd *r, const tir_buffer *b, const tir_buffer_region *src,
   int off = src->n - b->ndim;
   for (int i = 0; i < src->n; i++) {
     tir_expr *want = i < off ? tir_int(r->c, src->region[i].extent->dtype, 1) : b->shape[i - off];
-    if (want->kind == TIR_VAR || tir_can_prove_equal(r->match_an, src->region[i].extent, want)) continue;
+    int64_t x, y; /* constants of one value in two dtypes (1 and T.uint32(1)): equal, as TVM proves them */
+    if (want->kind == TIR_VAR || (tir_is_const_int(src->region[i].extent, &x) && tir_is_const_int(want, &y) && x == y) ||
+        tir_can_prove_equal(r->match_an, src->region[i].extent, want))
+      continue;
     char *e = tir_print_expr(src->region[i].extent), *w = tir_print_expr(want);
     if (i < off)
       tir_error(r->d, sp, "T.match_buffer: dimension %d of the region of '%s' has extent %s, not 1 ('%s' has %d dimensions)",
