@@ -370,7 +370,8 @@ static const mathfn MATH[] = {
     {"c.round", "roundf", "round", 1, roundf, round, NULL, NULL},
     {"exp10", NULL, NULL, 1, exp10_f, exp10_d, NULL, NULL},
     {"sigmoid", NULL, NULL, 1, sigmoid_f, sigmoid_d, NULL, NULL},
-    {"rsqrt", NULL, NULL, 1, rsqrt_f, rsqrt_d, NULL, NULL},
+    /* call_extern("rsqrtf"): CUDA's (TVM's LowerIntrin writes it for T.rsqrt) */
+    {"rsqrt", "rsqrtf", "rsqrt", 1, rsqrt_f, rsqrt_d, NULL, NULL},
     M2("pow", pow), M2("fmod", fmod), M2("atan2", atan2), M2("copysign", copysign), M2("hypot", hypot),
     M2("nextafter", nextafter), {"fmax", "fmaxf", "fmax", 2, NULL, NULL, fmax_f, fmax},
     {"fmin", "fminf", "fmin", 2, NULL, NULL, fmin_f, fmin},
