@@ -225,6 +225,8 @@ static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
   free(reduce);
 }
 
+static void push_first_iter(plan *p, const tir_expr *cond);
+
 static void walk_realize(plan *p, const tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
   for (int i = 0; i < s->u.realize.n; i++) walk_expr(p, s->u.realize.iter_values[i]);
@@ -233,6 +235,8 @@ static void walk_realize(plan *p, const tir_stmt *s) {
   scope *sc = new_scope(p, s);
   scope *saved = p->cur;
   p->cur = sc;
+  int first_mark = p->nfirst; /* a block predicate (T.where(i == 0)) guards the body as an if does */
+  push_first_iter(p, s->u.realize.predicate);
   opaque_iter_scopes(p, s);
   for (int i = 0; i < b->n_match; i++) touch(find_buf(p, b->match_buffers[i].src.buf), sc);
   for (int i = 0; i < b->n_match; i++)
@@ -242,6 +246,7 @@ static void walk_realize(plan *p, const tir_stmt *s) {
     }
   if (b->init) walk_stmt(p, b->init);
   walk_stmt(p, b->body);
+  p->nfirst = first_mark;
   p->cur = saved;
 }
 
@@ -277,7 +282,7 @@ static bool on_guard_var(tir_visitor *v, const tir_expr *e) {
 }
 static void push_first_iter(plan *p, const tir_expr *cond) {
   if (!cond) return;
-  if (cond->kind == TIR_AND) {
+  if (cond->kind == TIR_AND || cond->kind == TIR_OR) { /* i == 0 or j == 1: a rolling buffer's refill */
     push_first_iter(p, cond->u.bin.a);
     push_first_iter(p, cond->u.bin.b);
     return;
