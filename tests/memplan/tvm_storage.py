@@ -24,6 +24,9 @@ from tvm import tirx
 KNOWN = {
     "declaration_order.tir": "TVM's StorageRewrite reuses a buffer in place for a copy at the same index (Y, then X = Y, then S = X: one 4-byte buffer); tirc's planner keeps a statement's operand and its result apart (two slots); found 2026-11-27, left",
     "opaque_2d.tir": "TVM compacts S to (4, 4) but keeps the access_ptr's offset into the old layout",
+    "alloc_elem_offset.tir": "TVM's FlattenBuffer sizes C (16 floats at elem_offset 16) without its offset, 16 "
+                             "elements where its indices reach 31: its plan is 64 bytes short (tests/exec "
+                             "checks tirc's C against the interpreter)",
     "argmax.tir": "tirc's LowerThreadAllreduce reduces 256 threads' (int32, float32) pairs in a shared-memory tree "
                   "of 256 slots each; TVM's reduces within each warp by shuffles and keeps one slot per warp (8)",
     "argmin.tir": "as argmax.tir",
