@@ -366,13 +366,13 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
 /* the end of a range printed as `min:end` or `(min, end)`: TVM reads the
  * extent back as end - min (of the two's types).  An extent that is
  * end - min prints its end where the types differ (TVM's min + extent would
- * be another type) and, for a block iter var's domain (by_end), always:
- * TVM reads its own print of such a domain as min + extent - min */
-static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et, bool by_end) {
+ * be another type); else min + extent, as TVM prints it (the reader may
+ * have folded end - min, so that its end is no longer the text's) */
+static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et) {
   int64_t a, b;
   if (!(tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) && is_const(mn, 0)) {
     pr_expr(p, ex); /* (0, n): TVM's extent n - 0 is n, whatever 0's type */
-  } else if ((by_end || !tir_dtype_eq(mn->dtype, ex->dtype)) && ex->kind == TIR_SUB &&
+  } else if (!tir_dtype_eq(mn->dtype, ex->dtype) && ex->kind == TIR_SUB &&
              (pr_deep_equal(ex->u.bin.b, mn) ||
               (ex->u.bin.b->kind == TIR_CAST && pr_deep_equal(ex->u.bin.b->u.un.a, mn)) ||
               (tir_is_const_int(mn, &a) && tir_is_const_int(ex->u.bin.b, &b) && a == b))) {
@@ -406,7 +406,7 @@ static void pr_region(printer *p, const tir_buffer_region *r) {
                            (ex->dtype.bits == mn->dtype.bits && mn->kind == TIR_INT_IMM)
                        ? ex->dtype
                        : mn->dtype;
-    pr_range_end(p, mn, ex, et, false);
+    pr_range_end(p, mn, ex, et);
   }
   if (r->n == 0) pr_puts(&p->out, "()");
   pr_puts(&p->out, "]");
@@ -645,7 +645,7 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
     pr_puts(&p->out, "(");
     pr_expr(p, r.min);
     pr_puts(&p->out, ", ");
-    pr_range_end(p, r.min, r.extent, et, true);
+    pr_range_end(p, r.min, r.extent, et);
     pr_puts(&p->out, ")");
   }
   pr_puts(&p->out, ", ");

@@ -138,8 +138,8 @@ static tir_func *chain_func(void) {
   tir_block *bl = tir_block_new(C, "scale");
   bl->n_iter = 2;
   bl->iter_vars = tir_alloc(C, sizeof(tir_iter_var) * 2);
-  bl->iter_vars[0] = (tir_iter_var){vi, {I(0), I(1024)}, TIR_ITER_SPATIAL};
-  bl->iter_vars[1] = (tir_iter_var){vj, {I(0), I(1024)}, TIR_ITER_SPATIAL};
+  bl->iter_vars[0] = (tir_iter_var){vi, {I(0), I(1024)}, TIR_ITER_SPATIAL, TIR_DOM_MADE};
+  bl->iter_vars[1] = (tir_iter_var){vj, {I(0), I(1024)}, TIR_ITER_SPATIAL, TIR_DOM_MADE};
   tir_range *pt = tir_alloc(C, sizeof(tir_range) * 2);
   pt[0] = (tir_range){vi, I(1)};
   pt[1] = (tir_range){vj, I(1)};
@@ -159,8 +159,8 @@ static tir_func *chain_func(void) {
   tir_block *rb = tir_block_new(C, "rowsum");
   rb->n_iter = 2;
   rb->iter_vars = tir_alloc(C, sizeof(tir_iter_var) * 2);
-  rb->iter_vars[0] = (tir_iter_var){vi2, {I(0), I(1024)}, TIR_ITER_SPATIAL};
-  rb->iter_vars[1] = (tir_iter_var){vk, {I(0), I(1024)}, TIR_ITER_REDUCE};
+  rb->iter_vars[0] = (tir_iter_var){vi2, {I(0), I(1024)}, TIR_ITER_SPATIAL, TIR_DOM_MADE};
+  rb->iter_vars[1] = (tir_iter_var){vk, {I(0), I(1024)}, TIR_ITER_REDUCE, TIR_DOM_MADE};
   tir_range *rr = tir_alloc(C, sizeof(tir_range) * 2);
   rr[0] = (tir_range){vi2, I(1)};
   rr[1] = (tir_range){I(0), I(1024)};
