@@ -349,16 +349,22 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
     *bad = n;
     return false;
   }
-  static const char *const leaf[] = {"integer", "float", "string", "concatenated_string", "true", "false", "none", NULL};
-  for (int i = 0; leaf[i]; i++)
-    if (rd_is(n, leaf[i])) {
-      uint32_t k = rd_child_count(n);
-      for (uint32_t j = 0; j < k; j++) /* no f-string interpolation */
-        if (rd_is(rd_child(n, j), "interpolation") || rd_is(rd_child(n, j), "string"))
-          if (!const_syntax(r, rd_child(n, j), depth + 1, bad)) return false;
-      return !rd_is(n, "interpolation");
+  if (rd_is(n, "string") || rd_is(n, "concatenated_string")) { /* no f-string interpolation */
+    uint32_t k = rd_child_count(n);
+    for (uint32_t j = 0; j < k; j++) {
+      TSNode c = rd_child(n, j);
+      if (rd_is(c, "interpolation")) {
+        *bad = c;
+        return false;
+      }
+      if (rd_is(c, "string") && !const_syntax(r, c, depth + 1, bad)) return false;
     }
-  if (rd_is(n, "identifier") || rd_is_extra(n)) return true;
+    return true;
+  }
+  static const char *const leaf[] = {"integer", "float", "true", "false", "none", "identifier", NULL};
+  for (int i = 0; leaf[i]; i++)
+    if (rd_is(n, leaf[i])) return true;
+  if (rd_is_extra(n)) return true;
   if (rd_is(n, "call")) {
     const char *tn = rd_t_name(r, rd_field(n, "function"));
     tir_dtype t;
