@@ -362,12 +362,12 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
     for (int i = 0; i < a->n; i++) declare_av_buffers(p, a->items[i]);
 }
 
-/* a range's end, min + extent, in type et (a sum of two constants folded) */
 /* the end of a range printed as `min:end` or `(min, end)`: TVM reads the
  * extent back as end - min (of the two's types).  An extent that is
  * end - min prints its end where the types differ (TVM's min + extent would
  * be another type); else min + extent, as TVM prints it (the reader may
- * have folded end - min, so that its end is no longer the text's) */
+ * have folded end - min, so that its end is no longer the text's), in
+ * type et (a sum of two constants folded) */
 static void pr_range_end(printer *p, tir_expr *mn, tir_expr *ex, tir_dtype et) {
   int64_t a, b;
   if (!(tir_is_const_int(mn, &a) && tir_is_const_int(ex, &b)) && is_const(mn, 0)) {
@@ -615,12 +615,15 @@ bool pr_deep_equal(const tir_expr *a, const tir_expr *b) {
   }
 }
 
+/* an extent TVM's reader leaves as it is when it simplifies a loop's (a
+ * constant, a var): an iter var's domain of it prints as a remap or as an
+ * explicit domain alike */
+static bool extent_kept(const tir_expr *e) { return e->kind == TIR_INT_IMM || e->kind == TIR_VAR; }
+
 static bool remappable(const printer *p, const tir_iter_var *iv, const tir_expr *value) {
   if (iv->type != TIR_ITER_SPATIAL && iv->type != TIR_ITER_REDUCE) return false;
-  /* an explicit domain is kept as TVM kept it: as a remap only where TVM's
-   * simplifying of the loop's extent leaves it as it is (a constant, a var) */
-  if (iv->dom_src == TIR_DOM_EXPLICIT &&
-      !(iv->dom.min->kind == TIR_INT_IMM && (iv->dom.extent->kind == TIR_INT_IMM || iv->dom.extent->kind == TIR_VAR)))
+  /* an explicit domain is kept as TVM kept it: a remap only where that is the same */
+  if (iv->dom_src == TIR_DOM_EXPLICIT && !(iv->dom.min->kind == TIR_INT_IMM && extent_kept(iv->dom.extent)))
     return false;
   if (!value || value->kind != TIR_VAR) return false;
   for (int i = p->nloops - 1; i >= 0; i--) {
@@ -659,8 +662,7 @@ static void pr_remap(printer *p, const tir_block *b, const tir_stmt *r, const in
    * read from a T.axis.remap whose loop extent TVM's simplifying may
    * respell (TVM takes the remap's domain from it: range(2 * n) gives n * 2) */
   const tir_iter_var *one = &b->iter_vars[idx[0]];
-  if (n == 1 && (one->dom_src != TIR_DOM_REMAP || one->dom.extent->kind == TIR_INT_IMM ||
-                 one->dom.extent->kind == TIR_VAR)) {
+  if (n == 1 && (one->dom_src != TIR_DOM_REMAP || extent_kept(one->dom.extent))) {
     pr_single_iter(p, &b->iter_vars[idx[0]], r->u.realize.iter_values[idx[0]], names[idx[0]]);
     return;
   }
@@ -1379,7 +1381,7 @@ typedef struct scan {
   bool collect;   /* the buffers loaded, stored and in regions, in accessed */
   var_list accessed; /* (buffers, by identity) */
   var_list declared; /* the buffers of T.decl_buffer statements (over a pointer bound or declared free) */
-  bool has_load;      /* a buffer load met (buffer_has_vars) */
+  bool has_load;      /* a buffer load, or a node printed with a string, met (buffer_has_vars) */
 } scan;
 
 static void scan_access(scan *s, const tir_buffer *b) {
