@@ -269,6 +269,14 @@ static bool int_opt(rd *r, rval *v, int *out, const char *what) {
   return true;
 }
 
+/* the dtype of a typed shape's default strides (TVM's _get_default_strides
+ * of PrimExprs): the first extent's other than int32, else int32 */
+static tir_dtype default_stride_dtype(tir_expr *const *shape, int n) {
+  for (int k = 0; k < n; k++)
+    if (!tir_dtype_eq(shape[k]->dtype, TIR_INT32)) return shape[k]->dtype;
+  return TIR_INT32;
+}
+
 /* TVM's default layout where the shape holds a bare Python int past int32
  * (TVM's _get_default_strides, run on the shape as written): the strides
  * are products from a Python int 1 (or a 1 of the first extent that is a
@@ -312,14 +320,8 @@ static void python_int_layout(rd *r, tir_buffer *b, rval sv) {
       is_py = false;
     }
   }
-  /* what TVM makes of tirc's print (every extent typed): strides of the
-   * first non-int32 extent's dtype */
-  tir_dtype want = TIR_INT32;
-  for (int k = 0; k < n; k++)
-    if (!tir_dtype_eq(b->shape[k]->dtype, TIR_INT32)) {
-      want = b->shape[k]->dtype;
-      break;
-    }
+  /* what TVM makes of tirc's print (every extent typed) */
+  tir_dtype want = default_stride_dtype(b->shape, n);
   for (int k = 0; k < n; k++) differs |= !tir_dtype_eq(lay[2 * k + 1]->dtype, want);
   if (!differs) return;
   b->nlayout = n;
@@ -485,14 +487,8 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   b->layout_none = lay && lay->k == RV_NONE && layouts;
   if (lay && lay->k == RV_LAYOUT && lay->is_list) {
     bool dflt = layouts && lay->n == ndim && !nstrides;
+    tir_dtype st_t = default_stride_dtype(shape, ndim); /* the default's strides: row-major from 1 */
     for (int i = 0; dflt && i < ndim; i++) {
-      /* the default's strides: row-major from 1 in the first non-int32 extent's dtype */
-      tir_dtype st_t = TIR_INT32;
-      for (int k = 0; k < ndim; k++)
-        if (!tir_dtype_eq(shape[k]->dtype, TIR_INT32)) {
-          st_t = shape[k]->dtype;
-          break;
-        }
       int64_t want = 1, e, s;
       bool konst = true;
       for (int k = i + 1; k < ndim; k++) konst &= tir_is_const_int(shape[k], &e) && (want *= e, true);
