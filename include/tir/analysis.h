@@ -72,6 +72,39 @@ typedef struct tir_access_region {
  * then undefined). */
 bool tir_region_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int ndim, tir_range *out);
 
+/* ---- values carried across the iterations of a loop ----
+ * One access of a buffer inside the body of a loop L: its indices; `dims`,
+ * the loops around it inside L (outer first: var, min, extent) and then the
+ * vars bound by its enclosing blocks and lets (var, min = the value bound,
+ * extent = NULL); `loop_ids`, one id per loop (the For statement: two
+ * accesses share a loop where they share its id); the conditions it runs
+ * under (an if, a block predicate, an if_then_else branch; neg[i]: the
+ * condition is false there); `seq`, its place in execution order within
+ * one iteration of the innermost loop both accesses share (a store's write
+ * comes after the reads of its value). */
+typedef struct tir_flow_access {
+  tir_expr *const *idx;
+  int ndim;
+  const tir_relax_var *dims;
+  int ndims, nloops;
+  const void *const *loop_ids;
+  tir_expr *const *conds;
+  const bool *neg;
+  int nconds;
+  int seq;
+  bool write;
+} tir_flow_access;
+
+/* true only when proved: in some iteration of the loop `var` (min <= var <
+ * min + extent, ascending; `outer` the loops around it) a read of acc reads
+ * an element that no earlier access of that iteration wrote and that an
+ * earlier iteration wrote.  Such a buffer's value is carried from one
+ * iteration to the next: allocated inside the loop, it would be a new
+ * buffer each iteration.  False where isl cannot tell (an index it cannot
+ * express exactly, its quota). */
+bool tir_loop_carries(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent,
+                      const tir_relax_var *outer, int nouter, const tir_flow_access *acc, int nacc);
+
 /* The range of e as relax vars range over their domains (interval
  * arithmetic; min/extent simplified).  False when unbounded. */
 bool tir_eval_range(tir_analyzer *a, tir_expr *e, const tir_relax_var *relax, int nrelax, tir_range *out);

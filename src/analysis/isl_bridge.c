@@ -665,3 +665,215 @@ bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
   isl_end(a);
   return found;
 }
+
+/* ---- values carried across a loop's iterations (tir_loop_carries) ---- */
+
+static void reset_disjunct(tx *t, int k) {
+  t->acc = k;
+  t->natoms = 0;
+  t->nfresh = 0;
+  t->exist.n = 0;
+  if (t->exist.s) t->exist.s[0] = 0;
+  t->defs.n = 0;
+  if (t->defs.s) t->defs.s[0] = 0;
+}
+
+/* "e<k>_<id>" */
+static void dim_name(char *buf, size_t cap, int k, const tir_expr *v) {
+  snprintf(buf, cap, "e%d_%u", k, v->u.var.id);
+}
+
+/* access x as disjunct k over the tuple [read loops, d0 ...]: its dims
+ * ranged or bound, existential but for the first `ntuple` loops (the
+ * read's own, in the tuple), its conditions, d<j> = its indices.  With
+ * `lvar`, the loop's var is one more dim of x, below `lvar`'s own value:
+ * an earlier iteration.  *exact stays true only when nothing was dropped
+ * and nothing became an opaque atom. */
+static void emit_flow(tx *t, int k, const tir_flow_access *x, int ntuple, const tir_relax_var *lvar, sbuf *body,
+                      bool *exact) {
+  reset_disjunct(t, k);
+  int n = x->ndims + (lvar ? 1 : 0);
+  tir_relax_var *dims = malloc(sizeof *dims * (size_t)(n ? n : 1));
+  if (!dims) abort();
+  if (x->ndims) memcpy(dims, x->dims, sizeof *dims * (size_t)x->ndims);
+  if (lvar) dims[x->ndims] = *lvar;
+  t->relax = dims;
+  t->nrelax = n;
+  *exact = true;
+  sb_puts(body, "0 = 0");
+  for (int i = 0; i < n; i++) {
+    char name[48];
+    dim_name(name, sizeof name, k, dims[i].var);
+    if (i >= ntuple) add_exist(t, name);
+    sbuf mn = {0}, ext = {0};
+    t->fail = false;
+    emit_int(t, dims[i].min, &mn);
+    if (lvar && i == x->ndims) {
+      if (!t->fail) sb_printf(body, " and %s <= %s < v%u", mn.s, name, lvar->var->u.var.id);
+    } else if (!dims[i].extent) {
+      if (!t->fail) sb_printf(body, " and %s = %s", name, mn.s);
+    } else {
+      emit_int(t, dims[i].extent, &ext);
+      if (!t->fail) sb_printf(body, " and %s <= %s < %s + %s", mn.s, name, mn.s, ext.s);
+    }
+    if (t->fail) *exact = false;
+    free(mn.s);
+    free(ext.s);
+  }
+  for (int i = 0; i < x->nconds; i++) {
+    sbuf c = {0};
+    t->fail = false;
+    emit_bool(t, x->conds[i], &c);
+    if (!t->fail) sb_printf(body, x->neg && x->neg[i] ? " and not (%s)" : " and %s", c.s);
+    else *exact = false; /* fewer conditions: more elements */
+    free(c.s);
+  }
+  for (int j = 0; j < x->ndim; j++) {
+    sbuf e = {0};
+    t->fail = false;
+    emit_int(t, x->idx[j], &e);
+    if (!t->fail) sb_printf(body, " and d%d = %s", j, e.s);
+    else *exact = false;
+    free(e.s);
+  }
+  if (t->natoms) *exact = false;
+  t->fail = false;
+  t->relax = NULL;
+  t->nrelax = 0;
+  free(dims);
+}
+
+/* one disjunct "[tuple] : exists (...: body defs)" appended to out */
+static void flow_disjunct(tx *t, const char *tuple, const char *body, sbuf *out) {
+  if (out->n) sb_puts(out, "; ");
+  sb_printf(out, "[%s] : ", tuple);
+  if (t->exist.n) sb_printf(out, "exists (%s : ", t->exist.s);
+  sb_puts(out, body);
+  if (t->defs.s) sb_puts(out, t->defs.s);
+  if (t->exist.n) sb_puts(out, ")");
+}
+
+/* w runs before r in one iteration of the loop: lexicographically earlier
+ * in the loops they share, or at the same point of them and earlier in
+ * order.  False where it never does. */
+static bool emit_prec(int kw, const tir_flow_access *w, const tir_flow_access *r, sbuf *out) {
+  int p = 0;
+  while (p < w->nloops && p < r->nloops && w->loop_ids[p] == r->loop_ids[p]) p++;
+  sbuf s = {0};
+  for (int j = 0; j <= p; j++) {
+    if (j == p && w->seq >= r->seq) break;
+    sb_puts(&s, s.n ? " or (0 = 0" : "(0 = 0");
+    for (int i = 0; i < j; i++)
+      sb_printf(&s, " and e%d_%u = e0_%u", kw, w->dims[i].var->u.var.id, r->dims[i].var->u.var.id);
+    if (j < p) sb_printf(&s, " and e%d_%u < e0_%u", kw, w->dims[j].var->u.var.id, r->dims[j].var->u.var.id);
+    sb_puts(&s, ")");
+  }
+  bool any = s.n > 0;
+  if (any) sb_printf(out, " and (%s)", s.s);
+  free(s.s);
+  return any;
+}
+
+static isl_set *flow_set(tir_analyzer *a, const char *params, const char *tuple, const char *disj) {
+  sbuf text = {0};
+  if (disj && *disj) sb_printf(&text, "[%s] -> { %s }", params, disj);
+  else sb_printf(&text, "[%s] -> { [%s] : 1 = 0 }", params, tuple);
+  isl_set *s = read_set(a, text.s);
+  free(text.s);
+  return s;
+}
+
+/* is some element r reads not written earlier in the iteration, and
+ * written in an earlier one? */
+static bool read_carried(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent,
+                         const tir_relax_var *outer, int nouter, const tir_flow_access *acc, int nacc, int ri) {
+  const tir_flow_access *r = &acc[ri];
+  tx t = {0};
+  t.a = a;
+  sbuf tuple = {0}, rs = {0}, cs = {0}, ps = {0}, ctx = {0}, body = {0};
+  for (int i = 0; i < r->nloops; i++) sb_printf(&tuple, "%se0_%u", i ? ", " : "", r->dims[i].var->u.var.id);
+  for (int j = 0; j < r->ndim; j++) sb_printf(&tuple, "%sd%d", (r->nloops || j) ? ", " : "", j);
+  bool exact;
+  emit_flow(&t, 0, r, r->nloops, NULL, &body, &exact);
+  bool ok = exact;
+  if (ok) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &rs);
+  tir_relax_var lv = {var, min, extent};
+  for (int i = 0; i < nacc && ok; i++) {
+    const tir_flow_access *w = &acc[i];
+    if (!w->write || w->ndim != r->ndim) continue;
+    int kc = 1 + 2 * i, kp = 2 + 2 * i;
+    free(body.s);
+    memset(&body, 0, sizeof body);
+    emit_flow(&t, kc, w, 0, NULL, &body, &exact);
+    if (emit_prec(kc, w, r, &body)) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &cs);
+    free(body.s);
+    memset(&body, 0, sizeof body);
+    emit_flow(&t, kp, w, 0, &lv, &body, &exact);
+    if (exact) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &ps);
+  }
+  bool carried = false;
+  if (ok && ps.n) {
+    /* the loops' ranges: the parameters' context */
+    t.relax = NULL;
+    t.nrelax = 0;
+    sb_puts(&ctx, "0 = 0");
+    for (int i = 0; i <= nouter; i++) {
+      const tir_relax_var *o = i < nouter ? &outer[i] : &lv;
+      sbuf v = {0}, mn = {0}, ext = {0};
+      t.fail = false;
+      reset_disjunct(&t, 0);
+      name_var(&t, o->var, &v);
+      emit_int(&t, o->min, &mn);
+      emit_int(&t, o->extent, &ext);
+      if (!t.fail && !t.natoms && !t.nfresh) sb_printf(&ctx, " and %s <= %s < %s + %s", mn.s, v.s, mn.s, ext.s);
+      free(v.s);
+      free(mn.s);
+      free(ext.s);
+    }
+    for (int i = 0; i < t.nvars; i++)
+      if (t.vars[i]->u.var.size_var) sb_printf(&ctx, " and v%u >= 0", t.vars[i]->u.var.id);
+    sbuf params = {0};
+    sb_puts(&params, "");
+    for (int i = 0; i < t.nvars; i++) sb_printf(&params, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
+    const char *P = params.s ? params.s : "", *T = tuple.s ? tuple.s : "";
+    isl_set *R = flow_set(a, P, T, rs.s), *C = flow_set(a, P, T, cs.s), *W = flow_set(a, P, T, ps.s);
+    sbuf ctext = {0};
+    sb_printf(&ctext, "[%s] -> { : %s }", P, ctx.s);
+    isl_set *X = read_set(a, ctext.s);
+    free(ctext.s);
+    if (R && C && W && X) {
+      isl_set *bad = isl_set_intersect_params(isl_set_intersect(isl_set_subtract(R, C), W), X);
+      isl_bool empty = isl_set_is_empty(bad);
+      if (empty == isl_bool_error) isl_diag(a);
+      carried = empty == isl_bool_false;
+      isl_set_free(bad);
+    } else {
+      isl_set_free(R);
+      isl_set_free(C);
+      isl_set_free(W);
+      isl_set_free(X);
+    }
+    free(params.s);
+  }
+  free(tuple.s);
+  free(rs.s);
+  free(cs.s);
+  free(ps.s);
+  free(ctx.s);
+  free(body.s);
+  tx_free(&t);
+  return carried;
+}
+
+bool tir_loop_carries(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent,
+                      const tir_relax_var *outer, int nouter, const tir_flow_access *acc, int nacc) {
+  if (!a || !a->isl || !var || !min || !extent) return false;
+  bool carried = false;
+  for (int i = 0; i < nacc && !carried; i++) {
+    if (acc[i].write) continue;
+    isl_begin(a);
+    carried = read_carried(a, var, min, extent, outer, nouter, acc, nacc, i);
+    isl_end(a);
+  }
+  return carried;
+}

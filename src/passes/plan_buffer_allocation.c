@@ -9,7 +9,13 @@
  *  - the home of a `global` buffer is also a common ancestor of every
  *    blockIdx loop (so it is not allocated per block; it may sit under
  *    the outermost blockIdx loop's body, as TVM's does);
- *  - a buffer never accessed is dropped.
+ *  - a buffer never accessed is dropped;
+ *  - unlike TVM, a buffer whose value a loop carries from one iteration to
+ *    the next (an iteration reads an element it has not written, which an
+ *    earlier iteration wrote: an init on the first iteration, a rolling
+ *    buffer's rows) is not moved into that loop, where it would be a new
+ *    buffer each iteration (tir_loop_carries, by isl; where isl cannot
+ *    tell, the buffer moves as in TVM).
  * A loop that becomes the home of allocations gets its body wrapped in an
  * opaque block "" holding them, with inferred reads/writes. */
 #include <stdlib.h>
@@ -30,7 +36,36 @@ typedef struct buf_info {
   const tir_buffer *buf;
   scope *lca;       /* NULL while never accessed */
   int in_scope;     /* while rewriting: inside its new home */
+  scope *decl;      /* the block that allocates it */
+  bool opaque;      /* accessed through its data var or a match_buffer */
+  int first_acc, last_acc; /* its accesses: index + 1 in plan.acc, chained by next */
+  int nacc;
 } buf_info;
+
+/* the conditions and bindings around an access, as persistent stacks */
+typedef struct cnode {
+  tir_expr *cond;
+  bool neg;
+  const struct cnode *up;
+} cnode;
+typedef struct dnode {
+  const tir_expr *var;
+  tir_expr *value;
+  const struct dnode *up;
+} dnode;
+
+/* a load or store of a buffer allocated in a block */
+typedef struct access {
+  tir_expr *const *idx;
+  int nidx;
+  bool write;
+  bool unknown; /* inside a while loop: its iterations are not modelled */
+  scope *sc;
+  const cnode *conds;
+  const dnode *defs;
+  int seq;
+  int next; /* the buffer's next access, index + 1 */
+} access;
 
 typedef struct loop_scope {
   const tir_expr *var;
@@ -51,10 +86,12 @@ typedef struct plan {
    * index in loops + 1; a home statement -> its first buffer in `homed` */
   tir_ptrmap by_buf, by_data, by_loop, home_first;
   int *homed_next; /* the next buffer (index + 1) with the same home, in declaration order */
-  /* the loops whose first iteration the ifs around the statement walked
-   * test (`if k == 0:`, LowerInitBlock's init of an opaque block) */
-  scope **first_iter;
-  int nfirst, first_cap;
+  /* the accesses, and the context of the statement walked */
+  access *acc;
+  int nacc, acc_cap;
+  const cnode *conds;
+  const dnode *defs;
+  int seq, in_while;
 } plan;
 
 #define GROW(arr, n, cap)                                          \
@@ -79,7 +116,7 @@ static buf_info *find_data(plan *p, const tir_expr *data) {
 
 static void add_buf(plan *p, const tir_buffer *b) {
   GROW(p->bufs, p->nbufs, p->cap);
-  p->bufs[p->nbufs++] = (buf_info){b, NULL, 0};
+  p->bufs[p->nbufs++] = (buf_info){.buf = b};
   tir_ptrmap_put(&p->by_buf, b, p->nbufs);
   if (!tir_ptrmap_get(&p->by_data, b->data, 0)) tir_ptrmap_put(&p->by_data, b->data, p->nbufs); /* the first */
 }
@@ -111,10 +148,59 @@ static scope *new_scope(plan *p, const tir_stmt *s) {
 
 /* ---- collecting accesses ---- */
 
+static void record(plan *p, buf_info *bi, tir_expr *const *idx, int nidx, bool write) {
+  if (!bi) return;
+  GROW(p->acc, p->nacc, p->acc_cap);
+  p->acc[p->nacc++] = (access){idx, nidx, write, p->in_while > 0, p->cur, p->conds, p->defs, p->seq++, 0};
+  if (bi->last_acc) p->acc[bi->last_acc - 1].next = p->nacc;
+  else bi->first_acc = p->nacc;
+  bi->last_acc = p->nacc;
+  bi->nacc++;
+}
+
+static void push_cond(plan *p, tir_expr *cond, bool neg) {
+  cnode *n = tir_alloc(p->c, sizeof *n);
+  *n = (cnode){cond, neg, p->conds};
+  p->conds = n;
+}
+
+static void push_def(plan *p, const tir_expr *var, tir_expr *value) {
+  dnode *n = tir_alloc(p->c, sizeof *n);
+  *n = (dnode){var, value, p->defs};
+  p->defs = n;
+}
+
+static void walk_expr(plan *p, const tir_expr *e);
+
 static bool on_expr(tir_visitor *v, const tir_expr *e) {
   plan *p = v->user;
-  if (e->kind == TIR_BUFFER_LOAD) touch(find_buf(p, e->u.load.buf), p->cur);
-  else if (e->kind == TIR_VAR) touch(find_data(p, e), p->cur);
+  if (e->kind == TIR_BUFFER_LOAD) {
+    buf_info *bi = find_buf(p, e->u.load.buf);
+    touch(bi, p->cur);
+    record(p, bi, e->u.load.idx, e->u.load.nidx, false);
+  } else if (e->kind == TIR_VAR) {
+    buf_info *bi = find_data(p, e);
+    touch(bi, p->cur);
+    if (bi) bi->opaque = true;
+  } else if (e->kind == TIR_CALL && !strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3) {
+    /* each branch's loads run under its condition */
+    const cnode *saved = p->conds;
+    walk_expr(p, e->u.call.args[0]);
+    push_cond(p, e->u.call.args[0], false);
+    walk_expr(p, e->u.call.args[1]);
+    p->conds = saved;
+    push_cond(p, e->u.call.args[0], true);
+    walk_expr(p, e->u.call.args[2]);
+    p->conds = saved;
+    return false;
+  } else if (e->kind == TIR_LET) {
+    const dnode *saved = p->defs;
+    walk_expr(p, e->u.let.value);
+    push_def(p, e->u.let.var, e->u.let.value);
+    walk_expr(p, e->u.let.body);
+    p->defs = saved;
+    return false;
+  }
   return true;
 }
 
@@ -225,20 +311,27 @@ static void opaque_iter_scopes(plan *p, const tir_stmt *s) {
   free(reduce);
 }
 
-static void push_first_iter(plan *p, const tir_expr *cond);
-
 static void walk_realize(plan *p, const tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
   for (int i = 0; i < s->u.realize.n; i++) walk_expr(p, s->u.realize.iter_values[i]);
   walk_expr(p, s->u.realize.predicate);
-  for (int i = 0; i < b->n_alloc; i++) add_buf(p, b->alloc_buffers[i]);
   scope *sc = new_scope(p, s);
+  for (int i = 0; i < b->n_alloc; i++) {
+    add_buf(p, b->alloc_buffers[i]);
+    p->bufs[p->nbufs - 1].decl = sc;
+  }
   scope *saved = p->cur;
+  const cnode *saved_conds = p->conds;
+  const dnode *saved_defs = p->defs;
   p->cur = sc;
-  int first_mark = p->nfirst; /* a block predicate (T.where(i == 0)) guards the body as an if does */
-  push_first_iter(p, s->u.realize.predicate);
+  if (s->u.realize.predicate) push_cond(p, s->u.realize.predicate, false);
+  for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) push_def(p, b->iter_vars[i].var, s->u.realize.iter_values[i]);
   opaque_iter_scopes(p, s);
-  for (int i = 0; i < b->n_match; i++) touch(find_buf(p, b->match_buffers[i].src.buf), sc);
+  for (int i = 0; i < b->n_match; i++) {
+    buf_info *bi = find_buf(p, b->match_buffers[i].src.buf);
+    touch(bi, sc);
+    if (bi) bi->opaque = true;
+  }
   for (int i = 0; i < b->n_match; i++)
     for (int j = 0; j < b->match_buffers[i].src.n; j++) {
       walk_expr(p, b->match_buffers[i].src.region[j].min);
@@ -246,7 +339,8 @@ static void walk_realize(plan *p, const tir_stmt *s) {
     }
   if (b->init) walk_stmt(p, b->init);
   walk_stmt(p, b->body);
-  p->nfirst = first_mark;
+  p->conds = saved_conds;
+  p->defs = saved_defs;
   p->cur = saved;
 }
 
@@ -268,60 +362,43 @@ static void walk_for(plan *p, const tir_stmt *s) {
   p->cur = saved;
 }
 
-/* the serial loops an equality term of cond tests (`k == 0`, `k0 * 4 + k1
- * == 0`, conjunctions of them), pushed on p->first_iter */
-typedef struct { plan *p; } guard_ctx;
-static bool on_guard_var(tir_visitor *v, const tir_expr *e) {
-  plan *p = ((guard_ctx *)v->user)->p;
-  if (e->kind != TIR_VAR) return true;
-  scope *ls = loop_scope_of(p, e);
-  if (!ls || !ls->parent || ls->stmt->kind != TIR_FOR || ls->stmt->u.loop.kind == TIR_FOR_THREAD_BINDING) return true;
-  GROW(p->first_iter, p->nfirst, p->first_cap);
-  p->first_iter[p->nfirst++] = ls;
-  return true;
-}
-static void push_first_iter(plan *p, const tir_expr *cond) {
-  if (!cond) return;
-  if (cond->kind == TIR_AND || cond->kind == TIR_OR) { /* i == 0 or j == 1: a rolling buffer's refill */
-    push_first_iter(p, cond->u.bin.a);
-    push_first_iter(p, cond->u.bin.b);
-    return;
-  }
-  int64_t k;
-  if (cond->kind != TIR_EQ || !tir_is_const_int(cond->u.bin.b, &k)) return;
-  guard_ctx g = {p};
-  tir_visitor v = {.expr = on_guard_var, .user = &g};
-  tir_visit_expr(&v, cond->u.bin.a);
-}
-
 static void walk_stmt(plan *p, const tir_stmt *s) {
   if (!s) return;
   switch (s->kind) {
-  case TIR_BUFFER_STORE:
-    touch(find_buf(p, s->u.store.buf), p->cur);
-    /* a store only on the first iteration of a loop (an init) gives the
-     * buffer a value the later iterations read: it lives above that loop
-     * (moved inside, it was a new buffer each iteration; TVM moves it) */
-    for (int i = 0; i < p->nfirst; i++) touch(find_buf(p, s->u.store.buf), p->first_iter[i]->parent);
+  case TIR_BUFFER_STORE: {
+    buf_info *bi = find_buf(p, s->u.store.buf);
+    touch(bi, p->cur);
     walk_expr(p, s->u.store.value);
     for (int i = 0; i < s->u.store.nidx; i++) walk_expr(p, s->u.store.idx[i]);
+    record(p, bi, s->u.store.idx, s->u.store.nidx, true); /* after the reads of its value */
     break;
-  case TIR_LET_STMT:
+  }
+  case TIR_LET_STMT: {
+    const dnode *saved = p->defs;
     walk_expr(p, s->u.let.value);
+    push_def(p, s->u.let.var, s->u.let.value);
     walk_stmt(p, s->u.let.body);
+    p->defs = saved;
     break;
+  }
   case TIR_FOR: walk_for(p, s); break;
   case TIR_WHILE:
+    p->in_while++;
     walk_expr(p, s->u.whl.cond);
     walk_stmt(p, s->u.whl.body);
+    p->in_while--;
     break;
   case TIR_IF: {
+    const cnode *saved = p->conds;
     walk_expr(p, s->u.ifs.cond);
-    int mark = p->nfirst;
-    push_first_iter(p, s->u.ifs.cond);
+    push_cond(p, s->u.ifs.cond, false);
     walk_stmt(p, s->u.ifs.then_s);
-    p->nfirst = mark;
-    walk_stmt(p, s->u.ifs.else_s);
+    p->conds = saved;
+    if (s->u.ifs.else_s) {
+      push_cond(p, s->u.ifs.cond, true);
+      walk_stmt(p, s->u.ifs.else_s);
+      p->conds = saved;
+    }
     break;
   }
   case TIR_EVALUATE: walk_expr(p, s->u.eval.value); break;
@@ -345,6 +422,117 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
   case TIR_BLOCK_REALIZE: walk_realize(p, s); break;
   default: break;
   }
+}
+
+/* ---- values carried across iterations ---- */
+
+static bool unit_step(const tir_stmt *loop) {
+  int64_t k;
+  return !loop->u.loop.step || (tir_is_const_int(loop->u.loop.step, &k) && k == 1);
+}
+
+/* what one access may bring to an isl query: more gives up (the buffer
+ * moves as in TVM), so that a deep nest costs no more than this */
+#define CARRY_MAX_DEPTH 64
+
+/* the For scopes strictly between sc (included) and top (excluded), outer
+ * first; false when one has a step other than 1 or there are too many */
+static bool loops_between(scope *sc, const scope *top, tir_relax_var **out, const void ***ids, int *n, int *cap) {
+  int k = 0;
+  for (const scope *s = sc; s && s != top; s = s->parent)
+    if (s->stmt && s->stmt->kind == TIR_FOR && ++k > CARRY_MAX_DEPTH) return false;
+  if (k > *cap) {
+    *cap = k;
+    *out = realloc(*out, sizeof **out * (size_t)k);
+    *ids = realloc(*ids, sizeof **ids * (size_t)k);
+    if (!*out || !*ids) abort();
+  }
+  *n = k;
+  for (const scope *s = sc; s && s != top; s = s->parent)
+    if (s->stmt && s->stmt->kind == TIR_FOR) {
+      if (!unit_step(s->stmt)) return false;
+      k--;
+      (*out)[k] = (tir_relax_var){s->stmt->u.loop.var, s->stmt->u.loop.min, s->stmt->u.loop.extent};
+      (*ids)[k] = s->stmt;
+    }
+  return true;
+}
+
+/* does loop sc carry buffer bi's value from one iteration to the next? */
+static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
+  const tir_stmt *loop = sc->stmt;
+  tir_flow_access *fa = calloc((size_t)bi->nacc, sizeof *fa);
+  if (!fa) abort();
+  tir_relax_var *outer = NULL;
+  const void **outer_ids = NULL;
+  int nouter = 0, outer_cap = 0;
+  bool ok = loops_between(sc->parent, bi->decl, &outer, &outer_ids, &nouter, &outer_cap);
+  int k = 0;
+  for (int i = bi->first_acc; i && ok; i = p->acc[i - 1].next, k++) {
+    const access *x = &p->acc[i - 1];
+    tir_relax_var *loops = NULL;
+    const void **ids = NULL;
+    int nl = 0, cap = 0;
+    ok = !x->unknown && loops_between(x->sc, sc, &loops, &ids, &nl, &cap);
+    int nd = 0, nc = 0;
+    for (const dnode *d = x->defs; d && nd <= CARRY_MAX_DEPTH; d = d->up) nd++;
+    for (const cnode *c = x->conds; c && nc <= CARRY_MAX_DEPTH; c = c->up) nc++;
+    if (nd > CARRY_MAX_DEPTH || nc > CARRY_MAX_DEPTH) ok = false;
+    if (!ok) {
+      free(loops);
+      free(ids);
+      break;
+    }
+    tir_relax_var *dims = tir_alloc(p->c, sizeof *dims * (size_t)(nl + nd + 1));
+    if (nl) memcpy(dims, loops, sizeof *dims * (size_t)nl);
+    int j = nl;
+    for (const dnode *d = x->defs; d; d = d->up) dims[j++] = (tir_relax_var){d->var, d->value, NULL};
+    tir_expr **conds = tir_alloc(p->c, sizeof *conds * (size_t)(nc + 1));
+    bool *neg = tir_alloc(p->c, sizeof *neg * (size_t)(nc + 1));
+    j = 0;
+    for (const cnode *c = x->conds; c; c = c->up, j++) {
+      conds[j] = c->cond;
+      neg[j] = c->neg;
+    }
+    const void **lids = tir_alloc(p->c, sizeof *lids * (size_t)(nl + 1));
+    if (nl) memcpy(lids, ids, sizeof *lids * (size_t)nl);
+    fa[k] = (tir_flow_access){x->idx, x->nidx, dims, nl + nd, nl, lids, conds, neg, nc, x->seq, x->write};
+    free(loops);
+    free(ids);
+  }
+  bool carried = ok && tir_loop_carries(a, loop->u.loop.var, loop->u.loop.min, loop->u.loop.extent, outer, nouter, fa, k);
+  free(fa);
+  free(outer);
+  free(outer_ids);
+  return carried;
+}
+
+/* a buffer moves below its block only as far as no loop on the way carries
+ * its value: checked from the outermost loop in, on serial and unrolled
+ * loops (the iterations of the others are not ordered) */
+#define CARRY_MAX_ACCESSES 64
+static void keep_carried(plan *p) {
+  tir_analyzer *a = NULL;
+  for (int i = 0; i < p->nbufs; i++) {
+    buf_info *bi = &p->bufs[i];
+    if (!bi->lca || !bi->decl || bi->lca == bi->decl || bi->opaque || bi->nacc > CARRY_MAX_ACCESSES) continue;
+    scope *path[CARRY_MAX_DEPTH];
+    int n = 0;
+    const scope *s = bi->lca;
+    for (; s && s != bi->decl && n < CARRY_MAX_DEPTH; s = s->parent)
+      if (s->stmt && s->stmt->kind == TIR_FOR) path[n++] = (scope *)s;
+    if (s != bi->decl) continue; /* not below its block, or too deep */
+    for (int j = n - 1; j >= 0; j--) {
+      int kind = path[j]->stmt->u.loop.kind;
+      if (kind != TIR_FOR_SERIAL && kind != TIR_FOR_UNROLLED) continue;
+      if (!a) a = tir_analyzer_new(p->c, NULL);
+      if (carries(p, a, bi, path[j])) {
+        bi->lca = path[j]->parent;
+        break;
+      }
+    }
+  }
+  if (a) tir_analyzer_free(a);
 }
 
 static bool is_global(const tir_buffer *b) { return !b->scope || !strcmp(b->scope, "global"); }
@@ -528,6 +716,7 @@ tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_dia
     if (!p.bufs[i].lca || !is_global(p.bufs[i].buf)) continue;
     for (int j = 0; j < p.nblockidx; j++) p.bufs[i].lca = lca_of(p.bufs[i].lca, p.blockidx[j]);
   }
+  keep_carried(&p);
   index_homes(&p);
   tir_func *out = tir_func_copy(c, f);
   tir_mutator m = {.pre_stmt = relocate, .ctx = c, .user = &p};
@@ -547,7 +736,7 @@ tir_func *tir_pass_plan_buffer_allocation(tir_ctx *c, const tir_func *f, tir_dia
   free(p.loops);
   free(p.blockidx);
   free(p.homed_next);
-  free(p.first_iter);
+  free(p.acc);
   tir_ptrmap_free(&p.by_buf);
   tir_ptrmap_free(&p.by_data);
   tir_ptrmap_free(&p.by_loop);
