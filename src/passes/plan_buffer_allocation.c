@@ -50,7 +50,9 @@ typedef struct cnode {
 } cnode;
 typedef struct dnode {
   const tir_expr *var;
-  tir_expr *value;
+  tir_expr *value;   /* the value bound, or the min of a launch's range */
+  tir_expr *extent;  /* a launch's extent; NULL for a binding */
+  int depth;         /* the depth of the scope it was met in */
   const struct dnode *up;
 } dnode;
 
@@ -164,9 +166,9 @@ static void push_cond(plan *p, tir_expr *cond, bool neg) {
   p->conds = n;
 }
 
-static void push_def(plan *p, const tir_expr *var, tir_expr *value) {
+static void push_def(plan *p, const tir_expr *var, tir_expr *value, tir_expr *extent) {
   dnode *n = tir_alloc(p->c, sizeof *n);
-  *n = (dnode){var, value, p->defs};
+  *n = (dnode){var, value, extent, p->cur ? p->cur->depth : 0, p->defs};
   p->defs = n;
 }
 
@@ -196,7 +198,7 @@ static bool on_expr(tir_visitor *v, const tir_expr *e) {
   } else if (e->kind == TIR_LET) {
     const dnode *saved = p->defs;
     walk_expr(p, e->u.let.value);
-    push_def(p, e->u.let.var, e->u.let.value);
+    push_def(p, e->u.let.var, e->u.let.value, NULL);
     walk_expr(p, e->u.let.body);
     p->defs = saved;
     return false;
@@ -325,7 +327,7 @@ static void walk_realize(plan *p, const tir_stmt *s) {
   const dnode *saved_defs = p->defs;
   p->cur = sc;
   if (s->u.realize.predicate) push_cond(p, s->u.realize.predicate, false);
-  for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) push_def(p, b->iter_vars[i].var, s->u.realize.iter_values[i]);
+  for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) push_def(p, b->iter_vars[i].var, s->u.realize.iter_values[i], NULL);
   opaque_iter_scopes(p, s);
   for (int i = 0; i < b->n_match; i++) {
     buf_info *bi = find_buf(p, b->match_buffers[i].src.buf);
@@ -376,7 +378,7 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
   case TIR_LET_STMT: {
     const dnode *saved = p->defs;
     walk_expr(p, s->u.let.value);
-    push_def(p, s->u.let.var, s->u.let.value);
+    push_def(p, s->u.let.var, s->u.let.value, NULL);
     walk_stmt(p, s->u.let.body);
     p->defs = saved;
     break;
@@ -411,10 +413,16 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
     break;
   case TIR_DECL_BUFFER:
   case TIR_ALLOC_BUFFER: walk_stmt(p, s->u.decl.body); break;
-  case TIR_ATTR:
+  case TIR_ATTR: {
     walk_expr(p, s->u.attr.value);
+    const dnode *saved = p->defs;
+    if (s->u.attr.key && (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread")) &&
+        tir_is_var(s->u.attr.node) && s->u.attr.value && tir_dtype_is_int(s->u.attr.value->dtype))
+      push_def(p, s->u.attr.node, tir_int(p->c, s->u.attr.value->dtype, 0), s->u.attr.value); /* a launch */
     walk_stmt(p, s->u.attr.body);
+    p->defs = saved;
     break;
+  }
   case TIR_ASSERT:
     walk_expr(p, s->u.assrt.cond);
     walk_stmt(p, s->u.assrt.body);
@@ -426,84 +434,115 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
 
 /* ---- values carried across iterations ---- */
 
+/* what one access may bring to an isl query: more gives up (the buffer
+ * moves as in TVM), so that a deep nest costs no more than this */
+#define CARRY_MAX_DEPTH 64
+
 static bool unit_step(const tir_stmt *loop) {
   int64_t k;
   return !loop->u.loop.step || (tir_is_const_int(loop->u.loop.step, &k) && k == 1);
 }
 
-/* what one access may bring to an isl query: more gives up (the buffer
- * moves as in TVM), so that a deep nest costs no more than this */
-#define CARRY_MAX_DEPTH 64
+static bool ordered(const tir_stmt *loop) {
+  return loop->u.loop.kind == TIR_FOR_SERIAL || loop->u.loop.kind == TIR_FOR_UNROLLED;
+}
 
-/* the For scopes strictly between sc (included) and top (excluded), outer
- * first; false when one has a step other than 1 or there are too many */
-static bool loops_between(scope *sc, const scope *top, tir_relax_var **out, const void ***ids, int *n, int *cap) {
-  int k = 0;
-  for (const scope *s = sc; s && s != top; s = s->parent)
-    if (s->stmt && s->stmt->kind == TIR_FOR && ++k > CARRY_MAX_DEPTH) return false;
-  if (k > *cap) {
-    *cap = k;
-    *out = realloc(*out, sizeof **out * (size_t)k);
-    *ids = realloc(*ids, sizeof **ids * (size_t)k);
-    if (!*out || !*ids) abort();
-  }
-  *n = k;
-  for (const scope *s = sc; s && s != top; s = s->parent)
-    if (s->stmt && s->stmt->kind == TIR_FOR) {
-      if (!unit_step(s->stmt)) return false;
-      k--;
-      (*out)[k] = (tir_relax_var){s->stmt->u.loop.var, s->stmt->u.loop.min, s->stmt->u.loop.extent};
-      (*ids)[k] = s->stmt;
-    }
+typedef struct {
+  tir_relax_var *v;
+  const void **ids;
+  int n, cap;
+} var_list;
+
+static bool vl_push(var_list *l, const tir_expr *var, tir_expr *min, tir_expr *extent, const void *id) {
+  if (l->n >= 3 * CARRY_MAX_DEPTH) return false;
+  GROW(l->v, l->n, l->cap);
+  l->ids = realloc(l->ids, sizeof *l->ids * (size_t)l->cap);
+  if (!l->ids) abort();
+  l->v[l->n] = (tir_relax_var){var, min, extent};
+  l->ids[l->n++] = id;
   return true;
+}
+
+/* the threads' vars (a thread-bound or parallel loop, a launch) below the
+ * buffer's block: any thread may have written what one reads, so each
+ * access ranges over them on its own.  Above the block, and the serial
+ * loops around the loop checked, are one value for all its accesses
+ * (parameters, with their ranges). */
+static bool below(const scope *s, const scope *top) {
+  for (; s; s = s->parent)
+    if (s == top) return true;
+  return false;
 }
 
 /* does loop sc carry buffer bi's value from one iteration to the next? */
 static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
   const tir_stmt *loop = sc->stmt;
+  if (!unit_step(loop)) return false;
+  var_list outer = {0}, spread = {0}; /* spread: thread vars between the block and the loop */
+  bool ok = true;
+  int depth = 0;
+  for (const scope *s = sc->parent; s && ok; s = s->parent) {
+    if (!s->stmt || s->stmt->kind != TIR_FOR) continue;
+    ok = ++depth <= CARRY_MAX_DEPTH && unit_step(s->stmt);
+    const tir_stmt *l = s->stmt;
+    if (ok && !ordered(l) && below(s, bi->decl) && s != bi->decl) ok = vl_push(&spread, l->u.loop.var, l->u.loop.min, l->u.loop.extent, NULL);
+    else if (ok) ok = vl_push(&outer, l->u.loop.var, l->u.loop.min, l->u.loop.extent, NULL);
+  }
   tir_flow_access *fa = calloc((size_t)bi->nacc, sizeof *fa);
   if (!fa) abort();
-  tir_relax_var *outer = NULL;
-  const void **outer_ids = NULL;
-  int nouter = 0, outer_cap = 0;
-  bool ok = loops_between(sc->parent, bi->decl, &outer, &outer_ids, &nouter, &outer_cap);
   int k = 0;
   for (int i = bi->first_acc; i && ok; i = p->acc[i - 1].next, k++) {
     const access *x = &p->acc[i - 1];
-    tir_relax_var *loops = NULL;
-    const void **ids = NULL;
-    int nl = 0, cap = 0;
-    ok = !x->unknown && loops_between(x->sc, sc, &loops, &ids, &nl, &cap);
-    int nd = 0, nc = 0;
-    for (const dnode *d = x->defs; d && nd <= CARRY_MAX_DEPTH; d = d->up) nd++;
+    var_list ord = {0}, rest = {0};
+    ok = !x->unknown;
+    depth = 0;
+    /* its loops inside sc: the serial ones ordered (outer first), the rest spread */
+    for (const scope *s = x->sc; s && s != sc && ok; s = s->parent) {
+      if (!s->stmt || s->stmt->kind != TIR_FOR) continue;
+      const tir_stmt *l = s->stmt;
+      ok = ++depth <= CARRY_MAX_DEPTH && unit_step(l) &&
+           vl_push(ordered(l) ? &ord : &rest, l->u.loop.var, l->u.loop.min, l->u.loop.extent, l);
+    }
+    for (int j = 0; j < spread.n && ok; j++) ok = vl_push(&rest, spread.v[j].var, spread.v[j].min, spread.v[j].extent, NULL);
+    /* the vars its blocks and lets bind; a launch's range: spread below the block, a parameter above */
+    int nd = 0;
+    for (const dnode *d = x->defs; d && ok; d = d->up) {
+      ok = ++nd <= CARRY_MAX_DEPTH;
+      if (ok && d->extent && d->depth < bi->decl->depth) ok = vl_push(&outer, d->var, d->value, d->extent, NULL);
+      else if (ok) ok = vl_push(&rest, d->var, d->value, d->extent, NULL);
+    }
+    int nc = 0;
     for (const cnode *c = x->conds; c && nc <= CARRY_MAX_DEPTH; c = c->up) nc++;
-    if (nd > CARRY_MAX_DEPTH || nc > CARRY_MAX_DEPTH) ok = false;
-    if (!ok) {
-      free(loops);
-      free(ids);
-      break;
+    if (nc > CARRY_MAX_DEPTH) ok = false;
+    if (ok) {
+      int nl = ord.n, n = ord.n + rest.n;
+      tir_relax_var *dims = tir_alloc(p->c, sizeof *dims * (size_t)(n + 1));
+      const void **lids = tir_alloc(p->c, sizeof *lids * (size_t)(nl + 1));
+      for (int j = 0; j < nl; j++) { /* ord was collected inner first */
+        dims[j] = ord.v[nl - 1 - j];
+        lids[j] = ord.ids[nl - 1 - j];
+      }
+      if (rest.n) memcpy(dims + nl, rest.v, sizeof *dims * (size_t)rest.n);
+      tir_expr **conds = tir_alloc(p->c, sizeof *conds * (size_t)(nc + 1));
+      bool *neg = tir_alloc(p->c, sizeof *neg * (size_t)(nc + 1));
+      int j = 0;
+      for (const cnode *c = x->conds; c; c = c->up, j++) {
+        conds[j] = c->cond;
+        neg[j] = c->neg;
+      }
+      fa[k] = (tir_flow_access){x->idx, x->nidx, dims, n, nl, lids, conds, neg, nc, x->seq, x->write};
     }
-    tir_relax_var *dims = tir_alloc(p->c, sizeof *dims * (size_t)(nl + nd + 1));
-    if (nl) memcpy(dims, loops, sizeof *dims * (size_t)nl);
-    int j = nl;
-    for (const dnode *d = x->defs; d; d = d->up) dims[j++] = (tir_relax_var){d->var, d->value, NULL};
-    tir_expr **conds = tir_alloc(p->c, sizeof *conds * (size_t)(nc + 1));
-    bool *neg = tir_alloc(p->c, sizeof *neg * (size_t)(nc + 1));
-    j = 0;
-    for (const cnode *c = x->conds; c; c = c->up, j++) {
-      conds[j] = c->cond;
-      neg[j] = c->neg;
-    }
-    const void **lids = tir_alloc(p->c, sizeof *lids * (size_t)(nl + 1));
-    if (nl) memcpy(lids, ids, sizeof *lids * (size_t)nl);
-    fa[k] = (tir_flow_access){x->idx, x->nidx, dims, nl + nd, nl, lids, conds, neg, nc, x->seq, x->write};
-    free(loops);
-    free(ids);
+    free(ord.v);
+    free(ord.ids);
+    free(rest.v);
+    free(rest.ids);
   }
-  bool carried = ok && tir_loop_carries(a, loop->u.loop.var, loop->u.loop.min, loop->u.loop.extent, outer, nouter, fa, k);
+  bool carried = ok && tir_loop_carries(a, loop->u.loop.var, loop->u.loop.min, loop->u.loop.extent, outer.v, outer.n, fa, k);
   free(fa);
-  free(outer);
-  free(outer_ids);
+  free(outer.v);
+  free(outer.ids);
+  free(spread.v);
+  free(spread.ids);
   return carried;
 }
 
