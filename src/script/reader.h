@@ -217,6 +217,11 @@ typedef struct rd {
    * list continues into the enclosing list from `from` (reader_stmt.c) */
   struct rd_splice { TSNode branch, list; uint32_t from; } splice[64];
   int nsplice;
+  /* the bodies of macros called directly in a block's body: what stands
+   * directly in such a body (T.axis.remap, T.reads, T.init) is the
+   * block's, as TVM's expansion splices the body in (rd_direct_in_block) */
+  struct rd_msplice { TSNode body, list; } msplice[16];
+  int nmsplice;
   /* `with a, b: body` is read as `with a: with b: body`: while item a is
    * read, its body is items with_next... of with_node's clause */
   long comp_items; /* values list comprehensions have made so far (a budget: nested ones multiply) */

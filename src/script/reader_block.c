@@ -517,9 +517,14 @@ bool rd_direct_in_block(rd *r, TSNode stmt) {
   if (!r->blk || r->blk->is_root) return false;
   TSNode p = rd_list_canon(r, ts_node_eq(stmt, r->cur_stmt) ? r->cur_list : ts_node_parent(stmt));
   /* the branch of a Python-constant if (`if True:`) is spliced into the
-   * list around it, as TVM runs it: a header there is the block's */
-  for (int i = r->nsplice - 1; i >= 0 && !ts_node_eq(p, r->blk->body); i--)
-    if (ts_node_eq(p, rd_list_canon(r, r->splice[i].branch))) p = rd_list_canon(r, r->splice[i].list);
+   * list around it, as TVM runs it, and so is the body of a macro called
+   * directly in the block: a header there is the block's */
+  for (int m = r->nmsplice;; m--) {
+    for (int i = r->nsplice - 1; i >= 0 && !ts_node_eq(p, r->blk->body); i--)
+      if (ts_node_eq(p, rd_list_canon(r, r->splice[i].branch))) p = rd_list_canon(r, r->splice[i].list);
+    if (m == 0 || ts_node_eq(p, r->blk->body) || !ts_node_eq(p, rd_list_canon(r, r->msplice[m - 1].body))) break;
+    p = rd_list_canon(r, r->msplice[m - 1].list);
+  }
   return ts_node_eq(p, r->blk->body);
 }
 

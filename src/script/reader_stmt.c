@@ -1761,7 +1761,7 @@ static TSNode macro_open_scope(rd *r, const struct rd_macro *mc) {
   return (TSNode){0};
 }
 
-static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
+static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const struct rd_macro *mc) {
   tir_span sp = rd_span(call);
   if (r->macro_depth >= RD_MAX_MACRO_DEPTH) {
     tir_error(r->d, sp, "T.macro '%s' expanded more than %d deep (does it call itself?)", mc->name,
@@ -1827,7 +1827,12 @@ static tir_stmt *macro_call(rd *r, TSNode call, const struct rd_macro *mc) {
   for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
   r->macro_depth++;
   int errs = r->d ? r->d->nerrors : 0;
+  int msplice = r->nmsplice;
+  if (!ts_node_is_null(stmt) && !ts_node_is_null(list) && r->nmsplice < RD_MAX_MACRO_DEPTH &&
+      rd_direct_in_block(r, stmt))
+    r->msplice[r->nmsplice++] = (struct rd_msplice){mc->body, list};
   tir_stmt *body = rd_stmts(r, mc->body, 0);
+  r->nmsplice = msplice;
   if (r->d && r->d->nerrors > errs && r->macro_depth == 1) /* where the erring body was expanded (the outermost call) */
     tir_diag_add(r->d, TIR_SEV_NOTE, sp, "in T.macro '%s', expanded here", mc->name);
   r->macro_depth--;
@@ -1864,7 +1869,7 @@ static tir_stmt *expr_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bool *res
         return NULL;
       }
     }
-    if (mc) return macro_call(r, e, mc);
+    if (mc) return macro_call(r, s, list, e, mc);
     const char *tn = rd_t_name(r, rd_field(e, "function"));
     if (tn && !strcmp(tn, "bind")) return bind_var(r, e, list, idx, rest_used);
     if (tn && !strcmp(tn, "buffer_store")) return buffer_store_call(r, e);
