@@ -601,6 +601,7 @@ typedef struct tir_func {
   tir_attr_val *attrs;     /* DICT or NULL ("global_symbol", "tir.noalias", ...) */
   tir_stmt *body;
   tir_dtype ret_type;      /* void normally */
+  bool ret_void_written;   /* `-> T.void`: TVM keeps that ret_type (PrimType void); none is unset */
   bool s_tir;              /* block-level TIR (the body holds blocks) */
   bool s_tir_implicit;     /* s_tir for its blocks, though the text did not say s_tir=True (tirx) */
   bool root_written;       /* its root block is one the text wrote (with T.sblock("root"):), not one the reader made */

@@ -403,6 +403,7 @@ static void c_func(canon *c, const tir_func *f) {
   }
   c_annots(c, f->attrs);
   put(c, dt(f->ret_type));
+  put(c, f->ret_void_written);
   c_stmt(c, f->body);
 }
 

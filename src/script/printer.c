@@ -127,7 +127,12 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
       else snprintf(buf, sizeof buf, "T.%s(%lld)", tir_dtype_str(a->expr->dtype, ty), (long long)a->expr->u.int_val);
       pr_puts(&p->out, buf);
     } else if (a->expr && a->expr->kind == TIR_FLOAT_IMM && tir_dtype_eq(a->expr->dtype, TIR_FLOAT64) &&
-             isfinite(a->expr->u.float_val) && !a->typed) { /* a Python float: its shortest repr */
+               !isfinite(a->expr->u.float_val) && !a->typed) { /* a Python float inf or nan */
+      double v = a->expr->u.float_val;
+      pr_puts(&p->out, isnan(v) ? (signbit(v) ? "float(\"-nan\")" : "float(\"nan\")")
+                                : v > 0 ? "float(\"inf\")" : "float(\"-inf\")");
+    } else if (a->expr && a->expr->kind == TIR_FLOAT_IMM && tir_dtype_eq(a->expr->dtype, TIR_FLOAT64) &&
+               isfinite(a->expr->u.float_val) && !a->typed) { /* a Python float: its shortest repr */
       char buf[40];
       double v = a->expr->u.float_val;
       for (int prec = 1; prec <= 17; prec++) {
@@ -1825,6 +1830,8 @@ static void pr_signature(printer *p, const tir_func *f) {
   if (f->ret_type.bits > 0) { /* TVM's ret_type, as TVM prints it (void, or unset: none) */
     pr_puts(&p->out, " -> ");
     pr_type_annot(p, f->ret_type);
+  } else if (f->ret_void_written) {
+    pr_puts(&p->out, " -> T.void");
   }
   pr_puts(&p->out, ":\n");
 }

@@ -305,7 +305,15 @@ static bool decorator_is(rd *r, TSNode dec, const char *tname, TSNode *call) {
     e = rd_field(e, "function");
   }
   const char *tn = rd_t_name(r, e);
-  return tn && !strcmp(tn, tname);
+  if (tn) return !strcmp(tn, tname);
+  /* spelled out: @tvm.script.tirx.prim_func, @tvm.script.tir.macro */
+  const char *dt = rd_text(r, e);
+  static const char *const pre[] = {"tvm.script.tirx.", "tvm.script.tir.", NULL};
+  for (int i = 0; pre[i]; i++) {
+    size_t k = strlen(pre[i]);
+    if (!strncmp(dt, pre[i], k) && !strcmp(dt + k, tname)) return true;
+  }
+  return false;
 }
 
 static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
@@ -527,7 +535,7 @@ static void signature_type_vars(rd *r, TSNode def) {
     bool used = !ts_node_is_null(rt) && names_word(rd_text(r, rt), tv), param = false;
     for (uint32_t i = 0; i < cnt; i++) {
       TSNode p = rd_child(ps, i);
-      if (!rd_is(p, "typed_parameter")) continue;
+      if (!rd_is(p, "typed_parameter") && !rd_is(p, "typed_default_parameter")) continue;
       param |= !strcmp(rd_text(r, rd_child(p, 0)), tv);
       used |= names_word(rd_text(r, rd_field(p, "type")), tv);
     }
@@ -643,7 +651,7 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
   fn->sig_dts = tir_alloc(r->c, sizeof *fn->sig_dts * (cnt + 1));
   for (uint32_t i = 0; i < cnt; i++) { /* T.int64 and the like; T.handle is none */
     TSNode p = rd_child(ps, i), t;
-    if (!rd_is(p, "typed_parameter")) continue;
+    if (!rd_is(p, "typed_parameter") && !rd_is(p, "typed_default_parameter")) continue;
     t = rd_child(rd_field(p, "type"), 0);
     const char *tn = rd_is(t, "attribute") ? rd_t_name(r, t) : NULL;
     tir_dtype dt;
@@ -656,8 +664,14 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
     TSNode p = rd_child(ps, i);
     if (rd_is_extra(p)) continue;
     if (method && i == 0 && rd_is(p, "identifier") && !strcmp(rd_text(r, p), "self")) continue;
-    if (!rd_is(p, "typed_parameter")) {
-      tir_error(r->d, rd_span(p), "every parameter needs a type annotation such as T.Buffer(...) or T.int32");
+    if (rd_is(p, "typed_default_parameter")) /* TVM's parser reads the annotation and drops the default */
+      tir_warning(r->d, rd_span(rd_field(p, "value")), "the default value of parameter '%s' is ignored, as TVM ignores it",
+                  rd_text(r, rd_child(p, 0)));
+    else if (!rd_is(p, "typed_parameter")) {
+      tir_error(r->d, rd_span(p),
+                rd_is(p, "default_parameter") ? "every parameter needs a type annotation such as T.Buffer(...) or "
+                                                "T.int32 (a default value alone gives it none)"
+                                              : "every parameter needs a type annotation such as T.Buffer(...) or T.int32");
       ok = false;
       continue;
     }
@@ -700,7 +714,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   bool rt_ok = true;
   if (!ts_node_is_null(rt) && strcmp(rd_text(r, rt), "None")) {
     rval v = rd_eval(r, rt);
-    if (v.k == RV_DTYPE) f->ret_type = v.dt;
+    if (v.k == RV_DTYPE) f->ret_type = v.dt, f->ret_void_written = v.dt.bits == 0;
     else if (v.k == RV_HANDLE_T) f->ret_type = TIR_HANDLE; /* -> T.handle */
     else if (v.k != RV_ERR) {
       tir_error(r->d, rd_span(rt), "a prim_func's return annotation must be a dtype (-> T.int32) or None");
@@ -1137,9 +1151,10 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       TSNode de = ts_node_named_child(dec, 0);
       TSNode dn = rd_is(de, "call") ? rd_field(de, "function") : de;
       const char *dt = rd_text(r, dn);
-      /* @I.ir_module, and TVM's older spellings @tvm.script.ir_module / @script.ir_module */
+      /* @I.ir_module, and TVM's other spellings @tvm.script.ir_module / @script.ir_module /
+       * @tvm.script.ir.ir_module */
       bool ir_module = rd_is_i_name(r, dn, "ir_module") || !strcmp(dt, "tvm.script.ir_module") ||
-                       !strcmp(dt, "script.ir_module");
+                       !strcmp(dt, "script.ir_module") || !strcmp(dt, "tvm.script.ir.ir_module");
       if (rd_is(def, "class_definition") && ir_module) {
         if (*saw_module || m->nfuncs) {
           tir_error(r->d, rd_span(s), "only one @I.ir_module per file");
