@@ -423,7 +423,8 @@ static bool module_const(rd *r, TSNode s) {
   TSNode a = rd_child(s, 0);
   if (!rd_is(s, "expression_statement") || !rd_is(a, "assignment") || rd_child_count(s) != 1) return false;
   TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
-  if (ts_node_is_null(rhs) || !ts_node_is_null(rd_field(a, "type"))) return false;
+  /* `N: int = 4`: Python binds the value; the annotation is not evaluated */
+  if (ts_node_is_null(rhs) || (!ts_node_is_null(rd_field(a, "type")) && !rd_is(lhs, "identifier"))) return false;
   uint32_t nn = rd_is(lhs, "identifier") ? 1 : rd_child_count(lhs);
   bool names = rd_is(lhs, "identifier") || rd_is(lhs, "pattern_list") || rd_is(lhs, "tuple_pattern");
   for (uint32_t i = 0; names && !rd_is(lhs, "identifier") && i < nn; i++)
@@ -481,6 +482,23 @@ static bool module_const(rd *r, TSNode s) {
     r->globals[k] = (rd_sym){.name = name, .val = one};
   }
   return true;
+}
+
+/* `if __name__ == "__main__":` (a test file's tvm.testing.main()): not run
+ * when the module is read, as TVM's parser does not run it */
+static bool main_guard(rd *r, TSNode s) {
+  if (!rd_is(s, "if_statement")) return false;
+  TSNode c = rd_unparen(rd_field(s, "condition"));
+  if (!rd_is(c, "comparison_operator") || rd_child_count(c) != 2) return false;
+  TSNode x = rd_child(c, 0), y = rd_child(c, 1);
+  if (rd_is(x, "string")) {
+    TSNode t = x;
+    x = y;
+    y = t;
+  }
+  const char *ys = rd_is(y, "string") ? rd_text(r, y) : "";
+  return rd_is(x, "identifier") && !strcmp(rd_text(r, x), "__name__") &&
+         (!strcmp(ys, "\"__main__\"") || !strcmp(ys, "'__main__'")) && strstr(rd_text(r, c), "==");
 }
 
 static bool type_var(rd *r, TSNode s) {
@@ -1193,6 +1211,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
     }
     if (type_var(r, s)) continue;
     if (module_const(r, s)) continue;
+    if (main_guard(r, s)) continue;
     tir_error(r->d, rd_span(s), "unexpected top-level statement");
   }
 }
