@@ -1148,6 +1148,19 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
 
 static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
   uint32_t cnt = ts_node_named_child_count(root);
+  /* beside a decorated function or module, an undecorated def is a Python
+   * helper, which TVM's parser does not read */
+  bool decorated = false;
+  for (uint32_t i = 0; i < cnt && !decorated; i++) {
+    TSNode s = ts_node_named_child(root, i);
+    if (!rd_is(s, "decorated_definition")) continue;
+    TSNode dec = ts_node_named_child(s, 0), de = ts_node_named_child(dec, 0);
+    TSNode dn = rd_is(de, "call") ? rd_field(de, "function") : de;
+    const char *dt = rd_text(r, dn); /* the imports are not read yet: by its last name */
+    const char *dot = strrchr(dt, '.');
+    dt = dot ? dot + 1 : dt;
+    decorated = !strcmp(dt, "prim_func") || !strcmp(dt, "ir_module");
+  }
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode s = ts_node_named_child(root, i);
     if (rd_is(s, "comment")) { commented_import(r, s); continue; }
@@ -1197,6 +1210,13 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
       /* TVM's CompareBeforeAfter tests write `def before(A: T.Buffer(...)):`
        * and `def expected(...)` undecorated, and its harness reads each as
        * "@T.prim_func\n" + its dedented source: so does tirc, saying so */
+      if (decorated) {
+        tir_warning(r->d, rd_span(s),
+                    "'%s' has no decorator: a Python function beside the decorated ones, not read (as TVM's parser "
+                    "reads only those)",
+                    rd_text(r, rd_field(s, "name")));
+        continue;
+      }
       if (!need_import(r, s)) return;
       tir_warning(r->d, rd_span(s),
                   "'%s' has no decorator: read as @T.prim_func, as TVM's CompareBeforeAfter harness reads its "

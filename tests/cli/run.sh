@@ -25,6 +25,7 @@ check list-passes 0 "CompactBufferAllocation +compact" "$tirc" --list-passes
 check list-pipelines 0 "^  default " "$tirc" --list-passes
 check undecorated-def 0 "undecorated_before.tir:8:1: warning: .before. has no decorator: read as @T.prim_func" "$tirc" "$root/tests/passes/roundtrip/undecorated_before.tir"
 check param-default 0 "python_float_attrs.tir:10:53: warning: the default value of parameter .n. is ignored, as TVM ignores it" "$tirc" "$root/tests/passes/roundtrip/python_float_attrs.tir"
+check python-helper 0 "module_level_python.tir:14:1: warning: .helper. has no decorator: a Python function beside the decorated ones, not read" "$tirc" "$root/tests/passes/roundtrip/module_level_python.tir"
 check byte-offset-partial 0 "byte_offset_elems.tir:22:65: warning: buffer .J.: byte_offset 6 is not a whole number of its 32-bit elements: read as elem_offset 1, as TVM reads it" "$tirc" "$root/tests/passes/roundtrip/byte_offset_elems.tir"
 check print-tir 0 "^# from tvm.script import tirx as T" "$tirc" "$relu"
 check dialect-tir 0 "with T.block\(\"compute\"\)" "$tirc" --dialect=tir "$relu"
