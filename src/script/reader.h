@@ -174,6 +174,7 @@ typedef struct rd {
   /* the arguments of a T.axis.* are read: T.Range(begin, end) is the
    * domain pair (begin, end) there, as TVM's Range; refused elsewhere */
   bool axis_args;
+  bool region_args; /* evaluating T.reads / T.writes: A[vi] of a 2-D A is A[vi, 0:n], as TVM reads it */
   tir_expr *decl_data_value;
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */

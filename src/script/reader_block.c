@@ -1010,7 +1010,10 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
     return *failed = true;
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return *failed = true;
+  r->region_args = !strcmp(tn, "reads") || !strcmp(tn, "writes");
+  bool evaluated = rd_eval_args(r, rd_field(call, "arguments"), &a);
+  r->region_args = false;
+  if (!evaluated) return *failed = true;
   a.sp = rd_span(call);
   rd_kw_positional(r, tn, &a); /* T.where(predicate=c), T.sblock_attr(attrs={...}) */
   if (!rd_no_kwargs(r, &a, tn)) return *failed = true;

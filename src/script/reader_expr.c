@@ -1458,6 +1458,14 @@ static int tuple_indices(rval t, sub_idx **out) {
 }
 
 static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span sp) {
+  if (r->region_args && n > 0 && n < b->ndim) { /* T.reads(A[vi]): the dimensions left out whole */
+    sub_idx *all = tir_alloc(r->c, sizeof *all * (size_t)b->ndim);
+    memcpy(all, ix, sizeof *all * (size_t)n);
+    for (int i = n; i < b->ndim; i++)
+      all[i] = (sub_idx){.is_slice = true, .lo = {.k = RV_NONE}, .hi = {.k = RV_NONE}, .step = {.k = RV_NONE}, .sp = sp};
+    ix = all;
+    n = b->ndim;
+  }
   bool any_slice = false;
   for (int i = 0; i < n; i++) any_slice |= ix[i].is_slice;
   if (!check_rank(r, b, n, sp)) return rv_err();
