@@ -422,6 +422,8 @@ typedef struct rd_args {
 } rd_args;
 /* T.ptx["text"](args) (reader_call.c) */
 rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a);
+/* *x (dict false) or **x: the tuple or dict x evaluates to, or RV_ERR */
+rval rd_splat_value(rd *r, TSNode c, bool dict);
 bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);

@@ -142,7 +142,7 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
 /* Python's *seq and **dict in a call's arguments: their items, as the
  * positional and keyword arguments they stand for (TVM's parser evaluates
  * them in Python); RV_ERR after an error */
-static rval splat_value(rd *r, TSNode c, bool dict) {
+rval rd_splat_value(rd *r, TSNode c, bool dict) {
   rval v = rd_eval(r, rd_child(c, 0));
   if (v.k == RV_ERR) return v;
   if (dict ? v.k != RV_DICT : v.k != RV_TUPLE) {
@@ -169,7 +169,7 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
     bool ls = rd_is(c, "list_splat"), ds = rd_is(c, "dictionary_splat");
     if (ls || ds) {
       if (!spl) spl = rd_tmp(r, sizeof *spl * cnt);
-      spl[i] = splat_value(r, c, ds);
+      spl[i] = rd_splat_value(r, c, ds);
       if (spl[i].k == RV_ERR) return false;
       if (ls) npos += (uint32_t)spl[i].n;
       else nkw += (uint32_t)spl[i].n;

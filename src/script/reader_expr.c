@@ -1277,11 +1277,25 @@ static rval list_comprehension(rd *r, TSNode n) {
 static rval sequence(rd *r, TSNode n, bool is_list) {
   uint32_t cnt = rd_child_count(n);
   rval v = {.k = RV_TUPLE, .is_list = is_list, .sp = rd_span(n)};
-  v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
+  int cap = (int)cnt + 1;
+  v.items = tir_alloc(r->c, sizeof *v.items * (size_t)cap);
   bool bad = false;
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = rd_child(n, i);
     if (rd_is_extra(c)) continue;
+    if (rd_is(c, "list_splat")) { /* (*shape, 2), [128, *dims]: the items of a tuple or list */
+      rval s = rd_splat_value(r, c, false);
+      if (s.k == RV_ERR) {
+        bad = true;
+        continue;
+      }
+      for (int k = 0; k < s.n; k++) {
+        v.items = rd_grow(r->c, v.items, v.n, &cap, sizeof *v.items);
+        v.items[v.n++] = s.items[k];
+      }
+      continue;
+    }
+    v.items = rd_grow(r->c, v.items, v.n, &cap, sizeof *v.items);
     rval x = rd_eval(r, c);
     if (x.k == RV_ERR) bad = true;
     v.items[v.n++] = x;
@@ -1362,8 +1376,25 @@ static int subscript_indices(rd *r, TSNode n, sub_idx **out) {
         arr = realloc(arr, sizeof *arr * (size_t)cap);
         if (!arr) abort(); /* out of memory is not bad input */
       }
-      if (rd_is(c, "slice")) arr[cnt++] = slice_parts(r, c);
-      else arr[cnt++] = (sub_idx){.v = rd_eval(r, c), .sp = rd_span(c)};
+      if (rd_is(c, "slice")) {
+        arr[cnt++] = slice_parts(r, c);
+      } else if (rd_is(c, "list_splat")) { /* A[*idx], A[*sp, k]: the items as indices */
+        rval s = rd_splat_value(r, c, false);
+        if (s.k == RV_ERR) {
+          arr[cnt++] = (sub_idx){.v = s, .sp = rd_span(c)};
+          continue;
+        }
+        for (int k = 0; k < s.n; k++) {
+          if (cnt == cap) {
+            cap *= 2;
+            arr = realloc(arr, sizeof *arr * (size_t)cap);
+            if (!arr) abort();
+          }
+          arr[cnt++] = (sub_idx){.v = s.items[k], .sp = rd_span(c)};
+        }
+      } else {
+        arr[cnt++] = (sub_idx){.v = rd_eval(r, c), .sp = rd_span(c)};
+      }
     } while (ts_tree_cursor_goto_next_sibling(&cur));
   }
   ts_tree_cursor_delete(&cur);
@@ -1683,10 +1714,9 @@ rval rd_subscript(rd *r, TSNode n) {
   }
   sub_idx *ix;
   int cnt = subscript_indices(r, n, &ix);
-  if (base.k != RV_ERR && cnt == 1 && !ix[0].is_slice && ix[0].v.k == RV_TUPLE && !ix[0].v.is_list &&
-      base.k == RV_BUFFER) {
+  if (base.k != RV_ERR && cnt == 1 && !ix[0].is_slice && ix[0].v.k == RV_TUPLE && base.k == RV_BUFFER) {
     sub_idx *items;
-    cnt = tuple_indices(ix[0].v, &items); /* A[()] (rank 0), A[(i, j)] */
+    cnt = tuple_indices(ix[0].v, &items); /* A[()] (rank 0), A[(i, j)], A[[i, j]] (a list, as TVM takes it) */
     free(ix);
     ix = items;
   }

@@ -2143,6 +2143,8 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   const char *names[RD_MAX_GRID];
   int n = 0;
   const char *tuple_name = NULL; /* `for iters in T.grid(m, n)`: iters is the tuple of the loop vars */
+  const char *star_name = NULL;  /* `for *sp, k in ...`: sp the list of vars star_from ... */
+  int star_from = 0, star_cnt = 0;
   if (rd_is(left, "identifier") && ls.n > 1) {
     tuple_name = rd_text(r, left);
     for (n = 0; n < ls.n; n++) {
@@ -2153,8 +2155,22 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     }
   } else if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
   else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
-    for (uint32_t i = 0; i < rd_child_count(left) && n < RD_MAX_GRID; i++) {
+    uint32_t nc = rd_child_count(left);
+    for (uint32_t i = 0; i < nc && n < RD_MAX_GRID; i++) {
       TSNode c = rd_child(left, i);
+      if (rd_is(c, "list_splat_pattern") && !star_name && rd_is(rd_child(c, 0), "identifier")) {
+        /* `for *sp, k in T.grid(...)`: sp the list of the loops' vars it takes, named sp_0, sp_1 (TVM's) */
+        star_name = rd_text(r, rd_child(c, 0));
+        star_from = n;
+        star_cnt = ls.n - (int)(nc - 1);
+        for (int k = 0; k < star_cnt && n < RD_MAX_GRID; k++) {
+          size_t len = strlen(star_name) + 24;
+          char *nm = tir_alloc(r->c, len);
+          snprintf(nm, len, "%s_%d", star_name, k);
+          names[n++] = nm;
+        }
+        continue;
+      }
       if (!rd_is(c, "identifier")) goto badt;
       for (int k = 0; k < n; k++)
         if (!strcmp(names[k], rd_text(r, c))) { /* TVM: "Duplicate vars assigned" */
@@ -2162,6 +2178,10 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
           return NULL;
         }
       names[n++] = rd_text(r, c);
+    }
+    if (star_name && star_cnt < 0) {
+      tir_error(r->d, rd_span(left), "%u loop variables for %d loops", nc - 1, ls.n);
+      return NULL;
     }
   } else goto badt;
   if (n != ls.n) {
@@ -2204,8 +2224,16 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
     tir_expr *bound = i == 0 ? hinted_loop_var(r, hint, names[0], t, rd_span(left)) : NULL;
     vars[i] = bound ? bound : tir_var(r->c, names[i], t);
     if (!bound) vars[i]->span = rd_span(left);
-    if (!tuple_name) rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
+    if (!tuple_name && !(star_name && i >= star_from && i < star_from + star_cnt))
+      rd_push_sym(r, names[i], rv_expr(vars[i], rd_span(left)));
     rd_push_loop(r, vars[i], ls.min[i], ls.ext[i]);
+  }
+  if (star_name) {
+    rval tv = {.k = RV_TUPLE, .is_list = true, .n = star_cnt, .sp = rd_span(left)};
+    rval *items = tir_alloc(r->c, sizeof *items * (size_t)(star_cnt + 1));
+    for (int i = 0; i < star_cnt; i++) items[i] = rv_expr(vars[star_from + i], rd_span(left));
+    tv.items = items;
+    rd_push_sym(r, star_name, tv);
   }
   if (tuple_name) {
     rval tv = {.k = RV_TUPLE, .n = n, .sp = rd_span(left)};
