@@ -874,6 +874,20 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     for (int i = 0; i < b.n; i++) v.items[a.n + i] = b.items[i];
     return v;
   }
+  if (!strcmp(op, "*") && ((a.k == RV_TUPLE && b.k == RV_INT) || (a.k == RV_INT && b.k == RV_TUPLE))) {
+    /* (2,) * 2, [0] * 16: Python's repetition (a count below 0 gives none) */
+    rval t = a.k == RV_TUPLE ? a : b;
+    int64_t k = a.k == RV_INT ? a.i : b.i;
+    if (k < 0) k = 0;
+    if (t.n && k > (1 << 20) / t.n) {
+      tir_error(r->d, sp, "a tuple or list repeated to more than %d items", 1 << 20);
+      return rv_err();
+    }
+    rval v = {.k = RV_TUPLE, .is_list = t.is_list, .n = (int)(t.n * k), .sp = sp};
+    v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(v.n + 1));
+    for (int i = 0; i < v.n; i++) v.items[i] = t.items[i % t.n];
+    return v;
+  }
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
   if (a.k == RV_STR && b.k == RV_STR && (!strcmp(op, "==") || !strcmp(op, "!="))) /* Python's str compare */
     return (rval){.k = RV_BOOL, .i = !strcmp(a.s, b.s) == !strcmp(op, "=="), .sp = sp};
