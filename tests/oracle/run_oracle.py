@@ -54,7 +54,7 @@ def known_differences():
 # T.* calls on the right of `x = ...` that declare something (a buffer, a
 # thread, a free var) rather than compute a value
 _DECLARING = ("match_buffer", "alloc_buffer", "decl_buffer", "sblock_alloc_buffer", "allocate",
-              "launch_thread", "env_thread", "Buffer", "axis", "bind", "var", "buffer", "local_scalar")
+              "launch_thread", "env_thread", "Buffer", "axis", "bind", "var", "buffer", "local_scalar", "meta_var")
 
 
 def _old_let(m):
@@ -75,8 +75,10 @@ def old_dialect_lets(src):
     Translate them so that TVM reads old-dialect inputs as they were meant."""
     if not re.search(r"^from tvm\.script import tir as T", src, re.M):
         return src
-    src = re.sub(r"^(\s+)(\w+): T\.(\w+) = ", r"\1\2: T.let[T.\3] = ", src, flags=re.M)
-    return re.sub(r"^(\s+)(\w+) = (.*)$", _old_let, src, flags=re.M)
+    # ([ \t]+, not \s+: an indent does not run across blank lines to a
+    # module-level name)
+    src = re.sub(r"^([ \t]+)(\w+): T\.(\w+) = ", r"\1\2: T.let[T.\3] = ", src, flags=re.M)
+    return re.sub(r"^([ \t]+)(\w+) = (.*)$", _old_let, src, flags=re.M)
 
 
 def run_tirc(tirc, flags, path):

@@ -38,6 +38,8 @@ def to_tirx(src):
         src = re.sub(r"\bT\.alloc_buffer\(", "T.sblock_alloc_buffer(", src)
         src = re.sub(r"@T\.prim_func\b(?!\()", "@T.prim_func(s_tir=True)", src)
         src = re.sub(r"@T\.prim_func\(\s*\)", "@T.prim_func(s_tir=True)", src)
+        # @T.prim_func(private=True), (check_well_formed=False): s_tir too
+        src = re.sub(r"@T\.prim_func\((?![^)]*\bs_tir\b)(?=[^)]*\w)", "@T.prim_func(s_tir=True, ", src)
     return src
 
 
@@ -94,6 +96,22 @@ def dedent_like_tvm(src):
 _MODULE_CONST = re.compile(r"^[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*)*\s*=(?!=)(?!\s*(typing\.)?TypeVar\()", re.M)
 
 
+def _python_around(src):
+    """module-level Python beside decorated functions: `import tvm`, the
+    main guard, an annotated constant, a def with no decorator"""
+    if not re.search(r"^@", src, re.M):
+        return False
+    if re.search(r"^(import tvm|if __name__|[A-Za-z_]\w*: [^=\n]+ = )", src, re.M):
+        return True
+    prev = ""
+    for line in src.splitlines():
+        if line.startswith("def ") and not prev.startswith("@"):
+            return True
+        if line.strip() and not line.startswith("#"):
+            prev = line
+    return False
+
+
 def read(src, check_well_formed=True):
     """TVMScript text -> tvm PrimFunc or IRModule.  check_well_formed=False
     for what TVM's LowerCrossThreadReduction writes, which TVM's own
@@ -105,6 +123,10 @@ def read(src, check_well_formed=True):
     if not re.search(r"^@", src, re.M):
         src = re.sub(r"^(def \w+\()", r"@T.prim_func\n\1", src, flags=re.M)
     if re.search(r"^@T\.macro\b", src, re.M) or _MODULE_CONST.search(src):
+        return read_python(to_tirx(src))
+    if _python_around(src):
+        # Python around the function (an import, a helper def, an annotated
+        # constant, the main guard): TVM reads it as the module it is
         return read_python(to_tirx(src))
     src = to_tirx(src)
     src = re.sub(r"^from tvm\.script import .*$", "", src, flags=re.M)
