@@ -376,7 +376,12 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
   if (rd_is(n, "call")) {
     const char *tn = rd_t_name(r, rd_field(n, "function"));
     tir_dtype t;
-    if (!tn || !tir_dtype_parse(tn, &t)) {
+    /* T.<dtype>(...), or one of Python's builtins on constants */
+    static const char *const builtin[] = {"max", "min", "abs", "int", "float", "bool", "len", "sum", NULL};
+    bool ok = tn && tir_dtype_parse(tn, &t);
+    TSNode fn = rd_field(n, "function");
+    for (int i = 0; !ok && builtin[i]; i++) ok = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), builtin[i]);
+    if (!ok) {
       *bad = n;
       return false;
     }
@@ -386,7 +391,9 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
       return false;
     }
   } else if (!rd_is(n, "unary_operator") && !rd_is(n, "binary_operator") && !rd_is(n, "parenthesized_expression") &&
-             !rd_is(n, "tuple") && !rd_is(n, "list") && !rd_is(n, "expression_list")) {
+             !rd_is(n, "tuple") && !rd_is(n, "list") && !rd_is(n, "expression_list") &&
+             !rd_is(n, "conditional_expression") && !rd_is(n, "comparison_operator") &&
+             !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript")) {
     *bad = n;
     return false;
   }
@@ -434,12 +441,13 @@ static bool module_const(rd *r, TSNode s) {
   if (!const_syntax(r, rhs, 0, &bad)) {
     tir_error(r->d, rd_span(bad),
               "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
-              "list of them, T.<dtype>(...), or operators on them and on names bound so before%s)",
+              "list of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len or sum, or operators, "
+              "comparisons, conditionals and subscripts on them and on names bound so before%s)",
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;
   }
   r->nsyms = 0;
-  rd_push_globals(r);
+  rd_push_globals(r, r->nglobals);
   rval v = rd_eval(r, rhs);
   r->nsyms = 0;
   if (v.k == RV_ERR) return true;
@@ -465,21 +473,19 @@ static bool module_const(rd *r, TSNode s) {
       return true;
     }
     rval one = rd_is(lhs, "identifier") ? v : v.items[i];
-    int k = 0; /* a name bound again is rebound (Python) */
-    while (k < r->nglobals && strcmp(r->globals[k].name, name)) k++;
-    if (k == MAX_GLOBALS) { /* each function's scope starts with them all */
-      tir_error(r->d, rd_span(id), "more than %d module-level names", MAX_GLOBALS);
+    /* each binding is appended (a name bound again is rebound: the later
+     * binding shadows the earlier), so that a macro sees them as they
+     * were where it was defined (rd_push_globals) */
+    if (r->nglobals == MAX_GLOBALS) { /* each function's scope starts with them all */
+      tir_error(r->d, rd_span(id), "more than %d module-level bindings", MAX_GLOBALS);
       return true;
     }
-    if (k == r->nglobals) {
-      if (r->nglobals == r->capglobals) {
-        r->capglobals = r->capglobals ? 2 * r->capglobals : 8;
-        r->globals = realloc(r->globals, sizeof *r->globals * (size_t)r->capglobals);
-        if (!r->globals) abort();
-      }
-      r->nglobals++;
+    if (r->nglobals == r->capglobals) {
+      r->capglobals = r->capglobals ? 2 * r->capglobals : 8;
+      r->globals = realloc(r->globals, sizeof *r->globals * (size_t)r->capglobals);
+      if (!r->globals) abort();
     }
-    r->globals[k] = (rd_sym){.name = name, .val = one};
+    r->globals[r->nglobals++] = (rd_sym){.name = name, .val = one};
   }
   return true;
 }
@@ -721,9 +727,10 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   f->ret_type = TIR_VOID;
   int before = r->d->nerrors;
   r->fn = &fn;
+  int nmacros = r->nmacros; /* the macros its body defines end with it */
   r->blk = NULL;
   r->nsyms = 0;
-  rd_push_globals(r);
+  rd_push_globals(r, r->nglobals);
   r->frame = r->nsyms; /* the parameters and the body: one scope, inside the module's */
   r->nloops = 0;
   /* `-> T.int32` (TVM's ret_type; `-> None` is none) */
@@ -751,6 +758,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   }
   rd_chunk_end(r);
   r->fn = NULL;
+  r->nmacros = nmacros;
   r->nsyms = 0;
   if (r->d->nerrors > before || !f->body) return NULL;
   f->params = fn.params;
@@ -773,8 +781,30 @@ static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
 
 /* @T.macro / @T.macro(hygienic=False) def m(params): body -- TVMScript's
  * macro, expanded where a statement calls it (rd_macro_call) */
-static void macro_def(rd *r, TSNode def, TSNode call) {
-  bool hygienic = true;
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool local);
+static void macro_def(rd *r, TSNode def, TSNode call) { macro_def_as(r, def, call, true, false); }
+
+/* @T.macro or @T.inline defined in a function's body (TVM 0.27's T.inline
+ * binds late, from the scope it is defined in: read as a macro that sees
+ * its caller's names); it lasts to the function's end */
+bool rd_local_macro(rd *r, TSNode s) {
+  TSNode def = rd_field(s, "definition"), dec = ts_node_named_child(s, 0), call;
+  bool inl = decorator_is(r, dec, "inline", &call);
+  if (!rd_is(def, "function_definition") || (!inl && !decorator_is(r, dec, "macro", &call))) {
+    tir_error(r->d, rd_span(s), "a definition in a function's body is read only as @T.inline or @T.macro");
+    return false;
+  }
+  if (r->ck.cur) {
+    tir_error(r->d, rd_span(s), "@T.%s defined in a function body read in chunks (longer than 32 KiB) is not supported",
+              inl ? "inline" : "macro");
+    return false;
+  }
+  int before = r->d->nerrors;
+  macro_def_as(r, def, call, !inl, true);
+  return r->d->nerrors == before;
+}
+
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool local) {
   if (!ts_node_is_null(call)) {
     rd_args a;
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return;
@@ -810,12 +840,13 @@ static void macro_def(rd *r, TSNode def, TSNode call) {
     r->macros = realloc(r->macros, sizeof *r->macros * (size_t)r->capmacros);
     if (!r->macros) abort();
   }
-  for (int i = 0; i < r->nmacros; i++)
+  for (int i = 0; i < r->nmacros && !local; i++)
     if (!strcmp(r->macros[i].name, name)) { /* defined again: the later one, as in Python */
-      r->macros[i] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic};
+      r->macros[i] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
       return;
     }
-  r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic};
+  r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
+  (void)local; /* a local one is appended: rd_macro_of finds the latest, and the function's end drops it */
 }
 
 /* With no import line at all, read as TVM's from_source does: T is tirx's
@@ -1175,7 +1206,8 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
         add_func(r, m, prim_func(r, def, call, false), def);
         continue;
       }
-      if (rd_is(def, "function_definition") && decorator_is(r, dec, "macro", &call)) {
+      if (rd_is(def, "function_definition") &&
+          (decorator_is(r, dec, "macro", &call) || decorator_is(r, dec, "inline", &call))) { /* T.inline: TVM 0.27's */
         macro_def(r, def, call);
         continue;
       }

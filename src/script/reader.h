@@ -241,7 +241,10 @@ typedef struct rd {
   const char **fnames; size_t nfnames, capfnames; /* the functions read (rd_name_seen), malloc'd */
   /* the @T.macro definitions so far (malloc'd); while a hygienic macro is
    * expanded, names below sym_floor (the caller's) are not seen */
-  struct rd_macro { const char *name; TSNode params, body; bool hygienic; } *macros; int nmacros, capmacros;
+  /* calls: its expansions so far; from the second on, TVM 0.27 suffixes the
+   * names of the blocks it makes _1, _2 ... (block_suffix while expanding) */
+  struct rd_macro { const char *name; TSNode params, body; bool hygienic; int calls, nglobals; } *macros; int nmacros, capmacros;
+  const char *block_suffix;
   int sym_floor, macro_depth;
   /* where the innermost of TVM's name scopes begins in syms (a function's
    * parameters and body, a loop's vars and body, a with's or a branch's
@@ -335,6 +338,8 @@ TSNode rd_list_canon(rd *r, TSNode list);
 const rd_chunk_plan *rd_class_begin(rd *r, TSNode cls);
 TSNode rd_class_next(rd *r);
 /* the def has a chunk plan of its own (its body is not all in the first parse) */
+/* @T.inline / @T.macro defined in a function's body: registered (false, with an error, when not read) */
+bool rd_local_macro(rd *r, TSNode s);
 bool rd_chunk_planned(rd *r, TSNode def);
 void rd_class_end(rd *r);
 void rd_chunks_free(rd *r);
@@ -351,7 +356,8 @@ void rd_lc_main_tree(const TSTree *t);
 TSNode rd_child(TSNode n, uint32_t i);
 uint32_t rd_child_count(TSNode n);
 void rd_set_col_shift(int k);
-void rd_push_globals(rd *r);
+/* the module's bindings, the first `upto` of them (a macro's: those before its definition) */
+void rd_push_globals(rd *r, int upto);
 const char *rd_text(rd *r, TSNode n); /* ctx-owned copy of the node's text */
 bool rd_is(TSNode n, const char *type);
 TSNode rd_field(TSNode n, const char *field);

@@ -1118,6 +1118,13 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
     tir_error(r->d, a.kwsp[i], "T.%s takes no keyword argument '%s'", tname, a.kw[i]);
     return NULL;
   }
+  if (r->block_suffix && *r->block_suffix && *name) { /* a macro's second expansion and later: "z_1" (TVM 0.27's) */
+    size_t ln = strlen(name), ls = strlen(r->block_suffix);
+    char *s = tir_alloc(r->c, ln + ls + 1);
+    memcpy(s, name, ln);
+    memcpy(s + ln, r->block_suffix, ls + 1);
+    name = s;
+  }
   rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body")};
   b.blk->span = rd_span(with);
   r->fn->nblocks++;

@@ -298,8 +298,8 @@ void rd_push_sym(rd *r, const char *name, rval v) {
 
 /* the module's constants, in scope below a function's (or a hygienic
  * macro's) own names */
-void rd_push_globals(rd *r) {
-  for (int i = 0; i < r->nglobals; i++) rd_push_sym(r, r->globals[i].name, r->globals[i].val);
+void rd_push_globals(rd *r, int upto) {
+  for (int i = 0; i < upto && i < r->nglobals; i++) rd_push_sym(r, r->globals[i].name, r->globals[i].val);
 }
 
 rd_sym *rd_lookup(rd *r, const char *name) {
@@ -368,7 +368,7 @@ const struct rd_macro *rd_macro_of(rd *r, TSNode fn) {
   if (!r->nmacros || !rd_is(fn, "identifier")) return NULL;
   const char *name = rd_text(r, fn);
   if (rd_lookup(r, name)) return NULL;
-  for (int i = 0; i < r->nmacros; i++)
+  for (int i = r->nmacros - 1; i >= 0; i--) /* the latest (one a body defined shadows the module's) */
     if (!strcmp(r->macros[i].name, name)) return &r->macros[i];
   return NULL;
 }

@@ -1813,7 +1813,7 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
       return NULL;
     }
     r->sym_floor = r->nsyms;
-    rd_push_globals(r);
+    rd_push_globals(r, mc->nglobals); /* a default is read where the macro is defined */
     vals[i] = rd_eval(r, defaults[i]);
     r->nsyms = mark;
     r->sym_floor = floor;
@@ -1821,18 +1821,28 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   }
   if (mc->hygienic) {
     r->sym_floor = r->nsyms;
-    rd_push_globals(r); /* a macro sees the module's globals, as a Python function does */
+    rd_push_globals(r, mc->nglobals); /* the module's globals as they were where it was defined (TVM's capture) */
   }
   r->frame = r->nsyms; /* its parameters and body: a scope of their own */
   for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
   r->macro_depth++;
   int errs = r->d ? r->d->nerrors : 0;
   int msplice = r->nmsplice;
+  const char *suffix = r->block_suffix;
+  int calls = ((struct rd_macro *)mc)->calls++;
+  if (calls) {
+    char *s = tir_alloc(r->c, 24);
+    snprintf(s, 24, "_%d", calls);
+    r->block_suffix = s;
+  } else {
+    r->block_suffix = "";
+  }
   if (!ts_node_is_null(stmt) && !ts_node_is_null(list) && r->nmsplice < RD_MAX_MACRO_DEPTH &&
       rd_direct_in_block(r, stmt))
     r->msplice[r->nmsplice++] = (struct rd_msplice){mc->body, list};
   tir_stmt *body = rd_stmts(r, mc->body, 0);
   r->nmsplice = msplice;
+  r->block_suffix = suffix;
   if (r->d && r->d->nerrors > errs && r->macro_depth == 1) /* where the erring body was expanded (the outermost call) */
     tir_diag_add(r->d, TIR_SEV_NOTE, sp, "in T.macro '%s', expanded here", mc->name);
   r->macro_depth--;
@@ -2647,6 +2657,10 @@ static tir_stmt *stmt_at(rd *r, TSNode s, TSNode list, uint32_t idx, bool *rest_
   if (!strcmp(t, "return_statement")) return return_stmt(r, s);
   if (!strcmp(t, "assert_statement")) return python_assert(r, s, list, idx, rest_used);
   if (!strcmp(t, "type_alias_statement")) return type_alias_store(r, s);
+  if (!strcmp(t, "decorated_definition")) {
+    rd_local_macro(r, s);
+    return NULL;
+  }
   tir_error(r->d, rd_span(s), "unsupported statement (%s)", t);
   return NULL;
 }
