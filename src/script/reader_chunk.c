@@ -91,6 +91,10 @@ static bool plan_def(rd *r, const rd_lines *L, size_t dec, size_t j, const head 
   for (size_t t = k; t < e; t++)
     for (uint32_t b = v[t].start; b < v[t].first; b++)
       if (r->src[b] != ' ') return false;
+  /* a definition in the body (an @T.inline), which the reader keeps to
+   * the function's end: such a body is read whole */
+  for (size_t t = k; t < e; t++)
+    if (v[t].kind == RD_LINE_DECOR) return false;
   head *heads = xrealloc(NULL, sizeof *heads * (size_t)(naround + 2 + (e - k)));
   int nh = 0;
   for (int i = 0; i < naround; i++) heads[nh++] = around[i];
