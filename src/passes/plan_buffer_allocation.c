@@ -411,7 +411,19 @@ static void walk_stmt(plan *p, const tir_stmt *s) {
     for (int i = 0; i < s->u.alloc.n; i++) walk_expr(p, s->u.alloc.extents[i]);
     walk_stmt(p, s->u.alloc.body);
     break;
-  case TIR_DECL_BUFFER:
+  case TIR_DECL_BUFFER: {
+    /* a view over an allocated buffer (V = S.view(16)): declared and used
+     * here, it is S used here (TVM maps a buffer to its allocation by its
+     * data var) */
+    buf_info *bi = s->u.decl.buf ? find_data(p, s->u.decl.buf->data) : NULL;
+    if (bi && !find_buf(p, s->u.decl.buf)) {
+      touch(bi, p->cur);
+      bi->opaque = true;
+      tir_ptrmap_put(&p->by_buf, s->u.decl.buf, (long)(bi - p->bufs) + 1);
+    }
+    walk_stmt(p, s->u.decl.body);
+    break;
+  }
   case TIR_ALLOC_BUFFER: walk_stmt(p, s->u.decl.body); break;
   case TIR_ATTR: {
     walk_expr(p, s->u.attr.value);
