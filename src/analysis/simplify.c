@@ -1776,7 +1776,8 @@ static tir_expr *fold_cast(tir_analyzer *a, tir_dtype t, tir_expr *x) {
       return tir_int(a->c, t, v);
     }
     if (tir_dtype_is_float(t) && t.code == TIR_TC_FLOAT) {
-      double d = (double)v;
+      /* a uint64 past int64's holds its bits in v: its value is unsigned */
+      double d = x->dtype.code == TIR_TC_UINT && v < 0 ? (double)(uint64_t)v : (double)v;
       if (t.bits == 32) d = (double)(float)d;
       return t.bits >= 32 ? tir_float(a->c, t, d) : NULL;
     }

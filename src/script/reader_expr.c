@@ -369,7 +369,9 @@ static bool float_fits(rd *r, tir_dtype t, double v, tir_span sp) {
 static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
   if (t.lanes != 1) return NULL;
   if (e->kind == TIR_INT_IMM) {
-    if (tir_dtype_is_float(t)) return tir_float(r->c, t, (double)e->u.int_val);
+    if (tir_dtype_is_float(t)) /* a uint64 past int64's holds its bits: its value is unsigned */
+      return tir_float(r->c, t, e->dtype.code == TIR_TC_UINT && e->u.int_val < 0 ? (double)(uint64_t)e->u.int_val
+                                                                                : (double)e->u.int_val);
     if (tir_dtype_is_bool(t)) return tir_bool(r->c, e->u.int_val != 0);
     if (tir_dtype_is_int(t) && rd_int_fits(t, e->u.int_val)) return tir_int(r->c, t, e->u.int_val);
   }
