@@ -625,6 +625,67 @@ static bool python_only(rval v) {
          v.k == RV_NONE || v.k == RV_REGION;
 }
 
+/* TVM 0.27 binds a tuple or list bound to a name element by element too:
+ * each number or expr a (dead) local scalar name_0, name_1 (name_0_1 in a
+ * nested one), declared in order over the rest of the body; the name
+ * itself holds the Python tuple */
+enum { TUPLE_SCALARS_MAX = 256 };
+typedef struct { const char *name; rval v; } tuple_leaf;
+
+static int tuple_leaves(rd *r, const char *name, rval v, tuple_leaf *out, int n, int depth) {
+  for (int i = 0; i < v.n && n <= TUPLE_SCALARS_MAX; i++) {
+    size_t len = strlen(name) + 24;
+    char *nm = tir_alloc(r->c, len);
+    snprintf(nm, len, "%s_%d", name, i);
+    rval x = v.items[i];
+    if (x.k == RV_TUPLE && depth < 16) {
+      n = tuple_leaves(r, nm, x, out, n, depth + 1);
+      if (n < 0) return n;
+    } else if (x.k == RV_STR) {
+      tir_error(r->d, x.sp, "a string in a tuple bound to a name: TVM 0.27 makes each element a local scalar "
+                            "(%s), and a string cannot be one (use T.meta_var to bind the tuple only)", nm);
+      return -1;
+    } else if (x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL || x.k == RV_EXPR) {
+      if (n < TUPLE_SCALARS_MAX) out[n] = (tuple_leaf){nm, x};
+      n++;
+    }
+  }
+  return n;
+}
+
+static tir_stmt *tuple_bind(rd *r, const char *name, rval v, TSNode list, uint32_t idx, bool *rest_used, tir_span sp) {
+  tuple_leaf *leaves = rd_tmp(r, sizeof *leaves * (TUPLE_SCALARS_MAX + 1));
+  int n = tuple_leaves(r, name, v, leaves, 0, 0);
+  if (n < 0) {
+    rd_push_sym(r, name, rv_err()); /* no cascade of errors */
+    return NULL;
+  }
+  tir_buffer **bufs = tir_alloc(r->c, sizeof *bufs * (size_t)(n + 1));
+  tir_stmt **stores = tir_alloc(r->c, sizeof *stores * (size_t)(n + 1));
+  for (int k = 0; k < n && n <= TUPLE_SCALARS_MAX; k++) {
+    tir_expr *e = rd_as_expr(r, leaves[k].v);
+    if (!e) return NULL;
+    if (tir_dtype_is_handle(e->dtype) || e->dtype.lanes != 1) { /* no local scalar of it: none at all */
+      n = 0;
+      break;
+    }
+    bufs[k] = rd_scalar_new(r, leaves[k].name, e->dtype, "local", sp);
+    if (!(stores[k] = rd_scalar_store(r, bufs[k], leaves[k].v, sp))) return NULL;
+  }
+  if (n > TUPLE_SCALARS_MAX) n = 0; /* a long tuple: bound by name only (its dead scalars left out) */
+  rd_push_sym(r, name, v);
+  if (n == 0) return NULL;
+  bool more = more_stmts(r, list, idx);
+  tir_stmt *body = more ? rest_of(r, list, idx, rest_used) : NULL;
+  if (more && !body) return NULL;
+  for (int k = n - 1; k >= 0; k--) {
+    tir_stmt *in = body ? tir_seq(r->c, (tir_stmt *[]){stores[k], body}, 2) : stores[k];
+    body = tir_alloc_buffer_stmt(r->c, bufs[k], in);
+    body->span = sp;
+  }
+  return body;
+}
+
 /* `x = v` / `x: A = v` in the tirx dialect (see reader_scalar.c); NULL with
  * *done false when it is a let to read the common way */
 static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNode list, uint32_t idx,
@@ -638,6 +699,7 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
   }
   tir_buffer *b = rd_scalar_target(r, name);
   if (b) return rd_scalar_store(r, b, v, sp);
+  if (v.k == RV_TUPLE) return tuple_bind(r, name, v, list, idx, rest_used, sp);
   if (python_only(v)) {
     rd_push_sym(r, name, v); /* a Python value: bound by name */
     return NULL;
