@@ -1802,12 +1802,6 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   rval *cl = rd_arg(a, 2, "content_lanes");
   int64_t lanes = 1;
   if (cl && !rd_as_int(r, *cl, &lanes, "content_lanes")) return rv_err();
-  if (b->dtype.lanes != 1) {
-    char s1[32];
-    tir_error(r->d, a->sp, "access_ptr of buffer '%s' of a vector dtype (%s) is not supported", b->name,
-              tir_dtype_str(b->dtype, s1));
-    return rv_err();
-  }
   if (lanes < 1 || lanes >= TIR_LANES_SCALABLE) {
     tir_error(r->d, cl->sp, "access_ptr content_lanes %lld is not supported here", (long long)lanes);
     return rv_err();
@@ -1845,8 +1839,8 @@ static rval access_ptr(rd *r, tir_buffer *b, rd_args *a) {
   tir_expr *base = lanes > 1 ? rd_bin_expr(r, TIR_DIV, b->elem_offset, tir_int(r->c, it, lanes))
                              : rd_bin_expr(r, TIR_ADD, b->elem_offset, off);
   if (!base) return rv_err();
-  tir_dtype at = b->dtype;
-  at.lanes = (int)lanes;
+  tir_dtype at = b->dtype; /* a vector buffer's own lanes, or content_lanes (TVM's Buffer::access_ptr) */
+  if (lanes > 1) at.lanes = (int)lanes;
   tir_expr *args[5] = {tir_call(r->c, at, "type_annotation", NULL, 0), b->data, base, ext,
                        tir_i32(r->c, mask)};
   rval v = checked_call(r, "tvm_access_ptr", TIR_VOID, args, 5, a->sp);
