@@ -225,6 +225,13 @@ const tir_stmt *cg_workspace(const tir_func *f, const char **mode);
 bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b); /* loads, stores or addresses of b */
 bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
 bool cg_may_write_var(const tir_stmt *s, const void *var); /* a store over var, or var handed on as a value */
+/* may s read an element of var's array (nelems elements, -1 unknown) no
+ * store set: its first access in program order a read (a load, or var
+ * handed on), or, where every store's index is constant, a read at a
+ * constant index none of them names, or at any index where they do not
+ * cover the array?  (gcc's and nvcc's "used before its value is set": such
+ * an array is zero-filled) */
+bool cg_read_first(const tir_stmt *s, const void *var, int64_t nelems);
 bool cg_expr_uses_var(const tir_expr *e, const void *var); /* the same, in an expression */
 /* for (T var = min; var < min + extent; ++var) { body }; loop is passed to
  * the loop_end hook (may be NULL) */

@@ -1,6 +1,7 @@
 /* c_stmt.c - printing lowered statements as C: one statement a line,
  * names from the source.  Thread launches (T.launch_thread) become plain
  * loops, allocations arrays in the scope where they are allocated. */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +80,96 @@ static bool may_write_stmt(tir_visitor *v, const tir_stmt *s) {
   use_ctx *u = v->user;
   if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == u->var) u->found = true;
   return !u->found;
+}
+
+typedef struct { const void *var; int first; } first_ctx; /* 1 a read, 2 a write */
+
+static bool first_expr(tir_visitor *v, const tir_expr *e) {
+  first_ctx *f = v->user;
+  if (f->first) return false;
+  if ((e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == f->var) || e == f->var) f->first = 1;
+  return !f->first;
+}
+
+static bool first_stmt(tir_visitor *v, const tir_stmt *s) {
+  first_ctx *f = v->user;
+  if (f->first) return false;
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == f->var) {
+    bool reads = cg_expr_uses_var(s->u.store.value, f->var);
+    for (int i = 0; i < s->u.store.nidx && !reads; i++) reads = cg_expr_uses_var(s->u.store.idx[i], f->var);
+    f->first = reads ? 1 : 2;
+  }
+  return !f->first;
+}
+
+/* the elements stored at constant indices, and whether any store's index
+ * is not constant; a read at a constant index no store names, or at any
+ * index where the constant stores do not cover the array */
+enum { COVER_MAX = 256 };
+typedef struct {
+  const void *var;
+  int64_t nelems;
+  bool dyn_store, dyn_read, uncovered;
+  int64_t written[COVER_MAX];
+  int nwritten;
+  int64_t read[COVER_MAX];
+  int nread;
+} cover_ctx;
+
+static bool cover_expr(tir_visitor *v, const tir_expr *e) {
+  cover_ctx *c = v->user;
+  int64_t k;
+  if (e == c->var) c->dyn_read = true; /* handed on: read anywhere */
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == c->var) {
+    if (e->u.load.nidx == 1 && tir_is_const_int(e->u.load.idx[0], &k) && c->nread < COVER_MAX) c->read[c->nread++] = k;
+    else c->dyn_read = true;
+  }
+  return true;
+}
+
+static bool cover_stmt(tir_visitor *v, const tir_stmt *s) {
+  cover_ctx *c = v->user;
+  int64_t k;
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == c->var) {
+    if (s->u.store.nidx == 1 && tir_is_const_int(s->u.store.idx[0], &k) && c->nwritten < COVER_MAX &&
+        cg_store_lanes(s) == 1)
+      c->written[c->nwritten++] = k;
+    else
+      c->dyn_store = true;
+  }
+  return true;
+}
+
+bool cg_read_first(const tir_stmt *s, const void *var, int64_t nelems) {
+  first_ctx f = {var, 0};
+  tir_visitor v = {.expr = first_expr, .stmt = first_stmt, .user = &f};
+  tir_visit_stmt(&v, s);
+  if (f.first == 1) return true;
+  cover_ctx *c = calloc(1, sizeof *c);
+  if (!c) abort();
+  c->var = var;
+  c->nelems = nelems;
+  tir_visitor w = {.expr = cover_expr, .stmt = cover_stmt, .user = c};
+  tir_visit_stmt(&w, s);
+  bool unset = false;
+  if (!c->dyn_store) {
+    for (int i = 0; i < c->nread && !unset; i++) {
+      bool hit = false;
+      for (int j = 0; j < c->nwritten && !hit; j++) hit = c->written[j] == c->read[i];
+      unset = !hit;
+    }
+    if (!unset && c->dyn_read) { /* every element stored at a constant index? */
+      int64_t n = 0;
+      for (int64_t e = 0; e < nelems && e < COVER_MAX; e++) {
+        bool hit = false;
+        for (int j = 0; j < c->nwritten && !hit; j++) hit = c->written[j] == e;
+        n += hit;
+      }
+      unset = nelems < 0 || nelems > COVER_MAX || n < nelems;
+    }
+  }
+  free(c);
+  return unset;
 }
 
 bool cg_may_write_var(const tir_stmt *s, const void *var) {
@@ -412,10 +503,10 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
   int bytes = tir_dtype_bytes(t);
   if (align <= 0) align = 64;
   cg_note_span(g, key, key, 0, k >= 0 ? k * bytes : INT64_MAX); /* an object of its own */
-  /* an array read and never written: what it reads is undefined (the
-   * interpreter refuses it); the C reads zeros, which gcc's
-   * -Wuninitialized accepts */
-  bool zero = !g->target->is_cuda && !cg_may_write_var(body, key);
+  /* an array read and never written, or read before it is first written:
+   * what it reads is undefined (the interpreter refuses it); the C reads
+   * zeros, which gcc's -Wuninitialized accepts */
+  bool zero = !g->target->is_cuda && (!cg_may_write_var(body, key) || cg_read_first(body, key, k));
   if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)

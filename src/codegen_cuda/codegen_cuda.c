@@ -181,7 +181,8 @@ static bool k_alloc(cg *g, const tir_stmt *s, const char *cname, const char *ele
     /* read and never written: what it reads is undefined (the interpreter
      * refuses it); zeros here, as nvcc warns of a use before a value is set */
     cg_linef(g, "__align__(16) %s%s %s[%s]%s;", reads_var(s->u.decl.body, b->data) ? "" : "__attribute__((unused)) ", elem,
-             cname, size, cg_may_write_var(s->u.decl.body, b->data) ? "" : " = {}");
+             cname, size,
+             cg_may_write_var(s->u.decl.body, b->data) && !cg_read_first(s->u.decl.body, b->data, n) ? "" : " = {}");
   }
   return true;
 }

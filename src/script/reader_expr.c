@@ -1053,6 +1053,49 @@ static rval not_op(rd *r, TSNode n) {
   return rv_expr(with_span(r, tir_not(r->c, e), sp), sp);
 }
 
+/* Python's == on two Python constants: 1, 0, or -1 where one is not such
+ * a value (an expr, a buffer) */
+static int py_eq(rval a, rval b) {
+  if (is_pynum(a) && is_pynum(b)) {
+    if (a.k == RV_FLOAT || b.k == RV_FLOAT) return (a.k == RV_FLOAT ? a.f : (double)a.i) == (b.k == RV_FLOAT ? b.f : (double)b.i);
+    return a.i == b.i;
+  }
+  if (a.k == RV_STR && b.k == RV_STR) return !strcmp(a.s, b.s);
+  if (a.k == RV_NONE || b.k == RV_NONE) return a.k == b.k;
+  if ((a.k == RV_STR) != (b.k == RV_STR) && (is_pynum(a) || a.k == RV_STR) && (is_pynum(b) || b.k == RV_STR)) return 0;
+  if (a.k == RV_TUPLE && b.k == RV_TUPLE) {
+    if (a.n != b.n || a.is_list != b.is_list) return 0;
+    for (int i = 0; i < a.n; i++) {
+      int e = py_eq(a.items[i], b.items[i]);
+      if (e != 1) return e;
+    }
+    return 1;
+  }
+  return -1;
+}
+
+/* `x in (1, 2)`, `"a" in s`, `k in d`, `x is None` on Python values, as
+ * Python runs them in TVM's parser; -1 where an operand is no such value */
+static int py_membership(const char *op, rval a, rval b) {
+  if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+    if (a.k != RV_NONE && b.k != RV_NONE) return -1; /* identity of other values: not modelled */
+    return (a.k == b.k) == !strcmp(op, "is");
+  }
+  int found = 0;
+  if (b.k == RV_STR && a.k == RV_STR) {
+    found = strstr(b.s, a.s) != NULL;
+  } else if (b.k == RV_TUPLE || b.k == RV_DICT) {
+    for (int i = 0; i < b.n && !found; i++) {
+      int e = py_eq(a, b.k == RV_DICT ? b.keys[i] : b.items[i]);
+      if (e < 0) return -1;
+      found = e;
+    }
+  } else {
+    return -1;
+  }
+  return found == !strcmp(op, "in");
+}
+
 /* a < b and a < b < c (Python's chain: (a < b) and (b < c), as TVM reads it) */
 static rval comparison(rd *r, TSNode n) {
   tir_span sp = rd_span(n);
@@ -1065,8 +1108,19 @@ static rval comparison(rd *r, TSNode n) {
   for (uint32_t i = 1; i + 1 < cnt; i += 2) {
     const char *op = ts_node_type(ts_node_child(n, i));
     if (!strcmp(op, "in") || !strcmp(op, "not in") || !strcmp(op, "is") || !strcmp(op, "is not")) {
-      tir_error(r->d, rd_span(ts_node_child(n, i)), "operator '%s' is not supported", op);
-      return rv_err();
+      rval right = rd_eval(r, ts_node_child(n, i + 1));
+      if (left.k == RV_ERR || right.k == RV_ERR) return rv_err();
+      int m = py_membership(op, left, right);
+      if (m < 0) {
+        tir_error(r->d, rd_span(ts_node_child(n, i)),
+                  "operator '%s' is read on Python values only (numbers, strings, None, tuples, lists, dicts)", op);
+        return rv_err();
+      }
+      rval c = {.k = RV_BOOL, .i = m, .sp = sp};
+      acc = acc.k == RV_NONE ? c : rd_binop(r, "and", acc, c, sp);
+      if (acc.k == RV_ERR) return acc;
+      left = right;
+      continue;
     }
     /* a < b < c is (a < b) and (b < c): each comparison after the first
      * nests the conjunction one level deeper (counted as a binary chain) */
