@@ -11,6 +11,29 @@ OUT = os.path.join(HERE, '..', 'src', 'codegen_c', 'c_reserved.c')
 C_HEADERS = ['math.h', 'stdint.h', 'string.h', 'stdio.h', 'stdlib.h', 'errno.h', 'limits.h', 'float.h',
              'assert.h', 'stdbool.h', 'stddef.h', 'stdalign.h', 'stdnoreturn.h', 'inttypes.h', 'stdarg.h']
 CU_HEADERS = ['cuda_runtime.h', 'cuda_fp16.h', 'cuda_bf16.h', 'math.h', 'stdint.h', 'string.h']
+# the C library headers nvcc's cuda_runtime.h includes in the host pass (GNU
+# mode: g++ defines _GNU_SOURCE), whose functions a kernel cannot call and
+# a generated function cannot be named after
+HOST_HEADERS = ['stdlib.h', 'string.h', 'strings.h', 'time.h', 'ctype.h', 'stdio.h', 'math.h', 'alloca.h',
+                'endian.h', 'assert.h']
+
+
+def libc_functions():
+    """the functions the host headers declare (gcc -aux-info), less the
+    implementation's own (_x, __x)"""
+    with tempfile.TemporaryDirectory() as d:
+        src, aux = os.path.join(d, 'h.c'), os.path.join(d, 'aux.txt')
+        with open(src, 'w') as f:
+            f.write('#define _GNU_SOURCE\n' + ''.join('#include <%s>\n' % h for h in HOST_HEADERS))
+        subprocess.run(['gcc', '-aux-info', aux, '-c', src, '-o', os.devnull], check=True)
+        names = set()
+        with open(aux) as f:
+            for line in f:
+                m = re.match(r'/\* \S+:\d+:\w+ \*/ (.*)', line)
+                n = m and re.search(r'(?<!\w)([A-Za-z]\w*)\s*\(', m.group(1))
+                if n:
+                    names.add(n.group(1))
+    return names
 
 
 def macros(cmd, headers, suffix):
@@ -117,6 +140,8 @@ def main():
     names |= set(c_kw) | set(cpp_kw) | math | set(cuda) | set(libc)
     names = sorted(n for n in names if re.fullmatch(r'[A-Za-z][A-Za-z0-9_]*', n))
     c_how = c_callees(names)
+    host = sorted(libc_functions() - set(names))
+    host_how = c_callees(host)
     out = ['/* c_reserved.c - the names the generated C and CUDA cannot use for a',
            ' * variable, buffer or function as they are (issue 11, class 5), sorted for',
            ' * bsearch: the keywords of C11 and C++20 (CUDA is C++), every macro that',
@@ -150,6 +175,16 @@ def main():
             " * 'x': cannot be called; 0: not a reserved name */",
             'char cg_c_callee(const char *n) {',
             "  const callee *e = bsearch(n, c_callees, sizeof c_callees / sizeof c_callees[0], sizeof c_callees[0], cmp);",
+            "  return e ? e->how : 0;", '}', '']
+    out += ['/* the other functions of the host C library headers nvcc\'s cuda_runtime.h',
+            ' * includes (%s; GNU mode), with how C calls' % ', '.join(HOST_HEADERS),
+            ' * each (as c_callees): a kernel cannot call them, and a generated function',
+            ' * is not named after one.  %d names. */' % len(host),
+            'static const callee host_fns[] = {']
+    out += wrapped('{"%s", \'%s\'}' % (n, host_how[n]) for n in host)
+    out += ['};', '', "/* how C calls a host C library function of host_fns; 0 where n is none */",
+            'char cg_host_libc(const char *n) {',
+            "  const callee *e = bsearch(n, host_fns, sizeof host_fns / sizeof host_fns[0], sizeof host_fns[0], cmp);",
             "  return e ? e->how : 0;", '}', '']
     kws = sorted(set(c_kw) | set(cpp_kw))
     out += ['/* the keywords of C11 and C++20 (alternative tokens such as `not` among them) */',

@@ -621,6 +621,25 @@ static bool decl_cb(tir_visitor *v, const tir_expr *e) {
   if (how == 's' && !x->g->target->is_cuda) x->g->used_stdio = true;
   if (how == 'l' && !x->g->target->is_cuda) x->g->used_malloc = true;
   if (cg_reserved_name(name) && (how != 'p' || x->g->target->is_cuda)) return true; /* declared by the headers */
+  /* another function of the host's C library: a kernel cannot call it (the
+   * CUDA headers declare it for the host); C calls it as its header
+   * declares it, or through a prototype where no header C includes does */
+  char host = cg_host_libc(name);
+  if (host && x->g->target->is_cuda) {
+    cg_error(x->g, e->span, "T.%s: '%s' is a function of the host's C library: CUDA device code cannot call it",
+             e->u.call.op, name);
+    return true;
+  }
+  if (host && host != 'p' && !cg_libc_known(name)) { /* its header's declaration, whose signature tirc does not check */
+    cg_error(x->g, e->span,
+             "T.%s: '%s' is declared by a C library header the generated C includes, with a signature tirc does not "
+             "check (the C compiler would refuse a call unlike it): not supported",
+             e->u.call.op, name);
+    return true;
+  }
+  if (host == 's') x->g->used_stdio = true;
+  if (host == 'l') x->g->used_malloc = true;
+  if (host && host != 'p') return true; /* declared by the headers */
   for (int i = 0; i < x->nsyms; i++) {
     size_t k = x->syms[i] ? strlen(x->syms[i]) : 0;
     const char *rest = k && !strncmp(name, x->syms[i], k) ? name + k : NULL; /* SYM, SYM_packed, SYM_kernelN */

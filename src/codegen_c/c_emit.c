@@ -116,7 +116,9 @@ void cg_error(cg *g, tir_span sp, const char *fmt, ...) {
 /* ---- names ---- */
 
 /* a function symbol the emitted code cannot define as it is */
-bool cg_reserved_symbol(const char *n) { return cg_reserved_name(n); }
+/* a function's symbol: no reserved name, nor a function of the host C
+ * library (cuda_runtime.h declares them all: select, rand, time) */
+bool cg_reserved_symbol(const char *n) { return cg_reserved_name(n) || cg_host_libc(n); }
 
 static int cmp_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 

@@ -210,6 +210,11 @@ static bool check_format(cg *g, const tir_expr *call, const char *name, int fi) 
   return true;
 }
 
+bool cg_libc_known(const char *name) {
+  char w;
+  return lookup(name, &w) != NULL;
+}
+
 bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt) {
   const char *name = call->u.call.args[0]->u.str, *op = call->u.call.op;
   char w;

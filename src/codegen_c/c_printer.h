@@ -154,9 +154,12 @@ const char *cg_define(cg *g, const void *key, const char *hint); /* a fresh, uni
 bool cg_reserved_symbol(const char *n); /* a C/CUDA keyword, library name or macro */
 bool cg_reserved_name(const char *n);   /* the same (c_reserved.c) */
 char cg_c_callee(const char *n);        /* how C calls a reserved name (c_reserved.c) */
+char cg_host_libc(const char *n);       /* how C calls another host C library function, 0 if n is none (c_reserved.c) */
 /* T.call_extern of a C library function (c_libc.c): false with an error
  * where the call does not fit its signature (as_stmt: the value is unused) */
 bool cg_libc_check(cg *g, const tir_expr *call, bool as_stmt);
+/* does c_libc.c know name's signature? */
+bool cg_libc_known(const char *name);
 /* the C type argument i (from 0, after the name) of a C library call is cast to, or NULL */
 const char *cg_libc_arg_cast(const tir_expr *call, int i);
 bool cg_keyword(const char *n);         /* a C11 or C++20 keyword */
