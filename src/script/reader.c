@@ -6,6 +6,7 @@
 
 #include "tir/analysis.h"
 #include "tir/script.h"
+#include "ir/const_fold.h"
 #include "script/reader.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -423,6 +424,29 @@ static bool const_value(rval v) {
   }
 }
 
+/* Python runs a module's expressions with TVM's operators, which fold a
+ * comparison of constants (T.int32(4) > 8 is T.bool(False)) where the
+ * parser's own evaluator, in a body, keeps the node: folded here; any
+ * other expr that is not a constant is no Python constant (refused) */
+static bool module_fold(rd *r, rval *v) {
+  if (v->k == RV_TUPLE) {
+    for (int i = 0; i < v->n; i++)
+      if (!module_fold(r, &v->items[i])) return false;
+    return true;
+  }
+  if (v->k != RV_EXPR || !v->e) return true;
+  tir_expr *e = v->e;
+  if (e->kind == TIR_INT_IMM || e->kind == TIR_FLOAT_IMM || e->kind == TIR_STRING_IMM) return true;
+  if (TIR_IS_CMP(e->kind) && tir_dtype_eq(e->u.bin.a->dtype, e->u.bin.b->dtype)) {
+    tir_expr *f = ir_fold_apply(r->c, ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b), e->u.bin.a, e->u.bin.b);
+    if (f && (f->kind == TIR_INT_IMM || f->kind == TIR_FLOAT_IMM)) {
+      *v = rv_expr(f, v->sp);
+      return true;
+    }
+  }
+  return false; /* an expr, not constant: no Python constant */
+}
+
 /* `N = 128` at the top level (names, or a tuple of names, bound to Python
  * constants): TVM's parser runs in the module's Python, where a function
  * sees the globals bound before it is decorated */
@@ -451,7 +475,7 @@ static bool module_const(rd *r, TSNode s) {
   rval v = rd_eval(r, rhs);
   r->nsyms = 0;
   if (v.k == RV_ERR) return true;
-  if (!const_value(v)) {
+  if (!module_fold(r, &v) || !const_value(v)) {
     tir_error(r->d, rd_span(rhs), "a module-level name is read only as a Python constant; this value is not one");
     return true;
   }

@@ -628,7 +628,10 @@ static bool python_only(rval v) {
 /* TVM 0.27 binds a tuple or list bound to a name element by element too:
  * each number or expr a (dead) local scalar name_0, name_1 (name_0_1 in a
  * nested one), declared in order over the rest of the body; the name
- * itself holds the Python tuple */
+ * itself holds the Python tuple, and the scalars' names are none of the
+ * body's.  A var no name of the scope holds (a starred loop target's, a
+ * macro argument's) TVM names instead (IRBuilder.name: no scalar, a
+ * rename tirc does not make); a handle or a vector makes none */
 enum { TUPLE_SCALARS_MAX = 256 };
 typedef struct { const char *name; rval v; } tuple_leaf;
 
@@ -646,6 +649,13 @@ static int tuple_leaves(rd *r, const char *name, rval v, tuple_leaf *out, int n,
                             "(%s), and a string cannot be one (use T.meta_var to bind the tuple only)", nm);
       return -1;
     } else if (x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL || x.k == RV_EXPR) {
+      if (x.k == RV_EXPR && (!x.e || tir_dtype_is_handle(x.e->dtype) || x.e->dtype.lanes != 1)) continue;
+      if (x.k == RV_EXPR && x.e->kind == TIR_VAR) {
+        bool named = false;
+        for (int s = r->nsyms - 1; s >= r->sym_floor && !named; s--)
+          named = r->syms[s].val.k == RV_EXPR && r->syms[s].val.e == x.e;
+        if (!named) continue;
+      }
       if (n < TUPLE_SCALARS_MAX) out[n] = (tuple_leaf){nm, x};
       n++;
     }
@@ -662,16 +672,14 @@ static tir_stmt *tuple_bind(rd *r, const char *name, rval v, TSNode list, uint32
   }
   tir_buffer **bufs = tir_alloc(r->c, sizeof *bufs * (size_t)(n + 1));
   tir_stmt **stores = tir_alloc(r->c, sizeof *stores * (size_t)(n + 1));
+  int mark = r->nsyms;
   for (int k = 0; k < n && n <= TUPLE_SCALARS_MAX; k++) {
     tir_expr *e = rd_as_expr(r, leaves[k].v);
     if (!e) return NULL;
-    if (tir_dtype_is_handle(e->dtype) || e->dtype.lanes != 1) { /* no local scalar of it: none at all */
-      n = 0;
-      break;
-    }
     bufs[k] = rd_scalar_new(r, leaves[k].name, e->dtype, "local", sp);
     if (!(stores[k] = rd_scalar_store(r, bufs[k], leaves[k].v, sp))) return NULL;
   }
+  r->nsyms = mark; /* the scalars' names are not the body's (TVM's are not) */
   if (n > TUPLE_SCALARS_MAX) n = 0; /* a long tuple: bound by name only (its dead scalars left out) */
   rd_push_sym(r, name, v);
   if (n == 0) return NULL;
