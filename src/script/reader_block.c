@@ -942,8 +942,10 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   if (!fresh_names(r, names, sps, n)) return *failed = true;
   rd_args a;
   r->axis_args = is_axis;
+  r->region_args = is_match; /* T.match_buffer(A[vi], ...) of a 2-D A: A[vi, 0:n], as TVM reads it */
   bool evaluated = rd_eval_args(r, rd_field(right, "arguments"), &a);
   r->axis_args = false;
+  r->region_args = false;
   if (!evaluated) return *failed = true;
   a.sp = call_span(right);
   if (is_axis) {

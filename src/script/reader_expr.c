@@ -1559,7 +1559,7 @@ static int tuple_indices(rval t, sub_idx **out) {
 }
 
 static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span sp) {
-  if (r->region_args && n > 0 && n < b->ndim) { /* T.reads(A[vi]): the dimensions left out whole */
+  if (r->region_args && n < b->ndim) { /* T.reads(A[vi]), T.reads(A[()]): the dimensions left out whole */
     sub_idx *all = tir_alloc(r->c, sizeof *all * (size_t)b->ndim);
     memcpy(all, ix, sizeof *all * (size_t)n);
     for (int i = n; i < b->ndim; i++)
