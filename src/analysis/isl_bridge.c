@@ -506,6 +506,18 @@ static tir_expr *pw_to_expr(tir_analyzer *a, const tx *t, isl_pw_aff *pa, tir_dt
 
 /* ---- the bounding box of a union of accesses ---- */
 
+/* a new disjunct k: its fresh dims, atoms and definitions start over */
+static void reset_disjunct(tx *t, int k) {
+  t->acc = k;
+  t->natoms = 0;
+  t->nfresh = 0;
+  t->exist.n = 0;
+  if (t->exist.s) t->exist.s[0] = 0;
+  t->defs.n = 0;
+  if (t->defs.s) t->defs.s[0] = 0;
+}
+
+
 static void emit_access(tx *t, const tir_access_region *acc, int ndim, sbuf *out) {
   sbuf body = {0};
   for (int d = 0; d < ndim && d < acc->ndim; d++) {
@@ -561,15 +573,9 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
   t.a = a;
   sbuf sets = {0}, ctx = {0};
   for (int i = 0; i < nacc && !t.fail; i++) {
-    t.acc = i;
+    reset_disjunct(&t, i);
     t.relax = acc[i].relax;
     t.nrelax = acc[i].nrelax;
-    t.natoms = 0;
-    t.nfresh = 0;
-    t.exist.n = 0;
-    if (t.exist.s) t.exist.s[0] = 0;
-    t.defs.n = 0;
-    if (t.defs.s) t.defs.s[0] = 0;
     if (i) sb_puts(&sets, "; ");
     emit_access(&t, &acc[i], ndim, &sets);
   }
@@ -667,16 +673,6 @@ bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
 }
 
 /* ---- values carried across a loop's iterations (tir_loop_carries) ---- */
-
-static void reset_disjunct(tx *t, int k) {
-  t->acc = k;
-  t->natoms = 0;
-  t->nfresh = 0;
-  t->exist.n = 0;
-  if (t->exist.s) t->exist.s[0] = 0;
-  t->defs.n = 0;
-  if (t->defs.s) t->defs.s[0] = 0;
-}
 
 /* "e<k>_<id>" */
 static void dim_name(char *buf, size_t cap, int k, const tir_expr *v) {

@@ -82,55 +82,45 @@ static bool may_write_stmt(tir_visitor *v, const tir_stmt *s) {
   return !u->found;
 }
 
-typedef struct { const void *var; int first; } first_ctx; /* 1 a read, 2 a write */
-
-static bool first_expr(tir_visitor *v, const tir_expr *e) {
-  first_ctx *f = v->user;
-  if (f->first) return false;
-  if ((e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == f->var) || e == f->var) f->first = 1;
-  return !f->first;
-}
-
-static bool first_stmt(tir_visitor *v, const tir_stmt *s) {
-  first_ctx *f = v->user;
-  if (f->first) return false;
-  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == f->var) {
-    bool reads = cg_expr_uses_var(s->u.store.value, f->var);
-    for (int i = 0; i < s->u.store.nidx && !reads; i++) reads = cg_expr_uses_var(s->u.store.idx[i], f->var);
-    f->first = reads ? 1 : 2;
-  }
-  return !f->first;
-}
-
-/* the elements stored at constant indices, and whether any store's index
- * is not constant; a read at a constant index no store names, or at any
- * index where the constant stores do not cover the array */
+/* one walk of s: whether var's first access in program order is a read (a
+ * load, or var handed on) or a store (one that reads var first counts as a
+ * read), the elements stored at constant indices, and whether any store's
+ * or read's index is not constant */
 enum { COVER_MAX = 256 };
 typedef struct {
   const void *var;
-  int64_t nelems;
-  bool dyn_store, dyn_read, uncovered;
+  int first; /* 1 a read, 2 a write */
+  bool dyn_store, dyn_read;
   int64_t written[COVER_MAX];
   int nwritten;
   int64_t read[COVER_MAX];
   int nread;
-} cover_ctx;
+} access_ctx;
 
-static bool cover_expr(tir_visitor *v, const tir_expr *e) {
-  cover_ctx *c = v->user;
+static bool access_expr(tir_visitor *v, const tir_expr *e) {
+  access_ctx *c = v->user;
   int64_t k;
-  if (e == c->var) c->dyn_read = true; /* handed on: read anywhere */
+  if (e == c->var) { /* handed on: read anywhere */
+    c->dyn_read = true;
+    if (!c->first) c->first = 1;
+  }
   if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data == c->var) {
+    if (!c->first) c->first = 1;
     if (e->u.load.nidx == 1 && tir_is_const_int(e->u.load.idx[0], &k) && c->nread < COVER_MAX) c->read[c->nread++] = k;
     else c->dyn_read = true;
   }
   return true;
 }
 
-static bool cover_stmt(tir_visitor *v, const tir_stmt *s) {
-  cover_ctx *c = v->user;
+static bool access_stmt(tir_visitor *v, const tir_stmt *s) {
+  access_ctx *c = v->user;
   int64_t k;
   if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data == c->var) {
+    if (!c->first) { /* its value and indices are read before it stores */
+      bool reads = cg_expr_uses_var(s->u.store.value, c->var);
+      for (int i = 0; i < s->u.store.nidx && !reads; i++) reads = cg_expr_uses_var(s->u.store.idx[i], c->var);
+      c->first = reads ? 1 : 2;
+    }
     if (s->u.store.nidx == 1 && tir_is_const_int(s->u.store.idx[0], &k) && c->nwritten < COVER_MAX &&
         cg_store_lanes(s) == 1)
       c->written[c->nwritten++] = k;
@@ -140,32 +130,24 @@ static bool cover_stmt(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
+static bool stored(const access_ctx *c, int64_t e) {
+  for (int j = 0; j < c->nwritten; j++)
+    if (c->written[j] == e) return true;
+  return false;
+}
+
 bool cg_read_first(const tir_stmt *s, const void *var, int64_t nelems) {
-  first_ctx f = {var, 0};
-  tir_visitor v = {.expr = first_expr, .stmt = first_stmt, .user = &f};
-  tir_visit_stmt(&v, s);
-  if (f.first == 1) return true;
-  cover_ctx *c = calloc(1, sizeof *c);
+  access_ctx *c = calloc(1, sizeof *c);
   if (!c) abort();
   c->var = var;
-  c->nelems = nelems;
-  tir_visitor w = {.expr = cover_expr, .stmt = cover_stmt, .user = c};
+  tir_visitor w = {.expr = access_expr, .stmt = access_stmt, .user = c};
   tir_visit_stmt(&w, s);
-  bool unset = false;
-  if (!c->dyn_store) {
-    for (int i = 0; i < c->nread && !unset; i++) {
-      bool hit = false;
-      for (int j = 0; j < c->nwritten && !hit; j++) hit = c->written[j] == c->read[i];
-      unset = !hit;
-    }
+  bool unset = c->first == 1;
+  if (!unset && !c->dyn_store) {
+    for (int i = 0; i < c->nread && !unset; i++) unset = !stored(c, c->read[i]);
     if (!unset && c->dyn_read) { /* every element stored at a constant index? */
-      int64_t n = 0;
-      for (int64_t e = 0; e < nelems && e < COVER_MAX; e++) {
-        bool hit = false;
-        for (int j = 0; j < c->nwritten && !hit; j++) hit = c->written[j] == e;
-        n += hit;
-      }
-      unset = nelems < 0 || nelems > COVER_MAX || n < nelems;
+      unset = nelems < 0 || nelems > COVER_MAX;
+      for (int64_t e = 0; e < nelems && !unset; e++) unset = !stored(c, e);
     }
   }
   free(c);

@@ -475,18 +475,12 @@ static bool vl_push(var_list *l, const tir_expr *var, tir_expr *min, tir_expr *e
   return true;
 }
 
-/* the threads' vars (a thread-bound or parallel loop, a launch) below the
+/* does loop sc carry buffer bi's value from one iteration to the next?
+ * The threads' vars (a thread-bound or parallel loop, a launch) below the
  * buffer's block: any thread may have written what one reads, so each
  * access ranges over them on its own.  Above the block, and the serial
  * loops around the loop checked, are one value for all its accesses
  * (parameters, with their ranges). */
-static bool below(const scope *s, const scope *top) {
-  for (; s; s = s->parent)
-    if (s == top) return true;
-  return false;
-}
-
-/* does loop sc carry buffer bi's value from one iteration to the next? */
 static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
   const tir_stmt *loop = sc->stmt;
   if (!unit_step(loop)) return false;
@@ -497,7 +491,8 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
     if (!s->stmt || s->stmt->kind != TIR_FOR) continue;
     ok = ++depth <= CARRY_MAX_DEPTH && unit_step(s->stmt);
     const tir_stmt *l = s->stmt;
-    if (ok && !ordered(l) && below(s, bi->decl) && s != bi->decl) ok = vl_push(&spread, l->u.loop.var, l->u.loop.min, l->u.loop.extent, NULL);
+    if (ok && !ordered(l) && s->depth > bi->decl->depth) /* sc's ancestors: below the block where deeper */
+      ok = vl_push(&spread, l->u.loop.var, l->u.loop.min, l->u.loop.extent, NULL);
     else if (ok) ok = vl_push(&outer, l->u.loop.var, l->u.loop.min, l->u.loop.extent, NULL);
   }
   tir_flow_access *fa = calloc((size_t)bi->nacc, sizeof *fa);
@@ -528,15 +523,17 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
     if (nc > CARRY_MAX_DEPTH) ok = false;
     if (ok) {
       int nl = ord.n, n = ord.n + rest.n;
-      tir_relax_var *dims = tir_alloc(p->c, sizeof *dims * (size_t)(n + 1));
-      const void **lids = tir_alloc(p->c, sizeof *lids * (size_t)(nl + 1));
+      /* scratch of this check, freed below (not the IR's arena) */
+      tir_relax_var *dims = malloc(sizeof *dims * (size_t)(n + 1));
+      const void **lids = malloc(sizeof *lids * (size_t)(nl + 1));
+      tir_expr **conds = malloc(sizeof *conds * (size_t)(nc + 1));
+      bool *neg = malloc(sizeof *neg * (size_t)(nc + 1));
+      if (!dims || !lids || !conds || !neg) abort();
       for (int j = 0; j < nl; j++) { /* ord was collected inner first */
         dims[j] = ord.v[nl - 1 - j];
         lids[j] = ord.ids[nl - 1 - j];
       }
       if (rest.n) memcpy(dims + nl, rest.v, sizeof *dims * (size_t)rest.n);
-      tir_expr **conds = tir_alloc(p->c, sizeof *conds * (size_t)(nc + 1));
-      bool *neg = tir_alloc(p->c, sizeof *neg * (size_t)(nc + 1));
       int j = 0;
       for (const cnode *c = x->conds; c; c = c->up, j++) {
         conds[j] = c->cond;
@@ -550,6 +547,12 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
     free(rest.ids);
   }
   bool carried = ok && tir_loop_carries(a, loop->u.loop.var, loop->u.loop.min, loop->u.loop.extent, outer.v, outer.n, fa, k);
+  for (int j = 0; j < k && j < bi->nacc; j++) {
+    free((void *)fa[j].dims);
+    free((void *)fa[j].loop_ids);
+    free((void *)fa[j].conds);
+    free((void *)fa[j].neg);
+  }
   free(fa);
   free(outer.v);
   free(outer.ids);

@@ -869,8 +869,8 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool loc
       r->macros[i] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
       return;
     }
+  /* a local one is appended: rd_macro_of finds the latest, and the function's end drops it */
   r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
-  (void)local; /* a local one is appended: rd_macro_of finds the latest, and the function's end drops it */
 }
 
 /* With no import line at all, read as TVM's from_source does: T is tirx's
