@@ -609,8 +609,11 @@ static bool block_attr(rd *r, rd_args *a, const char *tn) {
 }
 
 /* the names assigned: one identifier or a pattern list of them */
-static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
+/* The names an assignment binds; *star the index of a starred one
+ * (`vi, *vs = T.axis.remap(...)`), -1 if none. */
+static int targets(rd *r, TSNode left, const char ***names, tir_span **spans, int *star) {
   int n = 0;
+  *star = -1;
   uint32_t cnt = rd_is(left, "identifier") ? 1 : rd_child_count(left);
   *names = tir_alloc(r->c, sizeof **names * (cnt + 1));
   *spans = tir_alloc(r->c, sizeof **spans * (cnt + 1));
@@ -619,11 +622,15 @@ static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
     (*spans)[0] = rd_span(left);
     return 1;
   }
-  if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern")) return -1;
+  if (!rd_is(left, "pattern_list") && !rd_is(left, "tuple_pattern") && !rd_is(left, "list_pattern")) return -1;
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode c = rd_child(left, i);
     if (rd_is_extra(c)) continue;
-    if (!rd_is(c, "identifier")) return -1;
+    if (rd_is(c, "list_splat_pattern") && *star < 0 && rd_child_count(c) == 1 &&
+        rd_is(rd_child(c, 0), "identifier")) {
+      *star = n;
+      c = rd_child(c, 0);
+    } else if (!rd_is(c, "identifier")) return -1;
     (*names)[n] = rd_text(r, c);
     (*spans)[n++] = rd_span(c);
   }
@@ -631,7 +638,7 @@ static int targets(rd *r, TSNode left, const char ***names, tir_span **spans) {
 }
 
 static void add_iter(rd *r, const char *name, tir_range dom, tir_iter_type ty, tir_expr *value, tir_dtype dt,
-                     tir_dom_src src) {
+                     tir_dom_src src, bool named) {
   rd_block *b = r->blk;
   tir_expr *v = tir_var(r->c, name, dt);
   int cap = b->cap_iter;
@@ -639,7 +646,7 @@ static void add_iter(rd *r, const char *name, tir_range dom, tir_iter_type ty, t
   b->values = rd_grow(r->c, b->values, b->n_iter, &cap, sizeof *b->values);
   b->iters[b->n_iter] = (tir_iter_var){v, dom, ty, src};
   b->values[b->n_iter++] = value;
-  rd_push_sym(r, name, rv_expr(v, dom.min ? dom.min->span : (tir_span){0, 0}));
+  if (named) rd_push_sym(r, name, rv_expr(v, dom.min ? dom.min->span : (tir_span){0, 0}));
 }
 
 static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
@@ -709,11 +716,13 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
     bool py_big = dom->k == RV_INT && (dom->i < INT32_MIN || dom->i > INT32_MAX);
     rg = (tir_range){tir_int(r->c, py_big ? TIR_INT32 : ext->dtype, 0), ext};
   }
-  add_iter(r, name, rg, ty, val, dt, TIR_DOM_EXPLICIT);
+  add_iter(r, name, rg, ty, val, dt, TIR_DOM_EXPLICIT, true);
   return true;
 }
 
-static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int n) {
+/* vi, *vs = T.axis.remap("SSS", [i, j, k]): vs the list of the iter vars
+ * it takes, named vs_0, vs_1 as TVM names them (those names bind nothing) */
+static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int n, int star) {
   rval *kinds = rd_arg(a, 0, "kinds"), *binds = rd_arg(a, 1, "bindings");
   const char *k = kinds ? rd_as_str(r, *kinds, "T.axis.remap kinds") : NULL;
   if (!k) return false;
@@ -721,10 +730,29 @@ static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int
     tir_error(r->d, a->sp, "T.axis.remap expects (kinds, [loop vars])");
     return false;
   }
-  if ((int)strlen(k) != binds->n || binds->n != n) {
+  const char *star_name = star >= 0 ? names[star] : NULL;
+  int star_cnt = star >= 0 ? binds->n - (n - 1) : 0;
+  if ((int)strlen(k) != binds->n || (star < 0 ? binds->n != n : star_cnt < 0)) {
     tir_error(r->d, a->sp, "T.axis.remap: %d kinds, %d bindings and %d targets must agree", (int)strlen(k),
-              binds->n, n);
+              binds->n, star < 0 ? n : n - 1);
     return false;
+  }
+  if (star >= 0) {
+    const char **all = tir_alloc(r->c, sizeof *all * (size_t)(binds->n + 1));
+    for (int i = 0, j = 0; i < n; i++) {
+      if (i != star) {
+        all[j++] = names[i];
+        continue;
+      }
+      for (int t = 0; t < star_cnt; t++) {
+        size_t len = strlen(star_name) + 24;
+        char *nm = tir_alloc(r->c, len);
+        snprintf(nm, len, "%s_%d", star_name, t);
+        all[j++] = nm;
+      }
+    }
+    names = all;
+    n = binds->n;
   }
   for (int i = 0; i < n; i++) {
     tir_iter_type ty;
@@ -740,8 +768,17 @@ static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int
       tir_error(r->d, bv.sp, "T.axis.remap bindings must be loop variables");
       return false;
     }
-    add_iter(r, names[i], (tir_range){lp->min, lp->extent}, ty, bv.e, bv.e->dtype, TIR_DOM_REMAP);
+    bool starred = star >= 0 && i >= star && i < star + star_cnt;
+    add_iter(r, names[i], (tir_range){lp->min, lp->extent}, ty, bv.e, bv.e->dtype, TIR_DOM_REMAP, !starred);
     (void)sps;
+  }
+  if (star >= 0) {
+    rd_block *b = r->blk;
+    rval tv = {.k = RV_TUPLE, .is_list = true, .n = star_cnt, .sp = a->sp};
+    rval *items = tir_alloc(r->c, sizeof *items * (size_t)(star_cnt + 1));
+    for (int i = 0; i < star_cnt; i++) items[i] = rv_expr(b->iters[b->n_iter - n + star + i].var, a->sp);
+    tv.items = items;
+    rd_push_sym(r, star_name, tv);
   }
   return true;
 }
@@ -915,7 +952,9 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   if (!is_axis && !is_match && !is_alloc) return false;
   const char **names;
   tir_span *sps;
-  int n = targets(r, rd_field(asg, "left"), &names, &sps);
+  int star;
+  int n = targets(r, rd_field(asg, "left"), &names, &sps, &star);
+  if (star >= 0 && strcmp(tn, "axis.remap")) n = -1; /* a starred target takes a list */
   static const char *const axes[] = {"axis.remap", "axis.spatial", "axis.reduce", "axis.scan", "axis.opaque",
                                      "axis.S", "axis.R", NULL};
   const char *bad = NULL;
@@ -951,7 +990,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   if (is_axis) {
     bool ok;
     rval err = {.k = RV_ERR};
-    if (!strcmp(tn, "axis.remap")) ok = axis_remap(r, &a, names, sps, n);
+    if (!strcmp(tn, "axis.remap")) ok = axis_remap(r, &a, names, sps, n, star);
     else if (!strcmp(tn, "axis.spatial") || !strcmp(tn, "axis.reduce") || !strcmp(tn, "axis.scan") ||
              !strcmp(tn, "axis.opaque") || !strcmp(tn, "axis.S") || !strcmp(tn, "axis.R"))
       ok = axis_one(r, tn[5] == 'S' ? "spatial" : tn[5] == 'R' ? "reduce" : tn + 5, &a, names[0]);
