@@ -19,10 +19,13 @@ compaction takes opaque blocks only), CompactBufferAllocation and
 LowerMatchBuffer.
 
 With --funcs: N small functions of one @I.ir_module (bench/gen_funcs.py)
-instead of N stages of one function.
+instead of N stages of one function.  With --root: the stages' buffers
+allocated by the root block (gen_stages.py --root), all N in scope of every
+block, each moved into its stage's loop by PlanAndUpdateBufferAllocation
+Location.
 
 usage: python3 bench/bench_scale.py [--sizes 10,100,1000,4000,16000] [--runs 3] [--tvm-max 1000]
-                                    [--pipeline default|compact,lower_match] [--funcs]
+                                    [--pipeline default|compact,lower_match] [--funcs] [--root]
 """
 import os
 import re
@@ -43,6 +46,7 @@ def arg(name, default):
 
 PIPELINE = arg("--pipeline", "default")
 FUNCS = "--funcs" in sys.argv
+ROOT_ALLOCS = "--root" in sys.argv
 
 
 def tirc_run(path, runs):
@@ -98,7 +102,8 @@ def main():
             path = os.path.join(d, f"s{n}.tir")
             with open(path, "w") as fh:
                 gen = "gen_funcs.py" if FUNCS else "gen_stages.py"
-                subprocess.run([sys.executable, os.path.join(ROOT, "bench", gen), str(n)], stdout=fh, check=True)
+                subprocess.run([sys.executable, os.path.join(ROOT, "bench", gen), str(n)] + (["--root"] if ROOT_ALLOCS else []),
+                               stdout=fh, check=True)
             size = os.path.getsize(path)
             lines = sum(1 for _ in open(path))
             whole, passes, parse, rss = tirc_run(path, runs)

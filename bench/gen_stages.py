@@ -1,6 +1,13 @@
-"""gen_stages.py N [--seed S] - a TVMScript program of N independent stages,
-each a block with an alloc_buffer, a match_buffer view of it and a
-reduction, as a scaled-up TVM schedule looks (for bench/bench_scale.py)."""
+"""gen_stages.py N [--seed S] [--root] - a TVMScript program of N independent
+stages, each a block with an alloc_buffer, a match_buffer view of it and a
+reduction, as a scaled-up TVM schedule looks (for bench/bench_scale.py).
+
+With --root: each stage's buffer is allocated by the root block, as
+te.create_prim_func allocates a program's intermediates, so that all N are
+in scope of every block, and each stage writes its buffer whole in each
+iteration of its outer loop before reading it, so that
+PlanAndUpdateBufferAllocationLocation moves it into that loop once it has
+found the loop carries no value in it."""
 import sys
 
 
@@ -29,8 +36,31 @@ def stage(k):
 '''
 
 
+def root_stage(k):
+    return f'''        for i_{k} in range(8):
+            for j in range(16):
+                with T.sblock("c{k}"):
+                    vi, vj = T.axis.remap("SS", [i_{k}, j])
+                    t{k}[vj] = X[vi, vj] * T.float32({k % 7 + 1}.0)
+            for r in range(16):
+                with T.sblock("r{k}"):
+                    vi, vr = T.axis.remap("SR", [i_{k}, r])
+                    with T.init():
+                        Y[{k % 64}, vi] = T.float32(0.0)
+                    Y[{k % 64}, vi] = Y[{k % 64}, vi] + t{k}[15 - vr]
+'''
+
+
 def main():
     n = int(sys.argv[1])
+    if "--root" in sys.argv:
+        out = ['# from tvm.script import tirx as T', '',
+               '@T.prim_func(s_tir=True)',
+               'def stages(X: T.Buffer((8, 16), "float32"), Y: T.Buffer((64, 8), "float32")):',
+               '    with T.sblock("root"):']
+        out += [f'        t{k} = T.sblock_alloc_buffer((16,))' for k in range(n)]
+        sys.stdout.write("\n".join(out) + "\n" + "".join(root_stage(k) for k in range(n)))
+        return
     out = ['# from tvm.script import tirx as T', '',
            '@T.prim_func(s_tir=True)',
            'def stages(X: T.Buffer((8, 16), "float32"), Y: T.Buffer((64, 8), "float32")):']

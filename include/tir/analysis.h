@@ -120,6 +120,14 @@ void tir_block_infer_access(tir_ctx *c, const tir_block *blk,
 void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *const *scope, int nscope,
                                tir_buffer_region **reads, int *nreads,
                                tir_buffer_region **writes, int *nwrites);
+/* the same, the buffers in scope given as a lookup: buffer_of(arg, data)
+ * returns the buffer in scope over data, or NULL; it is asked only where
+ * the block holds such a call (a reader of many buffers in scope need not
+ * list them for each block) */
+typedef tir_buffer *(*tir_buffer_of_data_fn)(void *arg, const tir_expr *data);
+void tir_block_infer_access_by(tir_ctx *c, const tir_block *blk, tir_buffer_of_data_fn buffer_of, void *arg,
+                               tir_buffer_region **reads, int *nreads,
+                               tir_buffer_region **writes, int *nwrites);
 
 /* ---- the IR verifier: every var defined before use and bound once, every
  * buffer declared in scope, index count == buffer rank, dtypes consistent,

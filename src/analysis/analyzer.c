@@ -33,6 +33,7 @@ tir_analyzer *tir_analyzer_new(tir_ctx *c, tir_diag *d) {
 void tir_analyzer_free(tir_analyzer *a) {
   if (!a) return;
   if (a->isl) isl_ctx_free(a->isl);
+  tir_strmap_free(&a->flow_memo);
   free(a->vars);
   free(a->slot_keys);
   free(a->slot_idx);

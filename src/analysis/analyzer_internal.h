@@ -5,6 +5,8 @@
 
 #include <isl/ctx.h>
 
+#include "ir/ptrmap.h"
+
 #include "tir/analysis.h"
 
 /* what the context knows about one var */
@@ -44,6 +46,9 @@ struct tir_analyzer {
   int depth;  /* recursion guard for bounds through symbolic ranges */
   bool canon; /* inside ana_canonical: no size guard */
   unsigned long isl_max_ops; /* per isl query; 0 = no limit (test tools) */
+  /* tir_loop_carries' answers by their isl text, its names renamed in
+   * order of appearance: a program of many alike stages asks isl once */
+  tir_strmap flow_memo;
 };
 
 /* ---- analyzer.c ---- */

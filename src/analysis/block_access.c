@@ -14,6 +14,7 @@
 
 #include "analysis/analyzer_internal.h"
 #include "ir/const_fold.h"
+#include "ir/ptrmap.h"
 #include "tir/visit.h"
 
 typedef struct access {
@@ -34,10 +35,9 @@ typedef struct detector {
   const tir_block *top;
   tir_relax_var *relax;
   int nrelax, caprelax;
-  tir_buffer *const *scope;
-  int nscope;
-  const tir_buffer **local; /* allocated inside the block */
-  int nlocal, caplocal;
+  tir_buffer_of_data_fn scope; /* the buffers in scope by data var (may be NULL) */
+  void *scope_arg;
+  tir_ptrmap local; /* allocated by the block or inside it -> 1 */
   const tir_buffer **views; /* declared inside the block (DeclBuffer: another name for some data) */
   int nviews, capviews;
   access_list reads, writes;
@@ -114,11 +114,7 @@ static void *xmalloc_n(int n, size_t elem) {
 }
 
 static bool is_local(const detector *d, const tir_buffer *b) {
-  for (int i = 0; i < d->top->n_alloc; i++)
-    if (d->top->alloc_buffers[i] == b) return true;
-  for (int i = 0; i < d->nlocal; i++)
-    if (d->local[i] == b) return true;
-  return false;
+  return b && tir_ptrmap_get(&d->local, b, 0);
 }
 
 static const tir_match_buffer *match_of(const detector *d, const tir_buffer *b) {
@@ -633,8 +629,8 @@ static void record_point(detector *d, access_list *l, tir_buffer *buf, tir_expr 
 }
 
 static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data) {
-  for (int i = 0; i < d->nscope; i++)
-    if (d->scope[i] && d->scope[i]->data == data) return d->scope[i];
+  tir_buffer *b = d->scope ? d->scope(d->scope_arg, data) : NULL;
+  if (b) return b;
   for (int i = 0; i < d->top->n_match; i++)
     if (d->top->match_buffers[i].buf->data == data) return d->top->match_buffers[i].buf;
   for (int i = 0; i < d->top->n_alloc; i++)
@@ -762,7 +758,7 @@ static void nested_block(detector *d, tir_stmt *s) {
   int nr = b->n_reads, nw = b->n_writes;
   tir_buffer_region *ir = NULL, *iw = NULL;
   if (!nr && !nw && !b->regions_known) {
-    tir_block_infer_access_in(d->c, b, d->scope, d->nscope, &ir, &nr, &iw, &nw);
+    tir_block_infer_access_by(d->c, b, d->scope, d->scope_arg, &ir, &nr, &iw, &nw);
     rd = ir;
     wr = iw;
   }
@@ -780,8 +776,7 @@ static void push_relax(detector *d, tir_expr *var, tir_expr *min, tir_expr *exte
 }
 
 static void push_local(detector *d, const tir_buffer *b) {
-  d->local = grow_arr(d->local, &d->caplocal, d->nlocal + 1, sizeof *d->local);
-  d->local[d->nlocal++] = b;
+  if (b) tir_ptrmap_put(&d->local, b, 1);
 }
 
 static void walk_stmt(detector *d, tir_stmt *s) {
@@ -917,7 +912,7 @@ static void free_list(access_list *l) {
   free(l->v);
 }
 
-void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *const *scope, int nscope,
+void tir_block_infer_access_by(tir_ctx *c, const tir_block *blk, tir_buffer_of_data_fn buffer_of, void *arg,
                                tir_buffer_region **reads, int *nreads, tir_buffer_region **writes,
                                int *nwrites) {
   *reads = *writes = NULL;
@@ -927,8 +922,9 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   d.c = c;
   d.a = tir_analyzer_new(c, NULL);
   d.top = blk;
-  d.scope = scope;
-  d.nscope = nscope;
+  d.scope = buffer_of;
+  d.scope_arg = arg;
+  for (int i = 0; i < blk->n_alloc; i++) push_local(&d, blk->alloc_buffers[i]);
   /* the loads in a match_buffer's source region (B[A[i]:A[i] + 2] reads
    * A[i]), as TVM's detector counts them */
   for (int i = 0; i < blk->n_match; i++) {
@@ -957,7 +953,7 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   free_list(&d.reads);
   free_list(&d.writes);
   free(d.relax);
-  free(d.local);
+  tir_ptrmap_free(&d.local);
   free(d.views);
   free(d.conds);
   free(d.toks);
@@ -965,7 +961,26 @@ void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *con
   tir_analyzer_free(d.a);
 }
 
+typedef struct scope_list {
+  tir_buffer *const *v;
+  int n;
+} scope_list;
+
+static tir_buffer *in_list(void *arg, const tir_expr *data) {
+  const scope_list *l = arg;
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] && l->v[i]->data == data) return l->v[i];
+  return NULL;
+}
+
+void tir_block_infer_access_in(tir_ctx *c, const tir_block *blk, tir_buffer *const *scope, int nscope,
+                               tir_buffer_region **reads, int *nreads, tir_buffer_region **writes,
+                               int *nwrites) {
+  scope_list l = {scope, nscope};
+  tir_block_infer_access_by(c, blk, in_list, &l, reads, nreads, writes, nwrites);
+}
+
 void tir_block_infer_access(tir_ctx *c, const tir_block *blk, tir_buffer_region **reads, int *nreads,
                             tir_buffer_region **writes, int *nwrites) {
-  tir_block_infer_access_in(c, blk, NULL, 0, reads, nreads, writes, nwrites);
+  tir_block_infer_access_by(c, blk, NULL, NULL, reads, nreads, writes, nwrites);
 }

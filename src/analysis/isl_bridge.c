@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -779,6 +780,44 @@ static isl_set *flow_set(tir_analyzer *a, const char *params, const char *tuple,
   return s;
 }
 
+/* the texts of one query with their names renamed n0, n1, ... in order
+ * of appearance (isl's keywords kept), so that queries alike but for
+ * their vars' ids have one key */
+static char *memo_key(const char *const *parts, int n) {
+  static const char *const kw[] = {"exists", "and", "or", "not", "floor", "ceil", "mod", "min", "max", NULL};
+  tir_strmap names = {0};
+  sbuf k = {0};
+  sb_puts(&k, "");
+  for (int i = 0; i < n; i++) {
+    const char *s = parts[i] ? parts[i] : "";
+    while (*s) {
+      if (!(isalpha((unsigned char)*s) || *s == '_')) {
+        sb_printf(&k, "%c", *s++);
+        continue;
+      }
+      const char *e = s;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      char *tok = malloc((size_t)(e - s) + 1);
+      if (!tok) abort();
+      memcpy(tok, s, (size_t)(e - s));
+      tok[e - s] = 0;
+      bool keep = false;
+      for (int j = 0; kw[j] && !keep; j++) keep = !strcmp(kw[j], tok);
+      if (keep) sb_puts(&k, tok);
+      else {
+        long *id = tir_strmap_at(&names, tok, -1);
+        if (*id < 0) *id = (long)names.n - 1;
+        sb_printf(&k, "n%ld", *id);
+      }
+      free(tok);
+      s = e;
+    }
+    sb_puts(&k, "\x01");
+  }
+  tir_strmap_free(&names);
+  return k.s;
+}
+
 /* is some element r reads not written earlier in the iteration, and
  * written in an earlier one? */
 static bool read_carried(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_expr *extent,
@@ -832,23 +871,32 @@ static bool read_carried(tir_analyzer *a, const tir_expr *var, tir_expr *min, ti
     sb_puts(&params, "");
     for (int i = 0; i < t.nvars; i++) sb_printf(&params, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
     const char *P = params.s ? params.s : "", *T = tuple.s ? tuple.s : "";
-    isl_set *R = flow_set(a, P, T, rs.s), *C = flow_set(a, P, T, cs.s), *W = flow_set(a, P, T, ps.s);
-    sbuf ctext = {0};
-    sb_printf(&ctext, "[%s] -> { : %s }", P, ctx.s);
-    isl_set *X = read_set(a, ctext.s);
-    free(ctext.s);
-    if (R && C && W && X) {
+    const char *parts[] = {P, T, rs.s, cs.s, ps.s, ctx.s};
+    char *key = memo_key(parts, 6);
+    long known = tir_strmap_get(&a->flow_memo, key, -1);
+    isl_set *R = NULL, *C = NULL, *W = NULL, *X = NULL;
+    if (known < 0) {
+      R = flow_set(a, P, T, rs.s), C = flow_set(a, P, T, cs.s), W = flow_set(a, P, T, ps.s);
+      sbuf ctext = {0};
+      sb_printf(&ctext, "[%s] -> { : %s }", P, ctx.s);
+      X = read_set(a, ctext.s);
+      free(ctext.s);
+    }
+    if (known >= 0) carried = known;
+    else if (R && C && W && X) {
       isl_set *bad = isl_set_intersect_params(isl_set_intersect(isl_set_subtract(R, C), W), X);
       isl_bool empty = isl_set_is_empty(bad);
       if (empty == isl_bool_error) isl_diag(a);
       carried = empty == isl_bool_false;
       isl_set_free(bad);
+      if (empty != isl_bool_error) *tir_strmap_at(&a->flow_memo, key, 0) = carried;
     } else {
       isl_set_free(R);
       isl_set_free(C);
       isl_set_free(W);
       isl_set_free(X);
     }
+    free(key);
     free(params.s);
   }
   free(tuple.s);

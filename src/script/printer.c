@@ -230,9 +230,9 @@ static void pr_expr_tuple(printer *p, tir_expr *const *es, int n) {
  * that owns it), not the name a later declaration over it gives its uses
  * (data_as_declared) */
 static const char *data_name(const printer *p, const void *var) {
-  for (int i = 0; i < p->nnames; i++)
-    if (p->names[i].key == var) return p->names[i].text;
-  return NULL;
+  const pr_name *e = pr_entry(p, var);
+  while (e && pr_entry_prev(p, e)) e = pr_entry_prev(p, e);
+  return e ? e->text : NULL;
 }
 
 /* shape, dtype and the keyword arguments that differ from the defaults;
@@ -439,16 +439,11 @@ static void pr_stmt(printer *p, const tir_stmt *s);
  * statement of the same name is printed under another: TVM refuses to
  * define a name twice in one scope */
 static void pr_pop_flat(printer *p, int mark) {
-  static const char reserved = 0;
   if (!p->if_true_tail) {
     pr_pop_to(p, mark);
     return;
   }
-  for (int i = mark; i < p->nnames; i++) {
-    p->names[i].key = &reserved;
-    p->names[i].alias = false;
-    p->names[i].buf = NULL;
-  }
+  pr_reserve_from(p, mark);
 }
 
 static void pr_body(printer *p, const tir_stmt *s) {
@@ -943,9 +938,9 @@ static void pr_scalar_decl(printer *p, const tir_stmt *s) {
  * scope; so does a handle var (A = T.decl_buffer(..., data=A_ptr): A.data,
  * as TVM prints the references of a kernel after SplitHostDevice) */
 static void data_as_declared(printer *p, const tir_buffer *b, const char *name) {
-  for (int i = p->nnames - 1; i >= 0; i--) {
-    if (p->names[i].key != b->data) continue;
-    if (p->names[i].buf == b) return;
+  const pr_name *e = pr_entry(p, b->data);
+  if (e) {
+    if (e->buf == b) return;
     size_t n = strlen(name) + 8;
     char *t = malloc(n);
     if (!t) abort();

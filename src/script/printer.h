@@ -25,7 +25,9 @@ typedef struct pr_name {
   const void *key;
   char *text;
   bool alias;
+  bool chained;          /* in key_head's chains (not a name pr_pop_flat only reserves) */
   const tir_buffer *buf; /* alias of a buffer's data var: that buffer */
+  int prev;              /* the entry of the same key it shadows (an index of names), -1 if none */
 } pr_name;
 
 typedef struct printer {
@@ -45,6 +47,8 @@ typedef struct printer {
   const char *data_let_value;
   pr_name *names; /* a stack: scopes pop back to a mark */
   int nnames, capnames;
+  tir_ptrmap key_head; /* key -> its innermost entry's index + 1 (0: none) */
+  tir_strmap taken;    /* text -> how many entries not aliases name it so */
   const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */
   int nloops, caploops;
   /* free vars to declare at a block's match_buffers: var -> block */
@@ -76,6 +80,9 @@ void pr_free(printer *p);
 
 /* names */
 const char *pr_lookup(const printer *p, const void *key); /* NULL if none */
+const pr_name *pr_entry(const printer *p, const void *key); /* its innermost entry, or NULL */
+const pr_name *pr_entry_prev(const printer *p, const pr_name *e); /* the entry e shadows, or NULL */
+void pr_reserve_from(printer *p, int mark);
 /* defines key under a fresh name derived from hint; returns it */
 const char *pr_define(printer *p, const void *key, const char *hint);
 void pr_define_alias(printer *p, const void *key, const char *text, const tir_buffer *buf);

@@ -58,6 +58,8 @@ void pr_init(printer *p, tir_dialect d) {
 void pr_free(printer *p) {
   pr_pop_to(p, 0);
   free(p->names);
+  tir_ptrmap_free(&p->key_head);
+  tir_strmap_free(&p->taken);
   free(p->loops);
   free(p->decl_vars);
   free(p->decl_at);
@@ -70,19 +72,27 @@ void pr_free(printer *p) {
   free(p->out.s);
 }
 
+/* the innermost entry of key, or NULL */
+const pr_name *pr_entry(const printer *p, const void *key) {
+  long i = tir_ptrmap_get(&p->key_head, key, 0);
+  return i ? &p->names[i - 1] : NULL;
+}
+
+/* the entry it shadows, or NULL */
+const pr_name *pr_entry_prev(const printer *p, const pr_name *e) {
+  return e->prev >= 0 ? &p->names[e->prev] : NULL;
+}
+
 const char *pr_lookup(const printer *p, const void *key) {
-  for (int i = p->nnames - 1; i >= 0; i--)
-    if (p->names[i].key == key) return p->names[i].text;
-  return NULL;
+  const pr_name *e = pr_entry(p, key);
+  return e ? e->text : NULL;
 }
 
 static bool name_taken(const printer *p, const char *s) {
   /* `T` is the dialect's alias, used inside every function; `I` is only
    * used on the class decorator, so a var may be named I, as written */
   if (!strcmp(s, "T")) return true;
-  for (int i = 0; i < p->nnames; i++)
-    if (!p->names[i].alias && !strcmp(p->names[i].text, s)) return true;
-  return false;
+  return tir_strmap_get(&p->taken, s, 0) > 0;
 }
 
 static bool is_keyword(const char *s) {
@@ -125,11 +135,38 @@ static void push_name(printer *p, const void *key, char *text, bool alias, const
     p->names = n;
     p->capnames = cap;
   }
-  p->names[p->nnames].key = key;
-  p->names[p->nnames].text = text;
-  p->names[p->nnames].alias = alias;
-  p->names[p->nnames].buf = buf;
+  pr_name *e = &p->names[p->nnames];
+  e->key = key;
+  e->text = text;
+  e->alias = alias;
+  e->buf = buf;
+  e->chained = key != NULL;
+  e->prev = (int)tir_ptrmap_get(&p->key_head, key, 0) - 1;
   p->nnames++;
+  if (key) tir_ptrmap_put(&p->key_head, key, p->nnames);
+  if (!alias) ++*tir_strmap_at(&p->taken, text, 0);
+}
+
+/* the top entry leaves key_head's chains (popped, or kept only as a
+ * reserved name) */
+static void unchain(printer *p, pr_name *e) {
+  if (!e->chained) return;
+  tir_ptrmap_put(&p->key_head, e->key, e->prev + 1);
+  e->chained = false;
+}
+
+/* the entries from mark up stay as names no var is given, but no key
+ * finds them any longer (pr_pop_flat) */
+void pr_reserve_from(printer *p, int mark) {
+  static const char reserved = 0;
+  for (int i = p->nnames - 1; i >= mark; i--) {
+    pr_name *e = &p->names[i];
+    unchain(p, e);
+    if (e->alias) ++*tir_strmap_at(&p->taken, e->text, 0);
+    e->key = &reserved;
+    e->alias = false;
+    e->buf = NULL;
+  }
 }
 
 const char *pr_define(printer *p, const void *key, const char *hint) {
@@ -148,9 +185,8 @@ const char *pr_define(printer *p, const void *key, const char *hint) {
 }
 
 const tir_buffer *pr_data_buffer(const printer *p, const tir_expr *v) {
-  for (int i = p->nnames - 1; i >= 0; i--)
-    if (p->names[i].key == v) return p->names[i].buf;
-  return NULL;
+  const pr_name *e = pr_entry(p, v);
+  return e ? e->buf : NULL;
 }
 
 void pr_define_alias(printer *p, const void *key, const char *text, const tir_buffer *buf) {
@@ -162,7 +198,13 @@ void pr_define_alias(printer *p, const void *key, const char *text, const tir_bu
 }
 
 void pr_pop_to(printer *p, int mark) {
-  while (p->nnames > mark) free(p->names[--p->nnames].text);
+  while (p->nnames > mark) {
+    pr_name *e = &p->names[p->nnames - 1];
+    unchain(p, e);
+    if (!e->alias) --*tir_strmap_at(&p->taken, e->text, 0);
+    free(e->text);
+    p->nnames--;
+  }
 }
 
 void pr_var_name(printer *p, const tir_expr *v) {
@@ -328,8 +370,8 @@ static void pr_sub(printer *p, const tir_expr *e, bool parens) {
 /* the var's own name, under the X.data aliases of the buffers declared
  * over it; NULL where it has none */
 static const char *plain_name(const printer *p, const void *key) {
-  for (int i = p->nnames - 1; i >= 0; i--)
-    if (p->names[i].key == key && !p->names[i].alias) return p->names[i].text;
+  for (const pr_name *e = pr_entry(p, key); e; e = pr_entry_prev(p, e))
+    if (!e->alias) return e->text;
   return NULL;
 }
 

@@ -470,10 +470,10 @@ static bool module_const(rd *r, TSNode s) {
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;
   }
-  r->nsyms = 0;
+  rd_pop_syms(r, 0);
   rd_push_globals(r, r->nglobals);
   rval v = rd_eval(r, rhs);
-  r->nsyms = 0;
+  rd_pop_syms(r, 0);
   if (v.k == RV_ERR) return true;
   if (!module_fold(r, &v) || !const_value(v)) {
     tir_error(r->d, rd_span(rhs), "a module-level name is read only as a Python constant; this value is not one");
@@ -753,7 +753,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   r->fn = &fn;
   int nmacros = r->nmacros; /* the macros its body defines end with it */
   r->blk = NULL;
-  r->nsyms = 0;
+  rd_pop_syms(r, 0);
   rd_push_globals(r, r->nglobals);
   r->frame = r->nsyms; /* the parameters and the body: one scope, inside the module's */
   r->nloops = 0;
@@ -783,7 +783,7 @@ static tir_func *prim_func(rd *r, TSNode def, TSNode dec_call, bool method) {
   rd_chunk_end(r);
   r->fn = NULL;
   r->nmacros = nmacros;
-  r->nsyms = 0;
+  rd_pop_syms(r, 0);
   if (r->d->nerrors > before || !f->body) return NULL;
   f->params = fn.params;
   f->nparams = fn.nparams;
@@ -1512,7 +1512,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds_ex(m->funcs[i], d, oob_errors);
   if (r.match_an) tir_analyzer_free(r.match_an);
   tir_ptrmap_free(&r.thread_ext);
-  free(r.syms);
+  rd_free_syms(&r);
   free(r.typevars);
   free(r.globals);
   free(r.gfuncs);

@@ -76,7 +76,9 @@ typedef struct rd_sym {
   bool loop_bound; /* a free_decl var a loop (or thread launch) after its T.attr binds */
   unsigned uses;   /* uses of a free_decl var as a value, but for the T.attr nodes that hint a loop */
   tir_span bound_at; /* where loop_bound was set */
+  int prev;          /* the binding of the same name it shadows (an index of syms), -1 if none */
 } rd_sym;
+
 
 /* a loop in scope (for T.axis.remap domains) */
 typedef struct rd_loop {
@@ -164,7 +166,8 @@ typedef struct rd {
   const char *i_alias; /* "I" */
   bool t_alias_real, i_alias_real; /* set by an import statement, not a comment */
   bool deep_reported; /* "nested too deeply" said once */
-  rd_sym *syms; int nsyms, capsyms; /* malloc'd */
+  rd_sym *syms; int nsyms, capsyms; /* malloc'd; rd_push_sym adds, rd_pop_syms removes */
+  tir_strmap symtab; /* name -> its innermost binding (an index of syms, -1 if none) */
   /* T.decl_buffer(..., data=<a handle expression>) (TVM 0.27's DeclBuffer.data):
    * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
    * buffer a fresh data var and leaves the expression here */
@@ -365,6 +368,8 @@ TSNode rd_field(TSNode n, const char *field);
 const char *rd_t_name(rd *r, TSNode n);
 bool rd_is_i_name(rd *r, TSNode n, const char *name);
 void rd_push_sym(rd *r, const char *name, rval v);
+void rd_pop_syms(rd *r, int mark); /* back to the first mark bindings */
+void rd_free_syms(rd *r);
 rd_sym *rd_lookup(rd *r, const char *name);
 bool rd_fresh(rd *r, const char *name, tir_span sp);
 tir_buffer *rd_view_buffer(rd *r, const char *name, const tir_buffer *src, rval shape);

@@ -1077,28 +1077,22 @@ bool rd_block_frame_stmt(rd *r, TSNode stmt, bool *failed) {
 
 /* ---- blocks ---- */
 
-/* the buffers visible where the block stands (parameters, statement-level
- * declarations, enclosing blocks' allocations and match buffers): a
- * tvm_access_ptr in the block names them by their data var only */
-static tir_buffer **buffers_in_scope(rd *r, int *n) {
-  int cnt = 0, cap = 0;
-  tir_buffer **out = NULL;
-  for (int i = 0; i < r->nsyms; i++) {
-    if (r->syms[i].val.k != RV_BUFFER) continue;
-    out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
-    out[cnt++] = r->syms[i].val.buf;
-  }
+/* the buffer over data visible where the block stands (parameters,
+ * statement-level declarations, enclosing blocks' allocations and match
+ * buffers, the first declared first): a tvm_access_ptr in the block names
+ * it by its data var only.  Asked only for such a call, so that a block
+ * costs nothing for the names in scope. */
+static tir_buffer *buffer_in_scope(void *arg, const tir_expr *data) {
+  rd *r = arg;
+  for (int i = 0; i < r->nsyms; i++)
+    if (r->syms[i].val.k == RV_BUFFER && r->syms[i].val.buf && r->syms[i].val.buf->data == data)
+      return r->syms[i].val.buf;
   for (rd_block *p = r->blk; p; p = p->parent)
-    for (int i = 0; i < p->n_alloc; i++) {
-      out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
-      out[cnt++] = p->allocs[i];
-    }
-  for (int i = 0; r->fn && i < r->fn->root.n_alloc; i++) {
-    out = rd_grow(r->c, out, cnt, &cap, sizeof *out);
-    out[cnt++] = r->fn->root.allocs[i];
-  }
-  *n = cnt;
-  return out;
+    for (int i = 0; i < p->n_alloc; i++)
+      if (p->allocs[i] && p->allocs[i]->data == data) return p->allocs[i];
+  for (int i = 0; r->fn && i < r->fn->root.n_alloc; i++)
+    if (r->fn->root.allocs[i] && r->fn->root.allocs[i]->data == data) return r->fn->root.allocs[i];
+  return NULL;
 }
 
 static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
@@ -1118,9 +1112,8 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
   blk->n_writes = b->n_writes;
   if (!b->has_reads || !b->has_writes) {
     tir_buffer_region *rs = NULL, *ws = NULL;
-    int nr = 0, nw = 0, nscope = 0;
-    tir_buffer **scope = buffers_in_scope(r, &nscope);
-    tir_block_infer_access_in(r->c, blk, scope, nscope, &rs, &nr, &ws, &nw);
+    int nr = 0, nw = 0;
+    tir_block_infer_access_by(r->c, blk, buffer_in_scope, r, &rs, &nr, &ws, &nw);
     if (!b->has_reads) blk->reads = rs, blk->n_reads = nr;
     if (!b->has_writes) blk->writes = ws, blk->n_writes = nw;
   }
@@ -1177,7 +1170,7 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   tir_stmt *body = rd_stmts(r, b.body, 0);
   r->loop_depth = saved_depth;
   r->blk = b.parent;
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   r->frame = frame;
   if (!body) return NULL;
   return finish_block(r, &b, body);

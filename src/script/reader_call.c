@@ -1918,7 +1918,7 @@ static tir_attr_val *index_lambda(rd *r, TSNode fn, tir_dtype it, int nres) {
     TSNode p = rd_child(params, i);
     if (!rd_is(p, "identifier")) {
       tir_error(r->d, rd_span(p), "T.index_map's lambda parameters must be plain names");
-      r->nsyms = mark;
+      rd_pop_syms(r, mark);
       return NULL;
     }
     x[i] = tir_var(r->c, rd_text(r, p), it);
@@ -1926,7 +1926,7 @@ static tir_attr_val *index_lambda(rd *r, TSNode fn, tir_dtype it, int nres) {
     rd_push_sym(r, x[i]->u.var.name, rv_expr(x[i], x[i]->span));
   }
   rval body = rd_eval(r, rd_field(fn, "body"));
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   if (body.k == RV_ERR) return NULL;
   int n = body.k == RV_TUPLE ? body.n : 1;
   if (nres >= 0 && n != nres) {
@@ -2095,7 +2095,7 @@ static rval comm_reducer(rd *r, TSNode call) {
     TSNode p = rd_child(params, i);
     if (!rd_is(p, "identifier")) {
       tir_error(r->d, rd_span(p), "T.comm_reducer's lambda parameters must be plain names");
-      r->nsyms = mark;
+      rd_pop_syms(r, mark);
       return rv_err();
     }
     x[i] = tir_var(r->c, rd_text(r, p), id[i % (uint32_t)n]->dtype);
@@ -2103,7 +2103,7 @@ static rval comm_reducer(rd *r, TSNode call) {
     rd_push_sym(r, x[i]->u.var.name, rv_expr(x[i], x[i]->span));
   }
   rval body = rd_eval(r, rd_field(fn, "body"));
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   if (body.k == RV_ERR) return body;
   int nres = body.k == RV_TUPLE && !body.is_list ? body.n : 1;
   if (nres != n) {

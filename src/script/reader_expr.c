@@ -1326,18 +1326,18 @@ static rval list_comprehension(rd *r, TSNode n) {
       if (!rd_is(c, "if_clause")) continue;
       rval cv = rd_eval(r, rd_child(c, 0));
       if (cv.k == RV_ERR) {
-        r->nsyms = mark;
+        rd_pop_syms(r, mark);
         return rv_err();
       }
       if (cv.k != RV_BOOL && cv.k != RV_INT) {
         tir_error(r->d, rd_span(c), "a comprehension's condition must be a Python bool here");
-        r->nsyms = mark;
+        rd_pop_syms(r, mark);
         return rv_err();
       }
       keep = cv.i != 0;
     }
     rval x = keep ? rd_eval(r, body) : (rval){.k = RV_NONE};
-    r->nsyms = mark;
+    rd_pop_syms(r, mark);
     if (x.k == RV_ERR) return rv_err();
     if (keep) v.items[v.n++] = x;
   }

@@ -293,7 +293,21 @@ bool rd_py_keyword(const char *n) {
 void rd_push_sym(rd *r, const char *name, rval v) {
   if (rd_py_keyword(name)) tir_error(r->d, v.sp, "'%s' is a Python keyword: it cannot be a name", name);
   r->syms = grow_heap(r->syms, r->nsyms, &r->capsyms, sizeof *r->syms);
-  r->syms[r->nsyms++] = (rd_sym){.name = name, .val = v};
+  long *head = tir_strmap_at(&r->symtab, name, -1);
+  r->syms[r->nsyms] = (rd_sym){.name = name, .val = v, .prev = (int)*head};
+  *head = r->nsyms++;
+}
+
+void rd_pop_syms(rd *r, int mark) {
+  for (; r->nsyms > mark; r->nsyms--) {
+    const rd_sym *s = &r->syms[r->nsyms - 1];
+    *tir_strmap_at(&r->symtab, s->name, -1) = s->prev;
+  }
+}
+
+void rd_free_syms(rd *r) {
+  free(r->syms);
+  tir_strmap_free(&r->symtab);
 }
 
 /* the module's constants, in scope below a function's (or a hygienic
@@ -303,9 +317,9 @@ void rd_push_globals(rd *r, int upto) {
 }
 
 rd_sym *rd_lookup(rd *r, const char *name) {
-  for (int i = r->nsyms - 1; i >= r->sym_floor; i--)
-    if (!strcmp(r->syms[i].name, name)) return &r->syms[i];
-  return NULL;
+  long i = tir_strmap_get(&r->symtab, name, -1);
+  /* the innermost binding: a hygienic macro's floor hides the ones below */
+  return i >= r->sym_floor ? &r->syms[i] : NULL;
 }
 
 /* false (with an error) where name is bound already in the innermost

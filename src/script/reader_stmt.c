@@ -154,7 +154,7 @@ tir_stmt *rd_body(rd *r, TSNode list, uint32_t from) {
   int mark = r->nsyms, frame = r->frame;
   r->frame = mark;
   tir_stmt *s = rd_stmts(r, list, from);
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   r->frame = frame;
   return s;
 }
@@ -679,7 +679,7 @@ static tir_stmt *tuple_bind(rd *r, const char *name, rval v, TSNode list, uint32
     bufs[k] = rd_scalar_new(r, leaves[k].name, e->dtype, "local", sp);
     if (!(stores[k] = rd_scalar_store(r, bufs[k], leaves[k].v, sp))) return NULL;
   }
-  r->nsyms = mark; /* the scalars' names are not the body's (TVM's are not) */
+  rd_pop_syms(r, mark); /* the scalars' names are not the body's (TVM's are not) */
   if (n > TUPLE_SCALARS_MAX) n = 0; /* a long tuple: bound by name only (its dead scalars left out) */
   rd_push_sym(r, name, v);
   if (n == 0) return NULL;
@@ -1885,7 +1885,7 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
     r->sym_floor = r->nsyms;
     rd_push_globals(r, mc->nglobals); /* a default is read where the macro is defined */
     vals[i] = rd_eval(r, defaults[i]);
-    r->nsyms = mark;
+    rd_pop_syms(r, mark);
     r->sym_floor = floor;
     if (vals[i].k == RV_ERR) return NULL;
   }
@@ -1916,7 +1916,7 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   if (r->d && r->d->nerrors > errs && r->macro_depth == 1) /* where the erring body was expanded (the outermost call) */
     tir_diag_add(r->d, TIR_SEV_NOTE, sp, "in T.macro '%s', expanded here", mc->name);
   r->macro_depth--;
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   r->sym_floor = floor;
   r->frame = frame;
   return body;
@@ -2325,7 +2325,7 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
   r->loop_depth++;
   tir_stmt *body = rd_stmts(r, rd_field(s, "body"), 0);
   r->loop_depth--;
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   r->frame = frame;
   r->nloops = lmark;
   r->stmt_depth = saved_depth;
@@ -2546,7 +2546,7 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
   int mark = r->nsyms, frame = r->frame;
   r->frame = mark;
   tir_stmt *s = rd_stmts(r, rd_field(with, "body"), 0);
-  r->nsyms = mark;
+  rd_pop_syms(r, mark);
   r->frame = frame;
   if (s) b->init = s;
   return NULL;
@@ -2602,7 +2602,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
       int mark = r->nsyms, frame = r->frame;
       r->frame = mark;
       tir_stmt *st = launch(r, &a, rd_text(r, id), s, 0, &ru, body);
-      r->nsyms = mark; /* the var is the scope's */
+      rd_pop_syms(r, mark); /* the var is the scope's */
       r->frame = frame;
       return st;
     }
