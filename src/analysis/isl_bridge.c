@@ -10,10 +10,10 @@
  * per-dim min/max (isl_pw_aff in the kept vars) of the union of accesses.
  * Every isl object is freed on every path; isl errors (on_error=continue)
  * become diagnostics and a "not proved". */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +23,7 @@
 #include <isl/val.h>
 
 #include "analysis/analyzer_internal.h"
+#include "tir/visit.h"
 
 typedef struct sbuf {
   char *s;
@@ -347,9 +348,96 @@ static void emit_context(tx *t, sbuf *out) {
  * elifs costs O(n) per query, not the isl quota (55 elifs took 2.7 s in
  * Simplify).  Fewer facts stay sound. */
 #define MAX_DISJ 4
+
+typedef struct var_set {
+  tir_visitor v;
+  tir_ptrmap *in; /* the vars met so far -> 1 */
+  tir_ptrmap *of; /* or: vars to look for (in NULL) */
+  bool hit, any;  /* of: one of them met; any var met */
+} var_set;
+
+typedef struct var_list_v {
+  tir_visitor v;
+  const tir_expr **vs;
+  int n, cap;
+} var_list_v;
+
+static bool list_visit(tir_visitor *v, const tir_expr *e) {
+  var_list_v *l = v->user;
+  if (e->kind == TIR_VAR) push_ptr(&l->vs, &l->n, &l->cap, e);
+  return true;
+}
+
+/* the vars e names (malloc'd, *n of them; repeats possible) */
+static const tir_expr **collect_vars(const tir_expr *e, int *n) {
+  var_list_v l = {{.expr = list_visit}, NULL, 0, 0};
+  l.v.user = &l;
+  tir_visit_expr(&l.v, e);
+  *n = l.n;
+  return l.vs;
+}
+
+static bool var_visit(tir_visitor *v, const tir_expr *e) {
+  var_set *s = v->user;
+  if (e->kind != TIR_VAR) return true;
+  s->any = true;
+  if (s->of && tir_ptrmap_get(s->of, e, 0)) s->hit = true;
+  return true;
+}
+
+/* v and the vars its bound value or range names (a few levels) */
+static void add_var(tir_ptrmap *in, const tir_analyzer *a, const tir_expr *v, int depth) {
+  if (tir_ptrmap_get(in, v, 0)) return;
+  tir_ptrmap_put(in, v, 1);
+  const ana_var *info = depth < 8 ? ana_lookup(a, v) : NULL;
+  const tir_expr *named[3] = {info ? info->value : NULL, info ? info->min : NULL, info ? info->extent : NULL};
+  for (int k = 0; k < 3; k++) {
+    if (!named[k]) continue;
+    int n;
+    const tir_expr **vs = collect_vars(named[k], &n);
+    for (int j = 0; j < n; j++) add_var(in, a, vs[j], depth + 1);
+    free(vs);
+  }
+}
+
+/* which entered constraints bear on the query: those that share a var
+ * with it, or with one that does, and those of no var.  The others cannot
+ * change its answer but for a context that holds nowhere, and leaving them
+ * out stays sound (fewer facts); with them every query of a function of n
+ * shape vars named all n (Simplify was cubic in n: 250 match_buffers of
+ * symbolic shapes took 90 s) */
+static bool *relevant_conds(tx *t) {
+  tir_analyzer *a = t->a;
+  bool *rel = calloc((size_t)a->nconds + 1, sizeof *rel);
+  if (!rel) abort();
+  tir_ptrmap in = {0};
+  for (int i = 0; i < t->nvars; i++) add_var(&in, a, t->vars[i], 0);
+  for (int i = 0; i < t->nrelax; i++) add_var(&in, a, t->relax[i].var, 0);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int i = 0; i < a->nconds; i++) {
+      if (rel[i]) continue;
+      var_set s = {{.expr = var_visit}, NULL, &in, false, false};
+      s.v.user = &s;
+      tir_visit_expr(&s.v, a->conds[i].cond);
+      if (!s.hit && s.any) continue;
+      rel[i] = changed = true;
+      int n;
+      const tir_expr **vs = collect_vars(a->conds[i].cond, &n);
+      for (int j = 0; j < n; j++) add_var(&in, a, vs[j], 0);
+      free(vs);
+    }
+  }
+  tir_ptrmap_free(&in);
+  return rel;
+}
+
 static void emit_conds(tx *t, sbuf *out) {
   int disj = 0;
+  bool *rel = relevant_conds(t);
   for (int i = t->a->nconds - 1; i >= 0; i--) {
+    if (!rel[i]) continue;
     sbuf c = {0};
     emit_bool(t, t->a->conds[i].cond, &c);
     bool d = c.s && (strstr(c.s, " != ") || strstr(c.s, " or "));
@@ -357,6 +445,7 @@ static void emit_conds(tx *t, sbuf *out) {
     t->fail = false;
     free(c.s);
   }
+  free(rel);
 }
 
 /* isl's work per query is bounded (isl_ctx_set_max_operations): a query

@@ -475,6 +475,13 @@ static bool vl_push(var_list *l, const tir_expr *var, tir_expr *min, tir_expr *e
   return true;
 }
 
+/* e with the vars of one-iteration loops replaced by their mins (twice:
+ * a min may name an outer such loop) */
+static tir_expr *one_iter(tir_ctx *c, const tir_var_map *one, tir_expr *e) {
+  if (!e || !one->n) return e;
+  return tir_substitute_expr(c, tir_substitute_expr(c, e, one), one);
+}
+
 /* does loop sc carry buffer bi's value from one iteration to the next?
  * The threads' vars (a thread-bound or parallel loop, a launch) below the
  * buffer's block: any thread may have written what one reads, so each
@@ -503,12 +510,19 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
     var_list ord = {0}, rest = {0};
     ok = !x->unknown;
     depth = 0;
-    /* its loops inside sc: the serial ones ordered (outer first), the rest spread */
+    /* its loops inside sc: the serial ones ordered (outer first), the rest
+     * spread; a loop of one iteration is its min, no dimension (its var
+     * replaced where the access names it: equal in both accesses of any
+     * pair, it orders nothing; meta-schedule's tilings hold many, and isl's
+     * time grows fast with the dimensions) */
+    tir_var_map one = {0};
     for (const scope *s = x->sc; s && s != sc && ok; s = s->parent) {
       if (!s->stmt || s->stmt->kind != TIR_FOR) continue;
       const tir_stmt *l = s->stmt;
-      ok = ++depth <= CARRY_MAX_DEPTH && unit_step(l) &&
-           vl_push(ordered(l) ? &ord : &rest, l->u.loop.var, l->u.loop.min, l->u.loop.extent, l);
+      int64_t ext;
+      ok = ++depth <= CARRY_MAX_DEPTH && unit_step(l);
+      if (ok && tir_is_const_int(l->u.loop.extent, &ext) && ext == 1) tir_var_map_set(&one, l->u.loop.var, l->u.loop.min);
+      else if (ok) ok = vl_push(ordered(l) ? &ord : &rest, l->u.loop.var, l->u.loop.min, l->u.loop.extent, l);
     }
     for (int j = 0; j < spread.n && ok; j++) ok = vl_push(&rest, spread.v[j].var, spread.v[j].min, spread.v[j].extent, NULL);
     /* the vars its blocks and lets bind; a launch's range: spread below the block, a parameter above */
@@ -516,7 +530,7 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
     for (const dnode *d = x->defs; d && ok; d = d->up) {
       ok = ++nd <= CARRY_MAX_DEPTH;
       if (ok && d->extent && d->depth < bi->decl->depth) ok = vl_push(&outer, d->var, d->value, d->extent, NULL);
-      else if (ok) ok = vl_push(&rest, d->var, d->value, d->extent, NULL);
+      else if (ok) ok = vl_push(&rest, d->var, one_iter(p->c, &one, d->value), d->extent, NULL);
     }
     int nc = 0;
     for (const cnode *c = x->conds; c && nc <= CARRY_MAX_DEPTH; c = c->up) nc++;
@@ -534,13 +548,24 @@ static bool carries(plan *p, tir_analyzer *a, buf_info *bi, scope *sc) {
         lids[j] = ord.ids[nl - 1 - j];
       }
       if (rest.n) memcpy(dims + nl, rest.v, sizeof *dims * (size_t)rest.n);
+      for (int j = 0; j < n && one.n; j++) {
+        dims[j].min = one_iter(p->c, &one, dims[j].min);
+        if (dims[j].extent) dims[j].extent = one_iter(p->c, &one, dims[j].extent);
+      }
       int j = 0;
       for (const cnode *c = x->conds; c; c = c->up, j++) {
-        conds[j] = c->cond;
+        conds[j] = one_iter(p->c, &one, c->cond);
         neg[j] = c->neg;
       }
-      fa[k] = (tir_flow_access){x->idx, x->nidx, dims, n, nl, lids, conds, neg, nc, x->seq, x->write};
+      tir_expr *const *idx = x->idx;
+      if (one.n) {
+        tir_expr **sub = tir_alloc(p->c, sizeof *sub * (size_t)(x->nidx + 1));
+        for (int q = 0; q < x->nidx; q++) sub[q] = one_iter(p->c, &one, x->idx[q]);
+        idx = sub;
+      }
+      fa[k] = (tir_flow_access){idx, x->nidx, dims, n, nl, lids, conds, neg, nc, x->seq, x->write};
     }
+    tir_var_map_free(&one);
     free(ord.v);
     free(ord.ids);
     free(rest.v);
