@@ -412,13 +412,22 @@ static bool const_too_deep(TSNode rhs, TSNode bad) {
   return d > CONST_DEPTH;
 }
 
-static bool const_value(rval v) {
+/* a tuple whose items were checked (folded, constant) already: a module
+ * constant built of earlier ones shares their items, `C1 = (C0, C0)`, and
+ * is not walked again (40 such lines had taken 2^40 steps) */
+static bool checked_tuple(const rd *r, rval v) {
+  return v.k == RV_TUPLE && v.n && tir_ptrmap_get(&r->const_tuples, v.items, 0);
+}
+
+static bool const_value(rd *r, rval v) {
   switch (v.k) {
     case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: return true;
     case RV_EXPR: return tir_is_constant_valued(v.e);
     case RV_TUPLE:
+      if (checked_tuple(r, v)) return true;
       for (int i = 0; i < v.n; i++)
-        if (!const_value(v.items[i])) return false;
+        if (!const_value(r, v.items[i])) return false;
+      if (v.n) tir_ptrmap_put(&r->const_tuples, v.items, 1);
       return true;
     default: return false;
   }
@@ -429,6 +438,7 @@ static bool const_value(rval v) {
  * parser's own evaluator, in a body, keeps the node: folded here; any
  * other expr that is not a constant is no Python constant (refused) */
 static bool module_fold(rd *r, rval *v) {
+  if (checked_tuple(r, *v)) return true;
   if (v->k == RV_TUPLE) {
     for (int i = 0; i < v->n; i++)
       if (!module_fold(r, &v->items[i])) return false;
@@ -474,15 +484,16 @@ static bool module_const(rd *r, TSNode s) {
   rd_push_globals(r, r->nglobals);
   rval v = rd_eval(r, rhs);
   rd_pop_syms(r, 0);
-  if (v.k == RV_ERR) return true;
-  if (!module_fold(r, &v) || !const_value(v)) {
+  bool bad_value = v.k == RV_ERR;
+  if (!bad_value && (!module_fold(r, &v) || !const_value(r, v))) {
     tir_error(r->d, rd_span(rhs), "a module-level name is read only as a Python constant; this value is not one");
-    return true;
+    bad_value = true;
   }
-  if (!rd_is(lhs, "identifier") && (v.k != RV_TUPLE || v.n != (int)nn)) {
+  if (!bad_value && !rd_is(lhs, "identifier") && (v.k != RV_TUPLE || v.n != (int)nn)) {
     tir_error(r->d, rd_span(rhs), "the value does not unpack into %u names", nn);
-    return true;
+    bad_value = true;
   }
+  if (bad_value) v = (rval){.k = RV_ERR}; /* its names bound, so that their uses stay quiet */
   for (uint32_t i = 0; i < nn; i++) {
     TSNode id = rd_is(lhs, "identifier") ? lhs : rd_child(lhs, i);
     const char *name = rd_text(r, id);
@@ -496,7 +507,7 @@ static bool module_const(rd *r, TSNode s) {
                 name);
       return true;
     }
-    rval one = rd_is(lhs, "identifier") ? v : v.items[i];
+    rval one = rd_is(lhs, "identifier") || bad_value ? v : v.items[i];
     /* each binding is appended (a name bound again is rebound: the later
      * binding shadows the earlier), so that a macro sees them as they
      * were where it was defined (rd_push_globals) */
@@ -1513,6 +1524,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   if (r.match_an) tir_analyzer_free(r.match_an);
   tir_ptrmap_free(&r.thread_ext);
   rd_free_syms(&r);
+  tir_ptrmap_free(&r.const_tuples);
   free(r.typevars);
   free(r.globals);
   free(r.gfuncs);

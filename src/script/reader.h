@@ -168,6 +168,8 @@ typedef struct rd {
   bool deep_reported; /* "nested too deeply" said once */
   rd_sym *syms; int nsyms, capsyms; /* malloc'd; rd_push_sym adds, rd_pop_syms removes */
   tir_strmap symtab; /* name -> its innermost binding (an index of syms, -1 if none) */
+  tir_ptrmap const_tuples; /* items of module-constant tuples checked constant -> 1 */
+  long macro_expansions;   /* T.macro calls expanded in the text (a budget) */
   /* T.decl_buffer(..., data=<a handle expression>) (TVM 0.27's DeclBuffer.data):
    * rd_buffer_from_args takes such a data= where decl_data_ok, gives the
    * buffer a fresh data var and leaves the expression here */

@@ -609,7 +609,13 @@ static int64_t floordiv64(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
   return q;
 }
-static int64_t floormod64(int64_t a, int64_t b) { return a - floordiv64(a, b) * b; }
+/* b != 0 and b != -1 (the caller's); a - floordiv(a, b) * b overflows
+ * where a is INT64_MIN, the remainder does not */
+static int64_t floormod64(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
 
 /* constant folding and identities, as TVM's arith::TryConstFold does; a
  * comparison of two constants is read as the @T.prim_func decorator reads
@@ -865,11 +871,19 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   if (a.k == RV_ERR || b.k == RV_ERR) return rv_err();
   if (a.k == RV_STR && b.k == RV_STR && !strcmp(op, "+")) { /* Python's string concatenation */
     size_t la = strlen(a.s), lb = strlen(b.s);
+    if (la + lb > (1 << 20)) {
+      tir_error(r->d, sp, "a string concatenated to more than %d bytes", 1 << 20);
+      return rv_err();
+    }
     char *s = tir_alloc(r->c, la + lb + 1);
     memcpy(s, a.s, la), memcpy(s + la, b.s, lb + 1);
     return (rval){.k = RV_STR, .s = s, .sp = sp};
   }
   if (a.k == RV_TUPLE && b.k == RV_TUPLE && a.is_list == b.is_list && !strcmp(op, "+")) { /* list + list */
+    if ((int64_t)a.n + b.n > (1 << 20)) {
+      tir_error(r->d, sp, "a tuple or list concatenated to more than %d items", 1 << 20);
+      return rv_err();
+    }
     rval v = {.k = RV_TUPLE, .is_list = a.is_list, .n = a.n + b.n, .sp = sp};
     v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(v.n + 1));
     for (int i = 0; i < a.n; i++) v.items[i] = a.items[i];

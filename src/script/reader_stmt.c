@@ -9,6 +9,12 @@
 #include "tir/script.h"
 #include "tir/visit.h"
 
+/* expansions in one text: 100,000 take about a second */
+#define RD_MAX_MACRO_EXPANSIONS 100000
+/* a value a name copies at each use (T.meta_var, a macro's parameter) */
+#define RD_MAX_WRITTEN_OUT 10000
+static long tree_size(const tir_expr *e, long cap);
+
 /* the statements that scope the rest of their list (lets, local scalars,
  * allocations: up to RD_MAX_STMT_DEPTH = 500 deep) recurse through
  * rd_stmts, stmt_at, expr_stmt, assignment, let and rest_of: the other
@@ -898,9 +904,9 @@ static __attribute__((noinline)) tir_stmt *meta_var(rd *r, TSNode left, TSNode r
   if (v.k == RV_ERR) return NULL;
   /* each use of the name copies the expression: T.meta_var(x + x) chained
    * doubles it, a tree that no pass could walk in time */
-  if (v.k == RV_EXPR && tree_size(v.e, 10000) > 10000) {
-    tir_error(r->d, v.sp, "T.meta_var: the expression has more than 10000 nodes written out (each use of a name "
-                          "copies it); bind it with a let");
+  if (v.k == RV_EXPR && tree_size(v.e, RD_MAX_WRITTEN_OUT) > RD_MAX_WRITTEN_OUT) {
+    tir_error(r->d, v.sp, "T.meta_var: the expression has more than %d nodes written out (each use of a name "
+                          "copies it); bind it with a let", RD_MAX_WRITTEN_OUT);
     return NULL;
   }
   if (rd_is(left, "identifier")) {
@@ -1892,6 +1898,26 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   if (mc->hygienic) {
     r->sym_floor = r->nsyms;
     rd_push_globals(r, mc->nglobals); /* the module's globals as they were where it was defined (TVM's capture) */
+  }
+  for (int i = 0; i < np; i++)
+    if (vals[i].k == RV_EXPR && tree_size(vals[i].e, RD_MAX_WRITTEN_OUT) > RD_MAX_WRITTEN_OUT) {
+      /* each use of the parameter copies it: `m(v + v + v + v)` passed on
+       * through macros grows 4x a level, a tree no pass could walk */
+      tir_error(r->d, vals[i].sp,
+                "T.macro '%s': the value of '%s' has more than %d nodes written out (each use of a parameter "
+                "copies it); bind it with a let",
+                mc->name, names[i], RD_MAX_WRITTEN_OUT);
+      rd_pop_syms(r, mark);
+      r->sym_floor = floor;
+      return NULL;
+    }
+  if (++r->macro_expansions > RD_MAX_MACRO_EXPANSIONS) {
+    if (r->macro_expansions == RD_MAX_MACRO_EXPANSIONS + 1)
+      tir_error(r->d, sp, "more than %d T.macro expansions in this text (macros that call each other several times "
+                          "grow exponentially)", RD_MAX_MACRO_EXPANSIONS);
+    rd_pop_syms(r, mark);
+    r->sym_floor = floor;
+    return NULL;
   }
   r->frame = r->nsyms; /* its parameters and body: a scope of their own */
   for (int i = 0; i < np; i++) rd_push_sym(r, names[i], vals[i]);
