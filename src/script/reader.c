@@ -1278,6 +1278,18 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
        * and `def expected(...)` undecorated, and its harness reads each as
        * "@T.prim_func\n" + its dedented source: so does tirc, saying so */
       if (decorated) {
+        const char *fname = rd_text(r, rd_field(s, "name"));
+        static const char *const builtin[] = {"max", "min", "abs", "int", "float", "bool", "len", "sum", "range", NULL};
+        bool rebinds = false;
+        for (int i = 0; builtin[i] && !rebinds; i++) rebinds = !strcmp(fname, builtin[i]);
+        for (int i = 0; i < r->nmacros && !rebinds; i++) rebinds = !strcmp(fname, r->macros[i].name);
+        if (rebinds) { /* Python binds the name to it for what follows: TVM's parser would call it */
+          tir_error(r->d, rd_span(rd_field(s, "name")),
+                    "'%s' is a Python function that rebinds the name '%s' for the functions after it (TVM's "
+                    "parser would call it); tirc does not run Python functions",
+                    fname, fname);
+          continue;
+        }
         tir_warning(r->d, rd_span(s),
                     "'%s' has no decorator: a Python function beside the decorated ones, not read (as TVM's parser "
                     "reads only those)",
@@ -1298,7 +1310,14 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
     }
     if (type_var(r, s)) continue;
     if (module_const(r, s)) continue;
-    if (main_guard(r, s)) continue;
+    if (main_guard(r, s)) {
+      /* a module that is read (imported) runs its else or elif */
+      TSNode alt = rd_field(s, "alternative");
+      if (!ts_node_is_null(alt))
+        tir_error(r->d, rd_span(alt), "the else of `if __name__ == \"__main__\":` runs where the module is imported; "
+                                      "tirc does not run module-level statements");
+      continue;
+    }
     tir_error(r->d, rd_span(s), "unexpected top-level statement");
   }
 }

@@ -1700,7 +1700,11 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
   bool num = x.k == RV_INT || x.k == RV_FLOAT || x.k == RV_BOOL;
   if (!strcmp(name, "len")) {
     if (x.k == RV_TUPLE || x.k == RV_DICT) *out = (rval){.k = RV_INT, .i = x.n, .sp = a.sp};
-    else if (x.k == RV_STR) *out = (rval){.k = RV_INT, .i = (int64_t)strlen(x.s), .sp = a.sp};
+    else if (x.k == RV_STR) { /* Python's length: code points, not UTF-8 bytes */
+      int64_t n = 0;
+      for (const unsigned char *c = (const unsigned char *)x.s; *c; c++) n += (*c & 0xC0) != 0x80;
+      *out = (rval){.k = RV_INT, .i = n, .sp = a.sp};
+    }
     else tir_error(r->d, x.sp, "len() takes a tuple, list, dict or string here");
     return true;
   }
@@ -1733,7 +1737,7 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
   }
   double f = x.k == RV_FLOAT ? x.f : (double)x.i;
   if (!strcmp(name, "int")) {
-    if (x.k == RV_FLOAT && !(f > -9.3e18 && f < 9.3e18)) {
+    if (x.k == RV_FLOAT && !(f >= -9223372036854775808.0 && f < 9223372036854775808.0)) {
       tir_error(r->d, x.sp, "int() of %g is out of range", f);
       return true;
     }

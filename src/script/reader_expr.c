@@ -752,6 +752,28 @@ static tir_expr *adopt(rd *r, rval lit, tir_expr *other) {
 
 static bool py_truthy(rval v) { return v.k == RV_FLOAT ? v.f != 0 : v.i != 0; }
 
+/* Python's comparison of two numbers: exact between an int and a float
+ * (2**53 + 1 == 2.0**53 is False), which a conversion to double is not;
+ * -1, 0, 1, or 2 where a NaN leaves them unordered */
+static int py_cmp(rval a, rval b) {
+  bool fa = a.k == RV_FLOAT, fb = b.k == RV_FLOAT;
+  if (!fa && !fb) return a.i < b.i ? -1 : a.i > b.i;
+  if (fa && fb) return isnan(a.f) || isnan(b.f) ? 2 : a.f < b.f ? -1 : a.f > b.f;
+  if (fa) {
+    int c = py_cmp(b, a);
+    return c == 2 ? 2 : -c;
+  }
+  int64_t i = a.i;
+  double f = b.f;
+  if (isnan(f)) return 2;
+  if (f >= 9223372036854775808.0) return -1;
+  if (f < -9223372036854775808.0) return 1;
+  double fl = floor(f);
+  int64_t k = (int64_t)fl;
+  if (i != k) return i < k ? -1 : 1;
+  return f > fl ? -1 : 0;
+}
+
 static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   bool fl = a.k == RV_FLOAT || b.k == RV_FLOAT;
   double x = a.k == RV_FLOAT ? a.f : (double)a.i, y = b.k == RV_FLOAT ? b.f : (double)b.i;
@@ -759,15 +781,16 @@ static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   rval out = {.k = fl ? RV_FLOAT : RV_INT, .sp = sp};
   rval bl = {.k = RV_BOOL, .sp = sp};
   if (!strcmp(op, "and")) return py_truthy(a) ? b : a;
-  if (!strcmp(op, "max")) return (fl ? x < y : p < q) ? b : a;
-  if (!strcmp(op, "min")) return (fl ? x > y : p > q) ? b : a;
+  int c = py_cmp(a, b);
+  if (!strcmp(op, "max")) return c == -1 ? b : a; /* Python's max keeps the first of equals (and of NaNs) */
+  if (!strcmp(op, "min")) return c == 1 ? b : a;
   if (!strcmp(op, "or")) return py_truthy(a) ? a : b;
-  if (!strcmp(op, "<")) return bl.i = x < y, bl;
-  if (!strcmp(op, "<=")) return bl.i = x <= y, bl;
-  if (!strcmp(op, ">")) return bl.i = x > y, bl;
-  if (!strcmp(op, ">=")) return bl.i = x >= y, bl;
-  if (!strcmp(op, "==")) return bl.i = x == y, bl;
-  if (!strcmp(op, "!=")) return bl.i = x != y, bl;
+  if (!strcmp(op, "<")) return bl.i = c == -1, bl;
+  if (!strcmp(op, "<=")) return bl.i = c == -1 || c == 0, bl;
+  if (!strcmp(op, ">")) return bl.i = c == 1, bl;
+  if (!strcmp(op, ">=")) return bl.i = c == 1 || c == 0, bl;
+  if (!strcmp(op, "==")) return bl.i = c == 0, bl;
+  if (!strcmp(op, "!=")) return bl.i = c != 0, bl;
   if (!strcmp(op, "/")) {
     if (y == 0) goto divzero;
     out.k = RV_FLOAT;
@@ -780,8 +803,20 @@ static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     else if (!strcmp(op, "*")) out.f = x * y;
     else if (!strcmp(op, "//")) { if (y == 0) goto divzero; out.f = floor(x / y); }
     else if (!strcmp(op, "%")) { if (y == 0) goto divzero; out.f = x - floor(x / y) * y; }
-    else if (!strcmp(op, "**")) out.f = pow(x, y);
-    else goto unsupported;
+    else if (!strcmp(op, "**")) {
+      /* where Python raises: 0.0 ** -1 (ZeroDivisionError), (-8) ** 0.5
+       * (a complex, which TVM cannot take), 10.0 ** 400 (OverflowError) */
+      if (x == 0 && y < 0) goto divzero;
+      if (x < 0 && isfinite(y) && y != floor(y)) {
+        tir_error(r->d, sp, "a negative number to a fractional power is a complex number in Python");
+        return rv_err();
+      }
+      out.f = pow(x, y);
+      if (isinf(out.f) && isfinite(x) && isfinite(y)) {
+        tir_error(r->d, sp, "float overflow in constant expression (Python raises OverflowError)");
+        return rv_err();
+      }
+    } else goto unsupported;
     return out;
   }
   int64_t v;
@@ -796,7 +831,12 @@ static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   else if (!strcmp(op, "<<")) { if (q < 0 || q > 62 || __builtin_mul_overflow(p, (int64_t)1 << q, &v)) goto overflow; } /* p * 2^q: Python's, and no C shift of a negative */
   else if (!strcmp(op, ">>")) { if (q < 0) goto overflow; v = q > 63 ? (p < 0 ? -1 : 0) : p >> q; }
   else if (!strcmp(op, "**")) {
-    if (q < 0) { out.k = RV_FLOAT; out.f = pow(x, y); return out; }
+    if (q < 0) {
+      if (p == 0) goto divzero; /* 0 ** -1: Python's ZeroDivisionError */
+      out.k = RV_FLOAT;
+      out.f = pow(x, y);
+      return out;
+    }
     v = 1;
     for (int64_t i = 0; i < q; i++)
       if (__builtin_mul_overflow(v, p, &v)) goto overflow;
