@@ -315,7 +315,9 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   case RV_BOOL: return with_span(r, tir_bool(r->c, v.i != 0), v.sp);
   case RV_INT:
     return with_span(r, tir_int(r->c, v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64, v.i), v.sp);
-  case RV_FLOAT: return with_span(r, tir_float(r->c, TIR_FLOAT32, v.f), v.sp);
+  case RV_FLOAT: /* tvm.tirx.const's inference: float64 for inf and nan (and past float32's range, which
+                   * the float32 constant refuses, as TVM's parser cannot read its own print of such a float64) */
+    return with_span(r, tir_float(r->c, isfinite(v.f) ? TIR_FLOAT32 : TIR_FLOAT64, v.f), v.sp);
   case RV_STR:
     if (v.llvm_id) {
       tir_error(r->d, v.sp,
