@@ -63,6 +63,8 @@ void cg_free(cg *g) {
   g->bounds = NULL;
   free(g->names);
   g->names = NULL;
+  tir_ptrmap_free(&g->name_head);
+  tir_strmap_free(&g->name_count);
   free(g->spans);
   g->spans = NULL;
   g->nspans = g->spans_cap = 0;
@@ -145,9 +147,19 @@ static bool is_global(const cg *g, const char *n) {
 static bool name_taken(const cg *g, const char *n) {
   if (cg_reserved_name(n)) return true;
   if (is_global(g, n)) return true;
-  for (int i = 0; i < g->nnames; i++)
-    if (!strcmp(g->names[i].name, n)) return true;
-  return false;
+  return tir_strmap_get(&g->name_count, n, 0) > 0;
+}
+
+void cg_push_name(cg *g, const void *key, const char *name) {
+  if (g->nnames == g->names_cap) {
+    g->names_cap = g->names_cap ? 2 * g->names_cap : 64;
+    g->names = realloc(g->names, sizeof *g->names * (size_t)g->names_cap);
+    if (!g->names) abort();
+  }
+  int prev = key ? (int)tir_ptrmap_get(&g->name_head, key, 0) - 1 : -1;
+  g->names[g->nnames++] = (cg_name){key, name, g->depth, prev};
+  if (key) tir_ptrmap_put(&g->name_head, key, g->nnames);
+  if (name) ++*tir_strmap_at(&g->name_count, name, 0);
 }
 
 const char *cg_define(cg *g, const void *key, const char *hint) {
@@ -166,19 +178,16 @@ const char *cg_define(cg *g, const void *key, const char *hint) {
   char cand[128];
   snprintf(cand, sizeof cand, "%s", base);
   for (int i = 1; name_taken(g, cand); i++) snprintf(cand, sizeof cand, "%s_%d", base, i);
-  if (g->nnames == g->names_cap) {
-    g->names_cap = g->names_cap ? 2 * g->names_cap : 64;
-    g->names = realloc(g->names, sizeof *g->names * (size_t)g->names_cap);
-    if (!g->names) abort();
-  }
   const char *n = tir_strdup(g->ctx, cand);
-  g->names[g->nnames++] = (cg_name){key, n, g->depth};
+  cg_push_name(g, key, n);
   return n;
 }
 
 const char *cg_lookup(cg *g, const void *key) {
-  for (int i = g->nnames - 1; i >= 0; i--)
-    if (g->names[i].key == key) return g->names[i].name;
+  long i = key ? tir_ptrmap_get(&g->name_head, key, 0) : 0;
+  if (i) return g->names[i - 1].name;
+  for (int k = g->nnames - 1; !key && k >= 0; k--) /* a NULL key (none is pushed so, but as the list had it) */
+    if (!g->names[k].key) return g->names[k].name;
   return NULL;
 }
 
@@ -213,7 +222,11 @@ const char *cg_tmp(cg *g, const char *hint) {
 void cg_enter(cg *g) { g->depth++; }
 
 void cg_leave(cg *g) {
-  while (g->nnames > 0 && g->names[g->nnames - 1].depth >= g->depth) g->nnames--;
+  while (g->nnames > 0 && g->names[g->nnames - 1].depth >= g->depth) {
+    const cg_name *e = &g->names[--g->nnames];
+    if (e->key) tir_ptrmap_put(&g->name_head, e->key, e->prev + 1);
+    if (e->name) --*tir_strmap_at(&g->name_count, e->name, 0);
+  }
   g->depth--;
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ir/ptrmap.h"
 #include "tir/analysis.h"
 #include "tir/aot.h"
 #include "tir/diag.h"
@@ -43,6 +44,7 @@ typedef struct cg_name {
   const void *key;
   const char *name;
   int depth;
+  int prev; /* the entry of the same key it shadows (an index of names), -1 if none */
 } cg_name;
 
 typedef struct cg cg;
@@ -101,6 +103,8 @@ struct cg {
   int indent;
   cg_name *names;
   int nnames, names_cap;
+  tir_ptrmap name_head;  /* key -> its innermost entry's index + 1 */
+  tir_strmap name_count; /* C name -> the entries in scope that spell it */
   int depth;          /* C block depth, for name scoping */
   bool helpers[CG_HELPER_COUNT][CG_NTYPES];
   int tmp_counter;
@@ -227,6 +231,10 @@ void cg_stmt(cg *g, const tir_stmt *s);
 const tir_stmt *cg_workspace(const tir_func *f, const char **mode);
 bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b); /* loads, stores or addresses of b */
 bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
+/* every var cg_uses_var(s, var) is true of, each -> 1 in out (one walk) */
+void cg_used_vars(const tir_stmt *s, tir_ptrmap *out);
+/* a name in scope (cg_define's and cg_alias's entry) */
+void cg_push_name(cg *g, const void *key, const char *name);
 bool cg_may_write_var(const tir_stmt *s, const void *var); /* a store over var, or var handed on as a value */
 /* may s read an element of var's array (nelems elements, -1 unknown) no
  * store set: its first access in program order a read (a load, or var

@@ -58,6 +58,39 @@ static bool walk_uses(const tir_stmt *s, const void *var, bool stores) {
 
 bool cg_uses_var(const tir_stmt *s, const void *var) { return walk_uses(s, var, true); }
 
+/* ---- every var cg_uses_var finds in a statement, in one walk ---- */
+
+static bool set_expr(tir_visitor *v, const tir_expr *e) {
+  tir_ptrmap *m = v->user;
+  if (e->kind == TIR_VAR) tir_ptrmap_put(m, e, 1);
+  if (e->kind == TIR_BUFFER_LOAD && e->u.load.buf->data) tir_ptrmap_put(m, e->u.load.buf->data, 1);
+  return true;
+}
+
+static bool set_stmt(tir_visitor *v, const tir_stmt *s) {
+  tir_ptrmap *m = v->user;
+  /* as use_stmt: what the printer leaves out is no use */
+  if (s->kind == TIR_EVALUATE && s->u.eval.value->kind != TIR_CALL) return false;
+  if (s->kind == TIR_ATTR && strcmp(s->u.attr.key, "thread_extent") && strcmp(s->u.attr.key, "virtual_thread")) {
+    if (s->u.attr.body) cg_used_vars(s->u.attr.body, m);
+    return false;
+  }
+  if (s->kind == TIR_FOR && s->u.loop.annotations) {
+    const tir_expr *parts[] = {s->u.loop.var, s->u.loop.min, s->u.loop.extent, s->u.loop.step};
+    for (int i = 0; i < 4; i++)
+      if (parts[i]) tir_visit_expr(v, parts[i]);
+    cg_used_vars(s->u.loop.body, m);
+    return false;
+  }
+  if (s->kind == TIR_BUFFER_STORE && s->u.store.buf->data) tir_ptrmap_put(m, s->u.store.buf->data, 1);
+  return true;
+}
+
+void cg_used_vars(const tir_stmt *s, tir_ptrmap *out) {
+  tir_visitor v = {.expr = set_expr, .stmt = set_stmt, .user = out};
+  tir_visit_stmt(&v, s);
+}
+
 bool cg_expr_uses_var(const tir_expr *e, const void *var) {
   use_ctx u = {var, false, false};
   tir_visitor v = {.expr = use_expr, .user = &u};

@@ -24,14 +24,7 @@ static const cg_target c_target = {
     .bool_type = "_Bool",
 };
 
-void cg_alias(cg *g, const void *key, const char *name) {
-  if (g->nnames == g->names_cap) {
-    g->names_cap = g->names_cap ? 2 * g->names_cap : 64;
-    g->names = realloc(g->names, sizeof *g->names * (size_t)g->names_cap);
-    if (!g->names) abort();
-  }
-  g->names[g->nnames++] = (cg_name){key, name, g->depth};
-}
+void cg_alias(cg *g, const void *key, const char *name) { cg_push_name(g, key, name); }
 
 
 void var_list_add(var_list *l, const tir_expr *v) {
@@ -127,6 +120,8 @@ static const char *param_name(cg *g, const tir_func *f, int i) { return cg_looku
 static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_text *sig) {
   int k = 0;
   bool may_alias = aliasing_allowed(f);
+  tir_ptrmap used = {0}; /* what the body uses (cg_uses_var of each parameter, in one walk) */
+  cg_used_vars(f->body, &used);
   for (int i = 0; i < f->nparams; i++, k++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     int owner = param_owner(f, i);
@@ -149,7 +144,7 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
         g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)(g->nparam_info + 1));
         if (!g->param_info) abort();
         g->param_info[g->nparam_info++] =
-            (cg_param_info){b->data, restrict_, cg_uses_var(f->body, b->data) ? param_align(b) : 0};
+            (cg_param_info){b->data, restrict_, tir_ptrmap_get(&used, b->data, 0) ? param_align(b) : 0};
       }
       cg_text_printf(sig, "%s *%s%s", ty, restrict_ ? "restrict " : "", n);
     } else {
@@ -179,12 +174,15 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
     k++;
   }
   if (k == 0) cg_text_puts(sig, "void");
+  tir_ptrmap_free(&used);
 }
 
 /* the entry checks of the calling convention (above), then the alignment
  * the compiler may assume */
 static void param_checks(cg *g, const tir_func *f) {
   bool any_align = false;
+  tir_ptrmap used = {0};
+  cg_used_vars(f->body, &used);
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     int owner = param_owner(f, i);
@@ -196,21 +194,25 @@ static void param_checks(cg *g, const tir_func *f) {
     if (!b) continue;
     if (b->offset_factor > 1 && b->elem_offset && b->elem_offset->kind == TIR_VAR && cg_lookup(g, b->elem_offset))
       cg_linef(g, "if (%s %% %d != 0) return -1; /* offset_factor */", cg_lookup(g, b->elem_offset), b->offset_factor);
-    if (!cg_uses_var(f->body, b->data) || !param_align(b)) continue;
+    if (!tir_ptrmap_get(&used, b->data, 0) || !param_align(b)) continue;
     cg_linef(g, "if ((uintptr_t)%s %% %d != 0) return -1; /* data_alignment */", param_name(g, f, i), param_align(b));
     any_align = true;
   }
-  if (!any_align) return;
+  if (!any_align) {
+    tir_ptrmap_free(&used);
+    return;
+  }
   cg_linef(g, "#if defined(__GNUC__)");
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    if (!b || param_owner(f, i) != i || !cg_uses_var(f->body, b->data) || !param_align(b)) continue;
+    if (!b || param_owner(f, i) != i || !tir_ptrmap_get(&used, b->data, 0) || !param_align(b)) continue;
     char ty[32];
     cg_type(g, b->dtype, ty, b->span);
     const char *n = param_name(g, f, i);
     cg_linef(g, "%s = (%s *)__builtin_assume_aligned(%s, %d);", n, ty, n, param_align(b));
   }
   cg_linef(g, "#endif");
+  tir_ptrmap_free(&used);
 }
 
 /* a parameter's C name, whether the printed body names it, and its place */
