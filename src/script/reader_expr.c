@@ -46,6 +46,23 @@ static rval int_literal(rd *r, TSNode n) {
   int base = literal_base(&p);
   uint64_t v = 0;
   bool over = false;
+  /* Python's grammar: an underscore only between digits (or after the
+   * base prefix), and no leading zero in a decimal literal but zero's */
+  bool bad_us = p[0] == '_' && base == 10;
+  for (const char *q = p; *q && !bad_us; q++)
+    bad_us = *q == '_' && (!q[1] || q[1] == '_');
+  if (bad_us) {
+    tir_error(r->d, sp, "invalid integer literal '%s' (an underscore goes between digits)", t);
+    return rv_err();
+  }
+  if (base == 10 && p[0] == '0') {
+    for (const char *q = p; *q; q++)
+      if (*q != '0' && *q != '_') {
+        tir_error(r->d, sp, "leading zeros in a decimal integer literal are not permitted in Python ('%s'; an octal "
+                            "integer is written 0o...)", t);
+        return rv_err();
+      }
+  }
   for (; *p; p++) {
     if (*p == '_') continue;
     int dg;
