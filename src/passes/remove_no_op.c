@@ -1,23 +1,30 @@
 /* remove_no_op.c - RemoveNoOp (alias remove_noop): drops statements that do
  * nothing, as TVM's RemoveNoOp does (without its dataflow option):
- *  - T.evaluate of an expression without side effects (e.g. T.evaluate(0));
+ *  - T.evaluate of an expression without side effects (e.g. T.evaluate(0);
+ *    one left alone becomes T.evaluate(0), as TVM's);
  *  - a store of a buffer element into itself, A[i] = A[i];
  *  - a loop of extent 0, or whose body does nothing (a call in its bounds
  *    is kept, evaluated);
  *  - an if whose branches do nothing; an if on a constant becomes the
  *    branch taken; an empty then-branch swaps to `if not cond: else`;
- *  - let, attr, allocation and buffer declarations whose body does nothing;
+ *  - attr and allocate statements whose body does nothing (a let, a
+ *    T.decl_buffer and a T.alloc_buffer stay, as TVM's pass keeps them);
  *  - no-ops in a sequence.
  * What is left of nothing is T.evaluate(0). */
+#include <string.h>
+
 #include "intrin/intrin.h"
 #include "tir/passes.h"
 #include "tir/visit.h"
 
-/* a call that may have side effects: not a known pure intrinsic */
+/* a call that may have side effects: not a known pure intrinsic (TVM's
+ * RemoveNoOp drops T.start_profile_intrinsic and T.end_profile_intrinsic
+ * as it drops pure ones: so does this pass, no other) */
 static bool has_call_cb(tir_visitor *v, const tir_expr *e) {
   if (e->kind != TIR_CALL) return true;
   const tir_intrin *in = tir_intrin_lookup(e->u.call.op);
-  if (!in || !in->pure) *(bool *)v->user = true;
+  bool profile = !strcmp(e->u.call.op, "start_profile_intrinsic") || !strcmp(e->u.call.op, "end_profile_intrinsic");
+  if ((!in || !in->pure) && !profile) *(bool *)v->user = true;
   return true;
 }
 
@@ -82,13 +89,13 @@ static tir_stmt *remove_stmt(tir_mutator *m, tir_stmt *s) {
   }
   case TIR_IF: return simplify_if(c, s);
   case TIR_SEQ: return simplify_seq(c, s);
-  case TIR_LET_STMT:
-    return is_noop(s->u.let.body) && !has_call(s->u.let.value) ? noop(c) : s;
+  case TIR_EVALUATE: {
+    int64_t k;
+    return is_noop(s) && !(tir_is_const_int(s->u.eval.value, &k) && k == 0) ? noop(c) : s;
+  }
   case TIR_ATTR:
-  case TIR_ALLOCATE:
-  case TIR_DECL_BUFFER:
-  case TIR_ALLOC_BUFFER: {
-    tir_stmt *body = s->kind == TIR_ATTR ? s->u.attr.body : s->kind == TIR_ALLOCATE ? s->u.alloc.body : s->u.decl.body;
+  case TIR_ALLOCATE: {
+    tir_stmt *body = s->kind == TIR_ATTR ? s->u.attr.body : s->u.alloc.body;
     return is_noop(body) ? noop(c) : s;
   }
   default: return s;

@@ -1138,10 +1138,13 @@ static void pr_attr(printer *p, const tir_stmt *s) {
      * ThreadSync and other passes of a double-buffer scope) */
     declare_buffer(p, nb);
   }
-  int mark = p->nnames;
   const tir_expr *node = s->u.attr.node;
+  /* declared in the enclosing scope, where TVM's reader keeps the name: a
+   * second such var is another name (two `k = T.int32()` in one scope TVM
+   * refuses) */
   if (node && node->kind == TIR_VAR && !pr_lookup(p, node) && wraps_loop_of(s->u.attr.body, node))
     declare_var(p, node);
+  int mark = p->nnames;
   line(p);
   pr_puts(&p->out, "with T.attr(");
   const char *via = nb && nb->data == node ? pr_lookup(p, nb) : NULL;
