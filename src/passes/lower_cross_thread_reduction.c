@@ -238,6 +238,30 @@ static bool match_pair(tir_ctx *c, const tir_block *b, reduction *r) {
       return false;
     if (b->writes[0].buf != st[i]->u.store.buf && b->writes[1].buf != st[i]->u.store.buf) return false;
   }
+  /* two independent reductions in one block (a sum and a sum of squares:
+   * dlight's layer and group norms), each W_i[I] op_i rhs_i, as TVM reads
+   * a tuple reducer whose results are each their own */
+  tir_expr *lx2[2], *ly2[2], *res2[2], *id2[2], *rhs2[2];
+  bool indep = true;
+  for (int i = 0; i < 2 && indep; i++) {
+    const tir_expr *v = e[i];
+    indep = (v->kind == TIR_ADD || v->kind == TIR_MUL || v->kind == TIR_MAX || v->kind == TIR_MIN) &&
+            is_w_load(v->u.bin.a, st[i]) && !loads(v->u.bin.b, w0) && !loads(v->u.bin.b, w1);
+    if (!indep) break;
+    id2[i] = identity(c, v->kind, st[i]->u.store.buf->dtype);
+    indep = id2[i] && same_const(in->u.seq.stmts[i]->u.store.value, id2[i]);
+    if (!indep) break;
+    rhs2[i] = v->u.bin.b;
+    lx2[i] = tir_var(c, i ? "x1" : "x0", st[i]->u.store.buf->dtype);
+    ly2[i] = tir_var(c, i ? "y1" : "y0", st[i]->u.store.buf->dtype);
+    res2[i] = tir_binary(c, v->kind, lx2[i], ly2[i]);
+  }
+  if (indep) {
+    *r = (reduction){.n = 2, .w = {w0, w1}, .idx = st[0]->u.store.idx, .nidx = st[0]->u.store.nidx,
+                     .rhs = {rhs2[0], rhs2[1]}, .ident = {id2[0], id2[1]},
+                     .reducer = tir_comm_reducer(c, lx2, ly2, res2, id2, 2)};
+    return true;
+  }
   if (!tir_dtype_is_int(w0->dtype) || w0->dtype.lanes != 1) return false;
   tir_expr *x0 = tir_load(c, w0, st[0]->u.store.idx, st[0]->u.store.nidx);
   tir_expr *x1 = tir_load(c, w1, st[0]->u.store.idx, st[0]->u.store.nidx);
@@ -263,14 +287,22 @@ static bool match_pair(tir_ctx *c, const tir_block *b, reduction *r) {
 
 static bool match_reduction(tir_ctx *c, const tir_block *b, reduction *r) {
   if (!b->init || !b->body || b->n_match || b->n_alloc) return false;
-  if (b->body->kind != TIR_BUFFER_STORE) return match_pair(c, b, r);
+  /* `v = W[I] op rhs; W[I] = v` (a let, as TVM's own reductions write it):
+   * the store of that value */
   const tir_stmt *up = b->body, *in = b->init;
+  const tir_expr *letval = NULL;
+  if (up->kind == TIR_LET_STMT && up->u.let.body->kind == TIR_BUFFER_STORE &&
+      up->u.let.body->u.store.value == up->u.let.var && !uses(up->u.let.value, up->u.let.var)) {
+    letval = up->u.let.value;
+    up = up->u.let.body;
+  }
+  if (up->kind != TIR_BUFFER_STORE) return match_pair(c, b, r);
   tir_buffer *w = up->u.store.buf;
   if (b->n_writes != 1 || in->kind != TIR_BUFFER_STORE || w != b->writes[0].buf || in->u.store.buf != w ||
       !same_index(in->u.store.idx, in->u.store.nidx,
                   up->u.store.idx, up->u.store.nidx))
     return false;
-  const tir_expr *v = up->u.store.value;
+  const tir_expr *v = letval ? letval : up->u.store.value;
   if (v->kind != TIR_ADD && v->kind != TIR_MUL && v->kind != TIR_MAX && v->kind != TIR_MIN) return false;
   if (!is_w_load(v->u.bin.a, up)) return false; /* TVM's reducers match W first only (`A[k] + W[i]` is left, as TVM refuses it) */
   tir_expr *rhs = v->u.bin.b;
