@@ -211,9 +211,24 @@ static tir_expr *mut_expr_children(tir_mutator *m, tir_expr *e) {
   case TIR_CALL: {
     if (tir_is_comm_reducer(e)) return e; /* a closed term */
     tir_expr **args = tir_mutate_exprs(m, e->u.call.args, e->u.call.nargs);
-    if (args == e->u.call.args) return e;
+    /* the buffers whose X.data the args were written as (TVM 0.27's
+     * tirx.buffer_data(X), a buffer reference a pass retargets as it
+     * retargets the buffer's loads and stores) */
+    const tir_buffer **named = e->u.call.named;
+    for (int i = 0; m->buffer && e->u.call.named && i < e->u.call.nargs; i++) {
+      const tir_buffer *b = e->u.call.named[i];
+      const tir_buffer *nb = b ? mut_buffer(m, (tir_buffer *)b) : NULL;
+      if (nb == b) continue;
+      if (named == e->u.call.named) {
+        named = tir_alloc(m->ctx, sizeof *named * (size_t)e->u.call.nargs);
+        memcpy(named, e->u.call.named, sizeof *named * (size_t)e->u.call.nargs);
+      }
+      named[i] = nb;
+    }
+    if (args == e->u.call.args && named == e->u.call.named) return e;
     n = copy_expr(m, e);
     n->u.call.args = args;
+    n->u.call.named = named;
     return n;
   }
   case TIR_BUFFER_LOAD: {

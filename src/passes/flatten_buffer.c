@@ -223,8 +223,28 @@ static tir_expr *flat_index(tir_ctx *c, flattener *fl, const tir_buffer *b, tir_
 }
 
 static tir_expr *flatten_load(tir_mutator *m, tir_expr *e) {
-  if (e->kind != TIR_BUFFER_LOAD) return e;
   flattener *fl = m->user;
+  if (e->kind == TIR_CALL && e->u.call.named) {
+    /* X.data written in a call (TVM 0.27's tirx.buffer_data(X)): the flat
+     * buffer's, as TVM's FlattenBuffer retargets the reference */
+    const tir_buffer **named = NULL;
+    for (int i = 0; i < e->u.call.nargs; i++) {
+      tir_buffer *b = (tir_buffer *)e->u.call.named[i];
+      tir_buffer *f = b ? flat_of(m->ctx, fl, b) : NULL;
+      if (f == b || !f || f->data != b->data) continue;
+      if (!named) {
+        named = tir_alloc(m->ctx, sizeof *named * (size_t)e->u.call.nargs);
+        memcpy(named, e->u.call.named, sizeof *named * (size_t)e->u.call.nargs);
+      }
+      named[i] = f;
+    }
+    if (!named) return e;
+    tir_expr *r = tir_call(m->ctx, e->dtype, e->u.call.op, e->u.call.args, e->u.call.nargs);
+    *r = *e;
+    r->u.call.named = named;
+    return r;
+  }
+  if (e->kind != TIR_BUFFER_LOAD) return e;
   tir_buffer *b = e->u.load.buf, *f = flat_of(m->ctx, fl, b);
   if (f == b) return e;
   /* an index already flat is simplified too, as TVM's FlattenBuffer does */
