@@ -349,13 +349,6 @@ static void emit_context(tx *t, sbuf *out) {
  * Simplify).  Fewer facts stay sound. */
 #define MAX_DISJ 4
 
-typedef struct var_set {
-  tir_visitor v;
-  tir_ptrmap *in; /* the vars met so far -> 1 */
-  tir_ptrmap *of; /* or: vars to look for (in NULL) */
-  bool hit, any;  /* of: one of them met; any var met */
-} var_set;
-
 typedef struct var_list_v {
   tir_visitor v;
   const tir_expr **vs;
@@ -375,14 +368,6 @@ static const tir_expr **collect_vars(const tir_expr *e, int *n) {
   tir_visit_expr(&l.v, e);
   *n = l.n;
   return l.vs;
-}
-
-static bool var_visit(tir_visitor *v, const tir_expr *e) {
-  var_set *s = v->user;
-  if (e->kind != TIR_VAR) return true;
-  s->any = true;
-  if (s->of && tir_ptrmap_get(s->of, e, 0)) s->hit = true;
-  return true;
 }
 
 /* v and the vars its bound value or range names (a few levels) */
@@ -408,27 +393,30 @@ static void add_var(tir_ptrmap *in, const tir_analyzer *a, const tir_expr *v, in
  * symbolic shapes took 90 s) */
 static bool *relevant_conds(tx *t) {
   tir_analyzer *a = t->a;
-  bool *rel = calloc((size_t)a->nconds + 1, sizeof *rel);
-  if (!rel) abort();
+  int n = a->nconds;
+  bool *rel = calloc((size_t)n + 1, sizeof *rel);
+  const tir_expr ***vs = calloc((size_t)n + 1, sizeof *vs); /* each constraint's vars, found once */
+  int *nv = calloc((size_t)n + 1, sizeof *nv);
+  if (!rel || !vs || !nv) abort();
+  for (int i = 0; i < n; i++) vs[i] = collect_vars(a->conds[i].cond, &nv[i]);
   tir_ptrmap in = {0};
   for (int i = 0; i < t->nvars; i++) add_var(&in, a, t->vars[i], 0);
   for (int i = 0; i < t->nrelax; i++) add_var(&in, a, t->relax[i].var, 0);
   bool changed = true;
   while (changed) {
     changed = false;
-    for (int i = 0; i < a->nconds; i++) {
+    for (int i = 0; i < n; i++) {
       if (rel[i]) continue;
-      var_set s = {{.expr = var_visit}, NULL, &in, false, false};
-      s.v.user = &s;
-      tir_visit_expr(&s.v, a->conds[i].cond);
-      if (!s.hit && s.any) continue;
+      bool hit = !nv[i]; /* a constraint of no var bears on every query */
+      for (int j = 0; j < nv[i] && !hit; j++) hit = tir_ptrmap_get(&in, vs[i][j], 0);
+      if (!hit) continue;
       rel[i] = changed = true;
-      int n;
-      const tir_expr **vs = collect_vars(a->conds[i].cond, &n);
-      for (int j = 0; j < n; j++) add_var(&in, a, vs[j], 0);
-      free(vs);
+      for (int j = 0; j < nv[i]; j++) add_var(&in, a, vs[i][j], 0);
     }
   }
+  for (int i = 0; i < n; i++) free(vs[i]);
+  free(vs);
+  free(nv);
   tir_ptrmap_free(&in);
   return rel;
 }

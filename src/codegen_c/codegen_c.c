@@ -117,11 +117,10 @@ static int param_align(const tir_buffer *b) {
 /* the C name of parameter i (every parameter is also known by &f->params[i]) */
 static const char *param_name(cg *g, const tir_func *f, int i) { return cg_lookup(g, &f->params[i]); }
 
-static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_text *sig) {
+/* used: the vars the body uses (cg_used_vars) */
+static void print_params(cg *g, const tir_func *f, const var_list *extra, const tir_ptrmap *used, cg_text *sig) {
   int k = 0;
   bool may_alias = aliasing_allowed(f);
-  tir_ptrmap used = {0}; /* what the body uses (cg_uses_var of each parameter, in one walk) */
-  cg_used_vars(f->body, &used);
   for (int i = 0; i < f->nparams; i++, k++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     int owner = param_owner(f, i);
@@ -144,7 +143,7 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
         g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)(g->nparam_info + 1));
         if (!g->param_info) abort();
         g->param_info[g->nparam_info++] =
-            (cg_param_info){b->data, restrict_, tir_ptrmap_get(&used, b->data, 0) ? param_align(b) : 0};
+            (cg_param_info){b->data, restrict_, tir_ptrmap_get(used, b->data, 0) ? param_align(b) : 0};
       }
       cg_text_printf(sig, "%s *%s%s", ty, restrict_ ? "restrict " : "", n);
     } else {
@@ -174,15 +173,12 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, cg_tex
     k++;
   }
   if (k == 0) cg_text_puts(sig, "void");
-  tir_ptrmap_free(&used);
 }
 
 /* the entry checks of the calling convention (above), then the alignment
  * the compiler may assume */
-static void param_checks(cg *g, const tir_func *f) {
+static void param_checks(cg *g, const tir_func *f, const tir_ptrmap *used) {
   bool any_align = false;
-  tir_ptrmap used = {0};
-  cg_used_vars(f->body, &used);
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     int owner = param_owner(f, i);
@@ -194,25 +190,21 @@ static void param_checks(cg *g, const tir_func *f) {
     if (!b) continue;
     if (b->offset_factor > 1 && b->elem_offset && b->elem_offset->kind == TIR_VAR && cg_lookup(g, b->elem_offset))
       cg_linef(g, "if (%s %% %d != 0) return -1; /* offset_factor */", cg_lookup(g, b->elem_offset), b->offset_factor);
-    if (!tir_ptrmap_get(&used, b->data, 0) || !param_align(b)) continue;
+    if (!tir_ptrmap_get(used, b->data, 0) || !param_align(b)) continue;
     cg_linef(g, "if ((uintptr_t)%s %% %d != 0) return -1; /* data_alignment */", param_name(g, f, i), param_align(b));
     any_align = true;
   }
-  if (!any_align) {
-    tir_ptrmap_free(&used);
-    return;
-  }
+  if (!any_align) return;
   cg_linef(g, "#if defined(__GNUC__)");
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    if (!b || param_owner(f, i) != i || !tir_ptrmap_get(&used, b->data, 0) || !param_align(b)) continue;
+    if (!b || param_owner(f, i) != i || !tir_ptrmap_get(used, b->data, 0) || !param_align(b)) continue;
     char ty[32];
     cg_type(g, b->dtype, ty, b->span);
     const char *n = param_name(g, f, i);
     cg_linef(g, "%s = (%s *)__builtin_assume_aligned(%s, %d);", n, ty, n, param_align(b));
   }
   cg_linef(g, "#endif");
-  tir_ptrmap_free(&used);
 }
 
 /* a parameter's C name, whether the printed body names it, and its place */
@@ -356,7 +348,9 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->pre = &pre; /* the functions of outlined parallel loop bodies, printed before this one */
   g->func_symbol = sym;
   g->split_budget = 4096;
-  print_params(g, f, &extra, &sig);
+  tir_ptrmap used = {0}; /* what the body uses: each parameter's data looked up, one walk */
+  cg_used_vars(f->body, &used);
+  print_params(g, f, &extra, &used, &sig);
   cg_text *fout = out;
   out = &body;
   cg_text_printf(out, "int32_t %s(%s) {\n", sym, sig.s);
@@ -366,7 +360,8 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_text inner = {0}; /* the body first: what it names decides the (void) lines before it */
   g->out = &inner;
   g->indent = 1;
-  param_checks(g, f);
+  param_checks(g, f, &used);
+  tir_ptrmap_free(&used);
   cg_stmt(g, f->body);
   cg_linef(g, "return 0;");
   g->out = out;

@@ -239,8 +239,7 @@ static tir_expr *flatten_load(tir_mutator *m, tir_expr *e) {
       named[i] = f;
     }
     if (!named) return e;
-    tir_expr *r = tir_call(m->ctx, e->dtype, e->u.call.op, e->u.call.args, e->u.call.nargs);
-    *r = *e;
+    tir_expr *r = tir_expr_with_span(m->ctx, e, e->span); /* a shallow copy */
     r->u.call.named = named;
     return r;
   }
