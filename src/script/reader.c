@@ -378,7 +378,8 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
     const char *tn = rd_t_name(r, rd_field(n, "function"));
     tir_dtype t;
     /* T.<dtype>(...), or one of Python's builtins on constants */
-    static const char *const builtin[] = {"max", "min", "abs", "int", "float", "bool", "len", "sum", NULL};
+    static const char *const builtin[] = {"max", "min", "abs", "int", "float", "bool", "len", "sum", "str",
+                                          "tuple", "list", "range", NULL};
     bool ok = tn && tir_dtype_parse(tn, &t);
     TSNode fn = rd_field(n, "function");
     for (int i = 0; !ok && builtin[i]; i++) ok = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), builtin[i]);
@@ -394,7 +395,9 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
   } else if (!rd_is(n, "unary_operator") && !rd_is(n, "binary_operator") && !rd_is(n, "parenthesized_expression") &&
              !rd_is(n, "tuple") && !rd_is(n, "list") && !rd_is(n, "expression_list") &&
              !rd_is(n, "conditional_expression") && !rd_is(n, "comparison_operator") &&
-             !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript")) {
+             !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript") &&
+             !rd_is(n, "slice") && !rd_is(n, "list_comprehension") && !rd_is(n, "for_in_clause") &&
+             !rd_is(n, "if_clause") && !rd_is(n, "dictionary") && !rd_is(n, "pair")) {
     *bad = n;
     return false;
   }
@@ -428,6 +431,10 @@ static bool const_value(rd *r, rval v) {
       for (int i = 0; i < v.n; i++)
         if (!const_value(r, v.items[i])) return false;
       if (v.n) tir_ptrmap_put(&r->const_tuples, v.items, 1);
+      return true;
+    case RV_DICT:
+      for (int i = 0; i < v.n; i++)
+        if (!const_value(r, v.keys[i]) || !const_value(r, v.items[i])) return false;
       return true;
     default: return false;
   }
@@ -475,8 +482,9 @@ static bool module_const(rd *r, TSNode s) {
   if (!const_syntax(r, rhs, 0, &bad)) {
     tir_error(r->d, rd_span(bad),
               "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
-              "list of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len or sum, or operators, "
-              "comparisons, conditionals and subscripts on them and on names bound so before%s)",
+              "list or dict of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len, sum, str, tuple, list or "
+              "range, or operators, comparisons, conditionals, subscripts, slices and list comprehensions on them "
+              "and on names bound so before%s)",
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;
   }
@@ -864,9 +872,11 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool loc
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = rd_child(ps, i);
     if (rd_is_extra(p)) continue;
+    bool star = rd_is(p, "list_splat_pattern") || rd_is(p, "dictionary_splat_pattern");
+    if (star && !rd_is(rd_child(p, 0), "identifier")) star = false;
     if (!rd_is(p, "identifier") && !rd_is(p, "typed_parameter") && !rd_is(p, "default_parameter") &&
-        !rd_is(p, "typed_default_parameter")) {
-      tir_error(r->d, rd_span(p), "a T.macro's parameters are names, with defaults or not (no *args, **kwargs)");
+        !rd_is(p, "typed_default_parameter") && !rd_is(p, "keyword_separator") && !star) {
+      tir_error(r->d, rd_span(p), "a T.macro's parameters are names, with defaults or not, *args or **kwargs");
       return;
     }
   }

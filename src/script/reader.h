@@ -438,6 +438,9 @@ rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a);
 /* *x (dict false) or **x: the tuple or dict x evaluates to, or RV_ERR */
 rval rd_splat_value(rd *r, TSNode c, bool dict);
 bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
+/* the values `for x in it` runs over at parse time: a tuple, a list, a
+ * string's characters or range(...) of Python ints; false after an error */
+bool rd_iter_items(rd *r, TSNode it, rval **items, int *n);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);

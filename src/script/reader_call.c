@@ -286,12 +286,10 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
               tir_dtype_is_float(t) ? " that is not a float (\"inf\", \"-inf\", \"nan\" or a number)" : "");
     return rv_err();
   }
-  /* T.bool(0.0), T.bool(1.5): Python's truth of the float, as TVM reads it */
-  if (v.k == RV_FLOAT && tir_dtype_is_bool(t) && t.lanes == 1)
-    return rv_expr(tir_bool(r->c, v.f != 0 || isnan(v.f)), v.sp);
   /* a float made an integer is truncated, and must then fit (TVM's
    * make_const: "cannot make uint from negative value", an int literal
-   * past the range); a bool from an integer constant is 0 or 1 */
+   * past the range); a bool from an integer constant or a truncated float
+   * is 0 or 1 (T.bool(1.5) is True, T.bool(2.5) refused, as in TVM) */
   if (v.k == RV_FLOAT && (tir_dtype_is_int(t) || tir_dtype_is_bool(t)) && t.lanes == 1) {
     double tr = trunc(v.f);
     bool fits = isfinite(tr);
@@ -304,6 +302,7 @@ static rval lit_or_cast(rd *r, tir_dtype t, rd_args *a, const char *name) {
       tir_error(r->d, v.sp, "float literal %g out of range for %s", v.f, tir_dtype_str(t, s1));
       return rv_err();
     }
+    if (tir_dtype_is_bool(t)) return rv_expr(tir_bool(r->c, tr != 0), v.sp);
   }
   int64_t iv;
   if (tir_dtype_is_bool(t) && t.lanes == 1 && v.k == RV_EXPR && v.e && !tir_dtype_is_bool(v.e->dtype) &&
@@ -1670,11 +1669,72 @@ static bool py_float_of_str(const char *str, double *f) {
   return end == buf + n && end != buf;
 }
 
+/* Python's str() of a float: its repr, the shortest digits that read back
+ * (fixed notation for exponents -4 to 15, as Python writes them) */
+static void py_float_repr(double f, char *out, size_t cap) {
+  if (isnan(f) || isinf(f)) {
+    snprintf(out, cap, "%s", isnan(f) ? "nan" : f > 0 ? "inf" : "-inf");
+    return;
+  }
+  char buf[40];
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
+    if (strtod(buf, NULL) == f) break;
+  }
+  char d[24];
+  int nd = 0;
+  const char *c = buf + (buf[0] == '-');
+  for (; *c && *c != 'e'; c++)
+    if (*c >= '0' && *c <= '9') d[nd++] = *c;
+  while (nd > 1 && d[nd - 1] == '0') nd--;
+  d[nd] = 0;
+  int ex = atoi(c + 1);
+  char o[64];
+  int k = 0;
+  if (signbit(f)) o[k++] = '-';
+  if (ex >= 16 || ex < -4) { /* d.ddde+XX */
+    o[k++] = d[0];
+    if (nd > 1) {
+      o[k++] = '.';
+      for (int i = 1; i < nd; i++) o[k++] = d[i];
+    }
+    snprintf(o + k, sizeof o - (size_t)k, "e%c%02d", ex < 0 ? '-' : '+', ex < 0 ? -ex : ex);
+  } else if (ex < 0) { /* 0.000ddd */
+    o[k++] = '0', o[k++] = '.';
+    for (int i = 0; i < -ex - 1; i++) o[k++] = '0';
+    for (int i = 0; i < nd; i++) o[k++] = d[i];
+    o[k] = 0;
+  } else { /* ddd.ddd, ddd00.0 */
+    for (int i = 0; i <= ex || i < nd; i++) {
+      if (i == ex + 1) o[k++] = '.';
+      o[k++] = i < nd ? d[i] : '0';
+    }
+    if (ex >= nd - 1) o[k++] = '.', o[k++] = '0';
+    o[k] = 0;
+  }
+  snprintf(out, cap, "%s", o);
+}
+
 static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
-  static const char *const NAMES[] = {"len", "int", "float", "bool", "abs", "dict", "sum", NULL};
+  static const char *const NAMES[] = {"len", "int", "float", "bool", "abs", "dict", "sum", "str", "tuple", "list", NULL};
   if (!in_list(NAMES, name)) return false;
   rd_args a;
   *out = rv_err();
+  if (!strcmp(name, "tuple") || !strcmp(name, "list")) { /* tuple(range(3)), list(t), tuple("ab") */
+    TSNode args = rd_field(call, "arguments");
+    uint32_t na = rd_is(args, "argument_list") ? rd_child_count(args) : 0;
+    TSNode x = na == 1 ? rd_child(args, 0) : (TSNode){0};
+    if (na > 1 || (na == 1 && (rd_is(x, "keyword_argument") || rd_is(x, "list_splat") ||
+                                 rd_is(x, "dictionary_splat") || rd_is(x, "generator_expression")))) {
+      tir_error(r->d, rd_span(call), "Python's %s takes one tuple, list, string or range(...) here", name);
+      return true;
+    }
+    rval v = {.k = RV_TUPLE, .is_list = name[0] == 'l', .sp = rd_span(call)};
+    if (na == 1 && !rd_iter_items(r, x, &v.items, &v.n)) return true;
+    if (na == 0) v.items = tir_alloc(r->c, sizeof *v.items);
+    *out = v;
+    return true;
+  }
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
   a.sp = rd_span(call);
   if (!strcmp(name, "dict")) {
@@ -1720,6 +1780,23 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
     rval v = {.k = RV_INT, .i = 0, .sp = a.sp};
     for (int i = 0; i < x.n && v.k != RV_ERR; i++) v = rd_binop(r, "+", v, x.items[i], a.sp);
     *out = v;
+    return true;
+  }
+  if (!strcmp(name, "str")) { /* str(4) is "4", as the module's Python makes it */
+    char buf[64];
+    if (x.k == RV_STR) {
+      *out = x;
+      return true;
+    }
+    if (x.k == RV_INT) snprintf(buf, sizeof buf, "%lld", (long long)x.i);
+    else if (x.k == RV_BOOL) snprintf(buf, sizeof buf, "%s", x.i ? "True" : "False");
+    else if (x.k == RV_NONE) snprintf(buf, sizeof buf, "None");
+    else if (x.k == RV_FLOAT) py_float_repr(x.f, buf, sizeof buf);
+    else {
+      tir_error(r->d, x.sp, "str() takes a Python number, bool, string or None here (TIR values print otherwise)");
+      return true;
+    }
+    *out = (rval){.k = RV_STR, .s = tir_strdup(r->c, buf), .sp = a.sp};
     return true;
   }
   if (!strcmp(name, "float") && x.k == RV_STR) { /* float("nan"), float("-inf"), float("1.5") */

@@ -401,6 +401,10 @@ static tir_expr *fold_cast(rd *r, tir_dtype t, tir_expr *e) {
       double lim = t.code == TIR_TC_BFLOAT ? 3.4028234663852886e+38 : tir_dtype_float_max(t);
       return !lim || !isfinite(f) || fabs(f) <= lim ? tir_float(r->c, t, f) : NULL;
     }
+    /* uint64 from a float in [2^63, 2^64): the value's bits, as TVM's IntImm holds it */
+    if (t.code == TIR_TC_UINT && t.bits == 64 && t.lanes == 1 && f >= 9223372036854775808.0 &&
+        f < 18446744073709551616.0)
+      return tir_int(r->c, t, (int64_t)(uint64_t)f);
     if (isnan(f) || f >= 9223372036854775807.0 || f <= -9223372036854775808.0) return NULL;
     if (t.code == TIR_TC_UINT && !tir_dtype_is_bool(t) && f < 0) return NULL; /* TVM: a uint from a negative value */
     int64_t v = (int64_t)f;
@@ -1331,7 +1335,7 @@ static rval attribute(rd *r, TSNode n) {
 
 /* the values a comprehension's `for` runs over: a tuple or list, or
  * range(...) of Python ints; false after an error */
-static bool comprehension_items(rd *r, TSNode it, rval **items, int *n) {
+bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
   TSNode fn = rd_is(it, "call") ? rd_field(it, "function") : (TSNode){0};
   if (!ts_node_is_null(fn) && rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range")) {
     rd_args a;
@@ -1360,8 +1364,24 @@ static bool comprehension_items(rd *r, TSNode it, rval **items, int *n) {
   }
   rval v = rd_eval(r, it);
   if (v.k == RV_ERR) return false;
+  if (v.k == RV_STR) { /* a string's characters (code points) */
+    size_t nb = strlen(v.s);
+    if (nb > RD_MAX_COMPREHENSION) {
+      tir_error(r->d, rd_span(it), "a comprehension over a string of %zu bytes (more than %d)", nb, RD_MAX_COMPREHENSION);
+      return false;
+    }
+    *items = tir_alloc(r->c, sizeof **items * (nb + 1));
+    *n = 0;
+    for (size_t i = 0; i < nb;) {
+      size_t j = i + 1;
+      while (j < nb && ((unsigned char)v.s[j] & 0xC0) == 0x80) j++;
+      (*items)[(*n)++] = (rval){.k = RV_STR, .s = tir_strndup(r->c, v.s + i, j - i), .sp = v.sp};
+      i = j;
+    }
+    return true;
+  }
   if (v.k != RV_TUPLE) {
-    tir_error(r->d, rd_span(it), "a comprehension runs over a tuple, a list or range(...) of Python ints here");
+    tir_error(r->d, rd_span(it), "a comprehension runs over a tuple, a list, a string or range(...) of Python ints here");
     return false;
   }
   *items = v.items, *n = v.n;
@@ -1382,7 +1402,7 @@ static rval list_comprehension(rd *r, TSNode n) {
   }
   rval *items;
   int ni;
-  if (!comprehension_items(r, rd_field(clause, "right"), &items, &ni)) return rv_err();
+  if (!rd_iter_items(r, rd_field(clause, "right"), &items, &ni)) return rv_err();
   rval v = {.k = RV_TUPLE, .is_list = true, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(ni + 1));
   const char *name = rd_text(r, target);
@@ -1868,6 +1888,54 @@ rval rd_subscript(rd *r, TSNode n) {
   return v;
 }
 
+/* t[lo:hi:step] of a Python tuple, list or string (Python's slice: bounds
+ * clamped, negative ones from the end; a string's by code point) */
+static rval py_slice(rd *r, rval base, const sub_idx *x, tir_span sp) {
+  int64_t b[3] = {0, 0, 1};
+  const rval *part[3] = {&x->lo, &x->hi, &x->step};
+  bool given[3];
+  for (int i = 0; i < 3; i++) {
+    given[i] = part[i]->k != RV_NONE;
+    if (given[i] && !rd_as_int(r, *part[i], &b[i], "a slice bound")) return rv_err();
+  }
+  if (b[2] == 0) {
+    tir_error(r->d, x->step.sp, "slice step cannot be zero");
+    return rv_err();
+  }
+  /* a string's code points: the byte where each starts */
+  int64_t len = base.n, *cp = NULL;
+  if (base.k == RV_STR) {
+    size_t nb = strlen(base.s);
+    cp = tir_alloc(r->c, sizeof *cp * (nb + 1));
+    len = 0;
+    for (size_t i = 0; i < nb; i++)
+      if (((unsigned char)base.s[i] & 0xC0) != 0x80) cp[len++] = (int64_t)i;
+    cp[len] = (int64_t)nb;
+  }
+  int64_t lo = b[0], hi = b[1], st = b[2];
+  if (!given[0]) lo = st > 0 ? 0 : len - 1;
+  else if (lo < 0) lo = lo + len < 0 ? (st > 0 ? 0 : -1) : lo + len;
+  else if (lo >= len) lo = st > 0 ? len : len - 1;
+  if (!given[1]) hi = st > 0 ? len : -1;
+  else if (hi < 0) hi = hi + len < 0 ? (st > 0 ? 0 : -1) : hi + len;
+  else if (hi >= len) hi = st > 0 ? len : len - 1;
+  int64_t cnt = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
+  if (base.k == RV_STR) {
+    char *out = tir_alloc(r->c, strlen(base.s) + 1), *o = out;
+    for (int64_t k = 0; k < cnt; k++) {
+      int64_t c = lo + k * st;
+      memcpy(o, base.s + cp[c], (size_t)(cp[c + 1] - cp[c]));
+      o += cp[c + 1] - cp[c];
+    }
+    *o = 0;
+    return (rval){.k = RV_STR, .s = out, .sp = sp};
+  }
+  rval v = {.k = RV_TUPLE, .is_list = base.is_list, .sp = sp, .n = (int)cnt};
+  v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(cnt + 1));
+  for (int64_t k = 0; k < cnt; k++) v.items[k] = base.items[lo + k * st];
+  return v;
+}
+
 static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt) {
   tir_span sp = rd_span(n);
   for (int i = 0; i < cnt; i++)
@@ -1903,6 +1971,18 @@ static rval subscript_of(rd *r, TSNode n, rval base, sub_idx *ix, int cnt) {
       return rv_err();
     }
     return base.items[k];
+  }
+  if ((base.k == RV_TUPLE || base.k == RV_STR) && cnt == 1 && ix[0].is_slice) return py_slice(r, base, &ix[0], sp);
+  if (base.k == RV_DICT && cnt == 1 && !ix[0].is_slice) { /* d["k"]: a dict of Python keys */
+    rval key = ix[0].v;
+    for (int i = base.n - 1; i >= 0; i--) { /* a key given twice: the later value, as Python keeps it */
+      rval k = base.keys[i];
+      if ((k.k == RV_STR && key.k == RV_STR && !strcmp(k.s, key.s)) ||
+          ((k.k == RV_INT || k.k == RV_BOOL) && (key.k == RV_INT || key.k == RV_BOOL) && k.i == key.i))
+        return base.items[i];
+    }
+    tir_error(r->d, ix[0].sp, "no such key in this dict (a string or int key is looked up)");
+    return rv_err();
   }
   tir_error(r->d, sp, "this value cannot be indexed");
   return rv_err();

@@ -851,6 +851,18 @@ static bool is_tuple_assign(TSNode left, TSNode right) {
 static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list,
                                                         uint32_t idx, bool *rest_used) {
   uint32_t n = rd_child_count(left);
+  /* `m, n = A.shape`, `a, b = t`: one value, a tuple or list of as many */
+  bool one = ts_node_is_null(right);
+  TSNode rhs = one ? rd_field(ts_node_parent(left), "right") : right;
+  rval whole = one ? rd_eval(r, rhs) : (rval){0};
+  if (one && whole.k == RV_ERR) return NULL;
+  if (one && (whole.k != RV_TUPLE || whole.n != (int)n)) {
+    if (whole.k == RV_TUPLE)
+      tir_error(r->d, rd_span(rhs), "%d values do not unpack into %u names", whole.n, n);
+    else
+      tir_error(r->d, rd_span(rhs), "this value does not unpack into %u names (a tuple or list of as many does)", n);
+    return NULL;
+  }
   /* TVM refuses a name bound twice, or already in this scope; an outer
    * scope's is shadowed, but a local scalar's is refused here (TVM binds
    * anew where `x = v` alone would store) */
@@ -873,7 +885,7 @@ static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNo
   bool ok = true;
   for (uint32_t i = 0; i < n; i++) {
     TSNode l = rd_child(left, i);
-    p[i] = (struct rd_pend){rd_text(r, l), rd_eval(r, rd_child(right, i)), rd_span(l)};
+    p[i] = (struct rd_pend){rd_text(r, l), one ? whole.items[i] : rd_eval(r, rd_child(right, i)), rd_span(l)};
     ok &= p[i].v.k != RV_ERR;
   }
   if (!ok) return NULL;
@@ -999,6 +1011,12 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     }
     if (all) return NULL;
     if (is_tuple_assign(left, right)) return tuple_assign(r, left, right, list, idx, rest_used);
+  }
+  if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) && ts_node_is_null(type) &&
+      !rd_is(right, "expression_list") && !rd_is(right, "tuple") && rd_child_count(left) >= 1) {
+    bool names = true;
+    for (uint32_t i = 0; i < rd_child_count(left) && names; i++) names = rd_is(rd_child(left, i), "identifier");
+    if (names) return tuple_assign(r, left, (TSNode){0}, list, idx, rest_used);
   }
   if (!rd_is(left, "identifier")) {
     tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
@@ -1851,26 +1869,55 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   TSNode *defaults = tir_alloc(r->c, sizeof *defaults * (n + 1));
   rval *vals = tir_alloc(r->c, sizeof *vals * (n + 1));
   bool *set = tir_alloc(r->c, sizeof *set * (n + 1));
-  int np = 0;
+  int np = 0, npos_params = -1; /* the params before a `*args` or a bare `*` take positional values */
+  int star = -1, dstar = -1;     /* the params that collect the rest: *args, **kwargs */
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = rd_child(mc->params, i);
     if (rd_is_extra(p)) continue;
-    TSNode id = rd_is(p, "identifier") ? p : rd_is(p, "typed_parameter") ? rd_child(p, 0) : rd_field(p, "name");
+    if (rd_is(p, "keyword_separator")) {
+      if (npos_params < 0) npos_params = np;
+      continue;
+    }
+    bool splat = rd_is(p, "list_splat_pattern"), dsplat = rd_is(p, "dictionary_splat_pattern");
+    TSNode id = rd_is(p, "identifier") ? p
+                : rd_is(p, "typed_parameter") || splat || dsplat ? rd_child(p, 0) : rd_field(p, "name");
     names[np] = rd_text(r, id);
     defaults[np] = rd_is(p, "default_parameter") || rd_is(p, "typed_default_parameter") ? rd_field(p, "value")
                                                                                         : (TSNode){0};
     set[np] = false;
+    if (splat) {
+      star = np;
+      if (npos_params < 0) npos_params = np;
+      vals[np] = (rval){.k = RV_TUPLE, .items = tir_alloc(r->c, sizeof(rval)), .sp = sp};
+      set[np] = true;
+    } else if (dsplat) {
+      dstar = np;
+      vals[np] = (rval){.k = RV_DICT, .keys = tir_alloc(r->c, sizeof(rval) * (size_t)(a.nkw + 1)),
+                        .items = tir_alloc(r->c, sizeof(rval) * (size_t)(a.nkw + 1)), .sp = sp};
+      set[np] = true;
+    }
     np++;
   }
-  if (a.npos > np) {
-    tir_error(r->d, a.pos[np].sp, "T.macro '%s' takes %d argument%s, not %d", mc->name, np, np == 1 ? "" : "s",
-              a.npos);
+  if (npos_params < 0) npos_params = np - (dstar >= 0);
+  if (a.npos > npos_params && star < 0) {
+    tir_error(r->d, a.pos[npos_params].sp, "T.macro '%s' takes %d positional argument%s, not %d", mc->name,
+              npos_params, npos_params == 1 ? "" : "s", a.npos);
     return NULL;
   }
-  for (int i = 0; i < a.npos; i++) vals[i] = a.pos[i], set[i] = true;
+  for (int i = 0; i < a.npos && i < npos_params; i++) vals[i] = a.pos[i], set[i] = true;
+  if (star >= 0 && a.npos > npos_params) { /* the rest, a tuple */
+    vals[star].items = a.pos + npos_params;
+    vals[star].n = a.npos - npos_params;
+  }
   for (int k = 0; k < a.nkw; k++) {
     int i = 0;
-    while (i < np && strcmp(names[i], a.kw[k])) i++;
+    while (i < np && (i == star || i == dstar || strcmp(names[i], a.kw[k]))) i++;
+    if (i == np && dstar >= 0) { /* **kwargs: the keywords no parameter names */
+      rval *d = &vals[dstar];
+      d->keys[d->n] = (rval){.k = RV_STR, .s = a.kw[k], .sp = a.kwsp[k]};
+      d->items[d->n++] = a.kwv[k];
+      continue;
+    }
     if (i == np) {
       tir_error(r->d, a.kwsp[k], "T.macro '%s' has no parameter '%s'", mc->name, a.kw[k]);
       return NULL;
