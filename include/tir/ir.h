@@ -632,6 +632,10 @@ typedef struct tir_module {
   /* or, where they are global infos tirc does not model (a Relax device
    * mesh, TVM's dummy one), that statement's text, written back as it is */
   const char *global_infos_text;
+  /* the module-level `n = TypeVar("n")` lines (TVM's print of a symbolic
+   * var shared by a signature and a Relax function) that the text
+   * functions name, written back before the class; NULL if none */
+  const char *type_vars_text;
   tir_text_func *text_funcs; /* the class's non-TIR functions, in the order written */
   int ntext_funcs;
   tir_func **funcs;

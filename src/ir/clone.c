@@ -409,6 +409,7 @@ tir_func *tir_func_promote(tir_ctx *c, tir_func *f, tir_ctx *from) {
 /* m's text functions, their strings in c */
 static void text_funcs(tir_ctx *c, tir_module *n, const tir_module *m) {
   if (m->global_infos_text) n->global_infos_text = tir_strdup(c, m->global_infos_text);
+  if (m->type_vars_text) n->type_vars_text = tir_strdup(c, m->type_vars_text);
   if (!m->ntext_funcs) return;
   n->text_funcs = tir_alloc(c, sizeof *n->text_funcs * (size_t)m->ntext_funcs);
   for (int i = 0; i < m->ntext_funcs; i++) {

@@ -446,6 +446,7 @@ tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m) {
   n->attrs = m->attrs;
   n->global_infos = m->global_infos;
   n->global_infos_text = m->global_infos_text;
+  n->type_vars_text = m->type_vars_text;
   n->text_funcs = m->text_funcs;
   n->ntext_funcs = m->ntext_funcs;
   return n;

@@ -2026,10 +2026,17 @@ static void pr_func(printer *p, const tir_func *f) {
   pr_pop_to(p, mark);
 }
 
+static void pr_imports_typing(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o);
+
 static void pr_imports(printer *p, bool module, bool relax, const tir_print_opts *o) {
+  pr_imports_typing(p, module, relax, false, o);
+}
+
+static void pr_imports_typing(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o) {
   if (o && o->no_import) return;
   /* As TVM prints them: comments, since tvm.script.from_source refuses an
    * import statement. */
+  if (typing) pr_puts(&p->out, "# from typing import TypeVar\n");
   if (module) pr_puts(&p->out, "# from tvm.script import ir as I\n");
   pr_printf(&p->out, "# from tvm.script import %s as T\n", tirx(p) ? "tirx" : "tir");
   if (relax) pr_puts(&p->out, "# from tvm.script import relax as R\n");
@@ -2061,7 +2068,8 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
     pr_func(&p, m->funcs[0]);
     return finish(&p);
   }
-  pr_imports(&p, true, m->ntext_funcs > 0 || m->global_infos_text, o);
+  pr_imports_typing(&p, true, m->ntext_funcs > 0 || m->global_infos_text, m->type_vars_text, o);
+  if (m->type_vars_text) pr_puts(&p.out, m->type_vars_text);
   pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent++;
   if (m->attrs && m->attrs->kind == TIR_AV_DICT && m->attrs->n) {

@@ -1220,6 +1220,26 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
   }
   if (plan) rd_class_end(r);
   m->global_infos_text = r->global_infos_text;
+  /* the TypeVars a Relax function's text names: written back before the
+   * class, where the text still needs them */
+  size_t len = 0, cap = 0;
+  char *tv = NULL;
+  for (int k = 0; k < r->ntypevars; k++) {
+    bool named = false;
+    for (int j = 0; j < k && !named; j++) named = !strcmp(r->typevars[j], r->typevars[k]); /* declared again */
+    if (named) continue;
+    for (int i = 0; i < m->ntext_funcs && !named; i++) named = names_word(m->text_funcs[i].text, r->typevars[k]);
+    if (!named) continue;
+    size_t need = len + 2 * strlen(r->typevars[k]) + 20;
+    if (need > cap) {
+      cap = 2 * need;
+      char *nt = tir_alloc(r->c, cap);
+      if (len) memcpy(nt, tv, len);
+      tv = nt;
+    }
+    len += (size_t)sprintf(tv + len, "%s = TypeVar(\"%s\")\n", r->typevars[k], r->typevars[k]);
+  }
+  m->type_vars_text = tv;
 }
 
 static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {

@@ -134,9 +134,11 @@ def read(src, check_well_formed=True):
     # the shim only where it is needed: TVM's parser treats its own T module
     # specially (T.int32x2 annotations, the T.cuda.* namespaces)
     from typing import TypeVar  # TVM 0.27 prints `n = TypeVar("n")` (its import commented)
-    return tvm.script.from_source(
-        src, extra_vars={"T": _TShim() if "slice_tensor" in src else _T, "I": I, "TypeVar": TypeVar},
-        check_well_formed=check_well_formed)
+    ev = {"T": _TShim() if "slice_tensor" in src else _T, "I": I, "TypeVar": TypeVar}
+    if re.search(r"^\s*@R\.function", src, re.M):  # a module with Relax functions beside its TIR ones
+        from tvm.script import relax as R
+        ev["R"] = R
+    return tvm.script.from_source(src, extra_vars=ev, check_well_formed=check_well_formed)
 
 
 def as_module(obj):
