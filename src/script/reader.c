@@ -824,8 +824,8 @@ static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
 
 /* @T.macro / @T.macro(hygienic=False) def m(params): body -- TVMScript's
  * macro, expanded where a statement calls it (rd_macro_call) */
-static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool local);
-static void macro_def(rd *r, TSNode def, TSNode call) { macro_def_as(r, def, call, true, false); }
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic);
+static void macro_def(rd *r, TSNode def, TSNode call) { macro_def_as(r, def, call, true); }
 
 /* @T.macro or @T.inline defined in a function's body (TVM 0.27's T.inline
  * binds late, from the scope it is defined in: read as a macro that sees
@@ -843,11 +843,11 @@ bool rd_local_macro(rd *r, TSNode s) {
     return false;
   }
   int before = r->d->nerrors;
-  macro_def_as(r, def, call, !inl, true);
+  macro_def_as(r, def, call, !inl);
   return r->d->nerrors == before;
 }
 
-static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool local) {
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic) {
   if (!ts_node_is_null(call)) {
     rd_args a;
     if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return;
@@ -885,13 +885,10 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool loc
     r->macros = realloc(r->macros, sizeof *r->macros * (size_t)r->capmacros);
     if (!r->macros) abort();
   }
-  for (int i = 0; i < r->nmacros && !local; i++)
-    if (!strcmp(r->macros[i].name, name)) { /* defined again: the later one, as in Python */
-      r->macros[i] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
-      return;
-    }
-  /* a local one is appended: rd_macro_of finds the latest, and the function's end drops it */
-  r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals};
+  /* appended: rd_macro_of finds the latest (one defined again is the later
+   * one, as in Python, while a hygienic macro defined between the two still
+   * sees the earlier; a body's own is dropped at the function's end) */
+  r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals, ++r->macro_seq};
 }
 
 /* With no import line at all, read as TVM's from_source does: T is tirx's

@@ -248,7 +248,11 @@ typedef struct rd {
    * expanded, names below sym_floor (the caller's) are not seen */
   /* calls: its expansions so far; from the second on, TVM 0.27 suffixes the
    * names of the blocks it makes _1, _2 ... (block_suffix while expanding) */
-  struct rd_macro { const char *name; TSNode params, body; bool hygienic; int calls, nglobals; } *macros; int nmacros, capmacros;
+  /* seq: the order of definition (a macro defined again gets a new one) */
+  struct rd_macro { const char *name; TSNode params, body; bool hygienic; int calls, nglobals, seq; } *macros; int nmacros, capmacros;
+  /* a hygienic macro's body sees the macros defined before it only (TVM's
+   * capture at its definition): those of seq below macro_vis; 0, all */
+  int macro_seq, macro_vis;
   const char *block_suffix;
   int sym_floor, macro_depth;
   /* where the innermost of TVM's name scopes begins in syms (a function's
@@ -441,6 +445,9 @@ bool rd_eval_args(rd *r, TSNode arglist, rd_args *a);
 /* the values `for x in it` runs over at parse time: a tuple, a list, a
  * string's characters or range(...) of Python ints; false after an error */
 bool rd_iter_items(rd *r, TSNode it, rval **items, int *n);
+/* a macro of that name exists, but the hygienic macro being expanded was
+ * defined before it (rd_macro_of does not see it there) */
+bool rd_macro_hidden(rd *r, const char *name);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);

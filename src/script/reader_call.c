@@ -2537,7 +2537,13 @@ rval rd_eval_call(rd *r, TSNode n) {
     return rv_err();
   }
   if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn))) {
-    tir_error(r->d, rd_span(fn), "undefined function '%s'", rd_text(r, fn));
+    if (rd_macro_hidden(r, rd_text(r, fn)))
+      tir_error(r->d, rd_span(fn),
+                "T.macro '%s' is not defined where this hygienic macro is defined (it calls itself, or a macro "
+                "defined after it): TVM's macro sees only the names bound before its definition",
+                rd_text(r, fn));
+    else
+      tir_error(r->d, rd_span(fn), "undefined function '%s'", rd_text(r, fn));
     return rv_err();
   }
   tir_error(r->d, rd_span(n), "unsupported call");

@@ -383,8 +383,15 @@ const struct rd_macro *rd_macro_of(rd *r, TSNode fn) {
   const char *name = rd_text(r, fn);
   if (rd_lookup(r, name)) return NULL;
   for (int i = r->nmacros - 1; i >= 0; i--) /* the latest (one a body defined shadows the module's) */
-    if (!strcmp(r->macros[i].name, name)) return &r->macros[i];
+    if (!strcmp(r->macros[i].name, name) && (!r->macro_vis || r->macros[i].seq < r->macro_vis))
+      return &r->macros[i];
   return NULL;
+}
+
+bool rd_macro_hidden(rd *r, const char *name) {
+  for (int i = 0; r->macro_vis && i < r->nmacros; i++)
+    if (!strcmp(r->macros[i].name, name) && r->macros[i].seq >= r->macro_vis) return true;
+  return false;
 }
 
 bool rd_name_seen(rd *r, const char *name) {

@@ -1983,7 +1983,10 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   if (!ts_node_is_null(stmt) && !ts_node_is_null(list) && r->nmsplice < RD_MAX_MACRO_DEPTH &&
       rd_direct_in_block(r, stmt))
     r->msplice[r->nmsplice++] = (struct rd_msplice){mc->body, list};
+  int vis = r->macro_vis;
+  if (mc->hygienic) r->macro_vis = mc->seq;
   tir_stmt *body = rd_stmts(r, mc->body, 0);
+  r->macro_vis = vis;
   r->nmsplice = msplice;
   r->block_suffix = suffix;
   if (r->d && r->d->nerrors > errs && r->macro_depth == 1) /* where the erring body was expanded (the outermost call) */
@@ -2425,6 +2428,16 @@ static tir_expr *py_int_cond(rd *r, int64_t v) {
 
 /* an if's condition may also be a scalar int (TVM accepts `if n:`, true
  * when not zero, and keeps it so) */
+/* a Python `if`/`elif` on a Python int: TVM's parser takes the branch
+ * only on a Python bool ("If condition must be a boolean expression") */
+static bool py_int_if(rd *r, rval *py) {
+  if (py->k != RV_INT) return false;
+  tir_error(r->d, py->sp, "an if's condition must be a bool; this is the Python int %lld (TVM refuses it: compare "
+                          "it, or write T.int32(%lld) for a TIR int)", (long long)py->i, (long long)py->i);
+  py->k = RV_ERR;
+  return true;
+}
+
 static tir_expr *condition(rd *r, TSNode n, rval *py, bool int_ok) {
   rval v = rd_eval(r, n);
   *py = v;
@@ -2469,7 +2482,7 @@ static tir_stmt *else_chain(rd *r, TSNode ifs, uint32_t i) {
 static tir_stmt *if_clause(rd *r, TSNode ifs, TSNode c, uint32_t next, tir_expr *pre) {
   rval py = {.k = RV_EXPR};
   tir_expr *cond = pre ? pre : condition(r, rd_field(c, "condition"), &py, true);
-  if (py.k == RV_ERR) return NULL;
+  if (py.k == RV_ERR || (!cond && py_int_if(r, &py))) return NULL;
   if (!cond) return py.i ? rd_body(r, rd_field(c, "consequence"), 0) : else_chain(r, ifs, next);
   tir_stmt *then_s = rd_body(r, rd_field(c, "consequence"), 0);
   int errs = r->d ? r->d->nerrors : 0;
@@ -2509,7 +2522,7 @@ static NOINLINE tir_stmt *if_stmt(rd *r, TSNode s, TSNode list, uint32_t idx, bo
   for (;;) {
     rval py;
     tir_expr *e = condition(r, rd_field(c, "condition"), &py, true);
-    if (py.k == RV_ERR) return NULL;
+    if (py.k == RV_ERR || (!e && py_int_if(r, &py))) return NULL;
     if (e) { /* a TIR condition: an if (an elif after Python-false clauses nests one level, as else_chain) */
       if (ts_node_eq(c, s)) return if_clause(r, s, s, 0, e);
       if (!enter_nest(r, c)) return NULL;
