@@ -171,9 +171,22 @@ static bool fuse_divmod(lin *l) {
       bool nested = m->kind == TIR_FLOORMOD && c > 0 && y->kind == TIR_FLOORMOD &&
                     tir_is_const_int(y->u.bin.b, &big) && big > 0 && big % c == 0 &&
                     ana_expr_equal(y->u.bin.a, m->u.bin.a);
-      if (!nested && !ana_expr_equal(y, m->u.bin.a)) continue;
+      bool same = nested || ana_expr_equal(y, m->u.bin.a);
+      /* y//c*(k*c) + z%c*k -> y*k where y - z is a multiple of c (floor:
+       * z % c is y % c; the mod's coefficients reduced mod c first,
+       * (b*1024 + t) % 129 read as (b*121 + t) % 129) */
+      if (!same && m->kind == TIR_FLOORMOD && c > 0 && tir_dtype_eq(y->dtype, m->u.bin.a->dtype)) {
+        lin d;
+        lin_init(&d, y->dtype);
+        lin_decompose(&d, y, 1);
+        lin_decompose(&d, m->u.bin.a, -1);
+        same = !d.bad && d.base % c == 0;
+        for (int t = 0; t < d.n && same; t++) same = d.t[t].k % c == 0;
+        lin_free(&d);
+      }
+      if (!same) continue;
       int64_t k = l->t[i].k;
-      tir_expr *x = nested ? y : m->u.bin.a;
+      tir_expr *x = y;
       lin_remove(l, i > j ? i : j);
       lin_remove(l, i > j ? j : i);
       lin_decompose(l, x, k);
