@@ -824,8 +824,8 @@ static void add_func(rd *r, tir_module *m, tir_func *f, TSNode def) {
 
 /* @T.macro / @T.macro(hygienic=False) def m(params): body -- TVMScript's
  * macro, expanded where a statement calls it (rd_macro_call) */
-static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic);
-static void macro_def(rd *r, TSNode def, TSNode call) { macro_def_as(r, def, call, true); }
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool top);
+static void macro_def(rd *r, TSNode def, TSNode call) { macro_def_as(r, def, call, true, true); }
 
 /* @T.macro or @T.inline defined in a function's body (TVM 0.27's T.inline
  * binds late, from the scope it is defined in: read as a macro that sees
@@ -843,14 +843,18 @@ bool rd_local_macro(rd *r, TSNode s) {
     return false;
   }
   int before = r->d->nerrors;
-  macro_def_as(r, def, call, !inl);
+  macro_def_as(r, def, call, !inl, false);
   return r->d->nerrors == before;
 }
 
-static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic) {
+static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool top) {
   if (!ts_node_is_null(call)) {
     rd_args a;
-    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return;
+    int mark = r->nsyms;
+    if (top) rd_push_globals(r, r->nglobals); /* @T.macro(hygienic=H): the module's names (a body's are in scope) */
+    bool ok = rd_eval_args(r, rd_field(call, "arguments"), &a);
+    rd_pop_syms(r, mark);
+    if (!ok) return;
     for (int i = 0; i < a.nkw; i++)
       if (strcmp(a.kw[i], "hygienic") || a.kwv[i].k != RV_BOOL) {
         tir_error(r->d, a.kwsp[i], "@T.macro takes hygienic=True or False only");
