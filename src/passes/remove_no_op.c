@@ -19,12 +19,14 @@
 
 /* a call that may have side effects: not a known pure intrinsic (TVM's
  * RemoveNoOp drops T.start_profile_intrinsic and T.end_profile_intrinsic
- * as it drops pure ones: so does this pass, no other) */
+ * as it drops pure ones: so does this pass, no other; it keeps
+ * T.tvm_access_ptr, a special call argument in TVM's effect kinds, though
+ * the other passes read it as pure) */
 static bool has_call_cb(tir_visitor *v, const tir_expr *e) {
   if (e->kind != TIR_CALL) return true;
   const tir_intrin *in = tir_intrin_lookup(e->u.call.op);
   bool profile = !strcmp(e->u.call.op, "start_profile_intrinsic") || !strcmp(e->u.call.op, "end_profile_intrinsic");
-  if ((!in || !in->pure) && !profile) *(bool *)v->user = true;
+  if (((!in || !in->pure) && !profile) || !strcmp(e->u.call.op, "tvm_access_ptr")) *(bool *)v->user = true;
   return true;
 }
 
