@@ -42,8 +42,11 @@
  * tail, `bx < 3`), then each thread var at its start.  TVM keeps P only
  * where B's predicate is a conjunction (a lone `bx < 5` it drops, so the
  * threads of an excluded bx store too: out of bounds); tirc keeps it
- * always.  Where W is "local" (each thread's registers) every thread
- * writes back, with no thread condition, as TVM's.  A reduction block that
+ * always.  Into a parameter, the write-back is also kept to where B's
+ * first step runs (0 < n for a reduction loop range(n)) where that may not
+ * hold, as TVM's is not (first_step_guard).  Where W is "local" (each
+ * thread's registers) every thread writes back, with no thread condition,
+ * as TVM's.  A reduction block that
  * is not the last block under its outermost reduction loop (a later block
  * there would read W before the write-back) is refused, as TVM refuses it. */
 #include <float.h>
@@ -425,10 +428,19 @@ static tir_expr *spatial_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *red
   return p;
 }
 
+/* the other conjuncts of p: those that use a reduction loop's var (NULL: none) */
+static tir_expr *reduction_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *redloops, int nred) {
+  if (p->kind == TIR_AND) {
+    tir_expr *a = reduction_conjuncts(c, p->u.bin.a, redloops, nred), *b = reduction_conjuncts(c, p->u.bin.b, redloops, nred);
+    return a && b ? tir_binary(c, TIR_AND, a, b) : a ? a : b;
+  }
+  return spatial_conjuncts(c, p, redloops, nred) ? NULL : p;
+}
+
 /* the replacement of B's realize s, with `chain` its it loops (outermost
  * first, n of them) and `threads` the thread-bound reduction loops */
 static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
-                       tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred) {
+                       tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred, tir_expr *guard) {
   tir_ctx *c = st->c;
   const tir_block *b = s->u.realize.block;
   const tir_expr *p = s->u.realize.predicate;
@@ -502,6 +514,7 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     wb->iter_vars[wb->n_iter++].var = nv;
   }
   tir_expr *wpred = pred ? spatial_conjuncts(c, (tir_expr *)p, redloops, nred) : NULL;
+  if (guard) wpred = wpred ? tir_binary(c, TIR_AND, wpred, guard) : guard;
   bool local = true; /* W in each thread's registers: every thread writes its own */
   for (int i = 0; i < n; i++) local &= r->w[i]->scope && !strcmp(r->w[i]->scope, "local");
   for (int i = 0; i < nthreads && !local; i++) {
@@ -566,40 +579,90 @@ static bool thread_loop(const tir_stmt *l) {
          !strncmp(l->u.loop.thread_tag, "threadIdx.", 10);
 }
 
-/* B's predicate holds at the reduction's first step (every reduction loop
- * at its min, where B's T.init runs) wherever its conjuncts over the other
- * loops hold.  Else the init may never run for an output (T.where(tx >= 2):
- * the original adds to B's old value) or no step runs at all
- * (T.where(bx * 4 + tx < 4) at bx = 1: the original leaves B as it was),
- * where the lowered write-back stores a fresh reduction.  That changes the
- * result where B's old value is the caller's, a parameter's: such a block
- * is left (found by a differential run against TVM's pass; TVM leaves the
- * second).  A buffer the function allocates has no old value there (an
- * rfactor's partial sums over a symbolic extent: the outputs past it are
- * written by no step, and the consumer reads them), so it is lowered as
- * TVM lowers it, the fresh reductions defining what was undefined. */
-static bool first_step_included(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred) {
-  tir_expr *p = s->u.realize.predicate;
-  if (!p || (p->kind == TIR_INT_IMM && p->u.int_val != 0)) return true;
+/* a conjunct of B's predicate over the reduction loops that holds at some
+ * step holds at the first (every reduction loop at its min, at_min):
+ * lo < hi or lo <= hi (either way round) with lo no larger and hi no
+ * smaller there, wherever the loops range (a split's tail, k_0 * 32 + k_1
+ * < m: k_0 * 32 + k_1 >= 0) */
+static bool holds_first(tir_ctx *c, tir_analyzer *a, tir_expr *p, const tir_var_map *at_min) {
+  if (p->kind == TIR_AND) return holds_first(c, a, p->u.bin.a, at_min) && holds_first(c, a, p->u.bin.b, at_min);
+  tir_expr *lo, *hi;
+  if (p->kind == TIR_LT || p->kind == TIR_LE) lo = p->u.bin.a, hi = p->u.bin.b;
+  else if (p->kind == TIR_GT || p->kind == TIR_GE) lo = p->u.bin.b, hi = p->u.bin.a;
+  else return false;
+  if (!tir_dtype_is_int(lo->dtype) || lo->dtype.lanes != 1) return false;
+  return tir_can_prove(a, tir_binary(c, TIR_LE, tir_substitute_expr(c, lo, at_min), lo)) &&
+         tir_can_prove(a, tir_binary(c, TIR_LE, hi, tir_substitute_expr(c, hi, at_min)));
+}
+
+/* The lowered write-back stores a fresh reduction (from the identity),
+ * where B's T.init runs at the reduction's first step (every reduction
+ * loop at its min) and the steps before it, if any, add to B's old value.
+ * The two agree for an output where the first step runs, and where no
+ * step runs only if the write-back is skipped there: B's old value is
+ * kept.  So B is lowered where, for every output, some step running means
+ * the first runs (its predicate's conjuncts over the reduction loops hold
+ * there whenever they hold at a step: holds_first), and the write-back is
+ * then guarded by the first step running, *guard (the reduction loops not
+ * empty, n > 0 for range(n), and those conjuncts at the loops' mins, 0 <
+ * m for k_0 * 32 + k_1 < m), where it does not always run.  TVM 0.27 has
+ * no guard: where no step runs (m = 0) its write-back stores the identity
+ * over B's old value.  B is left where some step may run without the
+ * first (T.where(tx >= 2): the original adds to B's old value; found by a
+ * differential run against TVM's pass, whose output changes the result
+ * there).  Only B's old value is at stake: into a buffer the function
+ * allocates (no old value: an rfactor's partial sums over a symbolic
+ * extent, whose consumer reads the outputs no step writes) B is lowered
+ * with no guard, as TVM lowers it, the fresh reductions defining what was
+ * undefined.  False: leave B. */
+static bool first_step_guard(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred,
+                             tir_expr **guard) {
+  *guard = NULL;
   bool param = false;
   for (int i = 0; i < r->n && !param; i++) param = tir_func_is_param_buffer(st->f, r->w[i]);
   if (!param) return true;
-  bool uses_red = false;
-  for (int k = 0; k < nred && !uses_red; k++) uses_red = uses(p, redloops[k]->u.loop.var);
-  if (!uses_red) return true;
+  tir_ctx *c = st->c;
+  tir_expr *p = s->u.realize.predicate;
+  if (p && p->kind == TIR_INT_IMM && p->u.int_val != 0) p = NULL;
   tir_var_map m = {0};
   for (int k = 0; k < nred; k++) tir_var_map_set(&m, redloops[k]->u.loop.var, redloops[k]->u.loop.min);
-  tir_expr *q = tir_substitute_expr(st->c, p, &m);
-  tir_var_map_free(&m);
-  tir_analyzer *a = tir_analyzer_new(st->c, NULL);
+  tir_analyzer *a = tir_analyzer_new(c, NULL);
+  bool ok = true;
   for (int k = 0; k < st->nloops; k++) {
+    const tir_stmt *l = st->loops[k];
     bool red = false;
-    for (int j = 0; j < nred && !red; j++) red = redloops[j] == st->loops[k];
-    if (!red) tir_analyzer_bind_range(a, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    for (int j = 0; j < nred && !red; j++) red = redloops[j] == l;
+    /* a reduction loop's bounds over another's var (a triangle): its
+     * first step is not at every loop's min */
+    for (int j = 0; j < nred && red && ok; j++) ok = !uses(l->u.loop.min, redloops[j]->u.loop.var) &&
+                                                     !uses(l->u.loop.extent, redloops[j]->u.loop.var);
+    if (!red) tir_analyzer_bind_range(a, l->u.loop.var, l->u.loop.min, l->u.loop.extent);
   }
-  tir_expr *sp = spatial_conjuncts(st->c, p, redloops, nred);
+  tir_expr *sp = p ? spatial_conjuncts(c, p, redloops, nred) : NULL;
   if (sp) tir_analyzer_enter_constraint(a, sp);
-  bool ok = tir_can_prove(a, q);
+  tir_expr *rp = p ? reduction_conjuncts(c, p, redloops, nred) : NULL;
+  /* those conjuncts at the loops' mins, then the reduction loops not empty (outer first) */
+  tir_expr *at = rp && ok ? tir_substitute_expr(c, rp, &m) : NULL;
+  if (at && !tir_can_prove(a, at)) {
+    /* a step compared with the first: with the reduction loops' ranges too */
+    tir_analyzer *all = tir_analyzer_new(c, NULL);
+    for (int k = 0; k < st->nloops; k++)
+      tir_analyzer_bind_range(all, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    if (sp) tir_analyzer_enter_constraint(all, sp);
+    ok = holds_first(c, all, rp, &m);
+    tir_analyzer_free(all);
+    *guard = tir_simplify(a, at);
+    tir_analyzer_enter_constraint(a, *guard);
+  }
+  for (int k = 0; k < nred && ok; k++) {
+    tir_expr *ext = redloops[k]->u.loop.extent;
+    tir_expr *ne = tir_binary(c, TIR_LT, tir_int(c, ext->dtype, 0), ext);
+    if (tir_can_prove(a, ne)) continue;
+    ne = tir_simplify(a, ne);
+    *guard = *guard ? tir_binary(c, TIR_AND, *guard, ne) : ne;
+    tir_analyzer_enter_constraint(a, ne);
+  }
+  tir_var_map_free(&m);
   tir_analyzer_free(a);
   return ok;
 }
@@ -668,8 +731,9 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
     }
   }
   (void)last_thread;
-  if (!first_step_included(st, s, &r, redloops, nred)) return NULL;
-  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred);
+  tir_expr *guard;
+  if (!first_step_guard(st, s, &r, redloops, nred, &guard)) return NULL;
+  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred, guard);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
     l->u.loop.body = rep;
