@@ -26,9 +26,11 @@
  * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
  * (1,)-shaped "local" buffers are allocated in the block around B (the
  * root block, or the innermost block holding B), after its own buffers,
- * cross_thread first, as TVM does.  The in-thread loops must lead straight to B (loop
- * inside loop) and bind no spatial iter var; a thread-bound reduction loop
- * among them moves out, around the lowered parts, as TVM orders them.  A block that is not of this form (another
+ * cross_thread first, as TVM does.  The in-thread loops must lead to B
+ * (loop inside loop, or statements before the next one in a loop's body
+ * that each thread may run again: siblings_safe) and bind no spatial
+ * iter var; a thread-bound reduction loop among them moves out, around the
+ * lowered parts, as TVM orders them.  A block that is not of this form (another
  * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
  * is then refused where every thread stores to one element.
@@ -437,10 +439,18 @@ static tir_expr *reduction_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *r
   return spatial_conjuncts(c, p, redloops, nred) ? NULL : p;
 }
 
+/* the statements before the path to B in an in-thread loop's body */
+typedef struct {
+  tir_stmt *const *stmts;
+  int n;
+} sibs;
+
 /* the replacement of B's realize s, with `chain` its it loops (outermost
- * first, n of them) and `threads` the thread-bound reduction loops */
-static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
-                       tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred, tir_expr *guard) {
+ * first, n of them; sib[k], the statements before the next one in
+ * chain[k]'s body) and `threads` the thread-bound reduction loops */
+static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, const sibs *sib,
+                       int nchain, tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred,
+                       tir_expr *guard) {
   tir_ctx *c = st->c;
   const tir_block *b = s->u.realize.block;
   const tir_expr *p = s->u.realize.predicate;
@@ -475,6 +485,12 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     tir_stmt *u = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, ub);
     for (int k = nchain - 1; k >= 0; k--) {
       tir_stmt *l = tir_stmt_copy(c, chain[k]);
+      if (sib[k].n) { /* the statements before the reduction in its body, as they were */
+        tir_stmt **body = tir_alloc(c, sizeof *body * (size_t)(sib[k].n + 1));
+        memcpy(body, sib[k].stmts, sizeof *body * (size_t)sib[k].n);
+        body[sib[k].n] = u;
+        u = tir_seq(c, body, sib[k].n + 1);
+      }
       l->u.loop.body = u;
       u = l;
     }
@@ -667,6 +683,228 @@ static bool first_step_guard(lctr *st, const tir_stmt *s, const reduction *r, ti
   return ok;
 }
 
+/* ---- statements before the reduction in an in-thread loop ----
+ *
+ * k_0 { X; tx { B } } becomes tx { init; k_0 { X; B_in }; ... }, as TVM
+ * orders it: each thread runs X.  That keeps the meaning where X computes
+ * the same thing each time it runs and B reads what X wrote in the same
+ * iteration: X is loops (not thread-bound) and blocks (no init,
+ * allocation, view or predicate) of stores, it reads no buffer it or B
+ * writes (nor one an earlier reduction of the kernel wrote, whose readers
+ * this pass may change) and writes none B writes, and every element B
+ * reads of what X writes is among those X's one store to that buffer
+ * writes in the iteration (a box over X's loops: each index one of them
+ * plus what X does not vary, proved to hold B's index).  Else B is left. */
+
+#define SIB_MAX_LOOPS 16
+#define SIB_MAX 64
+
+typedef struct {
+  const tir_buffer *buf;
+  tir_expr **idx; /* X's loop vars and the vars outside X */
+  int nidx;
+  int l0, nl; /* its loops: loops[l0 .. l0 + nl) of sib_walk's */
+} sib_store;
+
+typedef struct {
+  lctr *st;
+  tir_var_map bind; /* X's block iter vars -> their values */
+  tir_relax_var loops[SIB_MAX]; /* the loops around each store, stacked per store */
+  int nloops;
+  tir_relax_var open[SIB_MAX_LOOPS]; /* the loops around the statement walked */
+  int nopen;
+  sib_store stores[SIB_MAX];
+  int nstores;
+  const tir_buffer *reads[SIB_MAX];
+  int nreads;
+  bool ok;
+} sib_walk;
+
+static bool sib_load(tir_visitor *v, const tir_expr *e) {
+  sib_walk *x = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) {
+    if (x->nreads == SIB_MAX) x->ok = false;
+    else x->reads[x->nreads++] = e->u.load.buf;
+  } else if (e->kind == TIR_VAR && e->dtype.code == TIR_TC_HANDLE) {
+    x->ok = false; /* a pointer (a buffer's data): what it reaches is not seen here */
+  }
+  return x->ok;
+}
+
+static void sib_loads(sib_walk *x, const tir_expr *e) {
+  if (!e) return;
+  tir_visitor v = {.expr = sib_load, .user = x};
+  tir_visit_expr(&v, e);
+}
+
+static void sib_stmt(sib_walk *x, const tir_stmt *s) {
+  tir_ctx *c = x->st->c;
+  if (!x->ok || !s) return;
+  switch (s->kind) {
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) sib_stmt(x, s->u.seq.stmts[i]);
+    return;
+  case TIR_FOR:
+    int64_t step = 1;
+    if (s->u.loop.kind == TIR_FOR_THREAD_BINDING || x->nopen == SIB_MAX_LOOPS ||
+        (s->u.loop.step && (!tir_is_const_int(s->u.loop.step, &step) || step != 1))) {
+      x->ok = false;
+      return;
+    }
+    sib_loads(x, s->u.loop.min);
+    sib_loads(x, s->u.loop.extent);
+    x->open[x->nopen++] = (tir_relax_var){s->u.loop.var, tir_substitute_expr(c, s->u.loop.min, &x->bind),
+                                          tir_substitute_expr(c, s->u.loop.extent, &x->bind)};
+    sib_stmt(x, s->u.loop.body);
+    x->nopen--;
+    return;
+  case TIR_BLOCK_REALIZE: {
+    const tir_block *b = s->u.realize.block;
+    const tir_expr *p = s->u.realize.predicate;
+    if (b->init || b->n_alloc || b->n_match || (p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0))) {
+      x->ok = false;
+      return;
+    }
+    for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) {
+      sib_loads(x, s->u.realize.iter_values[i]);
+      tir_var_map_set(&x->bind, b->iter_vars[i].var, tir_substitute_expr(c, s->u.realize.iter_values[i], &x->bind));
+    }
+    sib_stmt(x, b->body);
+    return;
+  }
+  case TIR_BUFFER_STORE: {
+    sib_loads(x, s->u.store.value);
+    for (int i = 0; i < s->u.store.nidx; i++) sib_loads(x, s->u.store.idx[i]);
+    if (x->nstores == SIB_MAX || x->nloops + x->nopen > SIB_MAX) {
+      x->ok = false;
+      return;
+    }
+    sib_store *w = &x->stores[x->nstores++];
+    w->buf = s->u.store.buf;
+    w->nidx = s->u.store.nidx;
+    w->idx = tir_alloc(c, sizeof *w->idx * (size_t)(w->nidx + 1));
+    for (int i = 0; i < w->nidx; i++) w->idx[i] = tir_substitute_expr(c, s->u.store.idx[i], &x->bind);
+    w->l0 = x->nloops;
+    w->nl = x->nopen;
+    memcpy(x->loops + x->nloops, x->open, sizeof *x->open * (size_t)x->nopen);
+    x->nloops += x->nopen;
+    return;
+  }
+  default: x->ok = false; return; /* an if, a let, a call, ...: not modelled */
+  }
+}
+
+/* does w write the element at idx (B's index: vars outside X) in every
+ * iteration?  Each index of w is one of its loops' vars plus what no loop
+ * of it varies (each loop in one index), or varies with none of them */
+static bool sib_covers(tir_ctx *c, tir_analyzer *a, const sib_walk *x, const sib_store *w, tir_expr *const *idx) {
+  const tir_relax_var *l = x->loops + w->l0;
+  bool used[SIB_MAX_LOOPS] = {false};
+  for (int j = 0; j < w->nl; j++)
+    for (int q = 0; q < w->nl; q++)
+      if (uses(l[j].min, l[q].var) || uses(l[j].extent, l[q].var)) return false;
+  for (int d = 0; d < w->nidx; d++) {
+    int which = -1;
+    for (int j = 0; j < w->nl; j++)
+      if (uses(w->idx[d], l[j].var)) {
+        if (which >= 0 || used[j]) return false;
+        which = j;
+      }
+    if (which < 0) {
+      if (!tir_can_prove(a, tir_binary(c, TIR_EQ, idx[d], w->idx[d]))) return false;
+      continue;
+    }
+    used[which] = true;
+    tir_expr *v = (tir_expr *)l[which].var;
+    tir_expr *base = tir_simplify(a, tir_binary(c, TIR_SUB, w->idx[d], v));
+    if (uses(base, v)) return false;
+    tir_expr *lo = tir_binary(c, TIR_ADD, base, l[which].min);
+    if (!tir_can_prove(a, tir_binary(c, TIR_LE, lo, idx[d])) ||
+        !tir_can_prove(a, tir_binary(c, TIR_LT, idx[d], tir_binary(c, TIR_ADD, lo, l[which].extent))))
+      return false;
+  }
+  return true;
+}
+
+/* one buffer, or two views of the same memory (by their data var) */
+static bool same_data(const tir_buffer *a, const tir_buffer *b) {
+  return a == b || (a && b && a->data == b->data);
+}
+
+/* B's loads (its indices over the loops around B) of the buffers X writes */
+typedef struct {
+  lctr *st;
+  const sib_walk *x;
+  tir_analyzer *a;
+  const tir_var_map *bind; /* B's iter vars -> their values */
+  bool ok;
+} sib_reader;
+
+static bool sib_read(tir_visitor *v, const tir_expr *e) {
+  sib_reader *r = v->user;
+  if (e->kind == TIR_VAR && e->dtype.code == TIR_TC_HANDLE) /* X's buffer through its pointer */
+    for (int i = 0; i < r->x->nstores && r->ok; i++) r->ok = r->x->stores[i].buf->data != e;
+  if (e->kind != TIR_BUFFER_LOAD) return r->ok;
+  const sib_store *only = NULL;
+  int n = 0;
+  for (int i = 0; i < r->x->nstores; i++)
+    if (same_data(r->x->stores[i].buf, e->u.load.buf)) only = &r->x->stores[i], n++;
+  if (!n) return r->ok;
+  if (n > 1 || only->buf != e->u.load.buf || only->nidx != e->u.load.nidx) { /* another view of it: not compared */
+    r->ok = false;
+    return false;
+  }
+  tir_expr **idx = tir_alloc(r->st->c, sizeof *idx * (size_t)(e->u.load.nidx + 1));
+  for (int i = 0; i < e->u.load.nidx; i++) idx[i] = tir_substitute_expr(r->st->c, e->u.load.idx[i], r->bind);
+  r->ok = sib_covers(r->st->c, r->a, r->x, only, idx);
+  return r->ok;
+}
+
+static bool in_bufs(const tir_buffer *b, const tir_buffer *const *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (same_data(v[i], b)) return true;
+  return false;
+}
+
+static bool siblings_safe(lctr *st, const tir_stmt *s, const reduction *r, const sibs *sib, int nchain) {
+  sib_walk *x = calloc(1, sizeof *x);
+  if (!x) abort();
+  x->st = st;
+  x->ok = true;
+  for (int k = 0; k < nchain && x->ok; k++)
+    for (int i = 0; i < sib[k].n && x->ok; i++) sib_stmt(x, sib[k].stmts[i]);
+  /* what X reads: nothing X or B writes, nor what an earlier reduction of the kernel wrote */
+  for (int i = 0; i < x->nreads && x->ok; i++) {
+    const tir_buffer *b = x->reads[i];
+    x->ok = !in_bufs(b, (const tir_buffer *const *)r->w, r->n) && !in_bufs(b, st->crt_buf, st->ncrt);
+    for (int j = 0; j < x->nstores && x->ok; j++) x->ok = !same_data(x->stores[j].buf, b);
+  }
+  for (int j = 0; j < x->nstores && x->ok; j++) x->ok = !in_bufs(x->stores[j].buf, (const tir_buffer *const *)r->w, r->n);
+  if (x->ok) {
+    const tir_block *b = s->u.realize.block;
+    tir_var_map bind = {0};
+    for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++)
+      tir_var_map_set(&bind, b->iter_vars[i].var, s->u.realize.iter_values[i]);
+    tir_analyzer *a = tir_analyzer_new(st->c, NULL);
+    for (int k = 0; k < st->nloops; k++)
+      tir_analyzer_bind_range(a, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    const tir_expr *p = s->u.realize.predicate;
+    if (p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0)) tir_analyzer_enter_constraint(a, (tir_expr *)p);
+    sib_reader rd = {st, x, a, &bind, true};
+    tir_visitor v = {.expr = sib_read, .user = &rd};
+    for (int i = 0; i < s->u.realize.n && rd.ok; i++) tir_visit_expr(&v, s->u.realize.iter_values[i]);
+    if (rd.ok && p) tir_visit_expr(&v, p);
+    if (rd.ok) tir_visit_stmt(&v, b->body);
+    x->ok = rd.ok;
+    tir_analyzer_free(a);
+    tir_var_map_free(&bind);
+  }
+  bool ok = x->ok;
+  tir_var_map_free(&x->bind);
+  free(x);
+  return ok;
+}
+
 /* B's realize s under st->loops: its replacement (and, with in-thread
  * loops, that of the outermost of them, recorded), or NULL to keep it */
 static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
@@ -710,30 +948,44 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
       return NULL;
     }
   }
-  int nchain = 0, ninner = 0;
+  int nchain = 0, ninner = 0, nsib = 0;
   tir_stmt **chain = st->loops + st->nloops, **inner = NULL;
+  sibs *sib = NULL;
   if (first_it >= 0) {
     /* from the outermost in-thread loop down: loop inside loop to B, each reducing and none binding a
      * spatial iter var; a thread-bound one among them (an in-thread loop outside a thread loop) moves
      * out, around the lowered parts, the in-thread loops inside, as TVM's pass orders them */
     chain = tir_alloc(st->c, sizeof *chain * (size_t)(st->nloops - first_it + 1));
+    sib = tir_alloc(st->c, sizeof *sib * (size_t)(st->nloops - first_it + 1));
     inner = tir_alloc(st->c, sizeof *inner * (size_t)(st->nloops - first_it + 1));
     for (int k = first_it; k < st->nloops; k++) {
       tir_stmt *l = st->loops[k];
       const tir_stmt *next = k + 1 < st->nloops ? st->loops[k + 1] : s;
-      if (l->u.loop.body != next) return NULL;
+      const tir_stmt *body = l->u.loop.body;
+      sibs x = {NULL, 0};
+      if (body != next) {
+        /* statements before the path to B (a fetch into a buffer B
+         * reads): they stay in the loop, which each thread now runs
+         * (siblings_safe); not under a thread loop moved out */
+        if (body->kind != TIR_SEQ || body->u.seq.n < 2 || body->u.seq.stmts[body->u.seq.n - 1] != next ||
+            ninner || l->u.loop.kind == TIR_FOR_THREAD_BINDING)
+          return NULL;
+        x = (sibs){body->u.seq.stmts, body->u.seq.n - 1};
+        nsib += x.n;
+      }
       bool red = false;
       for (int i = 0; i < b->n_iter && !red; i++)
         red = b->iter_vars[i].type == TIR_ITER_REDUCE && uses(s->u.realize.iter_values[i], l->u.loop.var);
       if (!red) return NULL; /* a loop binding no iter var between them */
       if (l->u.loop.kind == TIR_FOR_THREAD_BINDING) inner[ninner++] = l;
-      else chain[nchain++] = l;
+      else sib[nchain] = x, chain[nchain++] = l;
     }
+    if (nsib && !siblings_safe(st, s, &r, sib, nchain)) return NULL;
   }
   (void)last_thread;
   tir_expr *guard;
   if (!first_step_guard(st, s, &r, redloops, nred, &guard)) return NULL;
-  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred, guard);
+  tir_stmt *rep = lower(st, s, &r, chain, sib, nchain, threads, nthreads, redloops, nred, guard);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
     l->u.loop.body = rep;
