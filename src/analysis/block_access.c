@@ -832,10 +832,18 @@ static void walk_stmt(detector *d, tir_stmt *s) {
     push_local(d, s->u.decl.buf);
     walk_stmt(d, s->u.decl.body);
     return;
-  case TIR_ATTR:
+  case TIR_ATTR: {
     walk_expr(d, s->u.attr.value);
+    /* a launch inside the block (T.launch_thread(tx, 32)): its var is bound
+     * below the block, so its accesses range over [0, extent) at the
+     * block, as a loop's do (TVM leaves tx free there, out of its scope) */
+    bool launch = s->u.attr.node && s->u.attr.node->kind == TIR_VAR && s->u.attr.value &&
+                  (!strcmp(s->u.attr.key, "thread_extent") || !strcmp(s->u.attr.key, "virtual_thread"));
+    if (launch) push_relax(d, s->u.attr.node, tir_int(d->c, s->u.attr.node->dtype, 0), s->u.attr.value);
     walk_stmt(d, s->u.attr.body);
+    if (launch) d->nrelax--;
     return;
+  }
   case TIR_ASSERT:
     walk_expr(d, s->u.assrt.cond);
     walk_stmt(d, s->u.assrt.body);

@@ -26,9 +26,11 @@
  * out: B_cross_thread keeps B's iter vars and reduces rhs itself.  The two
  * (1,)-shaped "local" buffers are allocated in the block around B (the
  * root block, or the innermost block holding B), after its own buffers,
- * cross_thread first, as TVM does.  The in-thread loops must lead straight to B (loop
- * inside loop) and bind no spatial iter var; a thread-bound reduction loop
- * among them moves out, around the lowered parts, as TVM orders them.  A block that is not of this form (another
+ * cross_thread first, as TVM does.  The in-thread loops must lead to B
+ * (loop inside loop, or statements before the next one in a loop's body
+ * that each thread may run again: siblings_safe) and bind no spatial
+ * iter var; a thread-bound reduction loop among them moves out, around the
+ * lowered parts, as TVM orders them.  A block that is not of this form (another
  * combiner, an init that is not the identity, no init) is left as it is,
  * as are the reductions over no thread-bound loop: a CUDA kernel with one
  * is then refused where every thread stores to one element.
@@ -42,8 +44,11 @@
  * tail, `bx < 3`), then each thread var at its start.  TVM keeps P only
  * where B's predicate is a conjunction (a lone `bx < 5` it drops, so the
  * threads of an excluded bx store too: out of bounds); tirc keeps it
- * always.  Where W is "local" (each thread's registers) every thread
- * writes back, with no thread condition, as TVM's.  A reduction block that
+ * always.  Into a parameter, the write-back is also kept to where B's
+ * first step runs (0 < n for a reduction loop range(n)) where that may not
+ * hold, as TVM's is not (first_step_guard).  Where W is "local" (each
+ * thread's registers) every thread writes back, with no thread condition,
+ * as TVM's.  A reduction block that
  * is not the last block under its outermost reduction loop (a later block
  * there would read W before the write-back) is refused, as TVM refuses it. */
 #include <float.h>
@@ -425,10 +430,27 @@ static tir_expr *spatial_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *red
   return p;
 }
 
+/* the other conjuncts of p: those that use a reduction loop's var (NULL: none) */
+static tir_expr *reduction_conjuncts(tir_ctx *c, tir_expr *p, tir_stmt *const *redloops, int nred) {
+  if (p->kind == TIR_AND) {
+    tir_expr *a = reduction_conjuncts(c, p->u.bin.a, redloops, nred), *b = reduction_conjuncts(c, p->u.bin.b, redloops, nred);
+    return a && b ? tir_binary(c, TIR_AND, a, b) : a ? a : b;
+  }
+  return spatial_conjuncts(c, p, redloops, nred) ? NULL : p;
+}
+
+/* the statements before the path to B in an in-thread loop's body */
+typedef struct {
+  tir_stmt *const *stmts;
+  int n;
+} sibs;
+
 /* the replacement of B's realize s, with `chain` its it loops (outermost
- * first, n of them) and `threads` the thread-bound reduction loops */
-static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, int nchain,
-                       tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred) {
+ * first, n of them; sib[k], the statements before the next one in
+ * chain[k]'s body) and `threads` the thread-bound reduction loops */
+static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *chain, const sibs *sib,
+                       int nchain, tir_stmt *const *threads, int nthreads, tir_stmt *const *redloops, int nred,
+                       tir_expr *guard) {
   tir_ctx *c = st->c;
   const tir_block *b = s->u.realize.block;
   const tir_expr *p = s->u.realize.predicate;
@@ -463,6 +485,12 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     tir_stmt *u = tir_block_realize(c, s->u.realize.iter_values, s->u.realize.n, s->u.realize.predicate, ub);
     for (int k = nchain - 1; k >= 0; k--) {
       tir_stmt *l = tir_stmt_copy(c, chain[k]);
+      if (sib[k].n) { /* the statements before the reduction in its body, as they were */
+        tir_stmt **body = tir_alloc(c, sizeof *body * (size_t)(sib[k].n + 1));
+        memcpy(body, sib[k].stmts, sizeof *body * (size_t)sib[k].n);
+        body[sib[k].n] = u;
+        u = tir_seq(c, body, sib[k].n + 1);
+      }
       l->u.loop.body = u;
       u = l;
     }
@@ -502,6 +530,7 @@ static tir_stmt *lower(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt
     wb->iter_vars[wb->n_iter++].var = nv;
   }
   tir_expr *wpred = pred ? spatial_conjuncts(c, (tir_expr *)p, redloops, nred) : NULL;
+  if (guard) wpred = wpred ? tir_binary(c, TIR_AND, wpred, guard) : guard;
   bool local = true; /* W in each thread's registers: every thread writes its own */
   for (int i = 0; i < n; i++) local &= r->w[i]->scope && !strcmp(r->w[i]->scope, "local");
   for (int i = 0; i < nthreads && !local; i++) {
@@ -566,41 +595,313 @@ static bool thread_loop(const tir_stmt *l) {
          !strncmp(l->u.loop.thread_tag, "threadIdx.", 10);
 }
 
-/* B's predicate holds at the reduction's first step (every reduction loop
- * at its min, where B's T.init runs) wherever its conjuncts over the other
- * loops hold.  Else the init may never run for an output (T.where(tx >= 2):
- * the original adds to B's old value) or no step runs at all
- * (T.where(bx * 4 + tx < 4) at bx = 1: the original leaves B as it was),
- * where the lowered write-back stores a fresh reduction.  That changes the
- * result where B's old value is the caller's, a parameter's: such a block
- * is left (found by a differential run against TVM's pass; TVM leaves the
- * second).  A buffer the function allocates has no old value there (an
- * rfactor's partial sums over a symbolic extent: the outputs past it are
- * written by no step, and the consumer reads them), so it is lowered as
- * TVM lowers it, the fresh reductions defining what was undefined. */
-static bool first_step_included(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred) {
-  tir_expr *p = s->u.realize.predicate;
-  if (!p || (p->kind == TIR_INT_IMM && p->u.int_val != 0)) return true;
+/* a conjunct of B's predicate over the reduction loops that holds at some
+ * step holds at the first (every reduction loop at its min, at_min):
+ * lo < hi or lo <= hi (either way round) with lo no larger and hi no
+ * smaller there, wherever the loops range (a split's tail, k_0 * 32 + k_1
+ * < m: k_0 * 32 + k_1 >= 0) */
+static bool holds_first(tir_ctx *c, tir_analyzer *a, tir_expr *p, const tir_var_map *at_min) {
+  if (p->kind == TIR_AND) return holds_first(c, a, p->u.bin.a, at_min) && holds_first(c, a, p->u.bin.b, at_min);
+  tir_expr *lo, *hi;
+  if (p->kind == TIR_LT || p->kind == TIR_LE) lo = p->u.bin.a, hi = p->u.bin.b;
+  else if (p->kind == TIR_GT || p->kind == TIR_GE) lo = p->u.bin.b, hi = p->u.bin.a;
+  else return false;
+  if (!tir_dtype_is_int(lo->dtype) || lo->dtype.lanes != 1) return false;
+  return tir_can_prove(a, tir_binary(c, TIR_LE, tir_substitute_expr(c, lo, at_min), lo)) &&
+         tir_can_prove(a, tir_binary(c, TIR_LE, hi, tir_substitute_expr(c, hi, at_min)));
+}
+
+/* The lowered write-back stores a fresh reduction (from the identity),
+ * where B's T.init runs at the reduction's first step (every reduction
+ * loop at its min) and the steps before it, if any, add to B's old value.
+ * The two agree for an output where the first step runs, and where no
+ * step runs only if the write-back is skipped there: B's old value is
+ * kept.  So B is lowered where, for every output, some step running means
+ * the first runs (its predicate's conjuncts over the reduction loops hold
+ * there whenever they hold at a step: holds_first), and the write-back is
+ * then guarded by the first step running, *guard (the reduction loops not
+ * empty, n > 0 for range(n), and those conjuncts at the loops' mins, 0 <
+ * m for k_0 * 32 + k_1 < m), where it does not always run.  TVM 0.27 has
+ * no guard: where no step runs (m = 0) its write-back stores the identity
+ * over B's old value.  B is left where some step may run without the
+ * first (T.where(tx >= 2): the original adds to B's old value; found by a
+ * differential run against TVM's pass, whose output changes the result
+ * there).  Only B's old value is at stake: into a buffer the function
+ * allocates (no old value: an rfactor's partial sums over a symbolic
+ * extent, whose consumer reads the outputs no step writes) B is lowered
+ * with no guard, as TVM lowers it, the fresh reductions defining what was
+ * undefined.  False: leave B. */
+static bool first_step_guard(lctr *st, const tir_stmt *s, const reduction *r, tir_stmt *const *redloops, int nred,
+                             tir_expr **guard) {
+  *guard = NULL;
   bool param = false;
   for (int i = 0; i < r->n && !param; i++) param = tir_func_is_param_buffer(st->f, r->w[i]);
   if (!param) return true;
-  bool uses_red = false;
-  for (int k = 0; k < nred && !uses_red; k++) uses_red = uses(p, redloops[k]->u.loop.var);
-  if (!uses_red) return true;
+  tir_ctx *c = st->c;
+  tir_expr *p = s->u.realize.predicate;
+  if (p && p->kind == TIR_INT_IMM && p->u.int_val != 0) p = NULL;
   tir_var_map m = {0};
   for (int k = 0; k < nred; k++) tir_var_map_set(&m, redloops[k]->u.loop.var, redloops[k]->u.loop.min);
-  tir_expr *q = tir_substitute_expr(st->c, p, &m);
-  tir_var_map_free(&m);
-  tir_analyzer *a = tir_analyzer_new(st->c, NULL);
+  tir_analyzer *a = tir_analyzer_new(c, NULL);
+  bool ok = true;
   for (int k = 0; k < st->nloops; k++) {
+    const tir_stmt *l = st->loops[k];
     bool red = false;
-    for (int j = 0; j < nred && !red; j++) red = redloops[j] == st->loops[k];
-    if (!red) tir_analyzer_bind_range(a, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    for (int j = 0; j < nred && !red; j++) red = redloops[j] == l;
+    /* a reduction loop's bounds over another's var (a triangle): its
+     * first step is not at every loop's min */
+    for (int j = 0; j < nred && red && ok; j++) ok = !uses(l->u.loop.min, redloops[j]->u.loop.var) &&
+                                                     !uses(l->u.loop.extent, redloops[j]->u.loop.var);
+    if (!red) tir_analyzer_bind_range(a, l->u.loop.var, l->u.loop.min, l->u.loop.extent);
   }
-  tir_expr *sp = spatial_conjuncts(st->c, p, redloops, nred);
+  tir_expr *sp = p ? spatial_conjuncts(c, p, redloops, nred) : NULL;
   if (sp) tir_analyzer_enter_constraint(a, sp);
-  bool ok = tir_can_prove(a, q);
+  tir_expr *rp = p ? reduction_conjuncts(c, p, redloops, nred) : NULL;
+  /* those conjuncts at the loops' mins, then the reduction loops not empty (outer first) */
+  tir_expr *at = rp && ok ? tir_substitute_expr(c, rp, &m) : NULL;
+  if (at && !tir_can_prove(a, at)) {
+    /* a step compared with the first: with the reduction loops' ranges too */
+    tir_analyzer *all = tir_analyzer_new(c, NULL);
+    for (int k = 0; k < st->nloops; k++)
+      tir_analyzer_bind_range(all, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    if (sp) tir_analyzer_enter_constraint(all, sp);
+    ok = holds_first(c, all, rp, &m);
+    tir_analyzer_free(all);
+    *guard = tir_simplify(a, at);
+    tir_analyzer_enter_constraint(a, *guard);
+  }
+  for (int k = 0; k < nred && ok; k++) {
+    tir_expr *ext = redloops[k]->u.loop.extent;
+    tir_expr *ne = tir_binary(c, TIR_LT, tir_int(c, ext->dtype, 0), ext);
+    if (tir_can_prove(a, ne)) continue;
+    ne = tir_simplify(a, ne);
+    *guard = *guard ? tir_binary(c, TIR_AND, *guard, ne) : ne;
+    tir_analyzer_enter_constraint(a, ne);
+  }
+  tir_var_map_free(&m);
   tir_analyzer_free(a);
+  return ok;
+}
+
+/* ---- statements before the reduction in an in-thread loop ----
+ *
+ * k_0 { X; tx { B } } becomes tx { init; k_0 { X; B_in }; ... }, as TVM
+ * orders it: each thread runs X.  That keeps the meaning where X computes
+ * the same thing each time it runs and B reads what X wrote in the same
+ * iteration: X is loops (not thread-bound) and blocks (no init,
+ * allocation, view or predicate) of stores, it reads no buffer it or B
+ * writes (nor one an earlier reduction of the kernel wrote, whose readers
+ * this pass may change) and writes none B writes, and every element B
+ * reads of what X writes is among those X's one store to that buffer
+ * writes in the iteration (a box over X's loops: each index one of them
+ * plus what X does not vary, proved to hold B's index).  Else B is left. */
+
+#define SIB_MAX_LOOPS 16
+#define SIB_MAX 64
+
+typedef struct {
+  const tir_buffer *buf;
+  tir_expr **idx; /* X's loop vars and the vars outside X */
+  int nidx;
+  int l0, nl; /* its loops: loops[l0 .. l0 + nl) of sib_walk's */
+} sib_store;
+
+typedef struct {
+  lctr *st;
+  tir_var_map bind; /* X's block iter vars -> their values */
+  tir_relax_var loops[SIB_MAX]; /* the loops around each store, stacked per store */
+  int nloops;
+  tir_relax_var open[SIB_MAX_LOOPS]; /* the loops around the statement walked */
+  int nopen;
+  sib_store stores[SIB_MAX];
+  int nstores;
+  const tir_buffer *reads[SIB_MAX];
+  int nreads;
+  bool ok;
+} sib_walk;
+
+static bool sib_load(tir_visitor *v, const tir_expr *e) {
+  sib_walk *x = v->user;
+  if (e->kind == TIR_BUFFER_LOAD) {
+    if (x->nreads == SIB_MAX) x->ok = false;
+    else x->reads[x->nreads++] = e->u.load.buf;
+  } else if (e->kind == TIR_VAR && e->dtype.code == TIR_TC_HANDLE) {
+    x->ok = false; /* a pointer (a buffer's data): what it reaches is not seen here */
+  }
+  return x->ok;
+}
+
+static void sib_loads(sib_walk *x, const tir_expr *e) {
+  if (!e) return;
+  tir_visitor v = {.expr = sib_load, .user = x};
+  tir_visit_expr(&v, e);
+}
+
+static void sib_stmt(sib_walk *x, const tir_stmt *s) {
+  tir_ctx *c = x->st->c;
+  if (!x->ok || !s) return;
+  switch (s->kind) {
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++) sib_stmt(x, s->u.seq.stmts[i]);
+    return;
+  case TIR_FOR:
+    int64_t step = 1;
+    if (s->u.loop.kind == TIR_FOR_THREAD_BINDING || x->nopen == SIB_MAX_LOOPS ||
+        (s->u.loop.step && (!tir_is_const_int(s->u.loop.step, &step) || step != 1))) {
+      x->ok = false;
+      return;
+    }
+    sib_loads(x, s->u.loop.min);
+    sib_loads(x, s->u.loop.extent);
+    x->open[x->nopen++] = (tir_relax_var){s->u.loop.var, tir_substitute_expr(c, s->u.loop.min, &x->bind),
+                                          tir_substitute_expr(c, s->u.loop.extent, &x->bind)};
+    sib_stmt(x, s->u.loop.body);
+    x->nopen--;
+    return;
+  case TIR_BLOCK_REALIZE: {
+    const tir_block *b = s->u.realize.block;
+    const tir_expr *p = s->u.realize.predicate;
+    if (b->init || b->n_alloc || b->n_match || (p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0))) {
+      x->ok = false;
+      return;
+    }
+    for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++) {
+      sib_loads(x, s->u.realize.iter_values[i]);
+      tir_var_map_set(&x->bind, b->iter_vars[i].var, tir_substitute_expr(c, s->u.realize.iter_values[i], &x->bind));
+    }
+    sib_stmt(x, b->body);
+    return;
+  }
+  case TIR_BUFFER_STORE: {
+    sib_loads(x, s->u.store.value);
+    for (int i = 0; i < s->u.store.nidx; i++) sib_loads(x, s->u.store.idx[i]);
+    if (x->nstores == SIB_MAX || x->nloops + x->nopen > SIB_MAX) {
+      x->ok = false;
+      return;
+    }
+    sib_store *w = &x->stores[x->nstores++];
+    w->buf = s->u.store.buf;
+    w->nidx = s->u.store.nidx;
+    w->idx = tir_alloc(c, sizeof *w->idx * (size_t)(w->nidx + 1));
+    for (int i = 0; i < w->nidx; i++) w->idx[i] = tir_substitute_expr(c, s->u.store.idx[i], &x->bind);
+    w->l0 = x->nloops;
+    w->nl = x->nopen;
+    memcpy(x->loops + x->nloops, x->open, sizeof *x->open * (size_t)x->nopen);
+    x->nloops += x->nopen;
+    return;
+  }
+  default: x->ok = false; return; /* an if, a let, a call, ...: not modelled */
+  }
+}
+
+/* does w write the element at idx (B's index: vars outside X) in every
+ * iteration?  Each index of w is one of its loops' vars plus what no loop
+ * of it varies (each loop in one index), or varies with none of them */
+static bool sib_covers(tir_ctx *c, tir_analyzer *a, const sib_walk *x, const sib_store *w, tir_expr *const *idx) {
+  const tir_relax_var *l = x->loops + w->l0;
+  bool used[SIB_MAX_LOOPS] = {false};
+  for (int j = 0; j < w->nl; j++)
+    for (int q = 0; q < w->nl; q++)
+      if (uses(l[j].min, l[q].var) || uses(l[j].extent, l[q].var)) return false;
+  for (int d = 0; d < w->nidx; d++) {
+    int which = -1;
+    for (int j = 0; j < w->nl; j++)
+      if (uses(w->idx[d], l[j].var)) {
+        if (which >= 0 || used[j]) return false;
+        which = j;
+      }
+    if (which < 0) {
+      if (!tir_can_prove(a, tir_binary(c, TIR_EQ, idx[d], w->idx[d]))) return false;
+      continue;
+    }
+    used[which] = true;
+    tir_expr *v = (tir_expr *)l[which].var;
+    tir_expr *base = tir_simplify(a, tir_binary(c, TIR_SUB, w->idx[d], v));
+    if (uses(base, v)) return false;
+    tir_expr *lo = tir_binary(c, TIR_ADD, base, l[which].min);
+    if (!tir_can_prove(a, tir_binary(c, TIR_LE, lo, idx[d])) ||
+        !tir_can_prove(a, tir_binary(c, TIR_LT, idx[d], tir_binary(c, TIR_ADD, lo, l[which].extent))))
+      return false;
+  }
+  return true;
+}
+
+/* one buffer, or two views of the same memory (by their data var) */
+static bool same_data(const tir_buffer *a, const tir_buffer *b) {
+  return a == b || (a && b && a->data == b->data);
+}
+
+/* B's loads (its indices over the loops around B) of the buffers X writes */
+typedef struct {
+  lctr *st;
+  const sib_walk *x;
+  tir_analyzer *a;
+  const tir_var_map *bind; /* B's iter vars -> their values */
+  bool ok;
+} sib_reader;
+
+static bool sib_read(tir_visitor *v, const tir_expr *e) {
+  sib_reader *r = v->user;
+  if (e->kind == TIR_VAR && e->dtype.code == TIR_TC_HANDLE) /* X's buffer through its pointer */
+    for (int i = 0; i < r->x->nstores && r->ok; i++) r->ok = r->x->stores[i].buf->data != e;
+  if (e->kind != TIR_BUFFER_LOAD) return r->ok;
+  const sib_store *only = NULL;
+  int n = 0;
+  for (int i = 0; i < r->x->nstores; i++)
+    if (same_data(r->x->stores[i].buf, e->u.load.buf)) only = &r->x->stores[i], n++;
+  if (!n) return r->ok;
+  if (n > 1 || only->buf != e->u.load.buf || only->nidx != e->u.load.nidx) { /* another view of it: not compared */
+    r->ok = false;
+    return false;
+  }
+  tir_expr **idx = tir_alloc(r->st->c, sizeof *idx * (size_t)(e->u.load.nidx + 1));
+  for (int i = 0; i < e->u.load.nidx; i++) idx[i] = tir_substitute_expr(r->st->c, e->u.load.idx[i], r->bind);
+  r->ok = sib_covers(r->st->c, r->a, r->x, only, idx);
+  return r->ok;
+}
+
+static bool in_bufs(const tir_buffer *b, const tir_buffer *const *v, int n) {
+  for (int i = 0; i < n; i++)
+    if (same_data(v[i], b)) return true;
+  return false;
+}
+
+static bool siblings_safe(lctr *st, const tir_stmt *s, const reduction *r, const sibs *sib, int nchain) {
+  sib_walk *x = calloc(1, sizeof *x);
+  if (!x) abort();
+  x->st = st;
+  x->ok = true;
+  for (int k = 0; k < nchain && x->ok; k++)
+    for (int i = 0; i < sib[k].n && x->ok; i++) sib_stmt(x, sib[k].stmts[i]);
+  /* what X reads: nothing X or B writes, nor what an earlier reduction of the kernel wrote */
+  for (int i = 0; i < x->nreads && x->ok; i++) {
+    const tir_buffer *b = x->reads[i];
+    x->ok = !in_bufs(b, (const tir_buffer *const *)r->w, r->n) && !in_bufs(b, st->crt_buf, st->ncrt);
+    for (int j = 0; j < x->nstores && x->ok; j++) x->ok = !same_data(x->stores[j].buf, b);
+  }
+  for (int j = 0; j < x->nstores && x->ok; j++) x->ok = !in_bufs(x->stores[j].buf, (const tir_buffer *const *)r->w, r->n);
+  if (x->ok) {
+    const tir_block *b = s->u.realize.block;
+    tir_var_map bind = {0};
+    for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++)
+      tir_var_map_set(&bind, b->iter_vars[i].var, s->u.realize.iter_values[i]);
+    tir_analyzer *a = tir_analyzer_new(st->c, NULL);
+    for (int k = 0; k < st->nloops; k++)
+      tir_analyzer_bind_range(a, st->loops[k]->u.loop.var, st->loops[k]->u.loop.min, st->loops[k]->u.loop.extent);
+    const tir_expr *p = s->u.realize.predicate;
+    if (p && !(p->kind == TIR_INT_IMM && p->u.int_val != 0)) tir_analyzer_enter_constraint(a, (tir_expr *)p);
+    sib_reader rd = {st, x, a, &bind, true};
+    tir_visitor v = {.expr = sib_read, .user = &rd};
+    for (int i = 0; i < s->u.realize.n && rd.ok; i++) tir_visit_expr(&v, s->u.realize.iter_values[i]);
+    if (rd.ok && p) tir_visit_expr(&v, p);
+    if (rd.ok) tir_visit_stmt(&v, b->body);
+    x->ok = rd.ok;
+    tir_analyzer_free(a);
+    tir_var_map_free(&bind);
+  }
+  bool ok = x->ok;
+  tir_var_map_free(&x->bind);
+  free(x);
   return ok;
 }
 
@@ -647,29 +948,44 @@ static tir_stmt *try_block(lctr *st, const tir_stmt *s) {
       return NULL;
     }
   }
-  int nchain = 0, ninner = 0;
+  int nchain = 0, ninner = 0, nsib = 0;
   tir_stmt **chain = st->loops + st->nloops, **inner = NULL;
+  sibs *sib = NULL;
   if (first_it >= 0) {
     /* from the outermost in-thread loop down: loop inside loop to B, each reducing and none binding a
      * spatial iter var; a thread-bound one among them (an in-thread loop outside a thread loop) moves
      * out, around the lowered parts, the in-thread loops inside, as TVM's pass orders them */
     chain = tir_alloc(st->c, sizeof *chain * (size_t)(st->nloops - first_it + 1));
+    sib = tir_alloc(st->c, sizeof *sib * (size_t)(st->nloops - first_it + 1));
     inner = tir_alloc(st->c, sizeof *inner * (size_t)(st->nloops - first_it + 1));
     for (int k = first_it; k < st->nloops; k++) {
       tir_stmt *l = st->loops[k];
       const tir_stmt *next = k + 1 < st->nloops ? st->loops[k + 1] : s;
-      if (l->u.loop.body != next) return NULL;
+      const tir_stmt *body = l->u.loop.body;
+      sibs x = {NULL, 0};
+      if (body != next) {
+        /* statements before the path to B (a fetch into a buffer B
+         * reads): they stay in the loop, which each thread now runs
+         * (siblings_safe); not under a thread loop moved out */
+        if (body->kind != TIR_SEQ || body->u.seq.n < 2 || body->u.seq.stmts[body->u.seq.n - 1] != next ||
+            ninner || l->u.loop.kind == TIR_FOR_THREAD_BINDING)
+          return NULL;
+        x = (sibs){body->u.seq.stmts, body->u.seq.n - 1};
+        nsib += x.n;
+      }
       bool red = false;
       for (int i = 0; i < b->n_iter && !red; i++)
         red = b->iter_vars[i].type == TIR_ITER_REDUCE && uses(s->u.realize.iter_values[i], l->u.loop.var);
       if (!red) return NULL; /* a loop binding no iter var between them */
       if (l->u.loop.kind == TIR_FOR_THREAD_BINDING) inner[ninner++] = l;
-      else chain[nchain++] = l;
+      else sib[nchain] = x, chain[nchain++] = l;
     }
+    if (nsib && !siblings_safe(st, s, &r, sib, nchain)) return NULL;
   }
   (void)last_thread;
-  if (!first_step_included(st, s, &r, redloops, nred)) return NULL;
-  tir_stmt *rep = lower(st, s, &r, chain, nchain, threads, nthreads, redloops, nred);
+  tir_expr *guard;
+  if (!first_step_guard(st, s, &r, redloops, nred, &guard)) return NULL;
+  tir_stmt *rep = lower(st, s, &r, chain, sib, nchain, threads, nthreads, redloops, nred, guard);
   for (int k = ninner - 1; k >= 0; k--) { /* the thread loops that were inside an in-thread one, around it all */
     tir_stmt *l = tir_stmt_copy(st->c, inner[k]);
     l->u.loop.body = rep;
