@@ -744,7 +744,7 @@ static void sib_stmt(sib_walk *x, const tir_stmt *s) {
   case TIR_SEQ:
     for (int i = 0; i < s->u.seq.n; i++) sib_stmt(x, s->u.seq.stmts[i]);
     return;
-  case TIR_FOR:
+  case TIR_FOR: {
     int64_t step = 1;
     if (s->u.loop.kind == TIR_FOR_THREAD_BINDING || x->nopen == SIB_MAX_LOOPS ||
         (s->u.loop.step && (!tir_is_const_int(s->u.loop.step, &step) || step != 1))) {
@@ -758,6 +758,7 @@ static void sib_stmt(sib_walk *x, const tir_stmt *s) {
     sib_stmt(x, s->u.loop.body);
     x->nopen--;
     return;
+  }
   case TIR_BLOCK_REALIZE: {
     const tir_block *b = s->u.realize.block;
     const tir_expr *p = s->u.realize.predicate;
