@@ -721,7 +721,11 @@ static tir_expr *mod_variant(tir_analyzer *a, const lin *r0, int64_t c, int how,
 static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   tir_expr *best = NULL, *batom = NULL;
   int64_t bcoef = 1;
-  static const int hows[4] = {1, 0, 2, 3};
+  /* ties go to TVM's form: a lone product's coefficient reduced to its
+   * residue (w * 32 % 3 is w * 2 % 3), a sum's coefficients kept
+   * ((y - w * 16) % 6, (f * 1024 + t) % 129) */
+  static const int lone[4] = {1, 0, 2, 3}, sum[4] = {0, 1, 2, 3};
+  const int *hows = r->n == 1 && r->base == 0 ? lone : sum;
   for (int h = 0; h < 4; h++)
     for (int gi = 0; gi < 2; gi++)
       for (int ni = 0; ni < 2; ni++) {
