@@ -990,11 +990,15 @@ bool tir_loop_carries(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_e
                       const tir_relax_var *outer, int nouter, const tir_flow_access *acc, int nacc) {
   if (!a || !a->isl || !var || !min || !extent) return false;
   bool carried = false;
+  bool *uncarried = malloc(sizeof *uncarried * (size_t)(nacc ? nacc : 1));
+  if (!uncarried) abort();
+  ana_uncarried_reads(var, min, extent, outer, nouter, acc, nacc, uncarried);
   for (int i = 0; i < nacc && !carried; i++) {
-    if (acc[i].write) continue;
+    if (acc[i].write || uncarried[i]) continue;
     isl_begin(a);
     carried = read_carried(a, var, min, extent, outer, nouter, acc, nacc, i);
     isl_end(a);
   }
+  free(uncarried);
   return carried;
 }
