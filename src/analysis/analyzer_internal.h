@@ -49,6 +49,8 @@ struct tir_analyzer {
   /* tir_loop_carries' answers by their isl text, its names renamed in
    * order of appearance: a program of many alike stages asks isl once */
   tir_strmap flow_memo;
+  /* ana_isl_prove's answers by their isl text */
+  tir_strmap prove_memo;
 };
 
 /* ---- carry_check.c ---- */
