@@ -13,9 +13,16 @@
  *    (no ordered loop of the loop's body around both, earlier in order),
  *    writes every element of a box holding all the read touches.
  *
- * Conditions are left out (fewer elements read or written elsewhere only
- * strengthen the answer), and so it only ever answers "not carried"; where
- * it cannot tell (a form not affine, a range not constant), isl does. */
+ * A fused loop's floordiv and floormod by a constant c are affine where
+ * exact: the offsets whose coefficient divides c split (t = m q + r), the
+ * rest of the dividend a multiple of c plus a part in [0, c - 1]; of vars
+ * one value for all accesses alone, one more such var (an atom).  Split
+ * offsets are not independent of the offset split: a write with some
+ * covers nothing.  Conditions are left out (fewer elements read or
+ * written elsewhere only strengthen the answer), and so it only ever
+ * answers "not carried"; where it cannot tell (a form not affine, a range
+ * not constant), isl does. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,8 +41,39 @@ typedef struct lform {
   int n, cap;
 } lform;
 
+/* what the accesses of one check share: the loop's var, and the keys of
+ * floordiv/floormod of vars one value for all accesses ("atoms", by their
+ * forms' text) and of the parts of split offsets, freed with it */
+typedef struct carry_ctx {
+  const tir_expr *var;
+  tir_strmap atoms; /* form text -> index in tok + 1 */
+  char **tok;
+  int ntok, cap;
+} carry_ctx;
+
+static const void *new_key(carry_ctx *cx) {
+  if (cx->ntok == cx->cap) {
+    cx->cap = cx->cap ? 2 * cx->cap : 16;
+    cx->tok = realloc(cx->tok, sizeof *cx->tok * (size_t)cx->cap);
+    if (!cx->tok) abort();
+  }
+  char *t = malloc(1);
+  if (!t) abort();
+  cx->tok[cx->ntok++] = t;
+  return t;
+}
+
+/* an offset t split as m * q + r (q in [0, ext / m - 1], r in [0, m - 1]) */
+typedef struct split_rec {
+  const void *t, *q, *r;
+  int64_t m;
+} split_rec;
+
 /* one access: its dims by var, their forms (memo) */
 typedef struct acc_forms {
+  carry_ctx *cx;
+  split_rec *splits; /* an access whose offsets were split covers nothing (covers) */
+  int nsplits, splits_cap;
   const tir_flow_access *x;
   tir_ptrmap at; /* var -> dim index + 1; -1 where two dims bind it */
   lform *dim;
@@ -83,6 +121,84 @@ static bool lf_add_form(lform *f, const lform *g, int64_t s) {
 }
 
 static bool dim_form(acc_forms *af, int j);
+static bool lf_add_expr(acc_forms *af, lform *f, const tir_expr *e, int64_t s);
+
+/* the parts of offset t (extent ext) split by m, made once per access */
+static const split_rec *split_of(acc_forms *af, const void *t, int64_t m) {
+  for (int i = 0; i < af->nsplits; i++)
+    if (af->splits[i].t == t && af->splits[i].m == m) return &af->splits[i];
+  if (af->nsplits == af->splits_cap) {
+    af->splits_cap = af->splits_cap ? 2 * af->splits_cap : 4;
+    af->splits = realloc(af->splits, sizeof *af->splits * (size_t)af->splits_cap);
+    if (!af->splits) abort();
+  }
+  split_rec *r = &af->splits[af->nsplits++];
+  *r = (split_rec){t, new_key(af->cx), new_key(af->cx), m};
+  return r;
+}
+
+static int by_key(const void *a, const void *b) {
+  const lterm *x = a, *y = b;
+  return (x->key > y->key) - (x->key < y->key);
+}
+
+/* f += s * (g floordiv c), or floormod where `mod`; g is consumed.  Exact
+ * only: g = c * (fixed part / c + high offsets / c) + low, the fixed
+ * part's coefficients multiples of c and low in [0, c - 1], once offsets
+ * t * coef with coef dividing c are split (t = m q + r, m = c / coef).
+ * Of vars one value for all accesses alone (not the loop's), an atom. */
+static bool lf_add_divmod(acc_forms *af, lform *f, lform *g, int64_t c, bool mod, int64_t s) {
+  bool ok = true, fixed_only = true, divisible = g->k % c == 0;
+  for (int i = 0; i < g->n; i++) {
+    if (g->t[i].ext) fixed_only = false;
+    else if (g->t[i].key == af->cx->var) fixed_only = false, divisible = divisible && g->t[i].coef % c == 0;
+    else divisible = divisible && g->t[i].coef % c == 0;
+  }
+  if (fixed_only && !divisible) {
+    qsort(g->t, (size_t)g->n, sizeof *g->t, by_key);
+    char buf[64];
+    size_t cap = 64 + 48 * (size_t)g->n, n = 0;
+    char *text = malloc(cap);
+    if (!text) abort();
+    n += (size_t)snprintf(text + n, cap - n, "%c%lld:%lld", mod ? '%' : '/', (long long)c, (long long)g->k);
+    for (int i = 0; i < g->n; i++) {
+      snprintf(buf, sizeof buf, " %p*%lld", g->t[i].key, (long long)g->t[i].coef);
+      n += (size_t)snprintf(text + n, cap - n, "%s", buf);
+    }
+    long *at = tir_strmap_at(&af->cx->atoms, text, 0);
+    if (!*at) {
+      new_key(af->cx);
+      *at = af->cx->ntok;
+    }
+    ok = lf_add_term(f, af->cx->tok[*at - 1], s, 0);
+    free(text);
+    free(g->t);
+    return ok;
+  }
+  lform q = {ana_floordiv(g->k, c), NULL, 0, 0}, low = {ana_floormod(g->k, c), NULL, 0, 0};
+  for (int i = 0; i < g->n && ok; i++) {
+    const lterm *t = &g->t[i];
+    if (t->coef % c == 0) ok = lf_add_term(&q, t->key, t->coef / c, t->ext);
+    else if (!t->ext) ok = false;
+    else if (t->coef > 0 && c % t->coef == 0 && t->ext % (c / t->coef) == 0) {
+      int64_t m = c / t->coef;
+      const split_rec *sp = split_of(af, t->key, m);
+      if (t->ext / m > 1) ok = lf_add_term(&q, sp->q, 1, t->ext / m);
+      if (ok && m > 1) ok = lf_add_term(&low, sp->r, t->coef, m);
+    } else ok = lf_add_term(&low, t->key, t->coef, t->ext);
+  }
+  int64_t lo = low.k, hi = low.k, span = 0;
+  for (int i = 0; i < low.n && ok; i++) {
+    ok = scaled(low.t[i].coef, low.t[i].ext - 1, &span);
+    *(span < 0 ? &lo : &hi) += span;
+    ok = ok && lo >= -LIN_MAX && hi <= LIN_MAX;
+  }
+  ok = ok && lo >= 0 && hi <= c - 1 && lf_add_form(f, mod ? &low : &q, s);
+  free(q.t);
+  free(low.t);
+  free(g->t);
+  return ok;
+}
 
 /* f += s * e */
 static bool lf_add_expr(acc_forms *af, lform *f, const tir_expr *e, int64_t s) {
@@ -105,6 +221,16 @@ static bool lf_add_expr(acc_forms *af, lform *f, const tir_expr *e, int64_t s) {
     if (tir_is_const_int(e->u.bin.b, &v)) return scaled(v, s, &v) && lf_add_expr(af, f, e->u.bin.a, v);
     if (tir_is_const_int(e->u.bin.a, &v)) return scaled(v, s, &v) && lf_add_expr(af, f, e->u.bin.b, v);
     return false;
+  case TIR_FLOORDIV:
+  case TIR_FLOORMOD: {
+    if (!tir_is_const_int(e->u.bin.b, &v) || v <= 0 || v > LIN_MAX) return false;
+    lform g = {0};
+    if (!lf_add_expr(af, &g, e->u.bin.a, 1)) {
+      free(g.t);
+      return false;
+    }
+    return lf_add_divmod(af, f, &g, v, e->kind == TIR_FLOORMOD, s);
+  }
   case TIR_CAST: {
     /* a widening int cast keeps the value */
     tir_dtype from = e->u.un.a->dtype;
@@ -136,8 +262,9 @@ static bool dim_form(acc_forms *af, int j) {
   return ok;
 }
 
-static void forms_init(acc_forms *af, const tir_flow_access *x) {
+static void forms_init(acc_forms *af, carry_ctx *cx, const tir_flow_access *x) {
   memset(af, 0, sizeof *af);
+  af->cx = cx;
   af->x = x;
   int nd = x->ndims > 0 ? x->ndims : 1, ni = x->ndim > 0 ? x->ndim : 1;
   af->dim = calloc((size_t)nd, sizeof *af->dim);
@@ -158,6 +285,7 @@ static void forms_free(acc_forms *af) {
   free(af->dim);
   free(af->state);
   free(af->idx);
+  free(af->splits);
   tir_ptrmap_free(&af->at);
 }
 
@@ -317,7 +445,7 @@ static bool unconditional(const tir_flow_access *w) {
  * reads there before r reads it?  (w unconditional, earlier in order) */
 static bool covers(acc_forms *r, acc_forms *w, const fixed_ranges *fr) {
   const tir_flow_access *rx = r->x, *wx = w->x;
-  if (!unconditional(wx) || wx->seq >= rx->seq) return false;
+  if (!unconditional(wx) || wx->seq >= rx->seq || w->nsplits) return false;
   shared_loops sh = {wx->loop_ids, 0};
   while (sh.n < wx->nloops && sh.n < rx->nloops && wx->loop_ids[sh.n] == rx->loop_ids[sh.n]) sh.n++;
   /* one offset of a shared loop is one value of its var only where its
@@ -371,7 +499,8 @@ void ana_uncarried_reads(const tir_expr *var, tir_expr *min, tir_expr *extent, c
   }
   acc_forms *af = malloc(sizeof *af * (size_t)(nacc ? nacc : 1));
   if (!af) abort();
-  for (int i = 0; i < nacc; i++) forms_init(&af[i], &acc[i]);
+  carry_ctx cx = {.var = var};
+  for (int i = 0; i < nacc; i++) forms_init(&af[i], &cx, &acc[i]);
   for (int ri = 0; ri < nacc; ri++) {
     const tir_flow_access *r = &acc[ri];
     if (r->write || !af[ri].ok) continue;
@@ -385,6 +514,9 @@ void ana_uncarried_reads(const tir_expr *var, tir_expr *min, tir_expr *extent, c
     uncarried[ri] = all_apart || covered;
   }
   for (int i = 0; i < nacc; i++) forms_free(&af[i]);
+  for (int i = 0; i < cx.ntok; i++) free(cx.tok[i]);
+  free(cx.tok);
+  tir_strmap_free(&cx.atoms);
   free(af);
   free(fr.lo);
   free(fr.hi);
