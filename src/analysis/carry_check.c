@@ -154,7 +154,7 @@ static bool lf_add_divmod(acc_forms *af, lform *f, lform *g, int64_t c, bool mod
     else if (g->t[i].key == af->cx->var) fixed_only = false, divisible = divisible && g->t[i].coef % c == 0;
     else divisible = divisible && g->t[i].coef % c == 0;
   }
-  if (fixed_only && !divisible) {
+  if (fixed_only && !divisible && g->n) {
     qsort(g->t, (size_t)g->n, sizeof *g->t, by_key);
     char buf[64];
     size_t cap = 64 + 48 * (size_t)g->n, n = 0;
