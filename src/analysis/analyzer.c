@@ -34,6 +34,7 @@ void tir_analyzer_free(tir_analyzer *a) {
   if (!a) return;
   if (a->isl) isl_ctx_free(a->isl);
   tir_strmap_free(&a->flow_memo);
+  tir_strmap_free(&a->prove_memo);
   free(a->vars);
   free(a->slot_keys);
   free(a->slot_idx);

@@ -49,7 +49,18 @@ struct tir_analyzer {
   /* tir_loop_carries' answers by their isl text, its names renamed in
    * order of appearance: a program of many alike stages asks isl once */
   tir_strmap flow_memo;
+  /* ana_isl_prove's answers by their isl text */
+  tir_strmap prove_memo;
 };
+
+/* ---- carry_check.c ---- */
+/* tir_loop_carries' test before isl's: uncarried[i] set where read i is
+ * proved to read nothing an earlier iteration of the loop wrote and the
+ * iteration did not write before it (affine indices apart between
+ * iterations, or covered by an earlier write of the iteration); false
+ * where it cannot tell */
+void ana_uncarried_reads(const tir_expr *var, tir_expr *min, tir_expr *extent, const tir_relax_var *outer,
+                         int nouter, const tir_flow_access *acc, int nacc, bool *uncarried);
 
 /* ---- analyzer.c ---- */
 /* relaxed vars bound as ranges for a while: what bind_range overwrote,

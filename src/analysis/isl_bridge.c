@@ -500,12 +500,18 @@ bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
     sb_printf(&text, "not (%s)%s%s", claim.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
     if (t.exist.n) sb_puts(&text, ")");
     sb_puts(&text, " }");
-    isl_set *s = read_set(a, text.s);
-    if (s) {
+    /* the text holds all the answer depends on: a query asked again
+     * (the simplifier's min/max folding asks the same pairs of every
+     * access of a region) is answered from the memo */
+    long known = tir_strmap_get(&a->prove_memo, text.s, -1);
+    isl_set *s = known < 0 ? read_set(a, text.s) : NULL;
+    if (known >= 0) proved = known;
+    else if (s) {
       isl_bool empty = isl_set_is_empty(s);
       if (empty == isl_bool_error) isl_diag(a);
       proved = empty == isl_bool_true;
       isl_set_free(s);
+      if (empty != isl_bool_error) *tir_strmap_at(&a->prove_memo, text.s, 0) = proved;
     }
     free(text.s);
   }
@@ -990,11 +996,15 @@ bool tir_loop_carries(tir_analyzer *a, const tir_expr *var, tir_expr *min, tir_e
                       const tir_relax_var *outer, int nouter, const tir_flow_access *acc, int nacc) {
   if (!a || !a->isl || !var || !min || !extent) return false;
   bool carried = false;
+  bool *uncarried = malloc(sizeof *uncarried * (size_t)(nacc ? nacc : 1));
+  if (!uncarried) abort();
+  ana_uncarried_reads(var, min, extent, outer, nouter, acc, nacc, uncarried);
   for (int i = 0; i < nacc && !carried; i++) {
-    if (acc[i].write) continue;
+    if (acc[i].write || uncarried[i]) continue;
     isl_begin(a);
     carried = read_carried(a, var, min, extent, outer, nouter, acc, nacc, i);
     isl_end(a);
   }
+  free(uncarried);
   return carried;
 }

@@ -28,30 +28,13 @@ static char *xstrdup(const char *s) {
 void cg_note_access(cg *g, const tir_expr *data, int mask) {
   cg_meta *m = g->meta;
   if (!m || !data) return;
-  for (int i = 0; i < m->nacc; i++)
-    if (m->acc_key[i] == data) {
-      m->acc_mask[i] |= mask;
-      return;
-    }
-  if (m->nacc == m->acc_cap) {
-    m->acc_cap = m->acc_cap ? 2 * m->acc_cap : 16;
-    m->acc_key = realloc(m->acc_key, sizeof *m->acc_key * (size_t)m->acc_cap);
-    m->acc_mask = realloc(m->acc_mask, sizeof *m->acc_mask * (size_t)m->acc_cap);
-    if (!m->acc_key || !m->acc_mask) abort();
-  }
-  m->acc_key[m->nacc] = data;
-  m->acc_mask[m->nacc++] = mask;
+  tir_ptrmap_put(&m->acc, data, tir_ptrmap_get(&m->acc, data, 0) | mask);
 }
 
-int cg_access_of(const cg_meta *m, const tir_expr *data) {
-  for (int i = 0; m && i < m->nacc; i++)
-    if (m->acc_key[i] == data) return m->acc_mask[i];
-  return 0;
-}
+int cg_access_of(const cg_meta *m, const tir_expr *data) { return m ? (int)tir_ptrmap_get(&m->acc, data, 0) : 0; }
 
 void cg_meta_free(cg_meta *m) {
-  free(m->acc_key);
-  free(m->acc_mask);
+  tir_ptrmap_free(&m->acc);
   memset(m, 0, sizeof *m);
 }
 

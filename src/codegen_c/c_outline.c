@@ -103,9 +103,8 @@ static const cg_span_info *span_of(const cg *g, const void *key) {
 }
 
 static const cg_param_info *param_of(const cg *g, const void *key) {
-  for (int i = 0; i < g->nparam_info; i++)
-    if (g->param_info[i].key == key) return &g->param_info[i];
-  return NULL;
+  long i = tir_ptrmap_get(&g->param_index, key, 0);
+  return i ? &g->param_info[i - 1] : NULL;
 }
 
 /* a temporary the body uses whose bytes overlap no other temporary's */

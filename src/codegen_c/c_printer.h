@@ -65,9 +65,7 @@ typedef struct cg_span_info {
 /* what the printer records for the AOT description (c_aot.c), when asked */
 typedef struct cg_meta {
   tir_aot_func *fn;          /* the function being printed */
-  const void **acc_key;      /* buffer data vars accessed, with TIR_AOT_READ/WRITE masks */
-  int *acc_mask;
-  int nacc, acc_cap;
+  tir_ptrmap acc;            /* buffer data var accessed -> its TIR_AOT_READ/WRITE mask */
 } cg_meta;
 
 typedef struct cg_target {
@@ -131,7 +129,8 @@ struct cg {
   const tir_stmt **jam_made; /* the loops c_jam.c made (not jammed again) */
   int njam_made, jam_made_cap;
   cg_param_info *param_info;
-  int nparam_info;
+  int nparam_info, param_info_cap;
+  tir_ptrmap param_index; /* a parameter's data -> its index in param_info + 1 */
   cg_span_info *spans;
   int nspans, spans_cap;
   /* the ranges of the loop vars in scope, for cg_truncates_alike */

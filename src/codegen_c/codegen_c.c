@@ -82,17 +82,31 @@ static const void *param_key(const tir_func *f, int i) {
   return b ? (const void *)b->data : (const void *)f->params[i];
 }
 
-/* the first parameter over the same data as parameter i (i itself when none) */
-static int param_owner(const tir_func *f, int i) {
-  for (int j = 0; j < i; j++)
-    if (param_key(f, j) == param_key(f, i)) return j;
-  return i;
+/* per parameter: the first parameter over the same data (itself when
+ * none), and whether another parameter has the same data (one pass) */
+typedef struct param_data {
+  int *owner;
+  bool *shared;
+} param_data;
+
+static param_data param_data_of(const tir_func *f) {
+  size_t n = f->nparams > 0 ? (size_t)f->nparams : 1;
+  param_data pd = {malloc(sizeof *pd.owner * n), calloc(n, sizeof *pd.shared)};
+  if (!pd.owner || !pd.shared) abort();
+  tir_ptrmap first = {0}; /* data -> its first parameter + 1 */
+  for (int i = 0; i < f->nparams; i++) {
+    long j = tir_ptrmap_get(&first, param_key(f, i), 0);
+    if (!j) tir_ptrmap_put(&first, param_key(f, i), i + 1);
+    pd.owner[i] = j ? (int)j - 1 : i;
+    if (j) pd.shared[i] = pd.shared[j - 1] = true;
+  }
+  tir_ptrmap_free(&first);
+  return pd;
 }
 
-static bool param_shared(const tir_func *f, int i) {
-  for (int j = 0; j < f->nparams; j++)
-    if (j != i && param_key(f, j) == param_key(f, i)) return true;
-  return false;
+static void param_data_free(param_data *pd) {
+  free(pd->owner);
+  free(pd->shared);
 }
 
 /* T.func_attr({"tir.noalias": False}) (or "tirx.noalias") */
@@ -118,12 +132,13 @@ static int param_align(const tir_buffer *b) {
 static const char *param_name(cg *g, const tir_func *f, int i) { return cg_lookup(g, &f->params[i]); }
 
 /* used: the vars the body uses (cg_used_vars) */
-static void print_params(cg *g, const tir_func *f, const var_list *extra, const tir_ptrmap *used, cg_text *sig) {
+static void print_params(cg *g, const tir_func *f, const param_data *pd, const var_list *extra, const tir_ptrmap *used,
+                         cg_text *sig) {
   int k = 0;
   bool may_alias = aliasing_allowed(f);
   for (int i = 0; i < f->nparams; i++, k++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    int owner = param_owner(f, i);
+    int owner = pd->owner[i];
     char ty[32];
     if (k) cg_text_puts(sig, ", ");
     const char *n;
@@ -138,12 +153,16 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, const 
     if (owner == i) cg_alias(g, &f->params[i], n);
     if (b) {
       cg_type(g, b->dtype, ty, b->span);
-      bool restrict_ = !may_alias && !param_shared(f, i);
+      bool restrict_ = !may_alias && !pd->shared[i];
       if (owner == i) { /* for the bodies of parallel loops (c_outline.c) */
-        g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)(g->nparam_info + 1));
-        if (!g->param_info) abort();
+        if (g->nparam_info == g->param_info_cap) {
+          g->param_info_cap = g->param_info_cap ? 2 * g->param_info_cap : 16;
+          g->param_info = realloc(g->param_info, sizeof *g->param_info * (size_t)g->param_info_cap);
+          if (!g->param_info) abort();
+        }
         g->param_info[g->nparam_info++] =
             (cg_param_info){b->data, restrict_, tir_ptrmap_get(used, b->data, 0) ? param_align(b) : 0};
+        tir_ptrmap_put(&g->param_index, b->data, g->nparam_info);
       }
       cg_text_printf(sig, "%s *%s%s", ty, restrict_ ? "restrict " : "", n);
     } else {
@@ -177,11 +196,11 @@ static void print_params(cg *g, const tir_func *f, const var_list *extra, const 
 
 /* the entry checks of the calling convention (above), then the alignment
  * the compiler may assume */
-static void param_checks(cg *g, const tir_func *f, const tir_ptrmap *used) {
+static void param_checks(cg *g, const tir_func *f, const param_data *pd, const tir_ptrmap *used) {
   bool any_align = false;
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    int owner = param_owner(f, i);
+    int owner = pd->owner[i];
     if (owner != i) {
       cg_linef(g, "if ((const void *)%s != (const void *)%s) return -1; /* one data, two parameters */",
                param_name(g, f, i), param_name(g, f, owner));
@@ -198,7 +217,7 @@ static void param_checks(cg *g, const tir_func *f, const tir_ptrmap *used) {
   cg_linef(g, "#if defined(__GNUC__)");
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    if (!b || param_owner(f, i) != i || !tir_ptrmap_get(used, b->data, 0) || !param_align(b)) continue;
+    if (!b || pd->owner[i] != i || !tir_ptrmap_get(used, b->data, 0) || !param_align(b)) continue;
     char ty[32];
     cg_type(g, b->dtype, ty, b->span);
     const char *n = param_name(g, f, i);
@@ -264,14 +283,14 @@ static void scan_names(const char *text, param_use *u, int n) {
 /* (void)x for each parameter the printed body (and the functions outlined
  * calls) never names: what the code generator leaves out (an attr's
  * value, an annotation, a value a let's simplification drops) is no use */
-static void void_unused(cg *g, const tir_func *f, const var_list *extra, const char *body) {
+static void void_unused(cg *g, const tir_func *f, const param_data *pd, const var_list *extra, const char *body) {
   param_use *u = malloc(sizeof *u * (size_t)(f->nparams + extra->n + 1));
   if (!u) abort();
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
     const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
     const void *key = b ? (const void *)b->data : (const void *)f->params[i];
-    if (param_owner(f, i) != i || param_shared(f, i)) continue; /* used by the entry check */
+    if (pd->owner[i] != i || pd->shared[i]) continue; /* used by the entry check */
     const char *name = cg_lookup(g, key);
     if (name) u[n] = (param_use){name, false, n}, n++;
   }
@@ -350,7 +369,8 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->split_budget = 4096;
   tir_ptrmap used = {0}; /* what the body uses: each parameter's data looked up, one walk */
   cg_used_vars(f->body, &used);
-  print_params(g, f, &extra, &used, &sig);
+  param_data pd = param_data_of(f);
+  print_params(g, f, &pd, &extra, &used, &sig);
   cg_text *fout = out;
   out = &body;
   cg_text_printf(out, "int32_t %s(%s) {\n", sym, sig.s);
@@ -360,12 +380,13 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   cg_text inner = {0}; /* the body first: what it names decides the (void) lines before it */
   g->out = &inner;
   g->indent = 1;
-  param_checks(g, f, &used);
+  param_checks(g, f, &pd, &used);
   tir_ptrmap_free(&used);
   cg_stmt(g, f->body);
   cg_linef(g, "return 0;");
   g->out = out;
-  void_unused(g, f, &extra, inner.s);
+  void_unused(g, f, &pd, &extra, inner.s);
+  param_data_free(&pd);
   if (inner.s) cg_text_puts(out, inner.s);
   cg_text_free(&inner);
   cg_text_puts(out, "}\n");
@@ -378,7 +399,8 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->func_symbol = NULL;
   free(g->param_info);
   g->param_info = NULL;
-  g->nparam_info = 0;
+  g->nparam_info = g->param_info_cap = 0;
+  tir_ptrmap_free(&g->param_index);
   g->nspans = 0;
   cg_aot_args(g, f, &extra, fn);
   cg_aot_packed(g, fn, out, "int32_t", NULL, NULL);

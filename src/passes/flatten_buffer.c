@@ -285,31 +285,35 @@ static tir_stmt *flatten_stmt(tir_mutator *m, tir_stmt *s) {
   }
 }
 
-static bool find_var(tir_visitor *v, const tir_expr *e) {
-  if (e == ((const tir_expr **)v->user)[0]) ((const tir_expr **)v->user)[1] = e;
+static bool note_var(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_VAR) tir_ptrmap_put(v->user, e, 1);
   return true;
-}
-
-static bool uses_var(const tir_stmt *s, const tir_expr *var) {
-  const tir_expr *st[2] = {var, NULL};
-  tir_visitor v = {.expr = find_var, .user = st};
-  tir_visit_stmt(&v, s);
-  return st[1] != NULL;
 }
 
 /* a parameter's flat buffer is declared when the body accesses the
  * parameter or uses its data pointer, as TVM does (it declares flat ones
  * too: a new buffer for every parameter) */
 static tir_stmt *declare_params(tir_ctx *c, flattener *fl, const tir_func *f, tir_stmt *body) {
+  tir_ptrmap seen = {0};     /* two parameters over one buffer: declared once (the first) */
+  tir_ptrmap used = {0};     /* the vars body uses, found once where an unaccessed parameter asks */
+  bool walked = false;
+  for (int i = 0; f->buffer_map && i < f->nparams; i++)
+    if (f->buffer_map[i] && !tir_ptrmap_get(&seen, f->buffer_map[i], 0)) tir_ptrmap_put(&seen, f->buffer_map[i], i + 1);
+  const tir_stmt *orig = body;
   for (int i = f->nparams - 1; i >= 0; i--) {
     tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
-    bool seen = false; /* two parameters over one buffer: declared once */
-    for (int j = 0; j < i && !seen; j++) seen = f->buffer_map[j] == b;
-    if (!b || seen) continue;
+    if (!b || tir_ptrmap_get(&seen, b, 0) != i + 1) continue;
     long at = tir_ptrmap_get(&fl->index, b, -1);
     flat_pair *p = at >= 0 ? &fl->pairs[at] : NULL;
-    if (p && (p->used || uses_var(body, b->data))) body = tir_decl_buffer(c, p->flat, body);
+    if (p && !p->used && !walked) {
+      tir_visitor v = {.expr = note_var, .user = &used};
+      tir_visit_stmt(&v, orig);
+      walked = true;
+    }
+    if (p && (p->used || tir_ptrmap_get(&used, b->data, 0))) body = tir_decl_buffer(c, p->flat, body);
   }
+  tir_ptrmap_free(&seen);
+  tir_ptrmap_free(&used);
   return body;
 }
 

@@ -14,8 +14,8 @@
  *    the next (an iteration reads an element it has not written, which an
  *    earlier iteration wrote: an init on the first iteration, a rolling
  *    buffer's rows) is not moved into that loop, where it would be a new
- *    buffer each iteration (tir_loop_carries, by isl; where isl cannot
- *    tell, the buffer moves as in TVM).
+ *    buffer each iteration (tir_loop_carries: a cheap affine test, then
+ *    isl; where isl cannot tell, the buffer moves as in TVM).
  * A loop that becomes the home of allocations gets its body wrapped in an
  * opaque block "" holding them, with inferred reads/writes. */
 #include <stdlib.h>

@@ -711,8 +711,7 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
   uint32_t cnt = rd_child_count(ps);
   fn->params = tir_alloc(r->c, sizeof *fn->params * (cnt + 1));
   fn->bufmap = tir_alloc(r->c, sizeof *fn->bufmap * (cnt + 1));
-  const char **seen = tir_alloc(r->c, sizeof *seen * (cnt + 1));
-  int nseen = 0;
+  tir_strmap seen = {0}; /* the names so far */
   bool ok = true;
   fn->sig_names = tir_alloc(r->c, sizeof *fn->sig_names * (cnt + 1));
   fn->sig_dts = tir_alloc(r->c, sizeof *fn->sig_dts * (cnt + 1));
@@ -744,16 +743,15 @@ static bool params(rd *r, rd_func *fn, TSNode ps, bool method) {
     }
     TSNode id = rd_child(p, 0);
     const char *name = rd_text(r, id);
-    bool dup = false;
-    for (int k = 0; k < nseen; k++) dup |= !strcmp(seen[k], name);
-    if (dup) {
+    long *n = tir_strmap_at(&seen, name, 0);
+    if ((*n)++) {
       tir_error(r->d, rd_span(id), "duplicate parameter '%s'", name);
       ok = false;
       continue;
     }
-    seen[nseen++] = name;
     ok = param(r, fn, name, rd_field(p, "type"), rd_span(id)) && ok;
   }
+  tir_strmap_free(&seen);
   return ok;
 }
 
