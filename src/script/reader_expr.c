@@ -2127,7 +2127,18 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "boolean_operator")) {
     const char *op = ts_node_type(rd_field(n, "operator"));
     rval l = rd_eval(r, rd_field(n, "left"));
-    if (l.k == RV_BOOL || l.k == RV_INT) {
+    /* a Python int beside a TIR value (`0 or c`, `c and 1`): TVM's parser
+     * evaluates both and cannot combine them ("'int' object has no
+     * attribute 'expr_ty'"); two Python ints are Python's */
+    rval rr = l.k == RV_INT || l.k == RV_EXPR ? rd_eval(r, rd_field(n, "right")) : (rval){.k = RV_NONE};
+    if ((l.k == RV_INT && rr.k == RV_EXPR) || (l.k == RV_EXPR && rr.k == RV_INT)) {
+      tir_error(r->d, (l.k == RV_INT ? l : rr).sp,
+                "a Python int in `%s` with a TIR value: TVM's parser cannot combine them (write a bool or a "
+                "comparison)", op);
+      v = rv_err();
+    } else if (l.k == RV_INT) {
+      v = (l.i != 0) == !strcmp(op, "or") ? l : rr; /* Python's `5 and 3`, `0 or 7` */
+    } else if (l.k == RV_BOOL) {
       /* a Python value on the left: Python's short circuit, as TVM's parser
        * evaluates it (`True or x` is True, `False or x` is x, the right not read) */
       bool truthy = l.i != 0, is_or = !strcmp(op, "or");
@@ -2138,7 +2149,7 @@ rval rd_eval(rd *r, TSNode n) {
           v.e->dtype.lanes == 1)
         v = rv_expr(with_span(r, tir_binary(r->c, is_or ? TIR_OR : TIR_AND, tir_bool(r->c, truthy), v.e), sp), sp);
     } else {
-      v = rd_binop(r, op, l, rd_eval(r, rd_field(n, "right")), sp);
+      v = rd_binop(r, op, l, l.k == RV_EXPR ? rr : rd_eval(r, rd_field(n, "right")), sp);
     }
   }
   else if (!strcmp(t, "unary_operator")) v = unary(r, n);

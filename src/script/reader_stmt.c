@@ -733,6 +733,16 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
   tir_expr *e;
   bool auto_let = false, is_let = false;
   TSNode tnode = ts_node_is_null(type) ? type : let_annotation(r, type, &auto_let, &is_let);
+  if (ts_node_is_null(type) && (v.k == RV_NONE || v.k == RV_STR || v.k == RV_DICT || v.k == RV_DTYPE)) {
+    /* TVM's parser binds a body's name to a buffer, a tuple or a TIR value
+     * only ("Cannot automatically inference the type. value=None") */
+    tir_error(r->d, v.sp,
+              "'%s' is bound to a Python %s in a body, which TVM's parser refuses (it infers no type for it): "
+              "bind it with T.meta_var(...), or at the module level",
+              name, v.k == RV_NONE ? "None" : v.k == RV_STR ? "string" : v.k == RV_DICT ? "dict" : "dtype");
+    rd_push_sym(r, name, (rval){.k = RV_ERR});
+    return NULL;
+  }
   if (r->tirx && !is_let) {
     bool done;
     tir_stmt *s = tirx_assign(r, name, v, type, list, idx, rest_used, sp, &done);
@@ -1945,6 +1955,18 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   if (mc->hygienic) {
     r->sym_floor = r->nsyms;
     rd_push_globals(r, mc->nglobals); /* the module's globals as they were where it was defined (TVM's capture) */
+    /* TVM binds the captured names and the parameters in one scope */
+    for (int i = 0; i < np; i++)
+      for (int g = 0; g < mc->nglobals; g++)
+        if (!strcmp(r->globals[g].name, names[i])) {
+          tir_error(r->d, sp,
+                    "T.macro '%s': its parameter '%s' has the name of a module-level constant, which TVM's "
+                    "hygienic macro refuses ('Variable %s already defined in current scope'): rename it",
+                    mc->name, names[i], names[i]);
+          rd_pop_syms(r, mark);
+          r->sym_floor = floor;
+          return NULL;
+        }
   }
   for (int i = 0; i < np; i++)
     if (vals[i].k == RV_EXPR && tree_size(vals[i].e, RD_MAX_WRITTEN_OUT) > RD_MAX_WRITTEN_OUT) {
