@@ -388,7 +388,7 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
       return false;
     }
     n = rd_field(n, "arguments");
-    if (!rd_is(n, "argument_list")) {
+    if (!rd_is(n, "argument_list") && !rd_is(n, "generator_expression")) {
       *bad = n;
       return false;
     }
@@ -397,7 +397,8 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
              !rd_is(n, "conditional_expression") && !rd_is(n, "comparison_operator") &&
              !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript") &&
              !rd_is(n, "slice") && !rd_is(n, "list_comprehension") && !rd_is(n, "for_in_clause") &&
-             !rd_is(n, "if_clause") && !rd_is(n, "dictionary") && !rd_is(n, "pair")) {
+             !rd_is(n, "if_clause") && !rd_is(n, "dictionary") && !rd_is(n, "pair") &&
+             !rd_is(n, "generator_expression")) {
     *bad = n;
     return false;
   }
@@ -483,14 +484,17 @@ static bool module_const(rd *r, TSNode s) {
     tir_error(r->d, rd_span(bad),
               "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
               "list or dict of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len, sum, str, tuple, list or "
-              "range, or operators, comparisons, conditionals, subscripts, slices and list comprehensions on them "
+              "range, or operators, comparisons, conditionals, subscripts, slices, list comprehensions and generator "
+              "expressions on them "
               "and on names bound so before%s)",
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;
   }
   rd_pop_syms(r, 0);
   rd_push_globals(r, r->nglobals);
+  r->module_eval = true;
   rval v = rd_eval(r, rhs);
+  r->module_eval = false;
   rd_pop_syms(r, 0);
   bool bad_value = v.k == RV_ERR;
   if (!bad_value && (!module_fold(r, &v) || !const_value(r, v))) {

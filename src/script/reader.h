@@ -253,6 +253,7 @@ typedef struct rd {
   /* a hygienic macro's body sees the macros defined before it only (TVM's
    * capture at its definition): those of seq below macro_vis; 0, all */
   int macro_seq, macro_vis;
+  bool module_eval; /* a module-level constant's value is being read (Python's own evaluation) */
   const char *block_suffix;
   int sym_floor, macro_depth;
   /* where the innermost of TVM's name scopes begins in syms (a function's

@@ -160,6 +160,12 @@ rval rd_splat_value(rd *r, TSNode c, bool dict) {
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   memset(a, 0, sizeof *a);
   a->sp = rd_span(al);
+  if (rd_is(al, "generator_expression")) { /* f(x for x in t): its one argument */
+    a->pos = rd_tmp(r, sizeof *a->pos);
+    a->pos[0] = rd_eval(r, al);
+    a->npos = 1;
+    return a->pos[0].k != RV_ERR;
+  }
   uint32_t cnt = rd_child_count(al), nkw = 0, npos = 0;
   /* the splats are evaluated first, to size the arrays (each argument is
    * still evaluated once, in order) */
@@ -2517,6 +2523,12 @@ rval rd_eval_call(rd *r, TSNode n) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);
     if (!ok) return rv_err();
+    if (a.npos == 1 && !a.nkw && a.pos[0].k == RV_TUPLE && a.pos[0].n >= 1) { /* max(t), max(x for x in t) */
+      rval t = a.pos[0];
+      a.pos = t.items;
+      a.npos = t.n;
+      if (a.npos == 1) return a.pos[0];
+    }
     bool nums = a.npos >= 2 && !a.nkw;
     for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT;
     if (!nums) {

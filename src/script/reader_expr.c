@@ -2158,6 +2158,10 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) v = sequence(r, n, false);
   else if (!strcmp(t, "list")) v = sequence(r, n, true);
   else if (!strcmp(t, "list_comprehension")) v = list_comprehension(r, n);
+  else if (!strcmp(t, "generator_expression") && r->module_eval) { /* sum(k * k for k in R): Python's */
+    v = list_comprehension(r, n);
+    v.is_list = false;
+  }
   else if (!strcmp(t, "dictionary")) v = dictionary(r, n);
   else if (!strcmp(t, "subscript")) v = rd_subscript(r, n);
   else if (!strcmp(t, "call")) v = rd_eval_call(r, n);
