@@ -33,6 +33,7 @@ typedef enum rv_kind {
   RV_ATTR,   /* an attribute value only (T.target(...)): av */
   RV_FRESH,  /* T.int32() where a value is read: a fresh var of dt in a buffer's
               * elem_offset or strides (as TVM reads it), else an error */
+  RV_MACRO,  /* a T.macro passed as a value (a higher-order macro's argument): i, its index in macros */
   RV_LAYOUT, /* T.S[(e0, e1):(s0, s1)] (is_list false) or T.TileLayout(...) of it
               * (is_list true): n iters, items[2k] the extent and items[2k + 1]
               * the stride of iter k, each an RV_EXPR */

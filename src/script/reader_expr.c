@@ -1238,6 +1238,9 @@ static rval identifier(rd *r, TSNode n) {
       tir_error(r->d, rd_span(top), "unknown name '%s'", rd_text(r, top));
       return rv_err();
     }
+    const struct rd_macro *mc = rd_macro_of(r, n);
+    if (mc) /* a macro as a value: called where it is passed (m(X) in a macro taking f) */
+      return (rval){.k = RV_MACRO, .i = mc - r->macros, .s = mc->name, .sp = rd_span(n)};
     tir_error(r->d, rd_span(n), "undefined variable '%s'", name);
     return rv_err();
   }

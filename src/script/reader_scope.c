@@ -381,7 +381,9 @@ const TSNode *rd_named_children(rd *r, TSNode list, uint32_t *n) {
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn) {
   if (!r->nmacros || !rd_is(fn, "identifier")) return NULL;
   const char *name = rd_text(r, fn);
-  if (rd_lookup(r, name)) return NULL;
+  rd_sym *s = rd_lookup(r, name);
+  if (s && s->val.k == RV_MACRO && s->val.i >= 0 && s->val.i < r->nmacros) return &r->macros[s->val.i];
+  if (s) return NULL;
   for (int i = r->nmacros - 1; i >= 0; i--) /* the latest (one a body defined shadows the module's) */
     if (!strcmp(r->macros[i].name, name) && (!r->macro_vis || r->macros[i].seq < r->macro_vis))
       return &r->macros[i];
