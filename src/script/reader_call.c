@@ -1779,7 +1779,9 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
       tir_error(r->d, x.sp, "sum() takes a tuple or list here");
       return true;
     }
-    if (x.n > 200) { /* a chain of as many nested +: the reader's nesting limit */
+    bool nums = true; /* Python numbers fold as they are added: no chain */
+    for (int i = 0; i < x.n && nums; i++) nums = x.items[i].k == RV_INT || x.items[i].k == RV_FLOAT || x.items[i].k == RV_BOOL;
+    if (x.n > 200 && !nums) { /* a chain of as many nested +: the reader's nesting limit */
       tir_error(r->d, x.sp, "sum() of %d items: expression nested too deeply (more than 200 levels)", x.n);
       return true;
     }

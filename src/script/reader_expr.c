@@ -1922,7 +1922,10 @@ static rval py_slice(rd *r, rval base, const sub_idx *x, tir_span sp) {
   if (!given[1]) hi = st > 0 ? len : -1;
   else if (hi < 0) hi = hi + len < 0 ? (st > 0 ? 0 : -1) : hi + len;
   else if (hi >= len) hi = st > 0 ? len : len - 1;
-  int64_t cnt = st > 0 ? (hi > lo ? (hi - lo + st - 1) / st : 0) : (lo > hi ? (lo - hi - st - 1) / -st : 0);
+  /* lo and hi are in [-1, len] now: their difference fits; |st| may not */
+  uint64_t ast = st > 0 ? (uint64_t)st : (uint64_t)0 - (uint64_t)st;
+  int64_t cnt = st > 0 ? (hi > lo ? (int64_t)((uint64_t)(hi - lo - 1) / ast) + 1 : 0)
+                       : (lo > hi ? (int64_t)((uint64_t)(lo - hi - 1) / ast) + 1 : 0);
   if (base.k == RV_STR) {
     char *out = tir_alloc(r->c, strlen(base.s) + 1), *o = out;
     for (int64_t k = 0; k < cnt; k++) {
