@@ -143,6 +143,10 @@ void rd_unknown_t(rd *r, const char *name, tir_span sp) {
  * positional and keyword arguments they stand for (TVM's parser evaluates
  * them in Python); RV_ERR after an error */
 rval rd_splat_value(rd *r, TSNode c, bool dict) {
+  if (!dict) { /* *range(n), *"ab": what a for runs over (rd_iter_items) */
+    rval v = {.k = RV_TUPLE, .sp = rd_span(c)};
+    return rd_iter_items(r, rd_child(c, 0), &v.items, &v.n) ? v : rv_err();
+  }
   rval v = rd_eval(r, rd_child(c, 0));
   if (v.k == RV_ERR) return v;
   if (dict ? v.k != RV_DICT : v.k != RV_TUPLE) {

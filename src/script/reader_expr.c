@@ -1384,7 +1384,8 @@ bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
     return true;
   }
   if (v.k != RV_TUPLE) {
-    tir_error(r->d, rd_span(it), "a comprehension runs over a tuple, a list, a string or range(...) of Python ints here");
+    tir_error(r->d, rd_span(it),
+              "a comprehension or a `*` splat runs over a tuple, a list, a string or range(...) of Python ints here");
     return false;
   }
   *items = v.items, *n = v.n;
