@@ -375,7 +375,15 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
       nneg++;
     }
   }
-  if (!npos && nneg == 1 && l->base == 0) return term_expr(a, l, l->t[l->n - 1].atom, l->t[l->n - 1].k);
+  /* a lone negative term: y * -2, but 0 - y (TVM's rewrite turns 0 - y * 2
+   * into y * -2 and keeps 0 - y); -(x % -3) is x % -3 * -1, as TVM's
+   * rewrite of (0 - x) % 3 writes it */
+  if (!npos && nneg == 1 && l->base == 0) {
+    const term *lone = &l->t[l->n - 1];
+    int64_t d;
+    if (lone->k != -1 || (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
+      return term_expr(a, l, lone->atom, lone->k);
+  }
   if (l->base > 0 || (!npos && l->base != 0) || (!npos && !nneg)) {
     tir_expr *b = tir_int(c, l->dt, l->base);
     res = res ? tir_binary(c, TIR_ADD, res, b) : b;
@@ -660,6 +668,8 @@ static bool fuse_div_split(tir_analyzer *a, lin *l) {
   return false;
 }
 
+static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
+
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
@@ -670,6 +680,12 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   for (int n = 0; n < 4 && !l.bad && (fuse_mod(a, &l) || fuse_div_split(a, &l)); n++) lin_normalize(&l);
   if (!l.bad) r = absorb_minmax(a, &l);
   if (!l.bad && !r) r = lin_to_expr(a, &l);
+  /* y * -1 stays a product where it was one (TVM's canonical form prints
+   * a product of no sum as a product, a sum as a sum: 0 - y) */
+  int64_t c;
+  if (r && e->kind == TIR_MUL && r->kind == TIR_SUB && tir_is_const_int(r->u.bin.a, &c) && c == 0 &&
+      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b))
+    r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
   lin_free(&l);
   if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(e))) r = simp_shallow(a, e);
   return r;
@@ -752,11 +768,21 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
  * (-r) // c is written r // -c */
 static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   int64_t g = lin_gcd(r, c);
-  lin_div_exact(r, g);
-  c /= g;
+  /* the common factor comes out where that leaves a term bare ((x*2 + 2) // 4
+   * is (x + 1) // 2, as TVM's rewrite has it); elsewhere it saves nothing
+   * and TVM keeps it ((x*4 + 20) // 6) */
+  bool bare = false;
+  for (int i = 0; i < r->n; i++) bare |= r->t[i].k == g || r->t[i].k == -g;
+  if (bare) {
+    lin_div_exact(r, g);
+    c /= g;
+  }
   if (lin_all_neg(r)) {
+    /* -r // -c where that is smaller, TVM's r // c where it is not
+     * ((0 - x) // 2 is x // -2, z * -3 // 16 stays) */
+    tir_expr *same = tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
     lin_negate(r);
-    return tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c));
+    return smaller(same, tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c)));
   }
   int64_t c1, cc;
   if (r->n == 1 && r->t[0].k == 1 && r->base == 0 && r->t[0].atom->kind == TIR_FLOORDIV &&
@@ -928,7 +954,11 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
     }
     r.base = la->base;
     lin_bound(a, &r, &lo, &hi);
-    if (lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+    /* a quotient whose every term has g in common: g comes out where that
+     * leaves a term bare (smaller), else TVM keeps it (x * 8 // 6) */
+    bool bare = r.n > 0 || !is_div;
+    for (int j = 0; j < q.n && !bare; j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
+    if (bare && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
       int64_t t = ana_floordiv(lo, g);
       q.base = t;
       lin_normalize(&q);
@@ -1007,6 +1037,8 @@ static tir_expr *negated(tir_analyzer *a, tir_expr *e) {
   lin_decompose(&l, e, -1);
   lin_normalize(&l);
   tir_expr *r = l.bad ? NULL : lin_to_expr(a, &l);
+  /* -(y % -8) is y % -8 * -1, a product, as TVM writes it */
+  if (r && l.n == 1 && l.t[0].k == -1 && l.base == 0) r = term_expr(a, &l, l.t[0].atom, -1);
   lin_free(&l);
   return r;
 }
