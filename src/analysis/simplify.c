@@ -1485,8 +1485,13 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
   bool nega = A2.n ? A2.n == 1 && A2.t[0].k < 0 : A2.base < 0, negb = B2.n ? B2.n == 1 && B2.t[0].k < 0 : B2.base < 0;
   bool negt = (A2.n == 1 && A2.t[0].k < 0) || (B2.n == 1 && B2.t[0].k < 0);
   bool both_neg = nega && negb;
+  /* one side a lone shared term, min(x, y + x): TVM's pattern min(a + c,
+   * b + c) sees no sum on that side and keeps it, which is no larger where
+   * the shared term is one node (min(0, y) + x is not smaller) */
+  bool lone = ((A->n == 1 && !A->base && !A2.n && !A2.base) || (B->n == 1 && !B->base && !B2.n && !B2.base)) &&
+              S.n == 1 && S.t[0].k == 1 && ana_expr_size(S.t[0].atom) == 1;
   /* (negation is safe: lin_normalize leaves no constant whose negation the dtype lacks) */
-  if ((S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
+  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
     int64_t sg = both_neg ? -1 : 1;
     tir_expr_kind kk = both_neg ? flip_minmax(k) : k;
     if (both_neg) {
