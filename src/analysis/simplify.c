@@ -1727,8 +1727,29 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
       lin_normalize(&A);
       lin_normalize(&B);
       if (!A.bad && !B.bad) {
-        tir_expr *r = minmax_pair(a, k > 0 ? m->kind : flip_minmax(m->kind), &A, &B, false);
-        if (ana_expr_size(r) < bsize) {
+        tir_expr_kind mk = k > 0 ? m->kind : flip_minmax(m->kind);
+        tir_expr *r = minmax_pair(a, mk, &A, &B, false);
+        /* the other terms cancel one operand, min(w, x) - w - 22: TVM's
+         * rewrite takes them in, the constant left out (min(0, x - w) - 22),
+         * even where that is no smaller */
+        int64_t c;
+        bool cancel = nops == 2 && l->n >= 2 &&
+                      ((!A.n && !tir_is_const_int(ops[j], &c)) || (!B.n && !tir_is_const_int(rest, &c))) &&
+                      !__builtin_sub_overflow(A.base, l->base, &A.base) &&
+                      !__builtin_sub_overflow(B.base, l->base, &B.base);
+        tir_expr *rc = NULL;
+        if (cancel) {
+          lin o;
+          lin_init(&o, l->dt);
+          lin_decompose(&o, minmax_pair(a, mk, &A, &B, false), 1);
+          lin_add_const(&o, l->base);
+          lin_normalize(&o);
+          rc = lin_expr(a, &o);
+          lin_free(&o);
+        }
+        if (rc && ana_expr_size(rc) <= bsize && ana_expr_size(rc) <= ana_expr_size(r)) r = rc;
+        else rc = NULL;
+        if (ana_expr_size(r) < bsize || rc) {
           best = r;
           bsize = ana_expr_size(r);
         }
