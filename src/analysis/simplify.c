@@ -28,6 +28,7 @@ typedef struct lin {
   int64_t base;
   bool bad; /* overflow or not representable: use the plain rebuild */
   tir_dtype dt;
+  int nsorted; /* the first nsorted terms are in TVM's order */
 } lin;
 
 static tir_expr *simp(tir_analyzer *a, tir_expr *e);
@@ -46,6 +47,44 @@ static void lin_add_const(lin *l, int64_t v) {
   if (__builtin_add_overflow(l->base, v, &l->base)) l->bad = true;
 }
 
+/* an atom read as TVM's canonical form reads it, a split of an index:
+ * x // lo % (up / lo) (x // c is lower c, x % c upper c, x // 4 % 8 lower 4
+ * upper 32, anything else lower 1 and no upper); floor is true for a floor
+ * division.  TVM keeps the splits of one index together, the lower factor
+ * decreasing, and orders a sum's terms by coefficient, lower factor, upper
+ * factor and division kind, so x // 4 + x + y % 8 */
+typedef struct split {
+  const tir_expr *index;
+  int64_t lo, up; /* up 0: none */
+  bool floor;
+} split;
+
+static split split_of(const tir_expr *e) {
+  split s = {e, 1, 0, false};
+  int64_t c, lc;
+  bool div = e->kind == TIR_FLOORDIV || e->kind == TIR_DIV, mod = e->kind == TIR_FLOORMOD || e->kind == TIR_MOD;
+  if ((!div && !mod) || !tir_is_const_int(e->u.bin.b, &c) || c <= 0) return s;
+  split in = split_of(e->u.bin.a);
+  if (__builtin_mul_overflow(in.lo, c, &lc)) return s;
+  bool fits = !in.up || in.up % lc == 0;
+  if (div) s = fits ? (split){in.index, lc, in.up, false} : (split){e->u.bin.a, lc, 0, false};
+  else s = fits ? (split){in.index, in.lo, lc, false} : (split){e->u.bin.a, 1, c, false};
+  s.floor = e->kind == TIR_FLOORDIV || e->kind == TIR_FLOORMOD;
+  return s;
+}
+
+/* TVM's order of two terms of a sum: -1 when x comes first, 1 when y, 0
+ * when neither */
+static int term_order(const term *x, const term *y) {
+  if (x->k != y->k) return x->k > y->k ? -1 : 1;
+  split a = split_of(x->atom), b = split_of(y->atom);
+  if (a.lo != b.lo) return a.lo > b.lo ? -1 : 1;
+  uint64_t ua = a.up ? (uint64_t)a.up : UINT64_MAX, ub = b.up ? (uint64_t)b.up : UINT64_MAX;
+  if (ua != ub) return ua > ub ? -1 : 1;
+  if (a.floor != b.floor) return a.floor ? -1 : 1;
+  return 0;
+}
+
 static void lin_add_atom(lin *l, tir_expr *atom, int64_t k) {
   if (k == 0) return;
   for (int i = 0; i < l->n; i++)
@@ -62,6 +101,24 @@ static void lin_add_atom(lin *l, tir_expr *atom, int64_t k) {
   l->t[l->n].atom = atom;
   l->t[l->n].k = k;
   l->n++;
+}
+
+/* moves the terms added since l was last normalized among the others as
+ * TVM's AddToSelf adds them: a split of an index already there goes among
+ * that index's splits, before the first with a smaller lower factor */
+static void lin_regroup(lin *l) {
+  for (int i = l->nsorted; i < l->n; i++) {
+    term t = l->t[i];
+    split s = split_of(t.atom);
+    int at = 0;
+    while (at < i && !ana_expr_equal(split_of(l->t[at].atom).index, s.index)) at++;
+    for (; at < i; at++) {
+      split o = split_of(l->t[at].atom);
+      if (!ana_expr_equal(o.index, s.index) || s.lo > o.lo) break;
+    }
+    memmove(&l->t[at + 1], &l->t[at], sizeof *l->t * (size_t)(i - at));
+    l->t[at] = t;
+  }
 }
 
 static bool mul_ok(int64_t x, int64_t y, int64_t *out) { return !__builtin_mul_overflow(x, y, out); }
@@ -109,6 +166,8 @@ static tir_expr *term_expr(tir_analyzer *a, const lin *l, tir_expr *atom, int64_
 static bool lin_of(tir_expr *e, lin *l);
 static tir_expr *lin_expr(tir_analyzer *a, lin *l);
 
+static bool is_minmax(const tir_expr *e) { return e->kind == TIR_MIN || e->kind == TIR_MAX; }
+
 /* adds k * e to l, e raw */
 static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
   int64_t c, kc;
@@ -151,6 +210,7 @@ static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
 static void lin_remove(lin *l, int i) {
   memmove(&l->t[i], &l->t[i + 1], sizeof *l->t * (size_t)(l->n - i - 1));
   l->n--;
+  if (i < l->nsorted) l->nsorted--;
 }
 
 /* x//c*(k*c) + x%c*k -> x*k (floor and trunc pairs alike) */
@@ -220,22 +280,34 @@ static bool fuse_minmax(lin *l) {
 /* v and -v are values of t (v is not its minimum) */
 static bool fits_negated(tir_dtype t, int64_t v) { return v != INT64_MIN && ana_fits(t, v) && ana_fits(t, -v); }
 
-static void lin_normalize(lin *l) {
-  while (!l->bad && (fuse_divmod(l) || fuse_minmax(l))) {}
-  int n = 0;
-  for (int i = 0; i < l->n; i++)
-    if (l->t[i].k != 0) l->t[n++] = l->t[i];
-  l->n = n;
-  /* stable insertion sort by decreasing coefficient (TVM's order) */
+/* the terms in TVM's order: the new ones regrouped, then a stable sort by
+ * decreasing coefficient, then by the split (x // 8 before x, y before
+ * y % 4) */
+static void lin_order(lin *l) {
+  lin_regroup(l);
   for (int i = 1; i < l->n; i++) {
     term t = l->t[i];
     int j = i;
-    while (j > 0 && l->t[j - 1].k < t.k) {
+    while (j > 0 && term_order(&l->t[j - 1], &t) > 0) {
       l->t[j] = l->t[j - 1];
       j--;
     }
     l->t[j] = t;
   }
+  l->nsorted = l->n;
+}
+
+static void lin_normalize(lin *l) {
+  while (!l->bad && (fuse_divmod(l) || fuse_minmax(l))) {}
+  int n = 0, ns = 0;
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k != 0) {
+      l->t[n++] = l->t[i];
+      if (i < l->nsorted) ns++;
+    }
+  l->n = n;
+  l->nsorted = ns;
+  lin_order(l);
   /* every constant printed is a value of the dtype: a coefficient or base
    * and, where it is printed negated (`x - k`), its negation */
   for (int i = 0; i < l->n && !l->bad; i++)
@@ -248,7 +320,49 @@ static tir_expr *term_expr(tir_analyzer *a, const lin *l, tir_expr *atom, int64_
   return tir_binary(a->c, TIR_MUL, atom, tir_int(a->c, l->dt, k));
 }
 
+static bool is_minmax_term(const term *t) { return t->k == 1 && is_minmax(t->atom); }
+
+static tir_expr *lin_print(tir_analyzer *a, const lin *l);
+
+/* l printed.  TVM's simplifier rewrites x + min(y, z) to min(y, z) + x
+ * (where x is no min/max itself) and puts the sum in canonical order again:
+ * a min/max term of its printed sum comes before the others of its order,
+ * the later ones first (x + max(y, z) is max(y, z) + x; x + min(u, v) +
+ * max(y, z) is max(y, z) + min(u, v) + x, min(u, v) + max(y, z) + x stays) */
 static tir_expr *lin_to_expr(tir_analyzer *a, const lin *l) {
+  int nmm = 0, npos = 0;
+  for (int i = 0; i < l->n; i++) {
+    nmm += is_minmax_term(&l->t[i]) && npos > 0;
+    npos += l->t[i].k > 0;
+  }
+  if (a->canon || !nmm) return lin_print(a, l);
+  lin o;
+  lin_init(&o, l->dt);
+  o.t = malloc(sizeof *o.t * (size_t)l->n);
+  if (!o.t) abort();
+  o.cap = l->n;
+  /* the positive terms, each min/max after the first term moved to the front */
+  for (int i = 0; i < l->n; i++) {
+    if (l->t[i].k <= 0) continue;
+    bool lone = o.n == 1 && is_minmax_term(&o.t[0]);
+    if (o.n > 0 && is_minmax_term(&l->t[i]) && !lone) {
+      memmove(&o.t[1], &o.t[0], sizeof *o.t * (size_t)o.n);
+      o.t[0] = l->t[i];
+    } else {
+      o.t[o.n] = l->t[i];
+    }
+    o.n++;
+  }
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k < 0) o.t[o.n++] = l->t[i];
+  o.base = l->base;
+  lin_order(&o);
+  tir_expr *r = lin_print(a, &o);
+  lin_free(&o);
+  return r;
+}
+
+static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
   tir_ctx *c = a->c;
   tir_expr *res = NULL;
   int npos = 0, nneg = 0;
@@ -261,7 +375,15 @@ static tir_expr *lin_to_expr(tir_analyzer *a, const lin *l) {
       nneg++;
     }
   }
-  if (!npos && nneg == 1 && l->base == 0) return term_expr(a, l, l->t[l->n - 1].atom, l->t[l->n - 1].k);
+  /* a lone negative term: y * -2, but 0 - y (TVM's rewrite turns 0 - y * 2
+   * into y * -2 and keeps 0 - y); -(x % -3) is x % -3 * -1, as TVM's
+   * rewrite of (0 - x) % 3 writes it */
+  if (!npos && nneg == 1 && l->base == 0) {
+    const term *lone = &l->t[l->n - 1];
+    int64_t d;
+    if (lone->k != -1 || (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
+      return term_expr(a, l, lone->atom, lone->k);
+  }
   if (l->base > 0 || (!npos && l->base != 0) || (!npos && !nneg)) {
     tir_expr *b = tir_int(c, l->dt, l->base);
     res = res ? tir_binary(c, TIR_ADD, res, b) : b;
@@ -546,6 +668,8 @@ static bool fuse_div_split(tir_analyzer *a, lin *l) {
   return false;
 }
 
+static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
+
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
@@ -556,6 +680,12 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   for (int n = 0; n < 4 && !l.bad && (fuse_mod(a, &l) || fuse_div_split(a, &l)); n++) lin_normalize(&l);
   if (!l.bad) r = absorb_minmax(a, &l);
   if (!l.bad && !r) r = lin_to_expr(a, &l);
+  /* y * -1 stays a product where it was one (TVM's canonical form prints
+   * a product of no sum as a product, a sum as a sum: 0 - y) */
+  int64_t c;
+  if (r && e->kind == TIR_MUL && r->kind == TIR_SUB && tir_is_const_int(r->u.bin.a, &c) && c == 0 &&
+      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b))
+    r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
   lin_free(&l);
   if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(e))) r = simp_shallow(a, e);
   return r;
@@ -638,11 +768,21 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
  * (-r) // c is written r // -c */
 static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   int64_t g = lin_gcd(r, c);
-  lin_div_exact(r, g);
-  c /= g;
+  /* the common factor comes out where that leaves a term bare ((x*2 + 2) // 4
+   * is (x + 1) // 2, as TVM's rewrite has it); elsewhere it saves nothing
+   * and TVM keeps it ((x*4 + 20) // 6) */
+  bool bare = false;
+  for (int i = 0; i < r->n; i++) bare |= r->t[i].k == g || r->t[i].k == -g;
+  if (bare) {
+    lin_div_exact(r, g);
+    c /= g;
+  }
   if (lin_all_neg(r)) {
+    /* -r // -c where that is smaller, TVM's r // c where it is not
+     * ((0 - x) // 2 is x // -2, z * -3 // 16 stays) */
+    tir_expr *same = tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
     lin_negate(r);
-    return tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c));
+    return smaller(same, tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c)));
   }
   int64_t c1, cc;
   if (r->n == 1 && r->t[0].k == 1 && r->base == 0 && r->t[0].atom->kind == TIR_FLOORDIV &&
@@ -814,7 +954,11 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
     }
     r.base = la->base;
     lin_bound(a, &r, &lo, &hi);
-    if (lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+    /* a quotient whose every term has g in common: g comes out where that
+     * leaves a term bare (smaller), else TVM keeps it (x * 8 // 6) */
+    bool bare = r.n > 0 || !is_div;
+    for (int j = 0; j < q.n && !bare; j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
+    if (bare && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
       int64_t t = ana_floordiv(lo, g);
       q.base = t;
       lin_normalize(&q);
@@ -893,6 +1037,8 @@ static tir_expr *negated(tir_analyzer *a, tir_expr *e) {
   lin_decompose(&l, e, -1);
   lin_normalize(&l);
   tir_expr *r = l.bad ? NULL : lin_to_expr(a, &l);
+  /* -(y % -8) is y % -8 * -1, a product, as TVM writes it */
+  if (r && l.n == 1 && l.t[0].k == -1 && l.base == 0) r = term_expr(a, &l, l.t[0].atom, -1);
   lin_free(&l);
   return r;
 }
@@ -1064,6 +1210,7 @@ static void lin_copy(lin *dst, const lin *src) {
   for (int i = 0; i < src->n; i++) lin_add_atom(dst, src->t[i].atom, src->t[i].k);
   dst->base = src->base;
   dst->bad = src->bad;
+  dst->nsorted = src->nsorted;
 }
 
 /* a lower bound of l; a min/max term is split into its operands, since
@@ -1338,8 +1485,13 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
   bool nega = A2.n ? A2.n == 1 && A2.t[0].k < 0 : A2.base < 0, negb = B2.n ? B2.n == 1 && B2.t[0].k < 0 : B2.base < 0;
   bool negt = (A2.n == 1 && A2.t[0].k < 0) || (B2.n == 1 && B2.t[0].k < 0);
   bool both_neg = nega && negb;
+  /* one side a lone shared term, min(x, y + x): TVM's pattern min(a + c,
+   * b + c) sees no sum on that side and keeps it, which is no larger where
+   * the shared term is one node (min(0, y) + x is not smaller) */
+  bool lone = ((A->n == 1 && !A->base && !A2.n && !A2.base) || (B->n == 1 && !B->base && !B2.n && !B2.base)) &&
+              S.n == 1 && S.t[0].k == 1 && ana_expr_size(S.t[0].atom) == 1;
   /* (negation is safe: lin_normalize leaves no constant whose negation the dtype lacks) */
-  if ((S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
+  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
     int64_t sg = both_neg ? -1 : 1;
     tir_expr_kind kk = both_neg ? flip_minmax(k) : k;
     if (both_neg) {
@@ -1407,24 +1559,69 @@ static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, t
   return r;
 }
 
-static void flatten(tir_analyzer *a, tir_expr_kind k, tir_expr *e, tir_expr ***ops, int *n, int *cap) {
+/* the operands of a chain of min/max kind k into ops, simplified; the
+ * chain's shape into shape, in postfix: an operand's index, or -1 for k
+ * of the two before */
+typedef struct chain {
+  tir_expr **ops;
+  int n, cap;
+  int *shape;
+  int nshape, capshape;
+} chain;
+
+static void chain_push(chain *ch, tir_expr *op) {
+  if (ch->nshape == ch->capshape) {
+    ch->capshape = ch->capshape ? ch->capshape * 2 : 16;
+    int *p = realloc(ch->shape, sizeof *p * (size_t)ch->capshape);
+    if (!p) abort();
+    ch->shape = p;
+  }
+  if (!op) {
+    ch->shape[ch->nshape++] = -1;
+    return;
+  }
+  if (ch->n == ch->cap) {
+    ch->cap = ch->cap ? ch->cap * 2 : 8;
+    tir_expr **p = realloc(ch->ops, sizeof *p * (size_t)ch->cap);
+    if (!p) abort();
+    ch->ops = p;
+  }
+  ch->shape[ch->nshape++] = ch->n;
+  ch->ops[ch->n++] = op;
+}
+
+static void flatten(tir_analyzer *a, tir_expr_kind k, tir_expr *e, chain *ch) {
   if (e->kind == k) {
-    flatten(a, k, e->u.bin.a, ops, n, cap);
-    flatten(a, k, e->u.bin.b, ops, n, cap);
+    flatten(a, k, e->u.bin.a, ch);
+    flatten(a, k, e->u.bin.b, ch);
+    chain_push(ch, NULL);
     return;
   }
   tir_expr *s = simp(a, e);
   if (s->kind == k && s != e) {
-    flatten(a, k, s, ops, n, cap);
+    flatten(a, k, s, ch);
     return;
   }
-  if (*n == *cap) {
-    *cap = *cap ? *cap * 2 : 8;
-    tir_expr **p = realloc(*ops, sizeof *p * (size_t)*cap);
-    if (!p) abort();
-    *ops = p;
+  chain_push(ch, s);
+}
+
+/* the chain rebuilt in its own shape from ops (the operands, NULL where
+ * one was dropped) */
+static tir_expr *chain_rebuild(tir_analyzer *a, tir_expr_kind k, const chain *ch, tir_expr **ops) {
+  tir_expr **st = malloc(sizeof *st * (size_t)ch->nshape);
+  if (!st) abort();
+  int sp = 0;
+  for (int i = 0; i < ch->nshape; i++) {
+    if (ch->shape[i] >= 0) {
+      st[sp++] = ops[ch->shape[i]];
+      continue;
+    }
+    tir_expr *y = st[--sp], *x = st[--sp];
+    st[sp++] = !x ? y : !y ? x : ana_make_bin(a, k, x, y);
   }
-  (*ops)[(*n)++] = s;
+  tir_expr *r = st[0];
+  free(st);
+  return r;
 }
 
 /* greedily merge pairs of operands whose combined form is smaller */
@@ -1447,13 +1644,15 @@ static int combine_pairs(tir_analyzer *a, tir_expr_kind k, tir_expr **ops, int n
 
 static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   tir_expr_kind k = e->kind;
-  tir_expr **ops = NULL;
-  int n = 0, cap = 0;
-  flatten(a, k, e, &ops, &n, &cap);
-  /* drop operands dominated by another one (for min: some other <= it) */
+  chain ch = {0};
+  flatten(a, k, e, &ch);
+  tir_expr **ops = ch.ops;
+  int n = ch.n;
+  /* drop operands dominated by another one (for min: some other <= it); of
+   * equal ones the later */
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < n; i++) {
-      if (i == j || !ops[i] || !ops[j]) continue;
+      if (i == j || !ops[i] || !ops[j] || (i > j && ana_expr_equal(ops[i], ops[j]))) continue;
       bool dominated = k == TIR_MIN ? prove_le(a, ops[i], ops[j]) : prove_le(a, ops[j], ops[i]);
       if (dominated) {
         ops[j] = NULL;
@@ -1462,12 +1661,20 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
     }
   }
   int left = 0;
+  tir_expr **kept = malloc(sizeof *kept * (size_t)n);
+  if (!kept) abort();
   for (int i = 0; i < n; i++)
-    if (ops[i]) ops[left++] = ops[i];
-  left = combine_pairs(a, k, ops, left);
+    if (ops[i]) kept[left++] = ops[i];
+  int merged = combine_pairs(a, k, kept, left);
   tir_expr *r = NULL;
-  for (int i = 0; i < left; i++) r = r ? ana_make_bin(a, k, r, ops[i]) : ops[i];
-  free(ops);
+  /* nothing merged: the operands left in the chain's own shape, as TVM
+   * keeps min(x, min(y, z)) */
+  if (merged == left) r = chain_rebuild(a, k, &ch, ops);
+  else
+    for (int i = 0; i < merged; i++) r = r ? ana_make_bin(a, k, r, kept[i]) : kept[i];
+  free(kept);
+  free(ch.ops);
+  free(ch.shape);
   if (!a->canon && ana_expr_size(r) > ana_expr_size(e)) {
     tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
     r = ana_make_bin(a, k, x, y);
@@ -1520,8 +1727,29 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
       lin_normalize(&A);
       lin_normalize(&B);
       if (!A.bad && !B.bad) {
-        tir_expr *r = minmax_pair(a, k > 0 ? m->kind : flip_minmax(m->kind), &A, &B, false);
-        if (ana_expr_size(r) < bsize) {
+        tir_expr_kind mk = k > 0 ? m->kind : flip_minmax(m->kind);
+        tir_expr *r = minmax_pair(a, mk, &A, &B, false);
+        /* the other terms cancel one operand, min(w, x) - w - 22: TVM's
+         * rewrite takes them in, the constant left out (min(0, x - w) - 22),
+         * even where that is no smaller */
+        int64_t c;
+        bool cancel = nops == 2 && l->n >= 2 &&
+                      ((!A.n && !tir_is_const_int(ops[j], &c)) || (!B.n && !tir_is_const_int(rest, &c))) &&
+                      !__builtin_sub_overflow(A.base, l->base, &A.base) &&
+                      !__builtin_sub_overflow(B.base, l->base, &B.base);
+        tir_expr *rc = NULL;
+        if (cancel) {
+          lin o;
+          lin_init(&o, l->dt);
+          lin_decompose(&o, minmax_pair(a, mk, &A, &B, false), 1);
+          lin_add_const(&o, l->base);
+          lin_normalize(&o);
+          rc = lin_expr(a, &o);
+          lin_free(&o);
+        }
+        if (rc && ana_expr_size(rc) <= bsize && ana_expr_size(rc) <= ana_expr_size(r)) r = rc;
+        else rc = NULL;
+        if (ana_expr_size(r) < bsize || rc) {
           best = r;
           bsize = ana_expr_size(r);
         }

@@ -142,8 +142,8 @@ START_TEST(c_int_wrap) {
                        "        B[k * 8 + 1] = B[k] * u - 5 + T.truncdiv(u, B[k]) + T.truncdiv(B[k], T.int64(4))\n",
                    "default", EMIT_C);
   HAS(g, "A[(int64_t)i * n + j] = (int32_t)((uint32_t)A[(int64_t)i * n + j] * 3u + (uint32_t)n);");
-  HAS(g, "B[k * 8 + 1] = (int64_t)((uint64_t)B[k] * (uint64_t)u + (uint64_t)tir_truncdiv_i64(u, B[k]) + "
-         "(uint64_t)(B[k] / INT64_C(4)) - UINT64_C(5));");
+  HAS(g, "B[k * 8 + 1] = (int64_t)((uint64_t)(B[k] / INT64_C(4)) + (uint64_t)B[k] * (uint64_t)u + "
+         "(uint64_t)tir_truncdiv_i64(u, B[k]) - UINT64_C(5));");
   HAS(g, "tir_truncdiv_i64(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0u - (uint64_t)a) : a / b; }");
   done(&g);
 }
