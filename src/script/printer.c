@@ -2026,13 +2026,7 @@ static void pr_func(printer *p, const tir_func *f) {
   pr_pop_to(p, mark);
 }
 
-static void pr_imports_typing(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o);
-
-static void pr_imports(printer *p, bool module, bool relax, const tir_print_opts *o) {
-  pr_imports_typing(p, module, relax, false, o);
-}
-
-static void pr_imports_typing(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o) {
+static void pr_imports(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o) {
   if (o && o->no_import) return;
   /* As TVM prints them: comments, since tvm.script.from_source refuses an
    * import statement. */
@@ -2054,7 +2048,7 @@ char *tir_print_func(const tir_func *f, const tir_print_opts *o) {
   printer p;
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
   p.as_written = o && o->as_written;
-  pr_imports(&p, false, false, o);
+  pr_imports(&p, false, false, false, o);
   pr_func(&p, f);
   return finish(&p);
 }
@@ -2064,11 +2058,11 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   pr_init(&p, o ? o->dialect : TIR_DIALECT_TIRX);
   p.as_written = o && o->as_written;
   if (!m->name && m->nfuncs == 1 && !m->ntext_funcs) {
-    pr_imports(&p, false, false, o);
+    pr_imports(&p, false, false, false, o);
     pr_func(&p, m->funcs[0]);
     return finish(&p);
   }
-  pr_imports_typing(&p, true, m->ntext_funcs > 0 || m->global_infos_text, m->type_vars_text, o);
+  pr_imports(&p, true, m->ntext_funcs > 0 || m->global_infos_text, m->type_vars_text, o);
   if (m->type_vars_text) pr_puts(&p.out, m->type_vars_text);
   pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent++;

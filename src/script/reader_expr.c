@@ -1338,6 +1338,18 @@ static rval attribute(rd *r, TSNode n) {
 
 /* the values a comprehension's `for` runs over: a tuple or list, or
  * range(...) of Python ints; false after an error */
+/* the byte where each code point of s starts (UTF-8), and strlen(s)
+ * after the last: Python's indices into a string; returns their count */
+static int64_t code_points(rd *r, const char *s, int64_t **starts) {
+  size_t nb = strlen(s);
+  int64_t n = 0, *cp = tir_alloc(r->c, sizeof *cp * (nb + 1));
+  for (size_t i = 0; i < nb; i++)
+    if (((unsigned char)s[i] & 0xC0) != 0x80) cp[n++] = (int64_t)i;
+  cp[n] = (int64_t)nb;
+  *starts = cp;
+  return n;
+}
+
 bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
   TSNode fn = rd_is(it, "call") ? rd_field(it, "function") : (TSNode){0};
   if (!ts_node_is_null(fn) && rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range")) {
@@ -1373,14 +1385,11 @@ bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
       tir_error(r->d, rd_span(it), "a comprehension over a string of %zu bytes (more than %d)", nb, RD_MAX_COMPREHENSION);
       return false;
     }
-    *items = tir_alloc(r->c, sizeof **items * (nb + 1));
-    *n = 0;
-    for (size_t i = 0; i < nb;) {
-      size_t j = i + 1;
-      while (j < nb && ((unsigned char)v.s[j] & 0xC0) == 0x80) j++;
-      (*items)[(*n)++] = (rval){.k = RV_STR, .s = tir_strndup(r->c, v.s + i, j - i), .sp = v.sp};
-      i = j;
-    }
+    int64_t *cp, cnt = code_points(r, v.s, &cp);
+    *items = tir_alloc(r->c, sizeof **items * (size_t)(cnt + 1));
+    *n = (int)cnt;
+    for (int64_t i = 0; i < cnt; i++)
+      (*items)[i] = (rval){.k = RV_STR, .s = tir_strndup(r->c, v.s + cp[i], (size_t)(cp[i + 1] - cp[i])), .sp = v.sp};
     return true;
   }
   if (v.k != RV_TUPLE) {
@@ -1906,16 +1915,7 @@ static rval py_slice(rd *r, rval base, const sub_idx *x, tir_span sp) {
     tir_error(r->d, x->step.sp, "slice step cannot be zero");
     return rv_err();
   }
-  /* a string's code points: the byte where each starts */
-  int64_t len = base.n, *cp = NULL;
-  if (base.k == RV_STR) {
-    size_t nb = strlen(base.s);
-    cp = tir_alloc(r->c, sizeof *cp * (nb + 1));
-    len = 0;
-    for (size_t i = 0; i < nb; i++)
-      if (((unsigned char)base.s[i] & 0xC0) != 0x80) cp[len++] = (int64_t)i;
-    cp[len] = (int64_t)nb;
-  }
+  int64_t *cp = NULL, len = base.k == RV_STR ? code_points(r, base.s, &cp) : base.n;
   int64_t lo = b[0], hi = b[1], st = b[2];
   if (!given[0]) lo = st > 0 ? 0 : len - 1;
   else if (lo < 0) lo = lo + len < 0 ? (st > 0 ? 0 : -1) : lo + len;

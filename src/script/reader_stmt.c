@@ -858,19 +858,17 @@ static bool is_tuple_assign(TSNode left, TSNode right) {
 
 /* `a, b = x, y` (Python's tuple assignment: TVM binds each name to its
  * value, read before any is bound) */
-static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, TSNode list,
+static __attribute__((noinline)) tir_stmt *tuple_assign(rd *r, TSNode left, TSNode right, bool one, TSNode list,
                                                         uint32_t idx, bool *rest_used) {
   uint32_t n = rd_child_count(left);
-  /* `m, n = A.shape`, `a, b = t`: one value, a tuple or list of as many */
-  bool one = ts_node_is_null(right);
-  TSNode rhs = one ? rd_field(ts_node_parent(left), "right") : right;
-  rval whole = one ? rd_eval(r, rhs) : (rval){0};
+  /* one: `m, n = A.shape`, `a, b = t`, one value, a tuple or list of as many */
+  rval whole = one ? rd_eval(r, right) : (rval){0};
   if (one && whole.k == RV_ERR) return NULL;
   if (one && (whole.k != RV_TUPLE || whole.n != (int)n)) {
     if (whole.k == RV_TUPLE)
-      tir_error(r->d, rd_span(rhs), "%d values do not unpack into %u names", whole.n, n);
+      tir_error(r->d, rd_span(right), "%d values do not unpack into %u names", whole.n, n);
     else
-      tir_error(r->d, rd_span(rhs), "this value does not unpack into %u names (a tuple or list of as many does)", n);
+      tir_error(r->d, rd_span(right), "this value does not unpack into %u names (a tuple or list of as many does)", n);
     return NULL;
   }
   /* TVM refuses a name bound twice, or already in this scope; an outer
@@ -1020,13 +1018,13 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       }
     }
     if (all) return NULL;
-    if (is_tuple_assign(left, right)) return tuple_assign(r, left, right, list, idx, rest_used);
+    if (is_tuple_assign(left, right)) return tuple_assign(r, left, right, false, list, idx, rest_used);
   }
   if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern")) && ts_node_is_null(type) &&
       !rd_is(right, "expression_list") && !rd_is(right, "tuple") && rd_child_count(left) >= 1) {
     bool names = true;
     for (uint32_t i = 0; i < rd_child_count(left) && names; i++) names = rd_is(rd_child(left, i), "identifier");
-    if (names) return tuple_assign(r, left, (TSNode){0}, list, idx, rest_used);
+    if (names) return tuple_assign(r, left, right, true, list, idx, rest_used);
   }
   if (!rd_is(left, "identifier")) {
     tir_error(r->d, rd_span(left), "only T.axis.remap can assign to several names");
@@ -1955,18 +1953,18 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
   if (mc->hygienic) {
     r->sym_floor = r->nsyms;
     rd_push_globals(r, mc->nglobals); /* the module's globals as they were where it was defined (TVM's capture) */
-    /* TVM binds the captured names and the parameters in one scope */
+    /* TVM binds the captured names and the parameters in one scope: all
+     * that is above the floor now is the captured globals */
     for (int i = 0; i < np; i++)
-      for (int g = 0; g < mc->nglobals; g++)
-        if (!strcmp(r->globals[g].name, names[i])) {
-          tir_error(r->d, sp,
-                    "T.macro '%s': its parameter '%s' has the name of a module-level constant, which TVM's "
-                    "hygienic macro refuses ('Variable %s already defined in current scope'): rename it",
-                    mc->name, names[i], names[i]);
-          rd_pop_syms(r, mark);
-          r->sym_floor = floor;
-          return NULL;
-        }
+      if (rd_lookup(r, names[i])) {
+        tir_error(r->d, sp,
+                  "T.macro '%s': its parameter '%s' has the name of a module-level constant, which TVM's "
+                  "hygienic macro refuses ('Variable %s already defined in current scope'): rename it",
+                  mc->name, names[i], names[i]);
+        rd_pop_syms(r, mark);
+        r->sym_floor = floor;
+        return NULL;
+      }
   }
   for (int i = 0; i < np; i++)
     if (vals[i].k == RV_EXPR && tree_size(vals[i].e, RD_MAX_WRITTEN_OUT) > RD_MAX_WRITTEN_OUT) {
@@ -2448,8 +2446,6 @@ static tir_expr *py_int_cond(rd *r, int64_t v) {
   return v >= INT32_MIN && v <= INT32_MAX ? tir_i32(r->c, v) : tir_int(r->c, TIR_INT64, v);
 }
 
-/* an if's condition may also be a scalar int (TVM accepts `if n:`, true
- * when not zero, and keeps it so) */
 /* a Python `if`/`elif` on a Python int: TVM's parser takes the branch
  * only on a Python bool ("If condition must be a boolean expression") */
 static bool py_int_if(rd *r, rval *py) {
@@ -2460,6 +2456,8 @@ static bool py_int_if(rd *r, rval *py) {
   return true;
 }
 
+/* an if's condition may also be a scalar int (TVM accepts `if n:`, true
+ * when not zero, and keeps it so) */
 static tir_expr *condition(rd *r, TSNode n, rval *py, bool int_ok) {
   rval v = rd_eval(r, n);
   *py = v;
