@@ -417,15 +417,9 @@ static int plan_intervals(const options *o) {
   return rc;
 }
 
-int main(int argc, char **argv) {
-  options o = {0};
-  int rc = parse_args(argc, argv, &o);
-  if (rc >= 0) return rc;
-  if (o.plan_intervals) return plan_intervals(&o);
-  if (o.list_passes) {
-    list_passes();
-    return 0;
-  }
+/* read, run the passes, plan, print or run: one input, on the deep stack */
+static int compile(options o) {
+  int rc;
   const char *fname = strcmp(o.input, "-") ? o.input : "<stdin>";
   size_t len = 0;
   char *src = read_all(o.input, &len);
@@ -585,4 +579,34 @@ done:
   tir_diag_free(&d);
   free(src);
   return rc;
+}
+
+typedef struct compile_job {
+  const options *o;
+  int rc;
+} compile_job;
+
+static void compile_on_stack(void *p) {
+  compile_job *j = p;
+  j->rc = compile(*j->o);
+}
+
+int main(int argc, char **argv) {
+  options o = {0};
+  int rc = parse_args(argc, argv, &o);
+  if (rc >= 0) return rc;
+  if (o.plan_intervals) return plan_intervals(&o);
+  if (o.list_passes) {
+    list_passes();
+    return 0;
+  }
+  /* the passes recurse per level of the IR: they run on a stack of 1 GiB
+   * (TIR_STACK_MB), and running out of it is an error, not a crash */
+  static char overflow[PATH_MAX + 256];
+  snprintf(overflow, sizeof overflow,
+           "%s: error: the program is nested too deeply for tirc's stack (set TIR_STACK_MB to more than %s)\n",
+           strcmp(o.input, "-") ? o.input : "<stdin>", getenv("TIR_STACK_MB") ? getenv("TIR_STACK_MB") : "1024");
+  compile_job j = {&o, 1};
+  tir_run_with_stack(compile_on_stack, &j, 0, overflow);
+  return j.rc;
 }

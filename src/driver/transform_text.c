@@ -6,8 +6,15 @@
 
 void tir_free(void *p) { free(p); }
 
-char *tir_transform_text(const char *src, size_t len, const char *passes, const char *emit, const char *symbol,
-                         tir_diag *d) {
+typedef struct transform_job {
+  const char *src, *passes, *emit, *symbol;
+  size_t len;
+  tir_diag *d;
+  char *text;
+} transform_job;
+
+static char *transform(const char *src, size_t len, const char *passes, const char *emit, const char *symbol,
+                       tir_diag *d) {
   if (!emit) emit = "tir";
   static const char *const emits[] = {"tir", "c", "h", "cuda", "metadata", "metadata-cuda", "metadata-text", NULL};
   bool known = false;
@@ -55,4 +62,17 @@ char *tir_transform_text(const char *src, size_t len, const char *passes, const 
     text = NULL;
   }
   return text;
+}
+
+static void transform_on_stack(void *p) {
+  transform_job *j = p;
+  j->text = transform(j->src, j->len, j->passes, j->emit, j->symbol, j->d);
+}
+
+/* on a deep stack (tir_run_with_stack): the caller's may be small */
+char *tir_transform_text(const char *src, size_t len, const char *passes, const char *emit, const char *symbol,
+                         tir_diag *d) {
+  transform_job j = {.src = src, .passes = passes, .emit = emit, .symbol = symbol, .len = len, .d = d};
+  tir_run_with_stack(transform_on_stack, &j, 0, NULL);
+  return j.text;
 }

@@ -36,7 +36,9 @@ void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, 
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
 #endif
 
-enum { STACK_BYTES = 1 << 20 };
+/* a coroutine's stack, and below it a guard with no access, so that running
+ * out of the stack faults rather than writes over another mapping */
+enum { STACK_BYTES = 1 << 20, GUARD_BYTES = 1 << 16 };
 
 typedef enum { CO_READY, CO_BARRIER, CO_JOIN, CO_DONE } co_state;
 
@@ -75,8 +77,13 @@ struct xsched {
 
 static void *get_stack(xrun *r) {
   if (r->nstacks) return r->stacks[--r->nstacks];
-  void *s = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return s == MAP_FAILED ? NULL : s;
+  char *s = mmap(NULL, GUARD_BYTES + STACK_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (s == MAP_FAILED) return NULL;
+  if (mprotect(s + GUARD_BYTES, STACK_BYTES, PROT_READ | PROT_WRITE)) {
+    munmap(s, GUARD_BYTES + STACK_BYTES);
+    return NULL;
+  }
+  return s + GUARD_BYTES;
 }
 
 static void put_stack(xrun *r, void *s) {
@@ -89,7 +96,7 @@ static void put_stack(xrun *r, void *s) {
 }
 
 void x_run_sched_free(xrun *r) {
-  for (int i = 0; i < r->nstacks; i++) munmap(r->stacks[i], STACK_BYTES);
+  for (int i = 0; i < r->nstacks; i++) munmap((char *)r->stacks[i] - GUARD_BYTES, GUARD_BYTES + STACK_BYTES);
   free(r->stacks);
   r->stacks = NULL;
   r->nstacks = r->capstacks = 0;

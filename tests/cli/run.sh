@@ -94,6 +94,18 @@ for want in "scan:" "diag:" "tiled:io" "overlap:" "inner_ok:i" "twostage:" "twov
   grep -q -E "$pat" "$tmp/bh" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/bind-hint $fn"; grep "'$fn'" "$tmp/bh"; }
 done
 "$tirc" --emit=cuda "$relu" 2>"$tmp/cw" >/dev/null && ! grep -q warning "$tmp/cw" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL cli/cuda-threads-no-warning"; }
+# a function of 40,000 parameters is 40,000 deep after FlattenBuffer (a
+# DeclBuffer each): tirc's stack (1 GiB, its own thread) holds it where an
+# 8 MiB one does not, and running out of the stack is an error, not a crash
+python3 -c '
+import sys
+n = 40000
+print("@T.prim_func\ndef f(" + ", ".join(f"A{i}: T.Buffer((16,), \"float32\")" for i in range(n)) + "):")
+print("    for j in range(16):")
+for i in range(n // 2): print(f"        A{2*i+1}[j] = A{2*i}[j]")' >"$tmp/params40k.tir"
+check deep-params 0 "A39999_1 = T.decl_buffer" sh -c 'ulimit -s 8192; exec "$0" --passes=flatten "$1"' "$tirc" "$tmp/params40k.tir"
+check deep-params-c 0 "A39999\[j\] = A39998\[j\]" sh -c 'ulimit -s 8192; exec "$0" --emit=c "$1"' "$tirc" "$tmp/params40k.tir"
+check stack-overflow 1 "params40k.tir: error: the program is nested too deeply for tirc's stack \(set TIR_STACK_MB to more than 2\)" env TIR_STACK_MB=2 "$tirc" --emit=c "$tmp/params40k.tir"
 # the interval packer alone
 printf 'id,lower,upper,size\na,0,10,300\nb,0,10,700\nc,10,20,500\nd,10,20,500\n' >"$tmp/rect.csv" # OPT = LB = 1000
 check plan-ok 0 "plan: 4 buffers, lower bound 1000, arena 1000, gap 0.00%, proven optimal" "$tirc" --plan-intervals="$tmp/rect.csv" -o "$tmp/plan.csv"
