@@ -1072,9 +1072,56 @@ static bool is_env(const printer *p, const tir_expr *v) {
   return false;
 }
 
+/* the tag a launch prints with */
+static const char *launch_tag(const tir_stmt *s) {
+  const char *tag = s->u.attr.thread_tag;
+  return tag ? tag : !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : s->u.attr.node->u.var.name;
+}
+
+/* a launch that T.launch_thread would read back as another attr: TVM reads
+ * only the tag "vthread" as a virtual_thread, so LowerOpaqueBlock's
+ * virtual_thread of a "vthread.x" loop (or a thread_extent tagged
+ * "vthread") is written as TVM's IterVar node, which its parser reads as
+ * it is: `v = T.int32()` and `with T.attr(T.iter_var(v, T.Range(0, n),
+ * "ThreadIndex", "vthread.x"), "virtual_thread", n):` */
+static bool launch_reads_back(const tir_stmt *s) {
+  return !strcmp(s->u.attr.key, "virtual_thread") == !strcmp(launch_tag(s), "vthread");
+}
+
+static void pr_iter_var_attr(printer *p, const tir_stmt *s) {
+  int mark = p->nnames;
+  const tir_expr *v = s->u.attr.node;
+  const char *name = pr_lookup(p, v);
+  bool fresh = !name;
+  char ty[32];
+  tir_dtype_str(v->dtype, ty);
+  if (fresh) {
+    name = pr_define(p, v, v->u.var.name);
+    line(p);
+    pr_printf(&p->out, "%s = T.%s()\n", name, ty);
+  }
+  line(p);
+  pr_printf(&p->out, "with T.attr(T.iter_var(%s, T.Range(", name);
+  if (tir_dtype_eq(v->dtype, TIR_INT32)) pr_puts(&p->out, "0");
+  else pr_printf(&p->out, "T.%s(0)", ty);
+  pr_puts(&p->out, ", ");
+  pr_expr(p, s->u.attr.value);
+  pr_puts(&p->out, "), \"ThreadIndex\", ");
+  pr_string_lit(&p->out, launch_tag(s));
+  pr_printf(&p->out, "), \"%s\", ", s->u.attr.key);
+  pr_expr(p, s->u.attr.value);
+  pr_puts(&p->out, "):\n");
+  pr_body(p, s->u.attr.body);
+  if (fresh) pr_pop_to(p, mark);
+}
+
 static void pr_launch_as(printer *p, const tir_stmt *s, bool scoped) {
   int mark = p->nnames;
   const tir_expr *v = s->u.attr.node;
+  if (!launch_reads_back(s)) {
+    pr_iter_var_attr(p, s);
+    return;
+  }
   if (is_env(p, v) && pr_lookup(p, v)) { /* declared by T.env_thread: a with-block */
     line(p);
     pr_printf(&p->out, "with T.launch_thread(%s, ", pr_lookup(p, v));
@@ -1090,9 +1137,7 @@ static void pr_launch_as(printer *p, const tir_stmt *s, bool scoped) {
   if (scoped) pr_puts(&p->out, "with ");
   else pr_printf(&p->out, "%s = ", name);
   pr_puts(&p->out, "T.launch_thread(");
-  const char *tag = s->u.attr.thread_tag;
-  if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : v->u.var.name;
-  pr_string_lit(&p->out, tag);
+  pr_string_lit(&p->out, launch_tag(s));
   pr_puts(&p->out, ", ");
   pr_expr(p, s->u.attr.value);
   if (scoped) {
@@ -1912,10 +1957,8 @@ static void env_add(env_scan *e, const tir_stmt *s) {
     p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
     if (!p->env || !p->env_tag) abort();
   }
-  const char *tag = s->u.attr.thread_tag;
-  if (!tag) tag = !strcmp(s->u.attr.key, "virtual_thread") ? "vthread" : s->u.attr.node->u.var.name;
   p->env[p->nenv] = s->u.attr.node;
-  p->env_tag[p->nenv++] = tag;
+  p->env_tag[p->nenv++] = launch_tag(s);
 }
 
 static bool env_cb(tir_visitor *v, const tir_stmt *s) {
@@ -1976,6 +2019,10 @@ static void pr_env_threads(printer *p, const tir_func *f) {
     line(p);
     pr_printf(&p->out, "%s = T.env_thread(", name);
     pr_string_lit(&p->out, p->env_tag[i]);
+    if (!tir_dtype_eq(p->env[i]->dtype, TIR_INT32)) { /* T.env_thread makes an int32 var unless told */
+      char ty[32];
+      pr_printf(&p->out, ", \"%s\"", tir_dtype_str(p->env[i]->dtype, ty));
+    }
     pr_puts(&p->out, ")\n");
   }
 }

@@ -1560,12 +1560,16 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
       return true;
     }
   }
+  /* a thread_extent of any thread tag; a virtual_thread of a vthread tag
+   * (LowerOpaqueBlock's of a "vthread.x" loop, which T.launch_thread
+   * cannot write: it reads only "vthread" as a virtual_thread) */
   if (v.k != RV_EXPR || v.e->kind != TIR_VAR || !tir_dtype_is_int(v.e->dtype) || ty.k != RV_STR ||
-      tag.k != RV_STR || key.k != RV_STR || strcmp(key.s, "thread_extent") || strcmp(ty.s, "ThreadIndex") ||
-      !is_thread_tag(tag.s) || !strncmp(tag.s, "vthread", 7)) {
+      tag.k != RV_STR || key.k != RV_STR || strcmp(ty.s, "ThreadIndex") || !is_thread_tag(tag.s) ||
+      (!strcmp(key.s, "virtual_thread") && strncmp(tag.s, "vthread", 7))) {
     tir_error(r->d, sp,
-              "T.iter_var is read only as the node of a thread_extent attr: (var, T.Range(0, extent), "
-              "\"ThreadIndex\", a blockIdx/threadIdx tag), which is T.launch_thread(tag, extent)");
+              "T.iter_var is read only as the node of a thread_extent attr (var, T.Range(0, extent), "
+              "\"ThreadIndex\", a blockIdx/threadIdx/vthread tag), which is T.launch_thread(tag, extent), or "
+              "of a virtual_thread attr with a vthread tag");
     return true;
   }
   tir_expr *ext = rd_convert(r, val, v.e->dtype);
