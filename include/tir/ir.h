@@ -606,6 +606,7 @@ typedef struct tir_func {
   bool s_tir_implicit;     /* s_tir for its blocks, though the text did not say s_tir=True (tirx) */
   bool root_written;       /* its root block is one the text wrote (with T.sblock("root"):), not one the reader made */
   bool private_;           /* @T.prim_func(private=True) */
+  bool no_wf_check;        /* @T.prim_func(check_well_formed=False): printed back so, for TVM to read it */
   tir_span span;
 } tir_func;
 
@@ -640,6 +641,7 @@ typedef struct tir_module {
   int ntext_funcs;
   tir_func **funcs;
   int nfuncs;
+  bool no_wf_check; /* @I.ir_module(check_well_formed=False): printed back so */
   /* tir_module_add's own: the array it made and its room (it grows by
    * doubling, so n adds take O(n); a funcs array set by hand is copied) */
   tir_func **own_funcs;

@@ -449,6 +449,7 @@ tir_module *tir_module_new_like(tir_ctx *c, const tir_module *m) {
   n->type_vars_text = m->type_vars_text;
   n->text_funcs = m->text_funcs;
   n->ntext_funcs = m->ntext_funcs;
+  n->no_wf_check = m->no_wf_check;
   return n;
 }
 

@@ -1830,7 +1830,7 @@ static bool has_implicit_decl(const tir_func *f) {
 static void pr_signature(printer *p, const tir_func *f) {
   line(p);
   pr_puts(&p->out, "@T.prim_func");
-  bool cwf = has_implicit_decl(f);
+  bool cwf = f->no_wf_check || has_implicit_decl(f);
   bool stir = f->s_tir && tirx(p) && !(p->as_written && f->s_tir_implicit);
   if (f->private_ || stir || cwf) {
     const char *sep = "";
@@ -2111,7 +2111,8 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   }
   pr_imports(&p, true, m->ntext_funcs > 0 || m->global_infos_text, m->type_vars_text, o);
   if (m->type_vars_text) pr_puts(&p.out, m->type_vars_text);
-  pr_printf(&p.out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
+  pr_printf(&p.out, "@I.ir_module%s\nclass %s:\n", m->no_wf_check ? "(check_well_formed=False)" : "",
+            m->name ? m->name : "Module");
   p.indent++;
   if (m->attrs && m->attrs->kind == TIR_AV_DICT && m->attrs->n) {
     line(&p);

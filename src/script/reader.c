@@ -317,6 +317,31 @@ static bool decorator_is(rd *r, TSNode dec, const char *tname, TSNode *call) {
   return false;
 }
 
+/* @I.ir_module(check_well_formed=B): TVM's ir_module takes that keyword only */
+static bool module_flags(rd *r, TSNode call, tir_module *m) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  if (a.npos) {
+    tir_error(r->d, rd_span(call), "@I.ir_module takes keyword arguments only (check_well_formed=...)");
+    return false;
+  }
+  for (int i = 0; i < a.nkw; i++) {
+    if (strcmp(a.kw[i], "check_well_formed")) {
+      static const char *const kws[] = {"check_well_formed", NULL};
+      const char *near = tir_suggest(a.kw[i], kws, -1);
+      if (near) tir_error(r->d, a.kwsp[i], "unknown @I.ir_module argument '%s'; did you mean '%s'?", a.kw[i], near);
+      else tir_error(r->d, a.kwsp[i], "unknown @I.ir_module argument '%s' (it takes check_well_formed)", a.kw[i]);
+      return false;
+    }
+    if (a.kwv[i].k != RV_BOOL) {
+      tir_error(r->d, a.kwsp[i], "@I.ir_module(check_well_formed=...) expects True or False");
+      return false;
+    }
+    m->no_wf_check = !a.kwv[i].i;
+  }
+  return true;
+}
+
 static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
   if (ts_node_is_null(call)) return true;
   rd_args a;
@@ -331,7 +356,8 @@ static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
     if (!strcmp(k, "private") || !strcmp(k, "is_private")) fn->f->private_ = v.i;
     else if (!strcmp(k, "s_tir")) fn->explicit_s_tir = v.i;
     else if (!strcmp(k, "persistent")) fn->persistent = v.i;
-    else if (strcmp(k, "check_well_formed") && strcmp(k, "persistent")) {
+    else if (!strcmp(k, "check_well_formed")) fn->f->no_wf_check = !v.i;
+    else {
       static const char *const kws[] = {"private", "is_private", "s_tir", "check_well_formed", "persistent", NULL};
       const char *near = tir_suggest(k, kws, -1);
       if (near) tir_error(r->d, a.kwsp[i], "unknown @T.prim_func argument '%s'; did you mean '%s'?", k, near);
@@ -1292,6 +1318,7 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
           return;
         }
         *saw_module = true;
+        if (rd_is(de, "call") && !module_flags(r, de, m)) return;
         class_def(r, m, def);
         continue;
       }
