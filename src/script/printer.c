@@ -1827,10 +1827,76 @@ static bool has_implicit_decl(const tir_func *f) {
   return found;
 }
 
+/* a thread var launched (not a parameter's) and used outside every launch
+ * of it, as LowerOpaqueBlock leaves a loop's pragma annotations (an attr on
+ * the var around its launch): TVM's well-formedness check refuses the use,
+ * so the print says check_well_formed=False for TVM to read it */
+typedef struct escape_scan {
+  const tir_func *f;
+  tir_ptrmap launches; /* var -> 1 */
+  const tir_stmt **launch;
+  int n, cap;
+  const tir_expr *var; /* counting its uses */
+  long uses;
+} escape_scan;
+
+static bool escape_launch_cb(tir_visitor *v, const tir_stmt *s) {
+  escape_scan *e = v->user;
+  if (s->kind != TIR_ATTR || !is_launch(s)) return true;
+  const tir_expr *x = s->u.attr.node;
+  for (int i = 0; i < e->f->nparams; i++)
+    if (e->f->params[i] == x || (e->f->buffer_map && e->f->buffer_map[i] && e->f->buffer_map[i]->data == x))
+      return true;
+  tir_ptrmap_put(&e->launches, x, 1);
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 8;
+    e->launch = realloc(e->launch, sizeof *e->launch * (size_t)e->cap);
+    if (!e->launch) abort();
+  }
+  e->launch[e->n++] = s;
+  return true;
+}
+
+static bool escape_use_cb(tir_visitor *v, const tir_expr *x) {
+  escape_scan *e = v->user;
+  if (x == e->var) e->uses++;
+  return true;
+}
+
+static bool launch_var_escapes(const tir_func *f) {
+  if (!f->body) return false;
+  escape_scan e = {.f = f};
+  tir_visitor v = {.stmt = escape_launch_cb, .user = &e};
+  tir_visit_stmt(&v, f->body);
+  bool escapes = false;
+  tir_visitor u = {.expr = escape_use_cb, .user = &e};
+  for (int i = 0; i < e.n && !escapes; i++) {
+    const tir_expr *x = e.launch[i]->u.attr.node;
+    if (!tir_ptrmap_get(&e.launches, x, 0)) continue; /* counted already */
+    tir_ptrmap_put(&e.launches, x, 0);
+    e.var = x;
+    e.uses = 0;
+    tir_visit_stmt(&u, f->body);
+    long total = e.uses;
+    e.uses = 0;
+    /* the uses inside its launches (one not nested in another of the same var) */
+    for (int j = 0; j < e.n; j++) {
+      if (e.launch[j]->u.attr.node != x) continue;
+      long before = e.uses;
+      tir_visit_stmt(&u, e.launch[j]);
+      if (e.uses - before > total) break;
+    }
+    escapes = e.uses < total;
+  }
+  free(e.launch);
+  tir_ptrmap_free(&e.launches);
+  return escapes;
+}
+
 static void pr_signature(printer *p, const tir_func *f) {
   line(p);
   pr_puts(&p->out, "@T.prim_func");
-  bool cwf = f->no_wf_check || has_implicit_decl(f);
+  bool cwf = f->no_wf_check || has_implicit_decl(f) || (!p->in_module && launch_var_escapes(f));
   bool stir = f->s_tir && tirx(p) && !(p->as_written && f->s_tir_implicit);
   if (f->private_ || stir || cwf) {
     const char *sep = "";
@@ -2111,8 +2177,10 @@ char *tir_print_module(const tir_module *m, const tir_print_opts *o) {
   }
   pr_imports(&p, true, m->ntext_funcs > 0 || m->global_infos_text, m->type_vars_text, o);
   if (m->type_vars_text) pr_puts(&p.out, m->type_vars_text);
-  pr_printf(&p.out, "@I.ir_module%s\nclass %s:\n", m->no_wf_check ? "(check_well_formed=False)" : "",
-            m->name ? m->name : "Module");
+  bool cwf = m->no_wf_check; /* TVM checks a module's functions by the module's flag */
+  for (int i = 0; i < m->nfuncs && !cwf; i++) cwf = launch_var_escapes(m->funcs[i]);
+  pr_printf(&p.out, "@I.ir_module%s\nclass %s:\n", cwf ? "(check_well_formed=False)" : "", m->name ? m->name : "Module");
+  p.in_module = true;
   p.indent++;
   if (m->attrs && m->attrs->kind == TIR_AV_DICT && m->attrs->n) {
     line(&p);

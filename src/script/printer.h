@@ -35,6 +35,7 @@ typedef struct printer {
   int indent;
   tir_dialect dialect;
   bool as_written; /* tir_print_opts.as_written */
+  bool in_module;  /* printing an @I.ir_module class (its flags are the class decorator's) */
   /* inside a T.comm_reducer's lambda: TVM's parser runs its body as Python,
    * where `and` / `or` of exprs fail, so they are written T.And / T.Or */
   bool in_lambda;
