@@ -1833,10 +1833,11 @@ static bool has_implicit_decl(const tir_func *f) {
  * so the print says check_well_formed=False for TVM to read it */
 typedef struct escape_scan {
   const tir_func *f;
-  tir_ptrmap launches; /* var -> 1 */
+  tir_ptrmap total; /* launched var -> its uses in the body + 1 */
+  tir_ptrmap inside; /* launched var -> its uses inside its launches */
   const tir_stmt **launch;
   int n, cap;
-  const tir_expr *var; /* counting its uses */
+  const tir_expr *var; /* counting its uses in one launch, or NULL: every launched var's */
   long uses;
 } escape_scan;
 
@@ -1847,7 +1848,7 @@ static bool escape_launch_cb(tir_visitor *v, const tir_stmt *s) {
   for (int i = 0; i < e->f->nparams; i++)
     if (e->f->params[i] == x || (e->f->buffer_map && e->f->buffer_map[i] && e->f->buffer_map[i]->data == x))
       return true;
-  tir_ptrmap_put(&e->launches, x, 1);
+  tir_ptrmap_put(&e->total, x, 1);
   if (e->n == e->cap) {
     e->cap = e->cap ? 2 * e->cap : 8;
     e->launch = realloc(e->launch, sizeof *e->launch * (size_t)e->cap);
@@ -1859,37 +1860,42 @@ static bool escape_launch_cb(tir_visitor *v, const tir_stmt *s) {
 
 static bool escape_use_cb(tir_visitor *v, const tir_expr *x) {
   escape_scan *e = v->user;
-  if (x == e->var) e->uses++;
+  if (x->kind != TIR_VAR) return true;
+  if (e->var) {
+    if (x == e->var) e->uses++;
+  } else {
+    long t = tir_ptrmap_get(&e->total, x, 0);
+    if (t) tir_ptrmap_put(&e->total, x, t + 1);
+  }
   return true;
 }
 
+/* linear in the body times the nesting of launches: the uses of every
+ * launched var in one walk, then each launch's own subtree */
 static bool launch_var_escapes(const tir_func *f) {
   if (!f->body) return false;
   escape_scan e = {.f = f};
   tir_visitor v = {.stmt = escape_launch_cb, .user = &e};
   tir_visit_stmt(&v, f->body);
   bool escapes = false;
-  tir_visitor u = {.expr = escape_use_cb, .user = &e};
-  for (int i = 0; i < e.n && !escapes; i++) {
-    const tir_expr *x = e.launch[i]->u.attr.node;
-    if (!tir_ptrmap_get(&e.launches, x, 0)) continue; /* counted already */
-    tir_ptrmap_put(&e.launches, x, 0);
-    e.var = x;
-    e.uses = 0;
+  if (e.n) {
+    tir_visitor u = {.expr = escape_use_cb, .user = &e};
     tir_visit_stmt(&u, f->body);
-    long total = e.uses;
-    e.uses = 0;
-    /* the uses inside its launches (one not nested in another of the same var) */
     for (int j = 0; j < e.n; j++) {
-      if (e.launch[j]->u.attr.node != x) continue;
-      long before = e.uses;
+      e.var = e.launch[j]->u.attr.node;
+      e.uses = 0;
       tir_visit_stmt(&u, e.launch[j]);
-      if (e.uses - before > total) break;
+      tir_ptrmap_put(&e.inside, e.var, tir_ptrmap_get(&e.inside, e.var, 0) + e.uses);
     }
-    escapes = e.uses < total;
+    /* a launch nested in one of the same var counts its uses twice: never less than the total then */
+    for (int j = 0; j < e.n && !escapes; j++) {
+      const tir_expr *x = e.launch[j]->u.attr.node;
+      escapes = tir_ptrmap_get(&e.inside, x, 0) < tir_ptrmap_get(&e.total, x, 1) - 1;
+    }
   }
   free(e.launch);
-  tir_ptrmap_free(&e.launches);
+  tir_ptrmap_free(&e.total);
+  tir_ptrmap_free(&e.inside);
   return escapes;
 }
 
