@@ -1602,6 +1602,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   for (int i = 0; i < m->nfuncs && d->nerrors == before; i++) tir_check_bounds_ex(m->funcs[i], d, oob_errors);
   if (r.match_an) tir_analyzer_free(r.match_an);
   tir_ptrmap_free(&r.thread_ext);
+  tir_ptrmap_free(&r.env_tags);
   rd_free_syms(&r);
   tir_ptrmap_free(&r.const_tuples);
   free(r.typevars);

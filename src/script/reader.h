@@ -262,6 +262,7 @@ typedef struct rd {
    * body): a name is bound once in it (rd_fresh) */
   int frame;
   tir_ptrmap thread_ext; /* an env_thread var -> the extent it was first launched with (tir_expr *) */
+  tir_ptrmap env_tags;   /* a T.env_thread var (named as assigned, as TVM names it) -> its thread tag (const char *) */
   bool gen_errors; /* code will be generated (tir_parse_opts.oob_access_errors): what only a print takes is an error */
   struct tir_analyzer *match_an; /* T.match_buffer's shape check (made at the first) */
   /* scratch that lives until the statement being read is read (rd_tmp):

@@ -500,12 +500,17 @@ static bool is_thread_tag(const char *n) {
   return !strncmp(n, "blockIdx.", 9) || !strncmp(n, "threadIdx.", 10) || !strncmp(n, "vthread", 7);
 }
 
+/* the thread tag of a T.env_thread var, or NULL */
+static const char *env_tag(rd *r, const tir_expr *v) {
+  return v && v->kind == TIR_VAR ? (const char *)(intptr_t)tir_ptrmap_get(&r->env_tags, v, 0) : NULL;
+}
+
 static tir_expr *thread_var(rd *r, rval v, tir_dtype t, tir_span sp) {
   if (v.k == RV_STR) return tir_var(r->c, v.s, t);
-  /* a T.env_thread var is named by its tag; another var has none (TVM: "not
-   * an env_thread created using T.env_thread", which its own printer can
+  /* a T.env_thread var has its tag; another var has none (TVM: "not an
+   * env_thread created using T.env_thread", which its own printer can
    * write: the tag is lost) */
-  if (v.k == RV_EXPR && v.e->kind == TIR_VAR && is_thread_tag(v.e->u.var.name)) return v.e;
+  if (v.k == RV_EXPR && env_tag(r, v.e)) return v.e;
   if (v.k == RV_EXPR && v.e->kind == TIR_VAR) {
     tir_error(r->d, v.sp, "T.launch_thread: '%s' is not a variable of T.env_thread, so its thread tag is unknown",
               v.e->u.var.name);
@@ -566,6 +571,7 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
       return NULL;
     }
   }
+  if (!tag) tag = env_tag(r, v);
   if (!tag) tag = v->u.var.name;
   if (name && a->pos[0].k == RV_STR && !bound) v->u.var.name = tir_strdup(r->c, name);
   if (name) rd_push_sym(r, name, rv_expr(v, a->sp));
@@ -1172,7 +1178,10 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
         tir_error(r->d, a.pos[1].sp, "T.env_thread's dtype must be an integer type");
         return NULL;
       }
-      rd_push_sym(r, name, rv_expr(tir_var(r->c, tag, t), rd_span(right)));
+      /* named as assigned (`tx = T.env_thread("threadIdx.x")` is tx), as TVM's parser names it */
+      tir_expr *ev = tir_var(r->c, name, t);
+      tir_ptrmap_put(&r->env_tags, ev, (long)(intptr_t)tir_strdup(r->c, tag));
+      rd_push_sym(r, name, rv_expr(ev, rd_span(right)));
       return NULL;
     }
   }
@@ -1467,6 +1476,9 @@ static tir_stmt *attr_stmt(rd *r, rd_args *a, TSNode list, uint32_t from, bool s
   tir_stmt *s = tir_attr_stmt(r->c, key, node, val, body);
   s->span = a->sp;
   s->u.attr.flat = !scoped;
+  /* T.attr(tx, "thread_extent", n) over a T.env_thread var: the launch of its tag */
+  if (env_tag(r, node) && (!strcmp(key, "thread_extent") || !strcmp(key, "virtual_thread")))
+    s->u.attr.thread_tag = tir_strdup(r->c, env_tag(r, node));
   if (a->pos[0].k == RV_EXPR && a->pos[0].via && a->pos[0].via->data == node) s->u.attr.node_named = a->pos[0].via;
   s->u.attr.node_typed = a->pos[0].k == RV_EXPR && node->kind == TIR_INT_IMM;
   return s;
@@ -1549,7 +1561,7 @@ static bool iter_var_attr(rd *r, TSNode attr_call, rd_args *out, const char **ta
   /* another key: the iter_var is an attribute value (T.iter_var(v, T.Range(0, 4), "DataPar", "")),
    * read by T.attr as such */
   if (key.k == RV_STR && strcmp(key.s, "thread_extent") && strcmp(key.s, "virtual_thread")) return false;
-  if (v.k == RV_EXPR && v.e->kind == TIR_VAR && !is_thread_tag(v.e->u.var.name)) {
+  if (v.k == RV_EXPR && v.e->kind == TIR_VAR && !env_tag(r, v.e)) {
     /* a parameter or a loop var: tirc prints the launch, which TVM reads
      * only over a var of its own (T.env_thread, or `bx = T.int32()` as TVM
      * prints it) */
