@@ -1090,13 +1090,15 @@ static rval unary(rd *r, TSNode n) {
       ir_fold f = ir_const_fold(TIR_SUB, tir_int(r->c, e->dtype, 0), e);
       return rv_expr(tir_int(r->c, e->dtype, f.i), sp);
     }
-    /* a float constant negated as TVM folds it: in float32 for float32
-     * (-T.float32(0.1) is -0.10000000149011612), in double for float64;
-     * float16 and bfloat16 are not folded (x * -1, below) */
-    if (e->kind == TIR_FLOAT_IMM && e->dtype.code == TIR_TC_FLOAT && e->dtype.bits == 32)
-      return rv_expr(tir_float(r->c, e->dtype, (double)(float)-e->u.float_val), sp);
-    if (e->kind == TIR_FLOAT_IMM && e->dtype.code == TIR_TC_FLOAT && e->dtype.bits == 64)
-      return rv_expr(tir_float(r->c, e->dtype, -e->u.float_val), sp);
+    /* a float constant negated as TVM folds it, x * -1: in float32 for
+     * float32 (-T.float32(0.1) is -0.10000000149011612), in double for
+     * float64; a NaN stays the NaN it is (the product keeps its operand's
+     * sign: -T.float32("nan") is nan, not -nan); float16 and bfloat16 are
+     * not folded (x * -1, below) */
+    if (e->kind == TIR_FLOAT_IMM && e->dtype.code == TIR_TC_FLOAT && (e->dtype.bits == 32 || e->dtype.bits == 64)) {
+      double v = isnan(e->u.float_val) ? e->u.float_val : -e->u.float_val;
+      return rv_expr(tir_float(r->c, e->dtype, e->dtype.bits == 32 ? (double)(float)v : v), sp);
+    }
     if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
     tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
     tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0)
