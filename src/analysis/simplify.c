@@ -384,7 +384,9 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
     if (lone->k != -1 || (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
       return term_expr(a, l, lone->atom, lone->k);
   }
-  if (l->base > 0 || (!npos && l->base != 0) || (!npos && !nneg)) {
+  /* the constant last where negative: 0 - y - 4, as TVM's canonical form
+   * writes a sum of no positive term */
+  if (l->base > 0 || (!npos && !nneg)) {
     tir_expr *b = tir_int(c, l->dt, l->base);
     res = res ? tir_binary(c, TIR_ADD, res, b) : b;
   }
@@ -393,7 +395,7 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
     tir_expr *t = term_expr(a, l, l->t[i].atom, -l->t[i].k);
     res = tir_binary(c, TIR_SUB, res ? res : tir_int(c, l->dt, 0), t);
   }
-  if (l->base < 0 && npos) res = tir_binary(c, TIR_SUB, res, tir_int(c, l->dt, -l->base));
+  if (l->base < 0 && (npos || nneg)) res = tir_binary(c, TIR_SUB, res, tir_int(c, l->dt, -l->base));
   return res;
 }
 
@@ -670,6 +672,103 @@ static bool fuse_div_split(tir_analyzer *a, lin *l) {
 
 static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
 
+/* the terms of a sum as written (Add, Sub and products by constants of its
+ * dtype), not merged: atoms into *ts (grown), their coefficients into *ks,
+ * the constants into *base; false on overflow */
+typedef struct lean_terms {
+  const tir_expr **atom;
+  int64_t *k;
+  int n, cap;
+  int64_t base;
+} lean_terms;
+
+static bool lean_collect(const tir_expr *e, int64_t k, tir_dtype dt, lean_terms *t) {
+  int64_t c, kc;
+  if (tir_dtype_eq(e->dtype, dt)) {
+    if (tir_is_const_int(e, &c)) return mul_ok(c, k, &kc) && !__builtin_add_overflow(t->base, kc, &t->base);
+    if (is_sum(e))
+      return lean_collect(e->u.bin.a, k, dt, t) && lean_collect(e->u.bin.b, e->kind == TIR_SUB ? -k : k, dt, t);
+    if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.b, &c))
+      return mul_ok(c, k, &kc) && lean_collect(e->u.bin.a, kc, dt, t);
+    if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.a, &c))
+      return mul_ok(c, k, &kc) && lean_collect(e->u.bin.b, kc, dt, t);
+  }
+  if (t->n == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 8;
+    t->atom = realloc(t->atom, sizeof *t->atom * (size_t)t->cap);
+    t->k = realloc(t->k, sizeof *t->k * (size_t)t->cap);
+    if (!t->atom || !t->k) abort();
+  }
+  t->atom[t->n] = e;
+  t->k[t->n++] = k;
+  return true;
+}
+
+/* the size of e were each of its sums spelled the shortest way its terms
+ * allow: a common factor of the coefficients taken out ((x + y) * 4 for
+ * x * 4 + y * 4) and a negative constant first (-4 - y for 0 - y - 4).
+ * TVM's canonical form spells a sum distributed, its constant last; the
+ * size guards measure by this size too, so a result is not refused for
+ * being TVM's spelling of what is no larger */
+int ana_lean_size(const tir_expr *e) {
+  if (!e) return 0;
+  int64_t c;
+  if (ana_is_index_type(e->dtype) &&
+      (is_sum(e) || (e->kind == TIR_MUL && (tir_is_const_int(e->u.bin.a, &c) || tir_is_const_int(e->u.bin.b, &c))))) {
+    lean_terms t = {0};
+    int size = -1;
+    if (lean_collect(e, 1, e->dtype, &t)) {
+      int64_t g = t.base == INT64_MIN ? 1 : (t.base < 0 ? -t.base : t.base);
+      bool neg = t.base <= 0;
+      for (int i = 0; i < t.n; i++) {
+        if (t.k[i] == INT64_MIN) g = 1;
+        else g = ana_gcd(g, t.k[i] < 0 ? -t.k[i] : t.k[i]);
+        neg = neg && t.k[i] < 0;
+      }
+      if (g == 0) g = 1;
+      int items = 0;
+      size = 0;
+      for (int i = 0; i < t.n; i++) {
+        if (!t.k[i]) continue;
+        size += ana_lean_size(t.atom[i]) + (t.k[i] / g == 1 || t.k[i] / g == -1 ? 0 : 2);
+        items++;
+      }
+      if (t.base / g) size++, items++;
+      /* the factor, and a leading 0 where every term is negative and no
+       * constant leads (0 - y - x, or (y + x) * -1) */
+      if (!items) size = 1;
+      else size += items - 1 + (g != 1 || (neg && t.base == 0) ? 2 : 0);
+    }
+    free(t.atom);
+    free(t.k);
+    if (size >= 0) return size;
+  }
+  int n = 1;
+  switch (e->kind) {
+  case TIR_NOT:
+  case TIR_CAST: return n + ana_lean_size(e->u.un.a);
+  case TIR_SELECT:
+    return n + ana_lean_size(e->u.select.cond) + ana_lean_size(e->u.select.t) + ana_lean_size(e->u.select.f);
+  case TIR_CALL:
+    for (int i = 0; i < e->u.call.nargs; i++) n += ana_lean_size(e->u.call.args[i]);
+    return n;
+  case TIR_BUFFER_LOAD:
+    for (int i = 0; i < e->u.load.nidx; i++) n += ana_lean_size(e->u.load.idx[i]);
+    return n;
+  case TIR_RAMP: return n + ana_lean_size(e->u.ramp.base) + ana_lean_size(e->u.ramp.stride);
+  case TIR_BROADCAST: return n + ana_lean_size(e->u.bcast.value);
+  case TIR_LET: return n + ana_lean_size(e->u.let.value) + ana_lean_size(e->u.let.body);
+  default:
+    if (TIR_IS_BINARY(e->kind)) return n + ana_lean_size(e->u.bin.a) + ana_lean_size(e->u.bin.b);
+    return n;
+  }
+}
+
+/* r is larger than e, in nodes and in nodes spelled shortest */
+static bool grows(const tir_expr *r, const tir_expr *e) {
+  return ana_expr_size(r) > ana_expr_size(e) && ana_lean_size(r) > ana_lean_size(e);
+}
+
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
@@ -687,7 +786,7 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
       !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b))
     r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
   lin_free(&l);
-  if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(e))) r = simp_shallow(a, e);
+  if (!r || (!a->canon && grows(r, e))) r = simp_shallow(a, e);
   return r;
 }
 
@@ -1010,9 +1109,18 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   } else {
     lin out;
     lin_init(&out, la->dt);
-    if (decided) {
+    /* a dividend in [0, c) is itself, and so is a remainder r of it (the
+     * multiples of c left out) in [0, c); a remainder in another period
+     * [t*c, t*c + c) stays a floormod, as TVM keeps it (z % 8 for z in
+     * [-8, -5), not z + 8; z % 8 + 8, not z + 16) */
+    int64_t llo, lhi;
+    lin_bound(a, la, &llo, &lhi);
+    if (decided && llo >= 0 && lhi < c) {
+      lin_free(&out);
+      lin_copy(&out, la);
+    } else if (decided && ana_floordiv(lo, c) == 0) {
       for (int i = 0; i < r.n; i++) lin_add_atom(&out, r.t[i].atom, r.t[i].k);
-      out.base = rb - ana_floordiv(lo, c) * c;
+      out.base = rb;
     } else {
       floormod_atom(a, &r, c, &out);
     }
@@ -1190,7 +1298,7 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
     if (!res) res = ana_make_bin(a, e->kind, lin_to_expr(a, &la), sb);
   }
   lin_free(&la);
-  if (!res || (!a->canon && ana_expr_size(res) > ana_expr_size(e))) res = simp_shallow(a, e);
+  if (!res || (!a->canon && grows(res, e))) res = simp_shallow(a, e);
   return res;
 }
 
@@ -1675,7 +1783,7 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   free(kept);
   free(ch.ops);
   free(ch.shape);
-  if (!a->canon && ana_expr_size(r) > ana_expr_size(e)) {
+  if (!a->canon && grows(r, e)) {
     tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
     r = ana_make_bin(a, k, x, y);
   }
