@@ -362,6 +362,13 @@ static tir_expr *lin_to_expr(tir_analyzer *a, const lin *l) {
   return r;
 }
 
+/* a floordiv of a sum (x + z) // 16, (0 - x) // 16: TVM's canonical form
+ * reads it as a sum, and prints it negated as 0 - (x + z) // 16 * 3 where
+ * it prints x // 16 * -3 */
+static bool sum_div(const tir_expr *e) {
+  return e->kind == TIR_FLOORDIV && (e->u.bin.a->kind == TIR_ADD || e->u.bin.a->kind == TIR_SUB);
+}
+
 static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
   tir_ctx *c = a->c;
   tir_expr *res = NULL;
@@ -377,11 +384,14 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
   }
   /* a lone negative term: y * -2, but 0 - y (TVM's rewrite turns 0 - y * 2
    * into y * -2 and keeps 0 - y); -(x % -3) is x % -3 * -1, as TVM's
-   * rewrite of (0 - x) % 3 writes it */
+   * rewrite of (0 - x) % 3 writes it; a floordiv of a sum stays in a sum,
+   * 0 - (x + z) // 16 * 3, as TVM's canonical form makes it one */
   if (!npos && nneg == 1 && l->base == 0) {
     const term *lone = &l->t[l->n - 1];
     int64_t d;
-    if (lone->k != -1 || (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
+    if (sum_div(lone->atom)) {
+    } else if (lone->k != -1 ||
+               (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
       return term_expr(a, l, lone->atom, lone->k);
   }
   /* the constant last where negative: 0 - y - 4, as TVM's canonical form
@@ -783,7 +793,8 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
    * a product of no sum as a product, a sum as a sum: 0 - y) */
   int64_t c;
   if (r && e->kind == TIR_MUL && r->kind == TIR_SUB && tir_is_const_int(r->u.bin.a, &c) && c == 0 &&
-      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b))
+      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b) && !sum_div(r->u.bin.b) &&
+      !(r->u.bin.b->kind == TIR_MUL && sum_div(r->u.bin.b->u.bin.a)))
     r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
   lin_free(&l);
   if (!r || (!a->canon && grows(r, e))) r = simp_shallow(a, e);
@@ -963,8 +974,13 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   /* ties go to TVM's form: a lone product's coefficient reduced to its
    * residue (w * 32 % 3 is w * 2 % 3), a sum's coefficients kept
    * ((y - w * 16) % 6, (f * 1024 + t) % 129) */
-  static const int lone[4] = {1, 0, 2, 3}, sum[4] = {0, 1, 2, 3};
-  const int *hows = r->n == 1 && r->base == 0 ? lone : sum;
+  static const int lone[4] = {2, 1, 0, 3}, lone_div[4] = {0, 2, 1, 3}, sum[4] = {0, 1, 2, 3};
+  const int *hows = sum;
+  /* a lone product's coefficient to its residue in [0, c) (x * -3 % 8 is x
+   * * 5 % 8), but a negative one that divides c is kept, its sign taken
+   * out with the divisor's (x * -3 % 6 is x % -2 * -3), as TVM writes them */
+  if (r->n == 1 && r->base == 0)
+    hows = r->t[0].k < 0 && r->t[0].k != INT64_MIN && c % -r->t[0].k == 0 ? lone_div : lone;
   for (int h = 0; h < 4; h++)
     for (int gi = 0; gi < 2; gi++)
       for (int ni = 0; ni < 2; ni++) {

@@ -192,6 +192,14 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"i 0 8", "(// i -4)", "i // -4"},
     {"i 1 3", "(// i -4)", "-1"},
     {"i 1 3", "(% i -4)", "i % -4"},
+    /* a lone negated floordiv of a sum stays a sum, as TVM */
+    {"", "(* (// (+ x z) 16) -3)", "0 - (x + z) // 16 * 3"},
+    {"", "(* (// (+ x z) 16) -1)", "0 - (x + z) // 16"},
+    {"", "(* (// x 16) -3)", "x // 16 * -3"},
+    /* a lone product's coefficient in a floormod, as TVM */
+    {"x 0 100", "(% (* x -3) 8)", "x * 5 % 8"},
+    {"x 0 100", "(% (* x -13) 16)", "x * 3 % 16"},
+    {"x 0 100", "(% (* x -2) 6)", "x % -3 * -2"},
     /* min/max: factors, shared terms and the rest of a sum moved in */
     {"", "(* (min (* y -3) 0) -1)", "T.max(y, 0) * 3"}, /* as TVM */
     {"", "(- (* z 3) (* (max z x) 3))", "T.min(0, z - x) * 3"},
