@@ -29,6 +29,7 @@ typedef struct lin {
   bool bad; /* overflow or not representable: use the plain rebuild */
   tir_dtype dt;
   int nsorted; /* the first nsorted terms are in TVM's order */
+  bool prod;   /* a dividend written as a product of no sum (x * -3) */
 } lin;
 
 static tir_expr *simp(tir_analyzer *a, tir_expr *e);
@@ -720,38 +721,55 @@ static bool lean_collect(const tir_expr *e, int64_t k, tir_dtype dt, lean_terms 
  * TVM's canonical form spells a sum distributed, its constant last; the
  * size guards measure by this size too, so a result is not refused for
  * being TVM's spelling of what is no larger */
+static bool lean_sum_like(const tir_expr *e) {
+  int64_t c;
+  return ana_is_index_type(e->dtype) &&
+         (is_sum(e) || (e->kind == TIR_MUL && (tir_is_const_int(e->u.bin.a, &c) || tir_is_const_int(e->u.bin.b, &c))));
+}
+
+/* ana_lean_size of sign * e, e a sum or a product by a constant; -1 on
+ * overflow */
+static int lean_sum(const tir_expr *e, int64_t sign) {
+  lean_terms t = {0};
+  int size = -1;
+  if (lean_collect(e, sign, e->dtype, &t)) {
+    int64_t g = t.base == INT64_MIN ? 1 : (t.base < 0 ? -t.base : t.base);
+    bool neg = t.base <= 0;
+    for (int i = 0; i < t.n; i++) {
+      if (t.k[i] == INT64_MIN) g = 1;
+      else g = ana_gcd(g, t.k[i] < 0 ? -t.k[i] : t.k[i]);
+      neg = neg && t.k[i] < 0;
+    }
+    if (g == 0) g = 1;
+    int items = 0;
+    size = 0;
+    for (int i = 0; i < t.n; i++) {
+      if (!t.k[i]) continue;
+      size += ana_lean_size(t.atom[i]) + (t.k[i] / g == 1 || t.k[i] / g == -1 ? 0 : 2);
+      items++;
+    }
+    if (t.base / g) size++, items++;
+    /* the factor, and a leading 0 where every term is negative and no
+     * constant leads (0 - y - x, or (y + x) * -1) */
+    if (!items) size = 1;
+    else size += items - 1 + (g != 1 || (neg && t.base == 0) ? 2 : 0);
+  }
+  free(t.atom);
+  free(t.k);
+  return size;
+}
+
 int ana_lean_size(const tir_expr *e) {
   if (!e) return 0;
   int64_t c;
-  if (ana_is_index_type(e->dtype) &&
-      (is_sum(e) || (e->kind == TIR_MUL && (tir_is_const_int(e->u.bin.a, &c) || tir_is_const_int(e->u.bin.b, &c))))) {
-    lean_terms t = {0};
-    int size = -1;
-    if (lean_collect(e, 1, e->dtype, &t)) {
-      int64_t g = t.base == INT64_MIN ? 1 : (t.base < 0 ? -t.base : t.base);
-      bool neg = t.base <= 0;
-      for (int i = 0; i < t.n; i++) {
-        if (t.k[i] == INT64_MIN) g = 1;
-        else g = ana_gcd(g, t.k[i] < 0 ? -t.k[i] : t.k[i]);
-        neg = neg && t.k[i] < 0;
-      }
-      if (g == 0) g = 1;
-      int items = 0;
-      size = 0;
-      for (int i = 0; i < t.n; i++) {
-        if (!t.k[i]) continue;
-        size += ana_lean_size(t.atom[i]) + (t.k[i] / g == 1 || t.k[i] / g == -1 ? 0 : 2);
-        items++;
-      }
-      if (t.base / g) size++, items++;
-      /* the factor, and a leading 0 where every term is negative and no
-       * constant leads (0 - y - x, or (y + x) * -1) */
-      if (!items) size = 1;
-      else size += items - 1 + (g != 1 || (neg && t.base == 0) ? 2 : 0);
-    }
-    free(t.atom);
-    free(t.k);
+  if (lean_sum_like(e)) {
+    int size = lean_sum(e, 1);
     if (size >= 0) return size;
+  }
+  /* x // c is (-x) // -c: (0 - x) // 3 is as long as x // -3 */
+  if (e->kind == TIR_FLOORDIV && tir_is_const_int(e->u.bin.b, &c) && c != INT64_MIN && lean_sum_like(e->u.bin.a)) {
+    int s1 = lean_sum(e->u.bin.a, 1), s2 = lean_sum(e->u.bin.a, -1);
+    if (s1 >= 0 && s2 >= 0) return 2 + (s1 < s2 ? s1 : s2);
   }
   int n = 1;
   switch (e->kind) {
@@ -887,9 +905,11 @@ static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
     lin_div_exact(r, g);
     c /= g;
   }
-  if (lin_all_neg(r)) {
-    /* -r // -c where that is smaller, TVM's r // c where it is not
-     * ((0 - x) // 2 is x // -2, z * -3 // 16 stays) */
+  /* a sum of negative terms stays, as TVM's canonical form keeps it ((0 -
+   * x) // 3, (0 - x * 3 - w * 16) // 6) */
+  if (lin_all_neg(r) && r->prod) {
+    /* a product: -r // -c where that is smaller, TVM's r // c where it is
+     * not (x * -1 // 2 is x // -2, z * -3 // 16 stays) */
     tir_expr *same = tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
     lin_negate(r);
     return smaller(same, tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c)));
@@ -1102,6 +1122,7 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   lin_init(&q, la->dt);
   lin_init(&r, la->dt);
   lin_split(la, c, &q, &r);
+  r.prod = la->prod;
   int64_t qb = ana_floordiv(la->base, c), rb = ana_floormod(la->base, c);
   r.base = rb;
   int64_t lo, hi;
@@ -1265,6 +1286,10 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     flipped = true;
     negate_result = !is_div;
   }
+  /* a divisor written negative stays negative where that is smaller (x //
+   * -4), as TVM keeps it */
+  bool prod = la->prod;
+  if (flipped) la->prod = true;
   if (!floor_ok && c > 0) {
     int64_t lo, hi;
     lin_bound(a, la, &lo, &hi);
@@ -1288,6 +1313,7 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
   }
   if (res && negate_result) res = negated(a, res);
+  la->prod = prod;
   if (!res && flipped) lin_negate(la); /* the caller rebuilds from la */
   return res;
 }
@@ -1308,6 +1334,12 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   lin_init(&la, e->dtype);
   lin_from(a, &la, e->u.bin.a, 1);
   if (!la.bad) lin_normalize(&la);
+  /* the dividend a product as written or as simplified (x * -1, z * -3,
+   * x % -8 * -1; 0 - x is a sum) */
+  tir_expr *x = e->u.bin.a;
+  la.prod = x->kind == TIR_MUL && ((tir_is_const_int(x->u.bin.b, &c0) && !is_sum(x->u.bin.a)) ||
+                                   (tir_is_const_int(x->u.bin.a, &c0) && !is_sum(x->u.bin.b)));
+  if (!la.bad && !la.prod && la.n == 1 && la.base == 0) la.prod = lin_to_expr(a, &la)->kind == TIR_MUL;
   tir_expr *res = NULL;
   if (!la.bad) {
     res = div_by_const(a, e->kind, &la, c, 0);
@@ -1335,6 +1367,7 @@ static void lin_copy(lin *dst, const lin *src) {
   dst->base = src->base;
   dst->bad = src->bad;
   dst->nsorted = src->nsorted;
+  dst->prod = src->prod;
 }
 
 /* a lower bound of l; a min/max term is split into its operands, since

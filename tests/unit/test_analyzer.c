@@ -192,6 +192,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"i 0 8", "(// i -4)", "i // -4"},
     {"i 1 3", "(// i -4)", "-1"},
     {"i 1 3", "(% i -4)", "i % -4"},
+    /* a floordiv of a sum of negative terms keeps its sign, of a product
+     * takes it into the divisor, as TVM */
+    {"", "(// (- 6 x) 3)", "(0 - x) // 3 + 2"},
+    {"", "(// (- (* x -3) (* w 16)) 6)", "(0 - x * 3 - w * 16) // 6"},
+    {"", "(// (* (+ x y) -3) 4)", "(0 - x * 3 - y * 3) // 4"},
+    {"", "(// (* x -1) 3)", "x // -3"},
     /* a lone negated floordiv of a sum stays a sum, as TVM */
     {"", "(* (// (+ x z) 16) -3)", "0 - (x + z) // 16 * 3"},
     {"", "(* (// (+ x z) 16) -1)", "0 - (x + z) // 16"},
