@@ -168,6 +168,8 @@ static bool lin_of(tir_expr *e, lin *l);
 static tir_expr *lin_expr(tir_analyzer *a, lin *l);
 
 static bool is_minmax(const tir_expr *e) { return e->kind == TIR_MIN || e->kind == TIR_MAX; }
+static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
+static void minmax_front(const lin *l, lin *o);
 
 /* adds k * e to l, e raw */
 static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
@@ -196,8 +198,30 @@ static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
       lin_decompose(l, simp_mul(a, e), k);
       return;
     }
-    if (!mul_ok(c, k, &kc)) l->bad = true;
-    else lin_from(a, l, x, kc);
+    if (!mul_ok(c, k, &kc)) {
+      l->bad = true;
+    } else if (!a->canon && kc > 0 && is_sum(x) && tir_dtype_eq(x->dtype, l->dt)) {
+      /* a sum times c > 0: its terms in the order TVM's rewrite leaves the
+       * sum (a min/max first) before they are distributed, (y + min(a, b))
+       * * 16 is min(a, b) * 16 + y * 16 (x - (y + min(a, b)) * 2 stays x -
+       * y * 2 - min(a, b) * 2, as TVM leaves it) */
+      lin in, o;
+      lin_init(&in, l->dt);
+      lin_from(a, &in, x, 1);
+      lin_init(&o, l->dt);
+      minmax_front(&in, &o);
+      int64_t tk, bk;
+      for (int i = 0; i < o.n && !in.bad; i++) {
+        if (!mul_ok(o.t[i].k, kc, &tk)) in.bad = true;
+        else lin_add_atom(l, o.t[i].atom, tk);
+      }
+      if (in.bad || !mul_ok(in.base, kc, &bk)) l->bad = true;
+      else lin_add_const(l, bk);
+      lin_free(&in);
+      lin_free(&o);
+    } else {
+      lin_from(a, l, x, kc);
+    }
     return;
   }
   case TIR_FLOORDIV:
@@ -325,6 +349,29 @@ static bool is_minmax_term(const term *t) { return t->k == 1 && is_minmax(t->ato
 
 static tir_expr *lin_print(tir_analyzer *a, const lin *l);
 
+/* l's terms into o (initialized, empty) in the order TVM's rewrite leaves
+ * a sum: the positive terms, each min/max after the first moved to the
+ * front, then the negative ones; not sorted */
+static void minmax_front(const lin *l, lin *o) {
+  o->t = malloc(sizeof *o->t * (size_t)(l->n ? l->n : 1));
+  if (!o->t) abort();
+  o->cap = l->n;
+  for (int i = 0; i < l->n; i++) {
+    if (l->t[i].k <= 0) continue;
+    bool lone = o->n == 1 && is_minmax_term(&o->t[0]);
+    if (o->n > 0 && is_minmax_term(&l->t[i]) && !lone) {
+      memmove(&o->t[1], &o->t[0], sizeof *o->t * (size_t)o->n);
+      o->t[0] = l->t[i];
+    } else {
+      o->t[o->n] = l->t[i];
+    }
+    o->n++;
+  }
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k < 0) o->t[o->n++] = l->t[i];
+  o->base = l->base;
+}
+
 /* l printed.  TVM's simplifier rewrites x + min(y, z) to min(y, z) + x
  * (where x is no min/max itself) and puts the sum in canonical order again:
  * a min/max term of its printed sum comes before the others of its order,
@@ -339,24 +386,7 @@ static tir_expr *lin_to_expr(tir_analyzer *a, const lin *l) {
   if (a->canon || !nmm) return lin_print(a, l);
   lin o;
   lin_init(&o, l->dt);
-  o.t = malloc(sizeof *o.t * (size_t)l->n);
-  if (!o.t) abort();
-  o.cap = l->n;
-  /* the positive terms, each min/max after the first term moved to the front */
-  for (int i = 0; i < l->n; i++) {
-    if (l->t[i].k <= 0) continue;
-    bool lone = o.n == 1 && is_minmax_term(&o.t[0]);
-    if (o.n > 0 && is_minmax_term(&l->t[i]) && !lone) {
-      memmove(&o.t[1], &o.t[0], sizeof *o.t * (size_t)o.n);
-      o.t[0] = l->t[i];
-    } else {
-      o.t[o.n] = l->t[i];
-    }
-    o.n++;
-  }
-  for (int i = 0; i < l->n; i++)
-    if (l->t[i].k < 0) o.t[o.n++] = l->t[i];
-  o.base = l->base;
+  minmax_front(l, &o);
   lin_order(&o);
   tir_expr *r = lin_print(a, &o);
   lin_free(&o);
@@ -681,7 +711,6 @@ static bool fuse_div_split(tir_analyzer *a, lin *l) {
   return false;
 }
 
-static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
 
 /* the terms of a sum as written (Add, Sub and products by constants of its
  * dtype), not merged: atoms into *ts (grown), their coefficients into *ks,

@@ -198,6 +198,11 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(// (- (* x -3) (* w 16)) 6)", "(0 - x * 3 - w * 16) // 6"},
     {"", "(// (* (+ x y) -3) 4)", "(0 - x * 3 - y * 3) // 4"},
     {"", "(// (* x -1) 3)", "x // -3"},
+    /* a sum times c > 0: a min/max first among the terms it distributes
+     * to, as TVM */
+    {"", "(* (+ y (min w z)) 16)", "T.min(w, z) * 16 + y * 16"},
+    {"", "(+ x (* (+ y (min w z)) 2))", "T.min(w, z) * 2 + y * 2 + x"},
+    {"", "(- x (* (+ y (min w z)) 2))", "x - y * 2 - T.min(w, z) * 2"},
     /* a lone negated floordiv of a sum stays a sum, as TVM */
     {"", "(* (// (+ x z) 16) -3)", "0 - (x + z) // 16 * 3"},
     {"", "(* (// (+ x z) 16) -1)", "0 - (x + z) // 16"},
