@@ -1030,6 +1030,12 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
    * out with the divisor's (x * -3 % 6 is x % -2 * -3), as TVM writes them */
   if (r->n == 1 && r->base == 0)
     hows = r->t[0].k < 0 && r->t[0].k != INT64_MIN && c % -r->t[0].k == 0 ? lone_div : lone;
+  /* the smallest with the common factor out and without it: a sum keeps it
+   * in where that is no longer spelled shortest ((x * 8 + w * 8) % 32, (y *
+   * 2 + 2) % 6, as TVM keeps them), a lone product takes it out (z * 2 % 8
+   * is z % 4 * 2) */
+  tir_expr *bests[2] = {NULL, NULL}, *batoms[2] = {NULL, NULL};
+  int64_t bcoefs[2] = {1, 1};
   for (int h = 0; h < 4; h++)
     for (int gi = 0; gi < 2; gi++)
       for (int ni = 0; ni < 2; ni++) {
@@ -1041,7 +1047,17 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
           batom = atom;
           bcoef = coef;
         }
+        if (v && (!bests[gi] || ana_expr_size(v) < ana_expr_size(bests[gi]))) {
+          bests[gi] = v;
+          batoms[gi] = atom;
+          bcoefs[gi] = coef;
+        }
       }
+  bool sum_r = r->n > 1 || (r->n == 1 && r->base != 0);
+  if (sum_r && bests[1] && (!bests[0] || ana_lean_size(bests[1]) <= ana_lean_size(bests[0]))) {
+    batom = batoms[1];
+    bcoef = bcoefs[1];
+  }
   lin_add_atom(out, batom, bcoef);
 }
 
@@ -1122,7 +1138,11 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
      * leaves a term bare (smaller), else TVM keeps it (x * 8 // 6) */
     bool bare = r.n > 0 || !is_div;
     for (int j = 0; j < q.n && !bare; j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
-    if (bare && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+    /* a floormod of a sum whose every term and constant g divides keeps
+     * it, as TVM does ((y * 2 + 2) % 6, (x * 8 + w * 8) % 32); a lone
+     * product's comes out (floormod_atom) */
+    bool whole = !is_div && r.n == 0 && la->base % g == 0 && (la->n > 1 || la->base != 0);
+    if (bare && !whole && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
       int64_t t = ana_floordiv(lo, g);
       q.base = t;
       lin_normalize(&q);

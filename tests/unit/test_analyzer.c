@@ -198,6 +198,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(// (- (* x -3) (* w 16)) 6)", "(0 - x * 3 - w * 16) // 6"},
     {"", "(// (* (+ x y) -3) 4)", "(0 - x * 3 - y * 3) // 4"},
     {"", "(// (* x -1) 3)", "x // -3"},
+    /* a floormod of a sum keeps a factor every term and the constant
+     * share, as TVM; one with a remainder below it splits */
+    {"", "(% (+ (* x 8) (* w 8)) 32)", "(x * 8 + w * 8) % 32"},
+    {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
+    {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
+    {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
     /* a sum times c > 0: a min/max first among the terms it distributes
      * to, as TVM */
     {"", "(* (+ y (min w z)) 16)", "T.min(w, z) * 16 + y * 16"},
