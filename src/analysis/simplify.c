@@ -1903,6 +1903,14 @@ static void chain_operands(tir_expr *m, tir_expr_kind k, tir_expr **ops, int *n,
  * and a common factor come out (z*3 - max(z, x)*3 is min(0, z - x)*3);
  * each operand of a min/max chain against the others in turn; the
  * smallest result, or NULL when none is smaller than l printed */
+/* the smallest k(A, B), in TVM's spelling where that is no larger
+ * (max(18 - y, -8) is 18 - min(y, 26), as TVM's rewrite writes it) */
+static tir_expr *pair_spelled(tir_analyzer *a, tir_expr_kind k, const lin *A, const lin *B) {
+  tir_expr *r = minmax_pair(a, k, A, B, false);
+  tir_expr *rt = a->canon ? NULL : tvm_minmax_pair(a, k, A, B);
+  return rt && ana_expr_size(rt) <= ana_expr_size(r) ? rt : r;
+}
+
 static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
   tir_expr *best = NULL;
   int bsize = 0;
@@ -1934,7 +1942,7 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
       lin_normalize(&B);
       if (!A.bad && !B.bad) {
         tir_expr_kind mk = k > 0 ? m->kind : flip_minmax(m->kind);
-        tir_expr *r = minmax_pair(a, mk, &A, &B, false);
+        tir_expr *r = pair_spelled(a, mk, &A, &B);
         /* the other terms cancel one operand, min(w, x) - w - 22: TVM's
          * rewrite takes them in, the constant left out (min(0, x - w) - 22),
          * even where that is no smaller */
@@ -1947,7 +1955,7 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
         if (cancel) {
           lin o;
           lin_init(&o, l->dt);
-          lin_decompose(&o, minmax_pair(a, mk, &A, &B, false), 1);
+          lin_decompose(&o, pair_spelled(a, mk, &A, &B), 1);
           lin_add_const(&o, l->base);
           lin_normalize(&o);
           rc = lin_expr(a, &o);

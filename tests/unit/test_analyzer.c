@@ -204,6 +204,8 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* the rest of a sum taken into a min/max, spelled as TVM */
+    {"y 3 38", "(- (max 18 (- y 8)) y)", "18 - T.min(y, 26)"},
     /* a sum times c > 0: a min/max first among the terms it distributes
      * to, as TVM */
     {"", "(* (+ y (min w z)) 16)", "T.min(w, z) * 16 + y * 16"},
