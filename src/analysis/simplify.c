@@ -1697,7 +1697,14 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
   bool lone = ((A->n == 1 && !A->base && !A2.n && !A2.base) || (B->n == 1 && !B->base && !B2.n && !B2.base)) &&
               S.n == 1 && S.t[0].k == 1 && ana_expr_size(S.t[0].atom) == 1;
   /* (negation is safe: lin_normalize leaves no constant whose negation the dtype lacks) */
-  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
+  /* a constant alone shared by two sums of positive terms comes out
+   * whatever the sums (min(x + y + 3, z + 3) is min(x + y, z) + 3; min(x +
+   * 3, 3 - z) is left), as TVM's pattern min(a + c, b + c) */
+  bool pos_sums = !S.n && S.base && A2.n && B2.n;
+  for (int i = 0; i < A2.n && pos_sums; i++) pos_sums = A2.t[i].k > 0;
+  for (int i = 0; i < B2.n && pos_sums; i++) pos_sums = B2.t[i].k > 0;
+  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && ((lin_single(&A2) && lin_single(&B2)) || pos_sums) &&
+      (!negt || both_neg)) {
     int64_t sg = both_neg ? -1 : 1;
     tir_expr_kind kk = both_neg ? flip_minmax(k) : k;
     if (both_neg) {

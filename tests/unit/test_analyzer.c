@@ -204,6 +204,9 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* a constant shared by two sums of positive terms comes out, as TVM */
+    {"", "(min (+ (+ x y) 3) (+ z 3))", "T.min(x + y, z) + 3"},
+    {"", "(min (+ (- x y) 3) (- 3 z))", "T.min(x + 3 - y, 3 - z)"},
     /* the rest of a sum taken into a min/max, spelled as TVM */
     {"y 3 38", "(- (max 18 (- y 8)) y)", "18 - T.min(y, 26)"},
     /* a sum times c > 0: a min/max first among the terms it distributes
