@@ -1118,8 +1118,10 @@ static tir_expr *divmod_by_residues(tir_analyzer *a, bool is_div, const lin *la,
  * r - g*t (the floormod).  The part below g leaves the division, as in
  * TVM: (tx*4 + vec) // 128 is tx // 32 and (tx*4 + vec) % 128 is
  * tx % 32 * 4 + vec for vec in [0, 4). */
-static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth) {
+static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth,
+                                  bool *tvm_form) {
   tir_expr *best = NULL;
+  *tvm_form = false;
   for (int i = 0; i < la->n; i++) {
     int64_t g = ana_gcd(la->t[i].k, c), lo, hi;
     bool seen = false;
@@ -1157,7 +1159,13 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
         inner = lin_expr(a, &o);
         lin_free(&o);
       }
-      best = smaller(best, inner);
+      if (inner && (!best || ana_expr_size(inner) < ana_expr_size(best))) {
+        best = inner;
+        /* TVM's rewrite splits a floordiv so, and a floormod where the
+         * part below g is one term or a constant (x * 4 + y, x * 4 + 3;
+         * (x * 4 + y * 2 + z) % 16 it keeps) */
+        *tvm_form = is_div || r.n + (r.base != 0) <= 1;
+      }
     }
     lin_free(&q);
     lin_free(&r);
@@ -1217,7 +1225,9 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   lin_free(&q);
   lin_free(&r);
   if (!decided && depth < 3) {
-    res = smaller(divmod_split_low(a, is_div, la, c, depth), res); /* TVM's form wins ties */
+    bool tvm_form;
+    tir_expr *low = divmod_split_low(a, is_div, la, c, depth, &tvm_form);
+    res = tvm_form ? smaller(low, res) : smaller(res, low); /* TVM's form wins ties */
     res = smaller(res, divmod_by_residues(a, is_div, la, c));
     res = smaller(res, divmod_by_term_gcd(a, is_div, la, c, depth));
   }

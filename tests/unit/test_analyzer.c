@@ -204,6 +204,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* a floormod splits off a part below a factor where it is one term or
+     * a constant, as TVM */
+    {"y 0 2 z 0 2", "(% (+ (+ (* x 4) (* y 2)) z) 16)", "(x * 4 + y * 2 + z) % 16"},
+    {"y 0 4", "(% (+ (* x 4) y) 128)", "x % 32 * 4 + y"},
+    {"", "(% (+ (* x 4) 3) 16)", "x % 4 * 4 + 3"},
+    {"y 0 3", "(% (+ (+ (* x 4) y) 1) 16)", "(x * 4 + y + 1) % 16"},
     /* a constant shared by two sums of positive terms comes out, as TVM */
     {"", "(min (+ (+ x y) 3) (+ z 3))", "T.min(x + y, z) + 3"},
     {"", "(min (+ (- x y) 3) (- 3 z))", "T.min(x + 3 - y, 3 - z)"},
