@@ -925,11 +925,12 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
  * (-r) // c is written r // -c */
 static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   int64_t g = lin_gcd(r, c);
-  /* the common factor comes out where that leaves a term bare ((x*2 + 2) // 4
-   * is (x + 1) // 2, as TVM's rewrite has it); elsewhere it saves nothing
-   * and TVM keeps it ((x*4 + 20) // 6) */
-  bool bare = false;
-  for (int i = 0; i < r->n; i++) bare |= r->t[i].k == g || r->t[i].k == -g;
+  /* the common factor comes out where that leaves every term bare ((x*2 +
+   * 2) // 4 is (x + 1) // 2, (x*4 + y*4) // 8 is (x + y) // 2, as TVM's
+   * rewrite has it); elsewhere TVM keeps it ((x*4 + 20) // 6, (x*32 + y*4)
+   * // 56) */
+  bool bare = r->n > 0;
+  for (int i = 0; i < r->n; i++) bare &= r->t[i].k == g || r->t[i].k == -g;
   if (bare) {
     lin_div_exact(r, g);
     c /= g;
@@ -1137,9 +1138,10 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
     r.base = la->base;
     lin_bound(a, &r, &lo, &hi);
     /* a quotient whose every term has g in common: g comes out where that
-     * leaves a term bare (smaller), else TVM keeps it (x * 8 // 6) */
-    bool bare = r.n > 0 || !is_div;
-    for (int j = 0; j < q.n && !bare; j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
+     * leaves every term bare, else TVM keeps it (x * 8 // 6, (x * 32 + y *
+     * 4) // 56) */
+    bool bare = r.n > 0 || !is_div || q.n > 0;
+    for (int j = 0; j < q.n && bare && !(r.n > 0 || !is_div); j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
     /* a floormod of a sum whose every term and constant g divides keeps
      * it, as TVM does ((y * 2 + 2) % 6, (x * 8 + w * 8) % 32); a lone
      * product's comes out (floormod_atom) */
@@ -1161,10 +1163,12 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
       }
       if (inner && (!best || ana_expr_size(inner) < ana_expr_size(best))) {
         best = inner;
-        /* TVM's rewrite splits a floordiv so, and a floormod where the
-         * part below g is one term or a constant (x * 4 + y, x * 4 + 3;
-         * (x * 4 + y * 2 + z) % 16 it keeps) */
-        *tvm_form = is_div || r.n + (r.base != 0) <= 1;
+        /* TVM's rewrite splits a floordiv so where the quotient is one
+         * term ((x * 4 + y * 2 + z) // 16 is x // 4; (x * 8 + y * 4 + z) //
+         * 16 it keeps), and a floormod where the part below g is one term
+         * or a constant (x * 4 + y, x * 4 + 3; (x * 4 + y * 2 + z) % 16 it
+         * keeps) */
+        *tvm_form = is_div ? q.n == 1 : r.n + (r.base != 0) <= 1;
       }
     }
     lin_free(&q);

@@ -204,6 +204,10 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* a floordiv's common factor comes out where every term is left bare,
+     * as TVM */
+    {"", "(// (+ (* x 4) (* y 4)) 8)", "(x + y) // 2"},
+    {"", "(// (+ (* x 32) (* y 4)) 56)", "(x * 32 + y * 4) // 56"},
     /* a floormod splits off a part below a factor where it is one term or
      * a constant, as TVM */
     {"y 0 2 z 0 2", "(% (+ (+ (* x 4) (* y 2)) z) 16)", "(x * 4 + y * 2 + z) % 16"},
