@@ -2201,6 +2201,31 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
   lin_decompose(&d, y, -1);
   lin_normalize(&d);
   tir_expr *r = NULL;
+  /* X // c OP K for c > 0 compares X with K's bounds times c, as TVM's
+   * rewrite does (x // 10 < 9 is x < 90, 1 <= x // 10 is 10 <= x, x // 10
+   * <= 3 is x <= 39, 3 < x // 10 is 39 < x); == and != stay */
+  int64_t dc, K;
+  if (!d.bad && !a->canon && d.n == 1 && (d.t[0].k == 1 || d.t[0].k == -1) && d.t[0].atom->kind == TIR_FLOORDIV &&
+      k != TIR_EQ && k != TIR_NE && tir_is_const_int(d.t[0].atom->u.bin.b, &dc) && dc > 0 &&
+      tir_dtype_eq(d.t[0].atom->dtype, d.dt) && d.base != INT64_MIN) {
+    tir_expr_kind kk = d.t[0].k == 1 ? k : tir_cmp_swapped(k);
+    K = d.t[0].k == 1 ? -d.base : d.base; /* X // c kk K */
+    tir_expr *X = d.t[0].atom->u.bin.a;
+    bool ok = true;
+    int64_t v = 0;
+    tir_expr_kind nk = kk;
+    switch (kk) {
+    case TIR_LT: ok = mul_ok(K, dc, &v); break;                                            /* X < K*c */
+    case TIR_GE: ok = mul_ok(K, dc, &v); break;                                            /* X >= K*c */
+    case TIR_LE: ok = mul_ok(K, dc, &v) && !__builtin_add_overflow(v, dc - 1, &v); break; /* X <= K*c + c - 1 */
+    case TIR_GT: ok = mul_ok(K, dc, &v) && !__builtin_add_overflow(v, dc - 1, &v); break; /* X > K*c + c - 1 */
+    default: ok = false; break;
+    }
+    if (ok && fits_negated(d.dt, v)) {
+      lin_free(&d);
+      return simp(a, tir_binary(a->c, nk, X, tir_int(a->c, X->dtype, v)));
+    }
+  }
   if (!d.bad && movable) {
     int64_t lo, hi;
     lin_bound(a, &d, &lo, &hi);

@@ -204,6 +204,13 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* a floordiv compared with a constant compares its dividend, as TVM */
+    {"", "(< (// x 10) 9)", "x < 90"},
+    {"", "(<= 1 (// (% x 100) 10))", "10 <= x % 100"},
+    {"", "(<= (// x 10) 3)", "x <= 39"},
+    {"", "(< 3 (// x 10))", "39 < x"},
+    {"", "(< (// (* x 2) 10) 9)", "x < 45"},
+    {"", "(== (// x 10) 3)", "x // 10 == 3"},
     /* a floordiv's common factor comes out where every term is left bare,
      * as TVM */
     {"", "(// (+ (* x 4) (* y 4)) 8)", "(x + y) // 2"},
