@@ -1881,6 +1881,9 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
     for (int i = 0; i < n; i++) {
       if (i == j || !ops[i] || !ops[j] || (i > j && ana_expr_equal(ops[i], ops[j]))) continue;
       bool dominated = k == TIR_MIN ? prove_le(a, ops[i], ops[j]) : prove_le(a, ops[j], ops[i]);
+      /* of two equal in value (w + y, y + w) the first stays, as TVM */
+      if (dominated && i > j && (k == TIR_MIN ? prove_le(a, ops[j], ops[i]) : prove_le(a, ops[i], ops[j])))
+        continue;
       if (dominated) {
         ops[j] = NULL;
         break;

@@ -204,6 +204,8 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* of min/max operands equal in value the first stays, as TVM */
+    {"", "(max (+ w y) (+ y w))", "w + y"},
     /* a floordiv compared with a constant compares its dividend, as TVM */
     {"", "(< (// x 10) 9)", "x < 90"},
     {"", "(<= 1 (// (% x 100) 10))", "10 <= x % 100"},
