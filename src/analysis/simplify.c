@@ -5,11 +5,14 @@
  * or a product by a constant (a var, a floordiv, a min, a load ...), itself
  * simplified.  Equal atoms merge, floordiv/floormod pairs fuse back
  * (x//8*8 + x%8 -> x), and the form is printed as TVM prints its sums:
- * positive terms by decreasing coefficient, the constant, then the negative
- * terms, e.g. `bx * 2097152 + by * 8192 + tx * 512 + ty * 2`.  Divisions by
+ * positive terms by decreasing coefficient, a positive constant, the
+ * negative terms, a negative constant, e.g. `bx * 2097152 + by * 8192 + tx
+ * * 512 + ty * 2`, `x + 4 - y`, `0 - y * 2 - 4`.  Divisions by
  * constants split the sum into the multiples of the divisor and a remainder
  * whose bounds may decide it.  A rewrite that would grow a sub-expression is
- * dropped for the plain rebuild of its simplified children. */
+ * dropped for the plain rebuild of its simplified children, unless it grows
+ * only by TVM's spelling of its sums (distributed, the constant last:
+ * x * 4 + y * 4 for (x + y) * 4, 0 - y - 4 for -4 - y; ana_lean_size). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
