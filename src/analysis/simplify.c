@@ -1874,6 +1874,20 @@ static int combine_pairs(tir_analyzer *a, tir_expr_kind k, tir_expr **ops, int n
 
 static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   tir_expr_kind k = e->kind;
+  /* k(k(x, y), k(x, z)) is k(k(y, z), x), the shared operand last, as
+   * TVM's rewrite writes it (max(max(w, z), max(y, z)) is max(max(w, y),
+   * z)) */
+  tir_expr *l = e->u.bin.a, *rt = e->u.bin.b;
+  if (!a->canon && l->kind == k && rt->kind == k) {
+    for (int i = 0; i < 4; i++) {
+      tir_expr *s1 = i & 1 ? l->u.bin.b : l->u.bin.a, *s2 = i & 2 ? rt->u.bin.b : rt->u.bin.a;
+      tir_expr *o1 = i & 1 ? l->u.bin.a : l->u.bin.b, *o2 = i & 2 ? rt->u.bin.a : rt->u.bin.b;
+      if (ana_expr_equal(s1, s2) && !ana_expr_equal(o1, o2)) {
+        e = tir_binary(a->c, k, tir_binary(a->c, k, o1, o2), s1);
+        break;
+      }
+    }
+  }
   chain ch = {0};
   flatten(a, k, e, &ch);
   tir_expr **ops = ch.ops;

@@ -204,6 +204,9 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* k(k(x, y), k(x, z)) is k(k(y, z), x), as TVM */
+    {"", "(max (max w z) (max y z))", "T.max(T.max(w, y), z)"},
+    {"", "(min (min z w) (min z y))", "T.min(T.min(w, y), z)"},
     /* of min/max operands equal in value the first stays, as TVM */
     {"", "(max (+ w y) (+ y w))", "w + y"},
     /* a floordiv compared with a constant compares its dividend, as TVM */
