@@ -1766,10 +1766,38 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
 }
 
 /* k(x, y) in its smallest form, or NULL when that is the plain one */
+/* X where e is a lone negation, X * -1 (*sub false) or 0 - X (*sub
+ * true); NULL where it is neither */
+static tir_expr *negation_of(const tir_expr *e, bool *sub) {
+  int64_t c;
+  if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.b, &c) && c == -1) {
+    *sub = false;
+    return e->u.bin.a;
+  }
+  if (e->kind == TIR_SUB && tir_is_const_int(e->u.bin.a, &c) && c == 0) {
+    *sub = true;
+    return e->u.bin.b;
+  }
+  return NULL;
+}
+
 static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
   tir_expr *dist = distribute(a, k, x, y);
   if (dist) return dist;
   if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return NULL;
+  /* min(X * -1, c) is max(X, -c) * -1, min(0 - X, 0 - Y) is 0 - max(X, Y):
+   * the negation spelled as its operand spelled it, as TVM's rewrite
+   * patterns see a product or a subtraction */
+  bool sx, sy;
+  int64_t cy;
+  tir_expr *nx = a->canon ? NULL : negation_of(x, &sx), *ny = negation_of(y, &sy);
+  if (nx && ((ny && sx == sy) || (tir_is_const_int(y, &cy) && fits_negated(y->dtype, cy)))) {
+    tir_expr *o = ny ? ny : tir_int(a->c, y->dtype, -cy);
+    tir_expr *in = minmax_combine(a, flip_minmax(k), nx, o);
+    if (!in) in = ana_make_bin(a, flip_minmax(k), nx, o);
+    return sx ? tir_binary(a->c, TIR_SUB, tir_int(a->c, x->dtype, 0), in)
+              : tir_binary(a->c, TIR_MUL, in, tir_int(a->c, x->dtype, -1));
+  }
   lin lx, ly;
   lin_init(&lx, x->dtype); /* both freed below, whichever lin_of ran */
   lin_init(&ly, y->dtype);

@@ -204,6 +204,11 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"", "(% (+ (* x 2) 2) 6)", "(x * 2 + 2) % 6"},
     {"", "(% (+ (+ (* x 8) (* w 8)) 3) 32)", "(x + w) % 4 * 8 + 3"},
     {"x 0 100", "(% (* x 2) 8)", "x % 4 * 2"},
+    /* a min/max of negations spelled as its operands spell them, as TVM */
+    {"", "(min (* x -1) -7)", "T.max(x, 7) * -1"},
+    {"", "(min (- 0 x) -7)", "0 - T.max(x, 7)"},
+    {"", "(min (- 0 x) (- 0 y))", "0 - T.max(x, y)"},
+    {"", "(min (* x -1) (* y -1))", "T.max(x, y) * -1"},
     /* k(k(x, y), k(x, z)) is k(k(y, z), x), as TVM */
     {"", "(max (max w z) (max y z))", "T.max(T.max(w, y), z)"},
     {"", "(min (min z w) (min z y))", "T.min(T.min(w, y), z)"},
