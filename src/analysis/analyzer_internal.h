@@ -91,6 +91,10 @@ bool ana_fits(tir_dtype t, int64_t v);
 /* ---- simplify.c ---- */
 /* full canonical form (no size guard): used by proofs */
 tir_expr *ana_canonical(tir_analyzer *a, tir_expr *e);
+/* the nodes of e were each sum spelled shortest (a common factor of its
+ * coefficients out, a negative constant first): a result may grow in nodes
+ * only to TVM's spelling of a sum, distributed, its constant last */
+int ana_lean_size(const tir_expr *e);
 /* a new expr a OP b, folded when both are constants */
 tir_expr *ana_make_bin(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y);
 

@@ -5,11 +5,14 @@
  * or a product by a constant (a var, a floordiv, a min, a load ...), itself
  * simplified.  Equal atoms merge, floordiv/floormod pairs fuse back
  * (x//8*8 + x%8 -> x), and the form is printed as TVM prints its sums:
- * positive terms by decreasing coefficient, the constant, then the negative
- * terms, e.g. `bx * 2097152 + by * 8192 + tx * 512 + ty * 2`.  Divisions by
+ * positive terms by decreasing coefficient, a positive constant, the
+ * negative terms, a negative constant, e.g. `bx * 2097152 + by * 8192 + tx
+ * * 512 + ty * 2`, `x + 4 - y`, `0 - y * 2 - 4`.  Divisions by
  * constants split the sum into the multiples of the divisor and a remainder
  * whose bounds may decide it.  A rewrite that would grow a sub-expression is
- * dropped for the plain rebuild of its simplified children. */
+ * dropped for the plain rebuild of its simplified children, unless it grows
+ * only by TVM's spelling of its sums (distributed, the constant last:
+ * x * 4 + y * 4 for (x + y) * 4, 0 - y - 4 for -4 - y; ana_lean_size). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,7 @@ typedef struct lin {
   bool bad; /* overflow or not representable: use the plain rebuild */
   tir_dtype dt;
   int nsorted; /* the first nsorted terms are in TVM's order */
+  bool prod;   /* a dividend written as a product of no sum (x * -3) */
 } lin;
 
 static tir_expr *simp(tir_analyzer *a, tir_expr *e);
@@ -167,6 +171,8 @@ static bool lin_of(tir_expr *e, lin *l);
 static tir_expr *lin_expr(tir_analyzer *a, lin *l);
 
 static bool is_minmax(const tir_expr *e) { return e->kind == TIR_MIN || e->kind == TIR_MAX; }
+static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
+static void minmax_front(const lin *l, lin *o);
 
 /* adds k * e to l, e raw */
 static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
@@ -195,8 +201,30 @@ static void lin_from(tir_analyzer *a, lin *l, tir_expr *e, int64_t k) {
       lin_decompose(l, simp_mul(a, e), k);
       return;
     }
-    if (!mul_ok(c, k, &kc)) l->bad = true;
-    else lin_from(a, l, x, kc);
+    if (!mul_ok(c, k, &kc)) {
+      l->bad = true;
+    } else if (!a->canon && kc > 0 && is_sum(x) && tir_dtype_eq(x->dtype, l->dt)) {
+      /* a sum times c > 0: its terms in the order TVM's rewrite leaves the
+       * sum (a min/max first) before they are distributed, (y + min(a, b))
+       * * 16 is min(a, b) * 16 + y * 16 (x - (y + min(a, b)) * 2 stays x -
+       * y * 2 - min(a, b) * 2, as TVM leaves it) */
+      lin in, o;
+      lin_init(&in, l->dt);
+      lin_from(a, &in, x, 1);
+      lin_init(&o, l->dt);
+      minmax_front(&in, &o);
+      int64_t tk, bk;
+      for (int i = 0; i < o.n && !in.bad; i++) {
+        if (!mul_ok(o.t[i].k, kc, &tk)) in.bad = true;
+        else lin_add_atom(l, o.t[i].atom, tk);
+      }
+      if (in.bad || !mul_ok(in.base, kc, &bk)) l->bad = true;
+      else lin_add_const(l, bk);
+      lin_free(&in);
+      lin_free(&o);
+    } else {
+      lin_from(a, l, x, kc);
+    }
     return;
   }
   case TIR_FLOORDIV:
@@ -324,6 +352,29 @@ static bool is_minmax_term(const term *t) { return t->k == 1 && is_minmax(t->ato
 
 static tir_expr *lin_print(tir_analyzer *a, const lin *l);
 
+/* l's terms into o (initialized, empty) in the order TVM's rewrite leaves
+ * a sum: the positive terms, each min/max after the first moved to the
+ * front, then the negative ones; not sorted */
+static void minmax_front(const lin *l, lin *o) {
+  o->t = malloc(sizeof *o->t * (size_t)(l->n ? l->n : 1));
+  if (!o->t) abort();
+  o->cap = l->n;
+  for (int i = 0; i < l->n; i++) {
+    if (l->t[i].k <= 0) continue;
+    bool lone = o->n == 1 && is_minmax_term(&o->t[0]);
+    if (o->n > 0 && is_minmax_term(&l->t[i]) && !lone) {
+      memmove(&o->t[1], &o->t[0], sizeof *o->t * (size_t)o->n);
+      o->t[0] = l->t[i];
+    } else {
+      o->t[o->n] = l->t[i];
+    }
+    o->n++;
+  }
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k < 0) o->t[o->n++] = l->t[i];
+  o->base = l->base;
+}
+
 /* l printed.  TVM's simplifier rewrites x + min(y, z) to min(y, z) + x
  * (where x is no min/max itself) and puts the sum in canonical order again:
  * a min/max term of its printed sum comes before the others of its order,
@@ -338,28 +389,18 @@ static tir_expr *lin_to_expr(tir_analyzer *a, const lin *l) {
   if (a->canon || !nmm) return lin_print(a, l);
   lin o;
   lin_init(&o, l->dt);
-  o.t = malloc(sizeof *o.t * (size_t)l->n);
-  if (!o.t) abort();
-  o.cap = l->n;
-  /* the positive terms, each min/max after the first term moved to the front */
-  for (int i = 0; i < l->n; i++) {
-    if (l->t[i].k <= 0) continue;
-    bool lone = o.n == 1 && is_minmax_term(&o.t[0]);
-    if (o.n > 0 && is_minmax_term(&l->t[i]) && !lone) {
-      memmove(&o.t[1], &o.t[0], sizeof *o.t * (size_t)o.n);
-      o.t[0] = l->t[i];
-    } else {
-      o.t[o.n] = l->t[i];
-    }
-    o.n++;
-  }
-  for (int i = 0; i < l->n; i++)
-    if (l->t[i].k < 0) o.t[o.n++] = l->t[i];
-  o.base = l->base;
+  minmax_front(l, &o);
   lin_order(&o);
   tir_expr *r = lin_print(a, &o);
   lin_free(&o);
   return r;
+}
+
+/* a floordiv of a sum (x + z) // 16, (0 - x) // 16: TVM's canonical form
+ * reads it as a sum, and prints it negated as 0 - (x + z) // 16 * 3 where
+ * it prints x // 16 * -3 */
+static bool sum_div(const tir_expr *e) {
+  return e->kind == TIR_FLOORDIV && (e->u.bin.a->kind == TIR_ADD || e->u.bin.a->kind == TIR_SUB);
 }
 
 static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
@@ -377,14 +418,19 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
   }
   /* a lone negative term: y * -2, but 0 - y (TVM's rewrite turns 0 - y * 2
    * into y * -2 and keeps 0 - y); -(x % -3) is x % -3 * -1, as TVM's
-   * rewrite of (0 - x) % 3 writes it */
+   * rewrite of (0 - x) % 3 writes it; a floordiv of a sum stays in a sum,
+   * 0 - (x + z) // 16 * 3, as TVM's canonical form makes it one */
   if (!npos && nneg == 1 && l->base == 0) {
     const term *lone = &l->t[l->n - 1];
     int64_t d;
-    if (lone->k != -1 || (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
+    if (sum_div(lone->atom)) {
+    } else if (lone->k != -1 ||
+               (lone->atom->kind == TIR_FLOORMOD && tir_is_const_int(lone->atom->u.bin.b, &d) && d < 0))
       return term_expr(a, l, lone->atom, lone->k);
   }
-  if (l->base > 0 || (!npos && l->base != 0) || (!npos && !nneg)) {
+  /* the constant last where negative: 0 - y - 4, as TVM's canonical form
+   * writes a sum of no positive term */
+  if (l->base > 0 || (!npos && !nneg)) {
     tir_expr *b = tir_int(c, l->dt, l->base);
     res = res ? tir_binary(c, TIR_ADD, res, b) : b;
   }
@@ -393,7 +439,7 @@ static tir_expr *lin_print(tir_analyzer *a, const lin *l) {
     tir_expr *t = term_expr(a, l, l->t[i].atom, -l->t[i].k);
     res = tir_binary(c, TIR_SUB, res ? res : tir_int(c, l->dt, 0), t);
   }
-  if (l->base < 0 && npos) res = tir_binary(c, TIR_SUB, res, tir_int(c, l->dt, -l->base));
+  if (l->base < 0 && (npos || nneg)) res = tir_binary(c, TIR_SUB, res, tir_int(c, l->dt, -l->base));
   return res;
 }
 
@@ -668,7 +714,120 @@ static bool fuse_div_split(tir_analyzer *a, lin *l) {
   return false;
 }
 
-static bool is_sum(const tir_expr *e) { return e->kind == TIR_ADD || e->kind == TIR_SUB; }
+
+/* the terms of a sum as written (Add, Sub and products by constants of its
+ * dtype), not merged: atoms into *ts (grown), their coefficients into *ks,
+ * the constants into *base; false on overflow */
+typedef struct lean_terms {
+  const tir_expr **atom;
+  int64_t *k;
+  int n, cap;
+  int64_t base;
+} lean_terms;
+
+static bool lean_collect(const tir_expr *e, int64_t k, tir_dtype dt, lean_terms *t) {
+  int64_t c, kc;
+  if (tir_dtype_eq(e->dtype, dt)) {
+    if (tir_is_const_int(e, &c)) return mul_ok(c, k, &kc) && !__builtin_add_overflow(t->base, kc, &t->base);
+    if (is_sum(e))
+      return lean_collect(e->u.bin.a, k, dt, t) && lean_collect(e->u.bin.b, e->kind == TIR_SUB ? -k : k, dt, t);
+    if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.b, &c))
+      return mul_ok(c, k, &kc) && lean_collect(e->u.bin.a, kc, dt, t);
+    if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.a, &c))
+      return mul_ok(c, k, &kc) && lean_collect(e->u.bin.b, kc, dt, t);
+  }
+  if (t->n == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 8;
+    t->atom = realloc(t->atom, sizeof *t->atom * (size_t)t->cap);
+    t->k = realloc(t->k, sizeof *t->k * (size_t)t->cap);
+    if (!t->atom || !t->k) abort();
+  }
+  t->atom[t->n] = e;
+  t->k[t->n++] = k;
+  return true;
+}
+
+/* the size of e were each of its sums spelled the shortest way its terms
+ * allow: a common factor of the coefficients taken out ((x + y) * 4 for
+ * x * 4 + y * 4) and a negative constant first (-4 - y for 0 - y - 4).
+ * TVM's canonical form spells a sum distributed, its constant last; the
+ * size guards measure by this size too, so a result is not refused for
+ * being TVM's spelling of what is no larger */
+static bool lean_sum_like(const tir_expr *e) {
+  int64_t c;
+  return ana_is_index_type(e->dtype) &&
+         (is_sum(e) || (e->kind == TIR_MUL && (tir_is_const_int(e->u.bin.a, &c) || tir_is_const_int(e->u.bin.b, &c))));
+}
+
+/* ana_lean_size of sign * e, e a sum or a product by a constant; -1 on
+ * overflow */
+static int lean_sum(const tir_expr *e, int64_t sign) {
+  lean_terms t = {0};
+  int size = -1;
+  if (lean_collect(e, sign, e->dtype, &t)) {
+    int64_t g = t.base == INT64_MIN ? 1 : (t.base < 0 ? -t.base : t.base);
+    bool neg = t.base <= 0;
+    for (int i = 0; i < t.n; i++) {
+      if (t.k[i] == INT64_MIN) g = 1;
+      else g = ana_gcd(g, t.k[i] < 0 ? -t.k[i] : t.k[i]);
+      neg = neg && t.k[i] < 0;
+    }
+    if (g == 0) g = 1;
+    int items = 0;
+    size = 0;
+    for (int i = 0; i < t.n; i++) {
+      if (!t.k[i]) continue;
+      size += ana_lean_size(t.atom[i]) + (t.k[i] / g == 1 || t.k[i] / g == -1 ? 0 : 2);
+      items++;
+    }
+    if (t.base / g) size++, items++;
+    /* the factor, and a leading 0 where every term is negative and no
+     * constant leads (0 - y - x, or (y + x) * -1) */
+    if (!items) size = 1;
+    else size += items - 1 + (g != 1 || (neg && t.base == 0) ? 2 : 0);
+  }
+  free(t.atom);
+  free(t.k);
+  return size;
+}
+
+int ana_lean_size(const tir_expr *e) {
+  if (!e) return 0;
+  int64_t c;
+  if (lean_sum_like(e)) {
+    int size = lean_sum(e, 1);
+    if (size >= 0) return size;
+  }
+  /* x // c is (-x) // -c: (0 - x) // 3 is as long as x // -3 */
+  if (e->kind == TIR_FLOORDIV && tir_is_const_int(e->u.bin.b, &c) && c != INT64_MIN && lean_sum_like(e->u.bin.a)) {
+    int s1 = lean_sum(e->u.bin.a, 1), s2 = lean_sum(e->u.bin.a, -1);
+    if (s1 >= 0 && s2 >= 0) return 2 + (s1 < s2 ? s1 : s2);
+  }
+  int n = 1;
+  switch (e->kind) {
+  case TIR_NOT:
+  case TIR_CAST: return n + ana_lean_size(e->u.un.a);
+  case TIR_SELECT:
+    return n + ana_lean_size(e->u.select.cond) + ana_lean_size(e->u.select.t) + ana_lean_size(e->u.select.f);
+  case TIR_CALL:
+    for (int i = 0; i < e->u.call.nargs; i++) n += ana_lean_size(e->u.call.args[i]);
+    return n;
+  case TIR_BUFFER_LOAD:
+    for (int i = 0; i < e->u.load.nidx; i++) n += ana_lean_size(e->u.load.idx[i]);
+    return n;
+  case TIR_RAMP: return n + ana_lean_size(e->u.ramp.base) + ana_lean_size(e->u.ramp.stride);
+  case TIR_BROADCAST: return n + ana_lean_size(e->u.bcast.value);
+  case TIR_LET: return n + ana_lean_size(e->u.let.value) + ana_lean_size(e->u.let.body);
+  default:
+    if (TIR_IS_BINARY(e->kind)) return n + ana_lean_size(e->u.bin.a) + ana_lean_size(e->u.bin.b);
+    return n;
+  }
+}
+
+/* r is larger than e, in nodes and in nodes spelled shortest */
+static bool grows(const tir_expr *r, const tir_expr *e) {
+  return ana_expr_size(r) > ana_expr_size(e) && ana_lean_size(r) > ana_lean_size(e);
+}
 
 /* a sum root: read into a linear form and print it back */
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
@@ -684,10 +843,11 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
    * a product of no sum as a product, a sum as a sum: 0 - y) */
   int64_t c;
   if (r && e->kind == TIR_MUL && r->kind == TIR_SUB && tir_is_const_int(r->u.bin.a, &c) && c == 0 &&
-      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b))
+      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b) && !sum_div(r->u.bin.b) &&
+      !(r->u.bin.b->kind == TIR_MUL && sum_div(r->u.bin.b->u.bin.a)))
     r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
   lin_free(&l);
-  if (!r || (!a->canon && ana_expr_size(r) > ana_expr_size(e))) r = simp_shallow(a, e);
+  if (!r || (!a->canon && grows(r, e))) r = simp_shallow(a, e);
   return r;
 }
 
@@ -768,18 +928,21 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
  * (-r) // c is written r // -c */
 static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   int64_t g = lin_gcd(r, c);
-  /* the common factor comes out where that leaves a term bare ((x*2 + 2) // 4
-   * is (x + 1) // 2, as TVM's rewrite has it); elsewhere it saves nothing
-   * and TVM keeps it ((x*4 + 20) // 6) */
-  bool bare = false;
-  for (int i = 0; i < r->n; i++) bare |= r->t[i].k == g || r->t[i].k == -g;
+  /* the common factor comes out where that leaves every term bare ((x*2 +
+   * 2) // 4 is (x + 1) // 2, (x*4 + y*4) // 8 is (x + y) // 2, as TVM's
+   * rewrite has it); elsewhere TVM keeps it ((x*4 + 20) // 6, (x*32 + y*4)
+   * // 56) */
+  bool bare = r->n > 0;
+  for (int i = 0; i < r->n; i++) bare &= r->t[i].k == g || r->t[i].k == -g;
   if (bare) {
     lin_div_exact(r, g);
     c /= g;
   }
-  if (lin_all_neg(r)) {
-    /* -r // -c where that is smaller, TVM's r // c where it is not
-     * ((0 - x) // 2 is x // -2, z * -3 // 16 stays) */
+  /* a sum of negative terms stays, as TVM's canonical form keeps it ((0 -
+   * x) // 3, (0 - x * 3 - w * 16) // 6) */
+  if (lin_all_neg(r) && r->prod) {
+    /* a product: -r // -c where that is smaller, TVM's r // c where it is
+     * not (x * -1 // 2 is x // -2, z * -3 // 16 stays) */
     tir_expr *same = tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
     lin_negate(r);
     return smaller(same, tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, -c)));
@@ -864,8 +1027,19 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   /* ties go to TVM's form: a lone product's coefficient reduced to its
    * residue (w * 32 % 3 is w * 2 % 3), a sum's coefficients kept
    * ((y - w * 16) % 6, (f * 1024 + t) % 129) */
-  static const int lone[4] = {1, 0, 2, 3}, sum[4] = {0, 1, 2, 3};
-  const int *hows = r->n == 1 && r->base == 0 ? lone : sum;
+  static const int lone[4] = {2, 1, 0, 3}, lone_div[4] = {0, 2, 1, 3}, sum[4] = {0, 1, 2, 3};
+  const int *hows = sum;
+  /* a lone product's coefficient to its residue in [0, c) (x * -3 % 8 is x
+   * * 5 % 8), but a negative one that divides c is kept, its sign taken
+   * out with the divisor's (x * -3 % 6 is x % -2 * -3), as TVM writes them */
+  if (r->n == 1 && r->base == 0)
+    hows = r->t[0].k < 0 && r->t[0].k != INT64_MIN && c % -r->t[0].k == 0 ? lone_div : lone;
+  /* the smallest with the common factor out and without it: a sum keeps it
+   * in where that is no longer spelled shortest ((x * 8 + w * 8) % 32, (y *
+   * 2 + 2) % 6, as TVM keeps them), a lone product takes it out (z * 2 % 8
+   * is z % 4 * 2) */
+  tir_expr *bests[2] = {NULL, NULL}, *batoms[2] = {NULL, NULL};
+  int64_t bcoefs[2] = {1, 1};
   for (int h = 0; h < 4; h++)
     for (int gi = 0; gi < 2; gi++)
       for (int ni = 0; ni < 2; ni++) {
@@ -877,7 +1051,17 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
           batom = atom;
           bcoef = coef;
         }
+        if (v && (!bests[gi] || ana_expr_size(v) < ana_expr_size(bests[gi]))) {
+          bests[gi] = v;
+          batoms[gi] = atom;
+          bcoefs[gi] = coef;
+        }
       }
+  bool sum_r = r->n > 1 || (r->n == 1 && r->base != 0);
+  if (sum_r && bests[1] && (!bests[0] || ana_lean_size(bests[1]) <= ana_lean_size(bests[0]))) {
+    batom = batoms[1];
+    bcoef = bcoefs[1];
+  }
   lin_add_atom(out, batom, bcoef);
 }
 
@@ -938,8 +1122,10 @@ static tir_expr *divmod_by_residues(tir_analyzer *a, bool is_div, const lin *la,
  * r - g*t (the floormod).  The part below g leaves the division, as in
  * TVM: (tx*4 + vec) // 128 is tx // 32 and (tx*4 + vec) % 128 is
  * tx % 32 * 4 + vec for vec in [0, 4). */
-static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth) {
+static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, int64_t c, int depth,
+                                  bool *tvm_form) {
   tir_expr *best = NULL;
+  *tvm_form = false;
   for (int i = 0; i < la->n; i++) {
     int64_t g = ana_gcd(la->t[i].k, c), lo, hi;
     bool seen = false;
@@ -955,10 +1141,15 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
     r.base = la->base;
     lin_bound(a, &r, &lo, &hi);
     /* a quotient whose every term has g in common: g comes out where that
-     * leaves a term bare (smaller), else TVM keeps it (x * 8 // 6) */
-    bool bare = r.n > 0 || !is_div;
-    for (int j = 0; j < q.n && !bare; j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
-    if (bare && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
+     * leaves every term bare, else TVM keeps it (x * 8 // 6, (x * 32 + y *
+     * 4) // 56) */
+    bool bare = r.n > 0 || !is_div || q.n > 0;
+    for (int j = 0; j < q.n && bare && !(r.n > 0 || !is_div); j++) bare = q.t[j].k == 1 || q.t[j].k == -1;
+    /* a floormod of a sum whose every term and constant g divides keeps
+     * it, as TVM does ((y * 2 + 2) % 6, (x * 8 + w * 8) % 32); a lone
+     * product's comes out (floormod_atom) */
+    bool whole = !is_div && r.n == 0 && la->base % g == 0 && (la->n > 1 || la->base != 0);
+    if (bare && !whole && lo != INT64_MIN && hi != INT64_MAX && ana_floordiv(lo, g) == ana_floordiv(hi, g)) {
       int64_t t = ana_floordiv(lo, g);
       q.base = t;
       lin_normalize(&q);
@@ -973,7 +1164,15 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
         inner = lin_expr(a, &o);
         lin_free(&o);
       }
-      best = smaller(best, inner);
+      if (inner && (!best || ana_expr_size(inner) < ana_expr_size(best))) {
+        best = inner;
+        /* TVM's rewrite splits a floordiv so where the quotient is one
+         * term ((x * 4 + y * 2 + z) // 16 is x // 4; (x * 8 + y * 4 + z) //
+         * 16 it keeps), and a floormod where the part below g is one term
+         * or a constant (x * 4 + y, x * 4 + 3; (x * 4 + y * 2 + z) % 16 it
+         * keeps) */
+        *tvm_form = is_div ? q.n == 1 : r.n + (r.base != 0) <= 1;
+      }
     }
     lin_free(&q);
     lin_free(&r);
@@ -987,6 +1186,7 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   lin_init(&q, la->dt);
   lin_init(&r, la->dt);
   lin_split(la, c, &q, &r);
+  r.prod = la->prod;
   int64_t qb = ana_floordiv(la->base, c), rb = ana_floormod(la->base, c);
   r.base = rb;
   int64_t lo, hi;
@@ -1010,9 +1210,18 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   } else {
     lin out;
     lin_init(&out, la->dt);
-    if (decided) {
+    /* a dividend in [0, c) is itself, and so is a remainder r of it (the
+     * multiples of c left out) in [0, c); a remainder in another period
+     * [t*c, t*c + c) stays a floormod, as TVM keeps it (z % 8 for z in
+     * [-8, -5), not z + 8; z % 8 + 8, not z + 16) */
+    int64_t llo, lhi;
+    lin_bound(a, la, &llo, &lhi);
+    if (decided && llo >= 0 && lhi < c) {
+      lin_free(&out);
+      lin_copy(&out, la);
+    } else if (decided && ana_floordiv(lo, c) == 0) {
       for (int i = 0; i < r.n; i++) lin_add_atom(&out, r.t[i].atom, r.t[i].k);
-      out.base = rb - ana_floordiv(lo, c) * c;
+      out.base = rb;
     } else {
       floormod_atom(a, &r, c, &out);
     }
@@ -1023,7 +1232,9 @@ static tir_expr *floor_divmod(tir_analyzer *a, bool is_div, lin *la, int64_t c, 
   lin_free(&q);
   lin_free(&r);
   if (!decided && depth < 3) {
-    res = smaller(divmod_split_low(a, is_div, la, c, depth), res); /* TVM's form wins ties */
+    bool tvm_form;
+    tir_expr *low = divmod_split_low(a, is_div, la, c, depth, &tvm_form);
+    res = tvm_form ? smaller(low, res) : smaller(res, low); /* TVM's form wins ties */
     res = smaller(res, divmod_by_residues(a, is_div, la, c));
     res = smaller(res, divmod_by_term_gcd(a, is_div, la, c, depth));
   }
@@ -1141,6 +1352,10 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     flipped = true;
     negate_result = !is_div;
   }
+  /* a divisor written negative stays negative where that is smaller (x //
+   * -4), as TVM keeps it */
+  bool prod = la->prod;
+  if (flipped) la->prod = true;
   if (!floor_ok && c > 0) {
     int64_t lo, hi;
     lin_bound(a, la, &lo, &hi);
@@ -1164,6 +1379,7 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
   }
   if (res && negate_result) res = negated(a, res);
+  la->prod = prod;
   if (!res && flipped) lin_negate(la); /* the caller rebuilds from la */
   return res;
 }
@@ -1184,13 +1400,19 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   lin_init(&la, e->dtype);
   lin_from(a, &la, e->u.bin.a, 1);
   if (!la.bad) lin_normalize(&la);
+  /* the dividend a product as written or as simplified (x * -1, z * -3,
+   * x % -8 * -1; 0 - x is a sum) */
+  tir_expr *x = e->u.bin.a;
+  la.prod = x->kind == TIR_MUL && ((tir_is_const_int(x->u.bin.b, &c0) && !is_sum(x->u.bin.a)) ||
+                                   (tir_is_const_int(x->u.bin.a, &c0) && !is_sum(x->u.bin.b)));
+  if (!la.bad && !la.prod && la.n == 1 && la.base == 0) la.prod = lin_to_expr(a, &la)->kind == TIR_MUL;
   tir_expr *res = NULL;
   if (!la.bad) {
     res = div_by_const(a, e->kind, &la, c, 0);
     if (!res) res = ana_make_bin(a, e->kind, lin_to_expr(a, &la), sb);
   }
   lin_free(&la);
-  if (!res || (!a->canon && ana_expr_size(res) > ana_expr_size(e))) res = simp_shallow(a, e);
+  if (!res || (!a->canon && grows(res, e))) res = simp_shallow(a, e);
   return res;
 }
 
@@ -1211,6 +1433,7 @@ static void lin_copy(lin *dst, const lin *src) {
   dst->base = src->base;
   dst->bad = src->bad;
   dst->nsorted = src->nsorted;
+  dst->prod = src->prod;
 }
 
 /* a lower bound of l; a min/max term is split into its operands, since
@@ -1491,7 +1714,14 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
   bool lone = ((A->n == 1 && !A->base && !A2.n && !A2.base) || (B->n == 1 && !B->base && !B2.n && !B2.base)) &&
               S.n == 1 && S.t[0].k == 1 && ana_expr_size(S.t[0].atom) == 1;
   /* (negation is safe: lin_normalize leaves no constant whose negation the dtype lacks) */
-  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && lin_single(&A2) && lin_single(&B2) && (!negt || both_neg)) {
+  /* a constant alone shared by two sums of positive terms comes out
+   * whatever the sums (min(x + y + 3, z + 3) is min(x + y, z) + 3; min(x +
+   * 3, 3 - z) is left), as TVM's pattern min(a + c, b + c) */
+  bool pos_sums = !S.n && S.base && A2.n && B2.n;
+  for (int i = 0; i < A2.n && pos_sums; i++) pos_sums = A2.t[i].k > 0;
+  for (int i = 0; i < B2.n && pos_sums; i++) pos_sums = B2.t[i].k > 0;
+  if (!lone && (S.n || S.base) && !A2.bad && !B2.bad && ((lin_single(&A2) && lin_single(&B2)) || pos_sums) &&
+      (!negt || both_neg)) {
     int64_t sg = both_neg ? -1 : 1;
     tir_expr_kind kk = both_neg ? flip_minmax(k) : k;
     if (both_neg) {
@@ -1536,10 +1766,38 @@ static tir_expr *tvm_minmax_pair(tir_analyzer *a, tir_expr_kind k, const lin *A,
 }
 
 /* k(x, y) in its smallest form, or NULL when that is the plain one */
+/* X where e is a lone negation, X * -1 (*sub false) or 0 - X (*sub
+ * true); NULL where it is neither */
+static tir_expr *negation_of(const tir_expr *e, bool *sub) {
+  int64_t c;
+  if (e->kind == TIR_MUL && tir_is_const_int(e->u.bin.b, &c) && c == -1) {
+    *sub = false;
+    return e->u.bin.a;
+  }
+  if (e->kind == TIR_SUB && tir_is_const_int(e->u.bin.a, &c) && c == 0) {
+    *sub = true;
+    return e->u.bin.b;
+  }
+  return NULL;
+}
+
 static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
   tir_expr *dist = distribute(a, k, x, y);
   if (dist) return dist;
   if (!ana_is_index_type(x->dtype) || !tir_dtype_eq(x->dtype, y->dtype)) return NULL;
+  /* min(X * -1, c) is max(X, -c) * -1, min(0 - X, 0 - Y) is 0 - max(X, Y):
+   * the negation spelled as its operand spelled it, as TVM's rewrite
+   * patterns see a product or a subtraction */
+  bool sx, sy;
+  int64_t cy;
+  tir_expr *nx = a->canon ? NULL : negation_of(x, &sx), *ny = negation_of(y, &sy);
+  if (nx && ((ny && sx == sy) || (tir_is_const_int(y, &cy) && fits_negated(y->dtype, cy)))) {
+    tir_expr *o = ny ? ny : tir_int(a->c, y->dtype, -cy);
+    tir_expr *in = minmax_combine(a, flip_minmax(k), nx, o);
+    if (!in) in = ana_make_bin(a, flip_minmax(k), nx, o);
+    return sx ? tir_binary(a->c, TIR_SUB, tir_int(a->c, x->dtype, 0), in)
+              : tir_binary(a->c, TIR_MUL, in, tir_int(a->c, x->dtype, -1));
+  }
   lin lx, ly;
   lin_init(&lx, x->dtype); /* both freed below, whichever lin_of ran */
   lin_init(&ly, y->dtype);
@@ -1644,6 +1902,20 @@ static int combine_pairs(tir_analyzer *a, tir_expr_kind k, tir_expr **ops, int n
 
 static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   tir_expr_kind k = e->kind;
+  /* k(k(x, y), k(x, z)) is k(k(y, z), x), the shared operand last, as
+   * TVM's rewrite writes it (max(max(w, z), max(y, z)) is max(max(w, y),
+   * z)) */
+  tir_expr *l = e->u.bin.a, *rt = e->u.bin.b;
+  if (!a->canon && l->kind == k && rt->kind == k) {
+    for (int i = 0; i < 4; i++) {
+      tir_expr *s1 = i & 1 ? l->u.bin.b : l->u.bin.a, *s2 = i & 2 ? rt->u.bin.b : rt->u.bin.a;
+      tir_expr *o1 = i & 1 ? l->u.bin.a : l->u.bin.b, *o2 = i & 2 ? rt->u.bin.a : rt->u.bin.b;
+      if (ana_expr_equal(s1, s2) && !ana_expr_equal(o1, o2)) {
+        e = tir_binary(a->c, k, tir_binary(a->c, k, o1, o2), s1);
+        break;
+      }
+    }
+  }
   chain ch = {0};
   flatten(a, k, e, &ch);
   tir_expr **ops = ch.ops;
@@ -1654,6 +1926,9 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
     for (int i = 0; i < n; i++) {
       if (i == j || !ops[i] || !ops[j] || (i > j && ana_expr_equal(ops[i], ops[j]))) continue;
       bool dominated = k == TIR_MIN ? prove_le(a, ops[i], ops[j]) : prove_le(a, ops[j], ops[i]);
+      /* of two equal in value (w + y, y + w) the first stays, as TVM */
+      if (dominated && i > j && (k == TIR_MIN ? prove_le(a, ops[j], ops[i]) : prove_le(a, ops[i], ops[j])))
+        continue;
       if (dominated) {
         ops[j] = NULL;
         break;
@@ -1675,7 +1950,7 @@ static tir_expr *simp_minmax(tir_analyzer *a, tir_expr *e) {
   free(kept);
   free(ch.ops);
   free(ch.shape);
-  if (!a->canon && ana_expr_size(r) > ana_expr_size(e)) {
+  if (!a->canon && grows(r, e)) {
     tir_expr *x = simp(a, e->u.bin.a), *y = simp(a, e->u.bin.b);
     r = ana_make_bin(a, k, x, y);
   }
@@ -1697,6 +1972,14 @@ static void chain_operands(tir_expr *m, tir_expr_kind k, tir_expr **ops, int *n,
  * and a common factor come out (z*3 - max(z, x)*3 is min(0, z - x)*3);
  * each operand of a min/max chain against the others in turn; the
  * smallest result, or NULL when none is smaller than l printed */
+/* the smallest k(A, B), in TVM's spelling where that is no larger
+ * (max(18 - y, -8) is 18 - min(y, 26), as TVM's rewrite writes it) */
+static tir_expr *pair_spelled(tir_analyzer *a, tir_expr_kind k, const lin *A, const lin *B) {
+  tir_expr *r = minmax_pair(a, k, A, B, false);
+  tir_expr *rt = a->canon ? NULL : tvm_minmax_pair(a, k, A, B);
+  return rt && ana_expr_size(rt) <= ana_expr_size(r) ? rt : r;
+}
+
 static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
   tir_expr *best = NULL;
   int bsize = 0;
@@ -1728,7 +2011,7 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
       lin_normalize(&B);
       if (!A.bad && !B.bad) {
         tir_expr_kind mk = k > 0 ? m->kind : flip_minmax(m->kind);
-        tir_expr *r = minmax_pair(a, mk, &A, &B, false);
+        tir_expr *r = pair_spelled(a, mk, &A, &B);
         /* the other terms cancel one operand, min(w, x) - w - 22: TVM's
          * rewrite takes them in, the constant left out (min(0, x - w) - 22),
          * even where that is no smaller */
@@ -1741,7 +2024,7 @@ static tir_expr *absorb_minmax(tir_analyzer *a, const lin *l) {
         if (cancel) {
           lin o;
           lin_init(&o, l->dt);
-          lin_decompose(&o, minmax_pair(a, mk, &A, &B, false), 1);
+          lin_decompose(&o, pair_spelled(a, mk, &A, &B), 1);
           lin_add_const(&o, l->base);
           lin_normalize(&o);
           rc = lin_expr(a, &o);
@@ -1966,6 +2249,31 @@ static tir_expr *simp_cmp(tir_analyzer *a, tir_expr *e) {
   lin_decompose(&d, y, -1);
   lin_normalize(&d);
   tir_expr *r = NULL;
+  /* X // c OP K for c > 0 compares X with K's bounds times c, as TVM's
+   * rewrite does (x // 10 < 9 is x < 90, 1 <= x // 10 is 10 <= x, x // 10
+   * <= 3 is x <= 39, 3 < x // 10 is 39 < x); == and != stay */
+  int64_t dc, K;
+  if (!d.bad && !a->canon && d.n == 1 && (d.t[0].k == 1 || d.t[0].k == -1) && d.t[0].atom->kind == TIR_FLOORDIV &&
+      k != TIR_EQ && k != TIR_NE && tir_is_const_int(d.t[0].atom->u.bin.b, &dc) && dc > 0 &&
+      tir_dtype_eq(d.t[0].atom->dtype, d.dt) && d.base != INT64_MIN) {
+    tir_expr_kind kk = d.t[0].k == 1 ? k : tir_cmp_swapped(k);
+    K = d.t[0].k == 1 ? -d.base : d.base; /* X // c kk K */
+    tir_expr *X = d.t[0].atom->u.bin.a;
+    bool ok = true;
+    int64_t v = 0;
+    tir_expr_kind nk = kk;
+    switch (kk) {
+    case TIR_LT: ok = mul_ok(K, dc, &v); break;                                            /* X < K*c */
+    case TIR_GE: ok = mul_ok(K, dc, &v); break;                                            /* X >= K*c */
+    case TIR_LE: ok = mul_ok(K, dc, &v) && !__builtin_add_overflow(v, dc - 1, &v); break; /* X <= K*c + c - 1 */
+    case TIR_GT: ok = mul_ok(K, dc, &v) && !__builtin_add_overflow(v, dc - 1, &v); break; /* X > K*c + c - 1 */
+    default: ok = false; break;
+    }
+    if (ok && fits_negated(d.dt, v)) {
+      lin_free(&d);
+      return simp(a, tir_binary(a->c, nk, X, tir_int(a->c, X->dtype, v)));
+    }
+  }
   if (!d.bad && movable) {
     int64_t lo, hi;
     lin_bound(a, &d, &lo, &hi);
