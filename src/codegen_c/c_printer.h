@@ -103,6 +103,7 @@ struct cg {
   int nnames, names_cap;
   tir_ptrmap name_head;  /* key -> its innermost entry's index + 1 */
   tir_strmap name_count; /* C name -> the entries in scope that spell it */
+  tir_strmap next_suffix; /* base -> i such that base_1 .. base_{i-1} are all taken (cg_define starts there) */
   int depth;          /* C block depth, for name scoping */
   bool helpers[CG_HELPER_COUNT][CG_NTYPES];
   int tmp_counter;
