@@ -170,8 +170,9 @@ def long_sums(n):
 
 
 def many_dims(n):
-    d = min(n, 64)
-    shape = ", ".join("2" for _ in range(d))
+    # 64-D buffers (extent 2 in 6 dims, 1 in the rest: 64 elements), n // 64 copies
+    d = 64
+    shape = ", ".join("2" if k % 11 == 0 else "1" for k in range(d))
     vs = ", ".join(f"i{k}" for k in range(d))
     m = max(1, n // 64)
     L = [HDR, f"@T.prim_func\ndef f(A: T.Buffer(({shape}), \"float32\"), B: T.Buffer(({shape}), \"float32\")):\n"]
@@ -213,12 +214,16 @@ def reductions(n):
 
 
 def shared_allocs(n):
-    L = [HDR, f"@T.prim_func(s_tir=True)\ndef f(A: T.Buffer(({n}, 32), \"float32\")):\n",
-         "    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n"]
-    for k in range(n):
-        L.append(f"        S{k} = T.alloc_buffer((32,), scope=\"shared\")\n")
-    for k in range(n):
-        L.append(f"        S{k}[tx] = A[{k}, tx]\n        A[{k}, tx] = S{k}[31 - tx]\n")
+    # n shared temporaries: kernels of 100 each (the reader's chain limit is 500),
+    # each stored and read back, with disjoint lifetimes (PlanMemory packs them)
+    per = 100
+    L = [HDR, f"@T.prim_func(s_tir=True)\ndef f(A: T.Buffer(({n}, 32), \"float32\")):\n"]
+    for k0 in range(0, n, per):
+        L.append("    for tx in T.thread_binding(32, thread=\"threadIdx.x\"):\n")
+        for k in range(k0, min(n, k0 + per)):
+            L.append(f"        S{k} = T.alloc_buffer((32,), scope=\"shared\")\n")
+        for k in range(k0, min(n, k0 + per)):
+            L.append(f"        S{k}[tx] = A[{k}, tx]\n        A[{k}, tx] = S{k}[31 - tx]\n")
     return "".join(L)
 
 

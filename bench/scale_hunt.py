@@ -2,8 +2,11 @@
 and flag crashes, timeouts, unclear errors and growth worse than linear.
 
 usage: python3 bench/scale_hunt.py [--sizes 1000,4000,16000] [--dims a,b] [--cmds name,..] [--timeout 60]
+       python3 bench/scale_hunt.py --cc [--sizes 1000] [--dims a,b]
 Prints one line per (dimension, command, size): exit status, seconds, peak
-KiB, and the ratio of time to the previous size's; a '!' marks a finding.
+MiB, and the ratio of time to the previous size's; a '!' marks a finding.
+With --cc: each program's --emit=c through gcc -std=c11 -Wall -Wextra
+-Werror -c (a '!' where tirc's C does not compile).
 """
 import os
 import re
@@ -50,7 +53,27 @@ def run(flags, path, timeout):
     return rc, (float(m.group(1)) if m else float(timeout)), (int(m.group(2)) if m else 0), err
 
 
+def cc(dims, sizes, timeout):
+    tmp = tempfile.mkdtemp(prefix="scale_hunt_cc")
+    for d in dims:
+        for n in sizes:
+            src, c = os.path.join(tmp, f"{d}_{n}.tir"), os.path.join(tmp, f"{d}_{n}.c")
+            with open(src, "w") as f:
+                f.write(gen_huge.DIMS[d](n))
+            r = subprocess.run(["timeout", str(timeout), TIRC, "--emit=c", src, "-o", c], capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{d:18} cc {n:7} tirc rc={r.returncode}" + (" ! CRASH/TIMEOUT" if r.returncode not in (0, 1) else ""))
+                continue
+            g = subprocess.run(["timeout", str(timeout * 4), "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", c, "-o", os.devnull],
+                               capture_output=True, text=True)
+            print(f"{d:18} cc {n:7} gcc rc={g.returncode}" + ("" if g.returncode == 0 else "  ! C does not compile: " + g.stderr.strip()[:200]),
+                  flush=True)
+
+
 def main():
+    if "--cc" in sys.argv:
+        return cc(arg("--dims", ",".join(gen_huge.DIMS)).split(","), [int(s) for s in arg("--sizes", "1000").split(",")],
+                  int(arg("--timeout", "60")))
     sizes = [int(s) for s in arg("--sizes", "1000,4000,16000").split(",")]
     dims = arg("--dims", ",".join(gen_huge.DIMS)).split(",")
     cmds = arg("--cmds", ",".join(CMDS)).split(",")
