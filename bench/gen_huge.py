@@ -109,14 +109,14 @@ def lets_chain(n):
     L = [HDR, f"@T.prim_func\ndef f(A: T.Buffer(({max(1, n // 500)}, 16), \"int32\")):\n"]
     for c in range(max(1, n // 500)):
         L.append("    for i in range(16):\n        x0: T.int32 = A[%d, i]\n" % c)
-        for k in range(1, min(n, 499)):
+        for k in range(1, min(n, 450)):
             L.append(f"        x{k}: T.int32 = x{k-1} * 3 + {k}\n")
-        L.append(f"        A[{c}, i] = x{min(n, 499)-1}\n")
+        L.append(f"        A[{c}, i] = x{min(n, 450)-1}\n")
     return "".join(L)
 
 
 def allocs_chain(n):
-    m = min(n, 499)
+    m = min(n, 450)
     L = [HDR, f"@T.prim_func\ndef f(A: T.Buffer((16,), \"float32\")):\n    for i in range(16):\n"]
     for c in range(max(1, n // 500)):
         L.append("        with T.LetStmt(0) as _z%d:\n" % c if False else "")
@@ -145,7 +145,7 @@ def funcs(n):
 
 def calls(n):
     L = [MHDR, "@I.ir_module\nclass Module:\n"]
-    L.append("    @T.prim_func\n    def main(A: T.Buffer((16,), \"int32\")):\n        A[0] = Module.g0(A[1])\n\n")
+    L.append("    @T.prim_func\n    def entry(A: T.Buffer((16,), \"int32\")):\n        A[0] = Module.g0(A[1])\n\n")
     for k in range(n):
         nxt = f"Module.g{k+1}(x) + 1" if k + 1 < n else "x + 1"
         L.append(f"    @T.prim_func(private=True)\n    def g{k}(x: T.int32) -> T.int32:\n        return {nxt}\n\n")
