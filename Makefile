@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
+.PHONY: scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -192,6 +192,14 @@ bigdeep: $(TIRC)
 
 bigdeep-long: $(TIRC)
 	@python3 tests/fuzz/bigdeep.py $(TIRC) --time $(BIGDEEP_TIME) --seed $$(date +%s) --cuda
+
+# programs grown 1000x in one dimension each (bench/gen_huge.py), through
+# tirc's commands at growing sizes: crashes, unclear errors, growth worse
+# than linear, C that gcc -Werror refuses (not in make test: minutes)
+SCALE_SIZES ?= 1000,4000,16000
+scale-hunt: $(TIRC)
+	@python3 bench/scale_hunt.py --sizes $(SCALE_SIZES)
+	@python3 bench/scale_hunt.py --cc --sizes 1000
 
 test: all
 	@$(MAKE) --no-print-directory -j2 --output-sync=target corpus hostile codegen aot install-check exec emit-sweep chunked-read memplan-tvm fuzz bigdeep oracle python-test fuzz-exec golden golden-reclaim unit cli analyzer-diff

@@ -40,6 +40,9 @@ typedef struct detector {
   tir_ptrmap local; /* allocated by the block or inside it -> 1 */
   const tir_buffer **views; /* declared inside the block (DeclBuffer: another name for some data) */
   int nviews, capviews;
+  tir_ptrmap view_set;     /* views -> 1 */
+  tir_ptrmap match_idx;    /* the block's match_buffers: buffer -> index + 1 (the first) */
+  tir_ptrmap data_buf;     /* the block's match and alloc buffers: data var -> buffer (the first, matches first) */
   access_list reads, writes;
   tir_var_map lets; /* let-bound vars in scope -> their values (as TVM, regions see through lets) */
   /* the if-conditions entered around the access being recorded: regions
@@ -118,9 +121,8 @@ static bool is_local(const detector *d, const tir_buffer *b) {
 }
 
 static const tir_match_buffer *match_of(const detector *d, const tir_buffer *b) {
-  for (int i = 0; i < d->top->n_match; i++)
-    if (d->top->match_buffers[i].buf == b) return &d->top->match_buffers[i];
-  return NULL;
+  long i = b ? tir_ptrmap_get(&d->match_idx, b, 0) : 0;
+  return i ? &d->top->match_buffers[i - 1] : NULL;
 }
 
 /* an end of the hull: min(u, v) (max) simplified where that gives one of
@@ -512,7 +514,7 @@ static tir_expr *add_folded(tir_ctx *c, tir_expr *a, tir_expr *b) {
 static void record_ranges(detector *d, access_list *l, tir_buffer *buf, const tir_range *rg, int n) {
   if (is_local(d, buf)) return;
   bool inner_view = false;
-  for (int i = 0; i < d->nviews && !inner_view; i++) inner_view = d->views[i] == buf;
+  inner_view = tir_ptrmap_get(&d->view_set, buf, 0) != 0;
   tir_range *whole = NULL;
   if (inner_view) {
     /* a buffer the block declares over other data names nothing outside
@@ -631,11 +633,7 @@ static void record_point(detector *d, access_list *l, tir_buffer *buf, tir_expr 
 static tir_buffer *buffer_of_data(const detector *d, const tir_expr *data) {
   tir_buffer *b = d->scope ? d->scope(d->scope_arg, data) : NULL;
   if (b) return b;
-  for (int i = 0; i < d->top->n_match; i++)
-    if (d->top->match_buffers[i].buf->data == data) return d->top->match_buffers[i].buf;
-  for (int i = 0; i < d->top->n_alloc; i++)
-    if (d->top->alloc_buffers[i]->data == data) return d->top->alloc_buffers[i];
-  return NULL;
+  return data ? (tir_buffer *)tir_ptrmap_get(&d->data_buf, data, 0) : NULL;
 }
 
 static void walk_expr(detector *d, tir_expr *e);
@@ -826,6 +824,7 @@ static void walk_stmt(detector *d, tir_stmt *s) {
   case TIR_DECL_BUFFER:
     d->views = grow_arr(d->views, &d->capviews, d->nviews + 1, sizeof *d->views);
     d->views[d->nviews++] = s->u.decl.buf;
+    tir_ptrmap_put(&d->view_set, s->u.decl.buf, 1);
     walk_stmt(d, s->u.decl.body);
     return;
   case TIR_ALLOC_BUFFER:
@@ -932,6 +931,15 @@ void tir_block_infer_access_by(tir_ctx *c, const tir_block *blk, tir_buffer_of_d
   d.top = blk;
   d.scope = buffer_of;
   d.scope_arg = arg;
+  for (int i = 0; i < blk->n_match; i++) {
+    const tir_buffer *mb = blk->match_buffers[i].buf;
+    if (!tir_ptrmap_get(&d.match_idx, mb, 0)) tir_ptrmap_put(&d.match_idx, mb, i + 1);
+    if (mb->data && !tir_ptrmap_get(&d.data_buf, mb->data, 0)) tir_ptrmap_put(&d.data_buf, mb->data, (long)(intptr_t)mb);
+  }
+  for (int i = 0; i < blk->n_alloc; i++) {
+    const tir_buffer *ab = blk->alloc_buffers[i];
+    if (ab->data && !tir_ptrmap_get(&d.data_buf, ab->data, 0)) tir_ptrmap_put(&d.data_buf, ab->data, (long)(intptr_t)ab);
+  }
   for (int i = 0; i < blk->n_alloc; i++) push_local(&d, blk->alloc_buffers[i]);
   /* the loads in a match_buffer's source region (B[A[i]:A[i] + 2] reads
    * A[i]), as TVM's detector counts them */
@@ -962,6 +970,9 @@ void tir_block_infer_access_by(tir_ctx *c, const tir_block *blk, tir_buffer_of_d
   free_list(&d.writes);
   free(d.relax);
   tir_ptrmap_free(&d.local);
+  tir_ptrmap_free(&d.view_set);
+  tir_ptrmap_free(&d.match_idx);
+  tir_ptrmap_free(&d.data_buf);
   free(d.views);
   free(d.conds);
   free(d.toks);

@@ -65,6 +65,7 @@ void cg_free(cg *g) {
   g->names = NULL;
   tir_ptrmap_free(&g->name_head);
   tir_strmap_free(&g->name_count);
+  tir_strmap_free(&g->next_suffix);
   free(g->spans);
   g->spans = NULL;
   g->nspans = g->spans_cap = 0;
@@ -162,6 +163,24 @@ void cg_push_name(cg *g, const void *key, const char *name) {
   if (name) ++*tir_strmap_at(&g->name_count, name, 0);
 }
 
+/* a name out of scope frees its suffix: base_k (k without leading zeros)
+ * lowers base's next_suffix to k */
+static void release_suffix(cg *g, const char *name) {
+  const char *us = strrchr(name, '_');
+  if (!us || us == name || !us[1] || us[1] == '0') return;
+  long k = 0;
+  for (const char *p = us + 1; *p; p++) {
+    if (!isdigit((unsigned char)*p) || k > 100000000) return;
+    k = k * 10 + (*p - '0');
+  }
+  char base[128];
+  size_t len = (size_t)(us - name);
+  if (len >= sizeof base) return;
+  memcpy(base, name, len);
+  base[len] = 0;
+  if (tir_strmap_get(&g->next_suffix, base, 0) > k) *tir_strmap_at(&g->next_suffix, base, 0) = k;
+}
+
 const char *cg_define(cg *g, const void *key, const char *hint) {
   char base[96];
   size_t k = 0;
@@ -177,7 +196,17 @@ const char *cg_define(cg *g, const void *key, const char *hint) {
   }
   char cand[128];
   snprintf(cand, sizeof cand, "%s", base);
-  for (int i = 1; name_taken(g, cand); i++) snprintf(cand, sizeof cand, "%s_%d", base, i);
+  if (name_taken(g, cand)) {
+    /* the smallest free suffix: the search starts past those known taken
+     * (next_suffix), so that n names of one hint take linear time, not n^2 */
+    long *next = tir_strmap_at(&g->next_suffix, base, 1);
+    long i = *next;
+    for (;; i++) {
+      snprintf(cand, sizeof cand, "%s_%ld", base, i);
+      if (!name_taken(g, cand)) break;
+    }
+    *next = i + 1;
+  }
   const char *n = tir_strdup(g->ctx, cand);
   cg_push_name(g, key, n);
   return n;
@@ -225,7 +254,7 @@ void cg_leave(cg *g) {
   while (g->nnames > 0 && g->names[g->nnames - 1].depth >= g->depth) {
     const cg_name *e = &g->names[--g->nnames];
     if (e->key) tir_ptrmap_put(&g->name_head, e->key, e->prev + 1);
-    if (e->name) --*tir_strmap_at(&g->name_count, e->name, 0);
+    if (e->name && --*tir_strmap_at(&g->name_count, e->name, 0) == 0) release_suffix(g, e->name);
   }
   g->depth--;
 }

@@ -47,9 +47,7 @@ static bool bound_expr(tir_visitor *v, const tir_expr *e) {
 }
 
 static bool is_bound(const hoist *h, const tir_expr *v) {
-  for (int i = 0; i < h->bound.n; i++)
-    if (h->bound.vars[i] == v) return true;
-  return false;
+  return var_list_has(&h->bound, v);
 }
 
 static bool is_divmod(tir_expr_kind k) { return k == TIR_DIV || k == TIR_MOD || k == TIR_FLOORDIV || k == TIR_FLOORMOD; }
@@ -106,7 +104,7 @@ static bool pick_expr(tir_visitor *v, const tir_expr *e) {
 static tir_expr *hoist_expr(tir_mutator *m, tir_expr *e) {
   hoist *h = m->user;
   bool picked = false;
-  for (int i = 0; i < h->picked.n && !picked; i++) picked = h->picked.vars[i] == e;
+  picked = var_list_has(&h->picked, e);
   if (!picked) return e;
   for (int i = 0; i < h->n; i++)
     if (tir_expr_identical(h->terms[i], e)) return h->vars[i]; /* the same vars, not an alpha-renaming */
@@ -168,8 +166,8 @@ const tir_stmt *cg_hoist_invariants(cg *g, const tir_expr *loop_var, const tir_s
     out->lines[i] = line.s;
     tir_analyzer_bind(cg_bounds(g), h.vars[i], h.terms[i]);
   }
-  free(h.bound.vars);
-  free(h.picked.vars);
+  var_list_free(&h.bound);
+  var_list_free(&h.picked);
   free(h.terms);
   free(h.vars);
   return res;

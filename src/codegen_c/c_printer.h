@@ -103,6 +103,7 @@ struct cg {
   int nnames, names_cap;
   tir_ptrmap name_head;  /* key -> its innermost entry's index + 1 */
   tir_strmap name_count; /* C name -> the entries in scope that spell it */
+  tir_strmap next_suffix; /* base -> i such that base_1 .. base_{i-1} are all taken (cg_define starts there) */
   int depth;          /* C block depth, for name scoping */
   bool helpers[CG_HELPER_COUNT][CG_NTYPES];
   int tmp_counter;
@@ -197,8 +198,11 @@ bool cg_names_has(const cg_names *l, const char *name);
 typedef struct var_list {
   const tir_expr **vars;
   int n, cap;
+  tir_ptrmap idx; /* var -> 1: the membership test is not a scan */
 } var_list;
 void var_list_add(var_list *l, const tir_expr *v);
+bool var_list_has(const var_list *l, const tir_expr *v);
+void var_list_free(var_list *l);
 /* the shape/stride/offset vars of f's parameter buffers that are not params */
 void cg_shape_vars(const tir_func *f, var_list *out);
 
@@ -229,6 +233,13 @@ void cg_stmt(cg *g, const tir_stmt *s);
  * mode ("malloc", "param" or "static") */
 const tir_stmt *cg_workspace(const tir_func *f, const char **mode);
 bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b); /* loads, stores or addresses of b */
+/* the index of the statements being emitted (c_index.c): push before the
+ * root is printed, pop after; cg_index_has is 1/0, or -1 for a statement it
+ * does not hold (walk it) */
+typedef struct cg_use_index cg_use_index;
+cg_use_index *cg_index_push(const tir_stmt *root);
+void cg_index_pop(cg_use_index *saved);
+int cg_index_has(const tir_stmt *s, const void *key, int kind); /* kind 1: loads/stores of buffer key, 2: its declarations */
 bool cg_uses_var(const tir_stmt *s, const void *var); /* var or buffer data var */
 /* every var cg_uses_var(s, var) is true of, each -> 1 in out (one walk) */
 void cg_used_vars(const tir_stmt *s, tir_ptrmap *out);

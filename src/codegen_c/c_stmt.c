@@ -568,6 +568,8 @@ static bool buf_use_stmt(tir_visitor *v, const tir_stmt *s) {
 }
 
 bool cg_buffer_used(const tir_stmt *s, const tir_buffer *b) {
+  int known = cg_index_has(s, b, 1);
+  if (known >= 0) return known;
   buf_use u = {b, false};
   tir_visitor v = {.expr = buf_use_expr, .stmt = buf_use_stmt, .user = &u};
   tir_visit_stmt(&v, s);

@@ -27,9 +27,18 @@ static const cg_target c_target = {
 void cg_alias(cg *g, const void *key, const char *name) { cg_push_name(g, key, name); }
 
 
+bool var_list_has(const var_list *l, const tir_expr *v) { return tir_ptrmap_get(&l->idx, v, 0) != 0; }
+
+void var_list_free(var_list *l) {
+  free(l->vars);
+  tir_ptrmap_free(&l->idx);
+  l->vars = NULL;
+  l->n = l->cap = 0;
+}
+
 void var_list_add(var_list *l, const tir_expr *v) {
-  for (int i = 0; i < l->n; i++)
-    if (l->vars[i] == v) return;
+  if (var_list_has(l, v)) return;
+  tir_ptrmap_put(&l->idx, v, 1);
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 8;
     l->vars = realloc(l->vars, sizeof *l->vars * (size_t)l->cap);
@@ -61,7 +70,7 @@ void cg_shape_vars(const tir_func *f, var_list *out) {
   }
   for (int i = 0; i < all.n; i++)
     if (!is_param(f, all.vars[i])) var_list_add(out, all.vars[i]);
-  free(all.vars);
+  var_list_free(&all);
 }
 
 /* Parameters and what the calling convention lets the code assume of them
@@ -382,7 +391,9 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->indent = 1;
   param_checks(g, f, &pd, &used);
   tir_ptrmap_free(&used);
+  cg_use_index *saved_index = cg_index_push(f->body);
   cg_stmt(g, f->body);
+  cg_index_pop(saved_index);
   cg_linef(g, "return 0;");
   g->out = out;
   void_unused(g, f, &pd, &extra, inner.s);
@@ -404,7 +415,7 @@ static void print_func(cg *g, const tir_func *f, const char *sym, cg_text *out, 
   g->nspans = 0;
   cg_aot_args(g, f, &extra, fn);
   cg_aot_packed(g, fn, out, "int32_t", NULL, NULL);
-  free(extra.vars);
+  var_list_free(&extra);
   cg_leave(g);
   g->meta = NULL;
   cg_meta_free(&rec);

@@ -232,6 +232,10 @@ typedef struct kfree {
   const tir_buffer **buf_of; /* for data vars: a buffer over it (elem type) */
   int nbuf, bufcap;
   const tir_buffer **bufs;
+  tir_ptrmap noted;     /* bufs -> 1 */
+  tir_ptrmap plain_of;  /* data var -> 1 + the first of bufs over it (a view or not) */
+  tir_ptrmap plain;     /* data var -> 1 when a buffer over it that is not a view is in bufs */
+  tir_ptrmap viewed;    /* data var -> 1 when a view of it is in bufs */
 } kfree;
 
 /* a view at an offset of its data, or of another type (PlanMemory's temporaries) */
@@ -254,6 +258,8 @@ static bool decl_find_stmt(tir_visitor *v, const tir_stmt *s) {
 
 /* whether b is declared inside s (then the kernel declares it where it is) */
 static bool declared_in(const tir_stmt *s, const tir_buffer *b) {
+  int known = cg_index_has(s, b, 2);
+  if (known >= 0) return known;
   decl_find df = {b, false};
   tir_visitor v = {.stmt = decl_find_stmt, .user = &df};
   tir_visit_stmt(&v, s);
@@ -262,8 +268,12 @@ static bool declared_in(const tir_stmt *s, const tir_buffer *b) {
 
 static void note_buffer(kfree *kf, const tir_buffer *b) {
   var_list_add(&kf->used, b->data);
-  for (int i = 0; i < kf->nbuf; i++) /* one buffer per data var, but every view of a workspace */
-    if (kf->bufs[i] == b || (kf->bufs[i]->data == b->data && !is_view(b) && !is_view(kf->bufs[i]))) return;
+  /* one buffer per data var, but every view of a workspace */
+  bool view = is_view(b);
+  if (tir_ptrmap_get(&kf->noted, b, 0) || (!view && tir_ptrmap_get(&kf->plain, b->data, 0))) return;
+  tir_ptrmap_put(&kf->noted, b, 1);
+  tir_ptrmap_put(view ? &kf->viewed : &kf->plain, b->data, 1);
+  if (!tir_ptrmap_get(&kf->plain_of, b->data, 0)) tir_ptrmap_put(&kf->plain_of, b->data, kf->nbuf + 1);
   if (kf->nbuf == kf->bufcap) {
     kf->bufcap = kf->bufcap ? 2 * kf->bufcap : 16;
     kf->bufs = realloc(kf->bufs, sizeof *kf->bufs * (size_t)kf->bufcap);
@@ -305,18 +315,22 @@ static bool kf_stmt(tir_visitor *v, const tir_stmt *s) {
   return true;
 }
 
-static bool in_list(const var_list *l, const tir_expr *v) {
-  for (int i = 0; i < l->n; i++)
-    if (l->vars[i] == v) return true;
-  return false;
+static bool in_list(const var_list *l, const tir_expr *v) { return var_list_has(l, v); }
+
+static void kfree_free(kfree *kf) {
+  var_list_free(&kf->used);
+  var_list_free(&kf->defined);
+  free(kf->bufs);
+  tir_ptrmap_free(&kf->noted);
+  tir_ptrmap_free(&kf->plain_of);
+  tir_ptrmap_free(&kf->plain);
+  tir_ptrmap_free(&kf->viewed);
 }
 
 static const tir_buffer *buffer_over(const kfree *kf, const tir_expr *data) {
-  for (int i = 0; i < kf->nbuf; i++) /* a workspace the kernel sees through views: its bytes */
-    if (kf->bufs[i]->data == data && is_view(kf->bufs[i])) return NULL;
-  for (int i = 0; i < kf->nbuf; i++)
-    if (kf->bufs[i]->data == data) return kf->bufs[i];
-  return NULL;
+  if (tir_ptrmap_get(&kf->viewed, data, 0)) return NULL; /* a workspace the kernel sees through views: its bytes */
+  long i = tir_ptrmap_get(&kf->plain_of, data, 0);
+  return i ? kf->bufs[i - 1] : NULL;
 }
 
 /* ---- the launch configuration ---- */
@@ -424,7 +438,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   tir_visitor lv = {.stmt = collect_launch, .user = &lc};
   tir_visit_stmt(&lv, body);
   if (!cuda_rebindings_ok(host, body) || !launch_in_limits(host, &k, body)) {
-    free(k.shared.vars);
+    var_list_free(&k.shared);
     return;
   }
   {
@@ -444,10 +458,8 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
     }
     body = cuda_prefetch(u->ctx, (tir_stmt *)body, &unroll0, &restricted);
     ptr_set_free(&unroll0);
-    free(restricted.vars);
-    free(kf0.used.vars);
-    free(kf0.defined.vars);
-    free(kf0.bufs);
+    var_list_free(&restricted);
+    kfree_free(&kf0);
   }
   cuda_unroll_plan(body, 0, &k.unroll);
   kfree kf = {0};
@@ -523,6 +535,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   g.out = &text;
   g.indent = 1;
   if (k.dynamic) cg_linef(&g, "extern __shared__ __align__(16) unsigned char tir_dyn_smem[];");
+  cg_use_index *saved_index = cg_index_push(body);
   cg_enter(&g);
   for (int i = 0; i < kf.nbuf; i++) { /* the views of a workspace parameter */
     const tir_buffer *b = kf.bufs[i];
@@ -539,6 +552,7 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   }
   cg_stmt(&g, body);
   cg_leave(&g);
+  cg_index_pop(saved_index);
   cg_text_puts(&text, "}\n\n");
   if (g.failed) host->failed = true;
   merge_helpers(u, &g);
@@ -601,11 +615,9 @@ static void emit_kernel(unit *u, cg *host, const tir_stmt *body) {
   cg_text_free(&text);
   cg_free(&g);
   cuda_sync_free(&k);
-  free(k.shared.vars);
+  var_list_free(&k.shared);
   ptr_set_free(&k.unroll);
-  free(kf.used.vars);
-  free(kf.defined.vars);
-  free(kf.bufs);
+  kfree_free(&kf);
 }
 
 /* ---- the host function ---- */
@@ -785,7 +797,9 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
   h.out = &body;
   h.indent = 1;
   cg_linef(&h, "cudaError_t err = cudaSuccess;");
+  cg_use_index *saved_index = cg_index_push(f->body);
   host_stmt(u, &h, f->body);
+  cg_index_pop(saved_index);
   cg_linef(&h, "return (int)err;");
   /* params the host body never names */
   cg_text_printf(out, "extern \"C\" int %s(%scudaStream_t stream) {\n", u->symbol, sig.s ? sig.s : "");
@@ -799,7 +813,7 @@ static void print_host(unit *u, const tir_func *f, cg_text *out) {
   merge_helpers(u, &h);
   cg_text_free(&sig);
   cg_text_free(&body);
-  free(extra.vars);
+  var_list_free(&extra);
   cg_leave(&h);
   cg_meta_free(&rec);
   cg_free(&h);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "passes/ptr_set.h"
+#include "ir/ptrmap.h"
 #include "tir/analysis.h"
 #include "tir/passes.h"
 #include "tir/script.h"
@@ -26,6 +27,7 @@ typedef struct {
   view *views;
   ptr_set subs;       /* the views' buffers, for a quick "not a view" */
   int nviews, capviews;
+  tir_ptrmap view_of; /* a view's buffer -> its last entry in views + 1 */
   ptr_set orig;       /* exprs of the input: anything else is new, to simplify */
   bool failed;
 } lower_state;
@@ -59,9 +61,8 @@ static void bind_var(lower_state *st, const tir_expr *var, tir_expr *value) {
 
 static const view *find_view(const lower_state *st, const tir_buffer *b) {
   if (!ptr_set_has(&st->subs, b)) return NULL;
-  for (int i = st->nviews - 1; i >= 0; i--)
-    if (st->views[i].sub == b) return &st->views[i];
-  return NULL;
+  long i = tir_ptrmap_get(&st->view_of, b, 0);
+  return i ? &st->views[i - 1] : NULL;
 }
 
 static void add_view(lower_state *st, tir_buffer *sub, tir_buffer_region src) {
@@ -71,6 +72,7 @@ static void add_view(lower_state *st, tir_buffer *sub, tir_buffer_region src) {
     if (!st->views) abort();
   }
   st->views[st->nviews++] = (view){sub, src};
+  tir_ptrmap_put(&st->view_of, sub, st->nviews);
   ptr_set_add(&st->subs, sub);
 }
 
@@ -412,6 +414,7 @@ tir_func *tir_pass_lower_match_buffer(tir_ctx *c, const tir_func *f, tir_diag *d
   ptr_set_free(&st.orig);
   ptr_set_free(&st.bound);
   ptr_set_free(&st.subs);
+  tir_ptrmap_free(&st.view_of);
   free(st.views);
   return out;
 }

@@ -62,9 +62,13 @@ typedef struct pm_alloc {
   int group, last;          /* the group's first member; (first member) its last */
   int shares;               /* whose bytes it took in place, or -1 */
   int64_t offset;
-  const tir_stmt **path;    /* ancestors from the body down to the allocation itself */
-  int npath;
+  int node;                 /* the allocation's statement in pm.nodes */
 } pm_alloc;
+
+typedef struct pm_node { /* a statement walked, in preorder: the tree of them */
+  const tir_stmt *s;
+  int parent, depth;
+} pm_node;
 
 typedef struct pm_site { /* a store of one temporary whose value reads another */
   const tir_stmt *s;
@@ -84,8 +88,8 @@ typedef struct pm {
   tir_ptrmap by_data; /* data var -> alloc + 1 */
   pm_loop *stack;
   int depth, scap;
-  const tir_stmt **anc;
-  int nanc, ancap;
+  pm_node *nodes; /* every statement walked, in preorder (common_ancestor) */
+  int nnodes, nodecap, cur;
   int kernel, nkernels;
   const char **kernel_name;
   int kcap;
@@ -93,7 +97,29 @@ typedef struct pm {
   int nsites, sitecap;
   tir_ptrmap written; /* data vars written (or whose address escapes into a call) */
   bool lowered;
+  int *kidx, *kstart; /* the allocs of kernel k (-1: none) are kidx[kstart[k + 1] .. kstart[k + 2]) */
 } pm;
+
+/* the allocations inside kernel k (k = -1: outside every kernel), so that
+ * each pool looks at its own and not at every allocation of the function */
+static void bucket_kernels(pm *p) {
+  int nk = p->nkernels + 1;
+  p->kstart = calloc((size_t)nk + 1, sizeof *p->kstart);
+  p->kidx = malloc(sizeof *p->kidx * (size_t)(p->na + 1));
+  if (!p->kstart || !p->kidx) abort();
+  for (int i = 0; i < p->na; i++) p->kstart[p->a[i].kernel + 2]++;
+  for (int k = 1; k <= nk; k++) p->kstart[k] += p->kstart[k - 1];
+  int *at = malloc(sizeof *at * (size_t)nk);
+  if (!at) abort();
+  memcpy(at, p->kstart, sizeof *at * (size_t)nk);
+  for (int i = 0; i < p->na; i++) p->kidx[at[p->a[i].kernel + 1]++] = i;
+  free(at);
+}
+
+static const int *kernel_allocs(const pm *p, int kernel, int *n) {
+  *n = p->kstart[kernel + 2] - p->kstart[kernel + 1];
+  return p->kidx + p->kstart[kernel + 1];
+}
 
 static void *xrealloc(void *p, size_t n) {
   p = realloc(p, n ? n : 1);
@@ -259,20 +285,20 @@ static void add_alloc(pm *p, const tir_stmt *s) {
   if (a->pool != TIR_MEMPLAN_LOCAL && (b->scalar || b->ndim != 1 || b->nstrides))
     a->pool = TIR_MEMPLAN_LOCAL, a->why = "not a flat buffer";
   if (a->pool != TIR_MEMPLAN_LOCAL && a->bytes == 0) a->pool = TIR_MEMPLAN_LOCAL, a->why = "empty";
-  a->npath = p->nanc;
-  a->path = xrealloc(NULL, sizeof *a->path * (size_t)(p->nanc + 1));
-  if (p->nanc) memcpy(a->path, p->anc, sizeof *a->path * (size_t)p->nanc);
+  a->node = p->cur;
   tir_ptrmap_put(&p->by_data, b->data, p->na + 1);
   p->na++;
 }
 
 static void walk(pm *p, const tir_stmt *s) {
   if (!s) return;
-  if (p->nanc == p->ancap) {
-    p->ancap = p->ancap ? 2 * p->ancap : 32;
-    p->anc = xrealloc(p->anc, sizeof *p->anc * (size_t)p->ancap);
+  if (p->nnodes == p->nodecap) {
+    p->nodecap = p->nodecap ? 2 * p->nodecap : 32;
+    p->nodes = xrealloc(p->nodes, sizeof *p->nodes * (size_t)p->nodecap);
   }
-  p->anc[p->nanc++] = s;
+  int parent = p->cur;
+  p->nodes[p->nnodes] = (pm_node){s, parent, parent < 0 ? 0 : p->nodes[parent].depth + 1};
+  p->cur = p->nnodes++;
   pm_range r = steps_of(p, s);
   switch (s->kind) {
   case TIR_BUFFER_STORE: {
@@ -349,7 +375,6 @@ static void walk(pm *p, const tir_stmt *s) {
   case TIR_ALLOCATE: walk(p, s->u.alloc.body); break;
   case TIR_ALLOC_BUFFER:
     add_alloc(p, s);
-    p->a[p->na - 1].path[p->a[p->na - 1].npath++] = s;
     walk(p, s->u.decl.body);
     break;
   case TIR_DECL_BUFFER: {
@@ -363,7 +388,7 @@ static void walk(pm *p, const tir_stmt *s) {
   }
   default: break;
   }
-  p->nanc--;
+  p->cur = parent;
 }
 
 /* ---- 4. in place ---- */
@@ -611,9 +636,11 @@ static int64_t pow2_at_least(int64_t a, int64_t v) {
   return a;
 }
 
-static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o) {
-  int n = 0;
-  for (int i = 0; i < p->na; i++) {
+static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o, int *slot) {
+  int n = 0, nk;
+  const int *ks = kernel_allocs(p, pool->kernel, &nk);
+  for (int x = 0; x < nk; x++) {
+    int i = ks[x];
     pm_alloc *a = &p->a[i];
     if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel) continue;
     pool->align = pow2_at_least(pool->align, a->esize);
@@ -624,9 +651,10 @@ static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o) {
   tir_interval *iv = xrealloc(NULL, sizeof *iv * (size_t)n);
   int *leader = xrealloc(NULL, sizeof *leader * (size_t)n);
   const char **names = xrealloc(NULL, sizeof *names * (size_t)n);
-  int *slot = xrealloc(NULL, sizeof *slot * (size_t)p->na); /* group leader -> interval */
+  /* slot: group leader -> interval (set for this pool's leaders only) */
   int k = 0;
-  for (int i = 0; i < p->na; i++) {
+  for (int x = 0; x < nk; x++) {
+    int i = ks[x];
     pm_alloc *a = &p->a[i];
     slot[i] = -1;
     if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel || a->group != i) continue;
@@ -636,8 +664,8 @@ static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o) {
     names[k] = a->buf->name;
     k++;
   }
-  for (int i = 0; i < p->na; i++) {
-    pm_alloc *a = &p->a[i];
+  for (int x = 0; x < nk; x++) {
+    pm_alloc *a = &p->a[ks[x]];
     if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel) continue;
     tir_interval *g = &iv[slot[a->group]];
     if (a->first < g->lower) g->lower = a->first;
@@ -654,8 +682,8 @@ static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o) {
   if (!ok) {
     for (int i = 0; i < d.n; i++) tir_error(p->d, p->f->span, "PlanMemory: %s", d.items[i].msg);
   } else {
-    for (int i = 0; i < p->na; i++) {
-      pm_alloc *a = &p->a[i];
+    for (int x = 0; x < nk; x++) {
+      pm_alloc *a = &p->a[ks[x]];
       if (plannable(a) && a->pool == pool->kind && a->kernel == pool->kernel) a->offset = iv[slot[a->group]].offset;
     }
     pool->bytes = (st.arena + pool->align - 1) / pool->align * pool->align;
@@ -667,7 +695,6 @@ static bool plan_pool(pm *p, pm_pool *pool, const tir_memplan_opts *o) {
   free(iv);
   free(leader);
   free(names);
-  free(slot);
   return ok;
 }
 
@@ -681,6 +708,7 @@ typedef struct rw {
   tir_buffer **views;
   tir_ptrmap data; /* original data var -> alloc + 1 */
   tir_ptrmap is_view;
+  tir_ptrmap at_pool; /* statement -> the first shared pool (+ 1) that goes around it */
   const tir_stmt *wrapping;
 } rw;
 
@@ -716,9 +744,9 @@ static tir_stmt *rw_stmt(tir_mutator *m, tir_stmt *s) {
 static tir_stmt *rw_pre(tir_mutator *m, tir_stmt *s) {
   rw *r = m->user;
   if (s == r->wrapping) return NULL;
-  for (int i = 0; i < r->npools; i++) {
-    pm_pool *pool = &r->pools[i];
-    if (pool->kind != TIR_MEMPLAN_SHARED || pool->at != s || !pool->backing) continue;
+  long i = tir_ptrmap_get(&r->at_pool, s, 0);
+  if (i) {
+    pm_pool *pool = &r->pools[i - 1];
     const tir_stmt *saved = r->wrapping;
     r->wrapping = s;
     tir_stmt *body = tir_mutate_stmt(m, s);
@@ -736,21 +764,21 @@ static tir_buffer *backing(tir_ctx *c, const char *name, const char *scope, int6
 
 /* the deepest statement above all of a kernel's planned shared temporaries */
 static const tir_stmt *common_ancestor(const pm *p, int kernel) {
-  const pm_alloc *first = NULL;
-  int len = 0;
-  for (int i = 0; i < p->na; i++) {
-    const pm_alloc *a = &p->a[i];
+  /* the common ancestor of the first and the last in preorder: the climb
+   * stays inside the kernel, so all kernels' climbs together are linear */
+  int u = -1, v = -1, nk;
+  const int *ks = kernel_allocs(p, kernel, &nk);
+  for (int x = 0; x < nk; x++) {
+    const pm_alloc *a = &p->a[ks[x]];
     if (!plannable(a) || a->pool != TIR_MEMPLAN_SHARED || a->kernel != kernel) continue;
-    if (!first) {
-      first = a;
-      len = a->npath;
-      continue;
-    }
-    int k = 0;
-    while (k < len && k < a->npath && a->path[k] == first->path[k]) k++;
-    len = k;
+    if (u < 0 || a->node < u) u = a->node;
+    if (v < 0 || a->node > v) v = a->node;
   }
-  return first && len ? first->path[len - 1] : NULL;
+  if (u < 0) return NULL;
+  while (p->nodes[u].depth > p->nodes[v].depth) u = p->nodes[u].parent;
+  while (p->nodes[v].depth > p->nodes[u].depth) v = p->nodes[v].parent;
+  while (u != v) u = p->nodes[u].parent, v = p->nodes[v].parent;
+  return p->nodes[u].s;
 }
 
 /* ---- the report ---- */
@@ -810,8 +838,10 @@ static void report(pm *p, pm_pool *pools, int npools, tir_memplan_report *r) {
     al->no_reuse_bytes = pool->no_reuse;
     al->proven_optimal = pool->proven;
     al->winner = pool->winner;
-    for (int i = 0; i < p->na; i++) {
-      pm_alloc *a = &p->a[i];
+    int nk;
+    const int *ks = kernel_allocs(p, pool->kernel, &nk);
+    for (int x = 0; x < nk; x++) {
+      pm_alloc *a = &p->a[ks[x]];
       if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel) continue;
       add_value(al, a->buf, a->bytes, a->offset, a->first, a->end, a->shares >= 0 ? p->a[a->shares].buf->name : NULL);
     }
@@ -846,18 +876,19 @@ static bool launches_threads_cb(tir_visitor *v, const tir_stmt *s) {
 static void pm_free(pm *p) {
   for (int i = 0; i < p->na; i++) {
     free(p->a[i].touch);
-    free(p->a[i].path);
   }
   free(p->a);
   for (int i = 0; i < p->nsites; i++) free(p->sites[i].stack);
   free(p->sites);
   free(p->stack);
-  free(p->anc);
+  free(p->nodes);
   free(p->kernel_name);
   tir_ptrmap_free(&p->start);
   tir_ptrmap_free(&p->end);
   tir_ptrmap_free(&p->by_data);
   tir_ptrmap_free(&p->written);
+  free(p->kidx);
+  free(p->kstart);
 }
 
 tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts *o, tir_memplan_report *r,
@@ -874,6 +905,7 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
   p.d = d;
   p.f = f;
   p.kernel = -1;
+  p.cur = -1;
   p.lowered = true;
   number(&p, f->body);
   if (!p.lowered) {
@@ -884,6 +916,8 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
   }
   walk(&p, f->body);
   if (!o->no_reuse) in_place(&p);
+  bucket_kernels(&p);
+  int *slot = xrealloc(NULL, sizeof *slot * (size_t)(p.na + 1)); /* plan_pool's */
   /* the pools */
   int npools = 0;
   pm_pool *pools = xrealloc(NULL, sizeof *pools * (size_t)(p.nkernels + 1));
@@ -891,7 +925,7 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
   bool failed = false;
   {
     pm_pool ws = {TIR_MEMPLAN_WORKSPACE, -1, cuda ? 256 : 64, 0, 0, 0, false, NULL, NULL, NULL};
-    if (plan_pool(&p, &ws, o)) pools[npools++] = ws;
+    if (plan_pool(&p, &ws, o, slot)) pools[npools++] = ws;
     else if (d && d->n > nerr) failed = true;
   }
   for (int k = 0; k < p.nkernels && !failed; k++) {
@@ -900,17 +934,22 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
      * other) is not made: separate __shared__ arrays, as TVM keeps them,
      * whose accesses nvcc vectorizes better (dlight's matmul tile: 28 float4
      * and 8 float2 shared loads, against 24 and 16 through one pool) */
-    bool planned = plan_pool(&p, &sh, o);
+    bool planned = plan_pool(&p, &sh, o, slot);
     if (planned && sh.bytes < sh.no_reuse) {
       sh.at = common_ancestor(&p, k);
       pools[npools++] = sh;
     } else if (planned) {
-      for (int i = 0; i < p.na; i++)
+      int nk;
+      const int *ks = kernel_allocs(&p, k, &nk);
+      for (int x = 0; x < nk; x++) {
+        int i = ks[x];
         if (plannable(&p.a[i]) && p.a[i].pool == TIR_MEMPLAN_SHARED && p.a[i].kernel == k)
           p.a[i].pool = TIR_MEMPLAN_LOCAL, p.a[i].why = "shared, and one array for the kernel's would save nothing";
+      }
     } else if (d && d->n > nerr)
       failed = true;
   }
+  free(slot);
   if (failed) {
     free(pools);
     pm_free(&p);
@@ -932,7 +971,10 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
       else snprintf(name, sizeof name, "%s_shared", p.kernel_name[pool->kernel]);
       pool->backing = backing(c, name, pool->kind == TIR_MEMPLAN_WORKSPACE ? "global" : "shared", pool->bytes,
                               pool->align);
-      for (int i = 0; i < p.na; i++) {
+      int nk;
+      const int *ks = kernel_allocs(&p, pool->kernel, &nk);
+      for (int x = 0; x < nk; x++) {
+        int i = ks[x];
         pm_alloc *a = &p.a[i];
         if (!plannable(a) || a->pool != pool->kind || a->kernel != pool->kernel) continue;
         if (!pool->backing->span.line) pool->backing->span = a->stmt->span.line ? a->stmt->span : a->buf->span;
@@ -946,6 +988,8 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
         tir_ptrmap_put(&w.data, a->buf->data, i + 1);
       }
     }
+    for (int k = npools - 1; k >= 0; k--)
+      if (pools[k].kind == TIR_MEMPLAN_SHARED && pools[k].at && pools[k].backing) tir_ptrmap_put(&w.at_pool, pools[k].at, k + 1);
     tir_mutator m = {.expr = rw_expr, .stmt = rw_stmt, .pre_stmt = rw_pre, .buffer = rw_buffer, .ctx = c, .user = &w};
     out = tir_func_copy(c, f);
     out->body = tir_mutate_stmt(&m, f->body);
@@ -956,6 +1000,7 @@ tir_func *tir_plan_memory(tir_ctx *c, const tir_func *f, const tir_memplan_opts 
     tir_ptrmap_free(&w.view);
     tir_ptrmap_free(&w.data);
     tir_ptrmap_free(&w.is_view);
+    tir_ptrmap_free(&w.at_pool);
   }
   free(pools);
   pm_free(&p);
@@ -1024,6 +1069,78 @@ static void human_bytes(sbuf *b, int64_t n) {
   else sb_printf(b, "%.2fGiB", x / (1024.0 * 1024 * 1024));
 }
 
+/* the peak of the live bytes over steps 0 .. steps - 1 (the first step at
+ * the largest), a value and the one it took in place of (live together at
+ * the step that hands over) counted once: a sweep over the ranges' ends, not
+ * a count of every value at every step */
+typedef struct pk_event {
+  int64_t at, delta;
+} pk_event;
+
+static int cmp_event(const void *a, const void *b) {
+  int64_t x = ((const pk_event *)a)->at, y = ((const pk_event *)b)->at;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_value_name(const void *a, const void *b) {
+  return strcmp((*(const tir_memplan_value *const *)a)->name, (*(const tir_memplan_value *const *)b)->name);
+}
+
+static void add_range(pk_event **ev, int *n, int *cap, int64_t lo, int64_t hi, int64_t steps, int64_t delta) {
+  if (lo < 0) lo = 0;
+  if (hi > steps) hi = steps;
+  if (lo >= hi || !delta) return;
+  if (*n + 2 > *cap) {
+    *cap = *cap ? 2 * *cap : 64;
+    *ev = xrealloc(*ev, sizeof **ev * (size_t)*cap);
+  }
+  (*ev)[(*n)++] = (pk_event){lo, delta};
+  (*ev)[(*n)++] = (pk_event){hi, -delta};
+}
+
+static void peak_live(const tir_memplan_report *r, int64_t *peak, int64_t *peak_at) {
+  pk_event *ev = NULL;
+  int n = 0, cap = 0;
+  for (int i = 0; i < r->nallocs; i++) {
+    const tir_memplan_alloc *al = &r->allocs[i];
+    const tir_memplan_value **by_name = NULL;
+    for (int j = 0; j < al->nvalues; j++) {
+      const tir_memplan_value *v = &al->values[j];
+      if (v->bytes <= 0) continue;
+      add_range(&ev, &n, &cap, v->first, v->end, r->steps, v->bytes);
+      if (!v->shares) continue;
+      if (!by_name) { /* the alloc's values by name, for the ones shared */
+        by_name = xrealloc(NULL, sizeof *by_name * (size_t)al->nvalues);
+        for (int k = 0; k < al->nvalues; k++) by_name[k] = &al->values[k];
+        qsort(by_name, (size_t)al->nvalues, sizeof *by_name, cmp_value_name);
+      }
+      int lo = 0, hi = al->nvalues; /* the first named v->shares */
+      while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strcmp(by_name[mid]->name, v->shares) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      for (int k = lo; k < al->nvalues && !strcmp(by_name[k]->name, v->shares); k++) {
+        const tir_memplan_value *w = by_name[k];
+        add_range(&ev, &n, &cap, v->first > w->first ? v->first : w->first, v->end < w->end ? v->end : w->end,
+                  r->steps, -(w->bytes < v->bytes ? w->bytes : v->bytes));
+      }
+    }
+    free(by_name);
+  }
+  qsort(ev, (size_t)n, sizeof *ev, cmp_event);
+  *peak = -1;
+  *peak_at = 0;
+  int64_t live = 0;
+  if (r->steps > 0 && (!n || ev[0].at > 0)) *peak = 0; /* step 0, before any range */
+  for (int k = 0; k < n;) {
+    int64_t at = ev[k].at;
+    for (; k < n && ev[k].at == at; k++) live += ev[k].delta;
+    if (at < r->steps && live > *peak) *peak = live, *peak_at = at;
+  }
+  free(ev);
+}
+
 char *tir_memplan_report_text(const tir_memplan_report *r) {
   sbuf b = {0};
   sb_printf(&b, "BufferAssignment:\n");
@@ -1069,21 +1186,7 @@ char *tir_memplan_report_text(const tir_memplan_report *r) {
   /* the peak: values live at a step, a value and the one it took in place
    * of (live together at the step that hands over) counted once */
   int64_t peak_at = 0, peak = -1;
-  for (int64_t t = 0; t < r->steps; t++) {
-    int64_t live = 0;
-    for (int i = 0; i < r->nallocs; i++)
-      for (int j = 0; j < r->allocs[i].nvalues; j++) {
-        const tir_memplan_value *v = &r->allocs[i].values[j];
-        if (!(v->first <= t && t < v->end && v->bytes > 0)) continue;
-        live += v->bytes;
-        if (!v->shares) continue;
-        for (int k = 0; k < r->allocs[i].nvalues; k++) {
-          const tir_memplan_value *w = &r->allocs[i].values[k];
-          if (!strcmp(w->name, v->shares) && w->first <= t && t < w->end) live -= w->bytes < v->bytes ? w->bytes : v->bytes;
-        }
-      }
-    if (live > peak) peak = live, peak_at = t;
-  }
+  peak_live(r, &peak, &peak_at);
   if (peak >= 0) {
     sb_printf(&b, "  Live ranges at %lld (peak):\n", (long long)peak_at);
     for (int i = 0; i < r->nallocs; i++)

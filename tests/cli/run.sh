@@ -106,6 +106,13 @@ for i in range(n // 2): print(f"        A{2*i+1}[j] = A{2*i}[j]")' >"$tmp/params
 check deep-params 0 "A39999_1 = T.decl_buffer" sh -c 'ulimit -s 8192; exec "$0" --passes=flatten "$1"' "$tirc" "$tmp/params40k.tir"
 check deep-params-c 0 "A39999\[j\] = A39998\[j\]" sh -c 'ulimit -s 8192; exec "$0" --emit=c "$1"' "$tirc" "$tmp/params40k.tir"
 check stack-overflow 1 "params40k.tir: error: the program is nested too deeply for tirc's stack \(set TIR_STACK_MB to more than 2\)" env TIR_STACK_MB=2 "$tirc" --emit=c "$tmp/params40k.tir"
+# many kernels, each with its shared temporaries, under as many chained
+# allocations (bench/gen_huge.py): PlanMemory's pools per kernel, and the
+# peak --emit=buffer-assignment finds by a sweep is the one a count at every
+# step finds (also on the examples, two with values in place)
+python3 "$root/bench/gen_huge.py" reductions 40 >"$tmp/red40.tir"
+check many-kernels-plan 0 "red_buf39\[tx\] = A_1\[tx \+ 1248\]" "$tirc" --passes=default,plan_memory "$tmp/red40.tir"
+check many-kernels-peak 0 "peak_check: [0-9]+ reports, 0 wrong" python3 "$root/tests/cli/peak_check.py" "$tirc" "$tmp/red40.tir" "$root"/examples/*.tir "$root"/tests/exec/*.tir
 # the interval packer alone
 printf 'id,lower,upper,size\na,0,10,300\nb,0,10,700\nc,10,20,500\nd,10,20,500\n' >"$tmp/rect.csv" # OPT = LB = 1000
 check plan-ok 0 "plan: 4 buffers, lower bound 1000, arena 1000, gap 0.00%, proven optimal" "$tirc" --plan-intervals="$tmp/rect.csv" -o "$tmp/plan.csv"
