@@ -34,21 +34,28 @@ static void pr_region(printer *p, const tir_buffer_region *r);
 
 static void pr_attr_val(printer *p, const tir_attr_val *a);
 
+typedef struct key_at {
+  const char *key;
+  int i;
+} key_at;
+
+/* by key, then as written (a stable order) */
+static int key_at_cmp(const void *x, const void *y) {
+  const key_at *a = x, *b = y;
+  int c = strcmp(a->key, b->key);
+  return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
 static void pr_attr_dict(printer *p, const tir_attr_val *a, const char *skip_key, const char *skip_val) {
   int n = a->n;
-  int *ord = malloc(sizeof *ord * (size_t)(n ? n : 1));
+  key_at *ord = malloc(sizeof *ord * (size_t)(n ? n : 1));
   if (!ord) abort();
-  for (int i = 0; i < n; i++) ord[i] = i;
-  for (int i = 1; i < n; i++) /* keys in sorted order, as TVM prints them */
-    for (int j = i; j > 0 && strcmp(a->keys[ord[j - 1]], a->keys[ord[j]]) > 0; j--) {
-      int t = ord[j];
-      ord[j] = ord[j - 1];
-      ord[j - 1] = t;
-    }
+  for (int i = 0; i < n; i++) ord[i] = (key_at){a->keys[i], i};
+  qsort(ord, (size_t)n, sizeof *ord, key_at_cmp); /* keys in sorted order, as TVM prints them */
   pr_puts(&p->out, "{");
   bool first = true;
   for (int k = 0; k < n; k++) {
-    int i = ord[k];
+    int i = ord[k].i;
     const tir_attr_val *v = a->items[i];
     if (skip_key && !strcmp(a->keys[i], skip_key) && v && v->kind == TIR_AV_EXPR && v->expr &&
         v->expr->kind == TIR_STRING_IMM && !strcmp(v->expr->u.str, skip_val))

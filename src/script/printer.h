@@ -50,6 +50,7 @@ typedef struct printer {
   int nnames, capnames;
   tir_ptrmap key_head; /* key -> its innermost entry's index + 1 (0: none) */
   tir_strmap taken;    /* text -> how many entries not aliases name it so */
+  tir_strmap next_suffix; /* a hint -> the suffix k to try first for hint_k (every smaller one is taken) */
   const tir_stmt **loops; /* enclosing For stmts (for T.axis.remap) */
   int nloops, caploops;
   /* free vars to declare at a block's match_buffers: var -> block */

@@ -60,6 +60,7 @@ void pr_free(printer *p) {
   free(p->names);
   tir_ptrmap_free(&p->key_head);
   tir_strmap_free(&p->taken);
+  tir_strmap_free(&p->next_suffix);
   free(p->loops);
   free(p->decl_vars);
   free(p->decl_at);
@@ -172,14 +173,22 @@ void pr_reserve_from(printer *p, int mark) {
 const char *pr_define(printer *p, const void *key, const char *hint) {
   char *base = sanitize(hint);
   char *name = base;
-  for (int i = 1; name_taken(p, name); i++) {
-    if (name != base) free(name);
+  if (name_taken(p, name)) {
+    /* the smallest free suffix, searched from past those known taken
+     * (next_suffix; a name going out of scope lowers it, pr_pop_to), so
+     * that n names of one hint take linear time, not n^2 */
+    long *next = tir_strmap_at(&p->next_suffix, base, 1);
     size_t n = strlen(base) + 24;
     name = malloc(n);
     if (!name) abort();
-    snprintf(name, n, "%s_%d", base, i);
+    long i = *next;
+    for (;; i++) {
+      snprintf(name, n, "%s_%ld", base, i);
+      if (!name_taken(p, name)) break;
+    }
+    *next = i + 1;
+    free(base);
   }
-  if (name != base) free(base);
   push_name(p, key, name, false, NULL);
   return name;
 }
@@ -197,11 +206,29 @@ void pr_define_alias(printer *p, const void *key, const char *text, const tir_bu
   push_name(p, key, s, true, buf);
 }
 
+/* hint_k out of scope: hint's next suffix is at most k again */
+static void release_suffix(printer *p, const char *name) {
+  const char *us = strrchr(name, '_');
+  if (!us || us == name || !us[1] || us[1] == '0') return;
+  long k = 0;
+  for (const char *q = us + 1; *q; q++) {
+    if (*q < '0' || *q > '9' || k > 100000000) return;
+    k = k * 10 + (*q - '0');
+  }
+  size_t len = (size_t)(us - name);
+  char *base = malloc(len + 1);
+  if (!base) abort();
+  memcpy(base, name, len);
+  base[len] = 0;
+  if (tir_strmap_get(&p->next_suffix, base, 0) > k) *tir_strmap_at(&p->next_suffix, base, 0) = k;
+  free(base);
+}
+
 void pr_pop_to(printer *p, int mark) {
   while (p->nnames > mark) {
     pr_name *e = &p->names[p->nnames - 1];
     unchain(p, e);
-    if (!e->alias) --*tir_strmap_at(&p->taken, e->text, 0);
+    if (!e->alias && --*tir_strmap_at(&p->taken, e->text, 0) == 0) release_suffix(p, e->text);
     free(e->text);
     p->nnames--;
   }
