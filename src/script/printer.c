@@ -33,6 +33,7 @@ static bool av_empty(const tir_attr_val *a) { return !a || a->n == 0; }
 static void pr_region(printer *p, const tir_buffer_region *r);
 
 static void pr_attr_val(printer *p, const tir_attr_val *a);
+static void declare_placed_vars(printer *p, const tir_stmt *s);
 
 typedef struct key_at {
   const char *key;
@@ -1274,6 +1275,7 @@ static bool prints_flat(const printer *p, const tir_stmt *s) {
  * scoped by `with ... as v:`, the others by `if True:` (TVM reads a
  * Python-constant if as its body alone, adding no node) */
 static void pr_seq_item(printer *p, const tir_stmt *s, bool last) {
+  declare_placed_vars(p, s);
   if (last || !prints_flat(p, s)) {
     pr_stmt(p, s);
     return;
@@ -1299,6 +1301,7 @@ static void pr_seq_from(printer *p, const tir_stmt *s, int from) {
 static void declare_free_buffers(printer *p, const tir_stmt *s);
 
 static void pr_stmt(printer *p, const tir_stmt *s) {
+  declare_placed_vars(p, s);
   declare_free_buffers(p, s);
   switch (s->kind) {
   case TIR_BUFFER_STORE: pr_store(p, s); break;
@@ -1652,6 +1655,124 @@ static void place_free_buffers(printer *p, const tir_stmt *body) {
   free(fp.path);
 }
 
+/* place_free_vars: a free var (T.Let's var, a symbolic var the body
+ * names) is declared, `v = T.int32()`, as TVM's printer declares it: in
+ * the innermost frame around all its uses (a statement that prints a body:
+ * not a sequence, a store or an evaluate; the function's body if none),
+ * just before that frame's statement that holds the first use (TVM adds
+ * the declaration to the frame's statements as it prints the first use).
+ * Where the first use is the frame's own header (a loop's extent), before
+ * the frame (TVM's print puts it inside, after the use). */
+typedef struct var_place {
+  const tir_ptrmap *idx; /* var -> index + 1 */
+  const tir_stmt **path;
+  int depth, cap;
+  const tir_stmt ***first; /* per var: the path to its first use */
+  int *flen, *len;         /* its length; the prefix every use shares */
+} var_place;
+
+static void vplace_use(var_place *vp, long k) {
+  if (!k || !vp->depth) return;
+  int i = (int)k - 1;
+  if (!vp->first[i]) {
+    vp->first[i] = malloc(sizeof **vp->first * (size_t)vp->depth);
+    if (!vp->first[i]) abort();
+    memcpy(vp->first[i], vp->path, sizeof **vp->first * (size_t)vp->depth);
+    vp->flen[i] = vp->len[i] = vp->depth;
+    return;
+  }
+  if (vp->len[i] > vp->depth) vp->len[i] = vp->depth;
+  while (vp->len[i] > 1 && vp->first[i][vp->len[i] - 1] != vp->path[vp->len[i] - 1]) vp->len[i]--;
+}
+
+static tir_stmt *vplace_pre(tir_mutator *m, tir_stmt *s) {
+  var_place *vp = m->user;
+  if (vp->depth == vp->cap) {
+    vp->cap = vp->cap ? vp->cap * 2 : 64;
+    vp->path = realloc(vp->path, sizeof *vp->path * (size_t)vp->cap);
+    if (!vp->path) abort();
+  }
+  vp->path[vp->depth++] = s;
+  return NULL;
+}
+
+static tir_stmt *vplace_post(tir_mutator *m, tir_stmt *s) {
+  ((var_place *)m->user)->depth--;
+  return s;
+}
+
+static tir_expr *vplace_expr(tir_mutator *m, tir_expr *e) {
+  var_place *vp = m->user;
+  if (e->kind == TIR_VAR) vplace_use(vp, tir_ptrmap_get(vp->idx, e, 0));
+  return e;
+}
+
+static bool is_frame(const tir_stmt *s) {
+  return s->kind != TIR_SEQ && s->kind != TIR_BUFFER_STORE && s->kind != TIR_EVALUATE;
+}
+
+static bool sig_var_cb(tir_visitor *v, const tir_expr *e) {
+  if (e->kind == TIR_VAR) tir_ptrmap_put(v->user, e, 1);
+  return true;
+}
+
+static void place_free_vars(printer *p, const tir_func *f, const var_list *fv, const bool *placed) {
+  const tir_stmt *body = f->body;
+  tir_ptrmap_free(&p->fv_at);
+  tir_ptrmap_free(&p->fv_stmts);
+  if (p->fv_off || !fv->n || !body) return;
+  /* a var the signature's buffers name is declared at the top, after them */
+  tir_ptrmap sig = {0};
+  tir_visitor sv = {.expr = sig_var_cb, .user = &sig};
+  for (int i = 0; i < f->nparams; i++)
+    if (f->buffer_map && f->buffer_map[i]) scan_buffer_fields(&sv, f->buffer_map[i]);
+  tir_ptrmap idx = {0};
+  for (int i = 0; i < fv->n; i++)
+    if (!placed[i] && !tir_ptrmap_get(&sig, fv->v[i], 0)) tir_ptrmap_put(&idx, fv->v[i], i + 1);
+  tir_ptrmap_free(&sig);
+  var_place vp = {.idx = &idx};
+  vp.first = calloc((size_t)fv->n, sizeof *vp.first);
+  vp.flen = calloc((size_t)fv->n, sizeof *vp.flen);
+  vp.len = calloc((size_t)fv->n, sizeof *vp.len);
+  if (!vp.first || !vp.flen || !vp.len) abort();
+  tir_mutator m = {.pre_stmt = vplace_pre, .stmt = vplace_post, .expr = vplace_expr, .user = &vp};
+  tir_mutate_stmt(&m, (tir_stmt *)body);
+  for (int i = 0; i < fv->n; i++) {
+    const tir_stmt **path = vp.first[i];
+    if (!path) continue;
+    int fi = vp.len[i] - 1; /* the innermost frame on the shared path (-1: the function's) */
+    while (fi >= 0 && !is_frame(path[fi])) fi--;
+    const tir_stmt *at;
+    if (fi + 1 >= vp.flen[i]) {
+      at = path[fi < 0 ? 0 : fi]; /* the first use in the frame's own header: before the frame */
+    } else {
+      int c = fi + 1; /* the frame's body, through its sequences, to the statement of the first use */
+      while (c + 1 < vp.flen[i] && path[c]->kind == TIR_SEQ) c++;
+      at = path[c];
+    }
+    if (at == body && body->kind != TIR_SEQ) continue; /* the top, where it is declared already */
+    tir_ptrmap_put(&p->fv_at, fv->v[i], (long)(intptr_t)at);
+    tir_ptrmap_put(&p->fv_stmts, at, 1);
+  }
+  for (int i = 0; i < fv->n; i++) free(vp.first[i]);
+  free(vp.first);
+  free(vp.flen);
+  free(vp.len);
+  free(vp.path);
+  tir_ptrmap_free(&idx);
+}
+
+/* the free vars placed before s (place_free_vars), in the order of the
+ * function's free vars */
+static void declare_placed_vars(printer *p, const tir_stmt *s) {
+  const var_list *fv = p->placed_fv;
+  if (!fv || !tir_ptrmap_get(&p->fv_stmts, s, 0)) return;
+  for (int i = 0; i < fv->n; i++) {
+    const tir_expr *v = fv->v[i];
+    if ((const tir_stmt *)(intptr_t)tir_ptrmap_get(&p->fv_at, v, 0) == s && !pr_lookup(p, v)) declare_var(p, v);
+  }
+}
+
 /* the vars used but bound nowhere in f, in order of first use, with
  * their use counts; a buffer accessed over a data var bound nowhere goes
  * to p->free_bufs instead of its data var (declare_free_buffers) */
@@ -1991,7 +2112,7 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
     }
   }
   for (int i = 0; i < fv->n; i++) {
-    if (placed[i] || pr_lookup(p, fv->v[i])) continue;
+    if (placed[i] || pr_lookup(p, fv->v[i]) || tir_ptrmap_get(&p->fv_at, fv->v[i], 0)) continue;
     declare_var(p, fv->v[i]);
   }
   for (int i = 0; i < f->nparams; i++) {
@@ -2127,7 +2248,7 @@ static void pr_func_body(printer *p, const tir_func *f) {
   }
 }
 
-static void pr_func(printer *p, const tir_func *f) {
+static void pr_func_once(printer *p, const tir_func *f) {
   int mark = p->nnames;
   var_list fv = {0};
   free_vars_of(p, f, &fv);
@@ -2137,12 +2258,15 @@ static void pr_func(printer *p, const tir_func *f) {
   place_ctx pc = {p, &fv, placed};
   tir_visitor pv = {.stmt = place_stmt, .user = &pc};
   tir_visit_stmt(&pv, f->body);
+  place_free_vars(p, f, &fv, placed);
+  p->placed_fv = &fv;
   find_handle_uses(p, f);
   pr_signature(p, f);
   p->indent++;
   pr_func_prologue(p, f, &fv, placed);
   pr_func_body(p, f);
   p->indent--;
+  p->placed_fv = NULL;
   free(placed);
   free(p->handle_used);
   p->handle_used = NULL;
@@ -2150,6 +2274,23 @@ static void pr_func(printer *p, const tir_func *f) {
   p->ndecl = 0;
   p->nenv = 0;
   pr_pop_to(p, mark);
+}
+
+/* printed again with every free var at the top where a placed one was
+ * named before its declaration (printed as part of another statement) */
+static void pr_func(printer *p, const tir_func *f) {
+  size_t at = p->out.len;
+  p->fv_missed = false;
+  pr_func_once(p, f);
+  if (!p->fv_missed) return;
+  p->out.len = at;
+  p->out.s[at] = 0;
+  p->fv_off = true;
+  pr_func_once(p, f);
+  p->fv_off = false;
+  p->fv_missed = false;
+  tir_ptrmap_free(&p->fv_at);
+  tir_ptrmap_free(&p->fv_stmts);
 }
 
 static void pr_imports(printer *p, bool module, bool relax, bool typing, const tir_print_opts *o) {

@@ -75,6 +75,14 @@ typedef struct printer {
   const tir_stmt **free_at;
   tir_ptrmap free_stmts;
   bool *handle_used; /* the function printed: its handle params the body names (malloc'd) */
+  /* free vars declared where TVM's printer declares them (place_free_vars):
+   * var -> the statement printed after its declaration (fv_at), stmt -> 1
+   * when some var is; fv_missed: a placed var was printed before it was
+   * declared (the function is printed again with them at the top) */
+  tir_ptrmap fv_at;
+  tir_ptrmap fv_stmts;
+  bool fv_missed, fv_off;
+  const struct var_list *placed_fv; /* the function's free vars while it prints */
 } printer;
 
 void pr_init(printer *p, tir_dialect d);

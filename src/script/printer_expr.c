@@ -61,6 +61,8 @@ void pr_free(printer *p) {
   tir_ptrmap_free(&p->key_head);
   tir_strmap_free(&p->taken);
   tir_strmap_free(&p->next_suffix);
+  tir_ptrmap_free(&p->fv_at);
+  tir_ptrmap_free(&p->fv_stmts);
   free(p->loops);
   free(p->decl_vars);
   free(p->decl_at);
@@ -240,6 +242,7 @@ void pr_var_name(printer *p, const tir_expr *v) {
     pr_puts(&p->out, n);
     return;
   }
+  if (tir_ptrmap_get(&p->fv_at, v, 0)) p->fv_missed = true; /* placed after this use */
   char *s = sanitize(v->u.var.name);
   pr_puts(&p->out, s);
   free(s);
