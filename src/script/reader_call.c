@@ -563,7 +563,32 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     if (!strncmp(op, "tir.", 4)) op += 4;
     else if (!strncmp(op, "tirx.", 5)) op += 5; /* TVM 0.27 names its ops tirx.* */
     op = tir_intrin_from_tvm_op(r->c, op); /* tirx.simdgroup_load is T.metal.simdgroup_load */
-    if (tir_intrin_lookup(op)) {
+    const tir_intrin *in = tir_intrin_lookup(op);
+    int n = a->npos - 2;
+    if (in && in->arity == TIR_ARITY_RANGE && (n < in->min_args || (in->max_args >= 0 && n > in->max_args))) {
+      /* TVM's Call checks no arity: T.call_intrin("void",
+       * "tirx.tvm_storage_sync") is read, and printed T.tvm_storage_sync(),
+       * which TVM's parser then refuses.  Kept as an opaque call named as
+       * written ("tirx.tvm_storage_sync": no pass knows it, the code
+       * generators and the interpreter refuse it) and printed back as the
+       * T.call_intrin it is */
+      const char *raw = a->pos[1].s;
+      char *nm = tir_alloc(r->c, strlen(raw) + 6);
+      sprintf(nm, "%s%s", strncmp(raw, "tir.", 4) && strncmp(raw, "tirx.", 5) ? "tirx." : "", raw);
+      if (!strncmp(nm, "tir.", 4)) sprintf(nm, "tirx.%s", raw + 4);
+      char want[48];
+      if (in->max_args < 0) snprintf(want, sizeof want, "at least %d", in->min_args);
+      else if (in->min_args == in->max_args) snprintf(want, sizeof want, "%d", in->min_args);
+      else snprintf(want, sizeof want, "%d to %d", in->min_args, in->max_args);
+      tir_warning(r->d, a->sp, "T.call_intrin of '%s' with %d argument%s (T.%s takes %s): kept as an opaque call, "
+                  "as TVM reads it unchecked; no pass knows it, and the code generators refuse it",
+                  nm, n, n == 1 ? "" : "s", in->name, want);
+      tir_expr *e = tir_call(r->c, t, nm, args + 1, n);
+      e->span = a->sp;
+      e->u.call.written_out = true;
+      return typed_pointer(r, rv_expr(e, a->sp), a->pos[0]);
+    }
+    if (in) {
       /* the dtype written is the call's: one the intrinsic's rule would
        * change (T.call_intrin("float32", "tirx.exp", x) of a bfloat16 x)
        * is refused, not retyped */
