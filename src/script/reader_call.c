@@ -1648,7 +1648,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     a->pos[0] = ld;
   }
   if (tir_intrin_lookup(name) && tir_intrin_call_intrin_only(tir_intrin_lookup(name))) {
-    tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
+    if (!strcmp(name, "buffer_offset")) /* TVM prints it so, but reads A.elem_offset_of([i, j]) */
+      tir_error(r->d, a->sp, "TVM has no T.buffer_offset (its print of A.elem_offset_of([i, j])): write "
+                             "A.elem_offset_of([i, j]) or T.call_intrin(dtype, \"tirx.buffer_offset\", ...)");
+    else
+      tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
     return rv_err();
   }
   if ((!strncmp(name, "metal.", 6) || !strncmp(name, "webgpu.", 7)) && tir_intrin_lookup(name) &&
@@ -2453,6 +2457,69 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
   return (rval){.k = RV_TUPLE, .items = items, .n = 1, .is_list = true, .sp = a.sp};
 }
 
+/* A.elem_offset_of(indices, inner=True), A.byte_offset_of(...): TVM
+ * 0.27's int32 call tirx.buffer_offset(A[indices]) (BufferOffsetOfp),
+ * A.elem_offset + it where inner is false, and that * the dtype's bits // 8
+ * for the bytes; TVM prints the call T.buffer_offset(A[i, j]), which it
+ * does not read, and tirc prints it A.elem_offset_of([i, j]) */
+static rval offset_of_call(rd *r, tir_buffer *b, const char *m, TSNode n) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  a.sp = rd_span(n);
+  rval *ix = rd_arg(&a, 0, "indices"), *inner = rd_arg(&a, 1, "inner");
+  int want = 1 + (inner != NULL);
+  for (int i = 0; i < a.nkw; i++)
+    if (strcmp(a.kw[i], "indices") && strcmp(a.kw[i], "inner")) {
+      tir_error(r->d, a.kwsp[i], "%s.%s takes no keyword argument '%s'", b->name, m, a.kw[i]);
+      return rv_err();
+    }
+  if (!ix || a.npos + a.nkw != want || (a.npos >= 1 && rd_kwarg(&a, "indices")) || (a.npos >= 2 && rd_kwarg(&a, "inner"))) {
+    tir_error(r->d, a.sp, "%s.%s expects (indices, inner=True)", b->name, m);
+    return rv_err();
+  }
+  if (ix->k != RV_TUPLE) {
+    tir_error(r->d, ix->sp.line ? ix->sp : a.sp, "%s.%s takes a list of indices (TVM's Array of exprs)", b->name, m);
+    return rv_err();
+  }
+  bool in = true;
+  if (inner) {
+    if (inner->k == RV_NONE) in = false;
+    else if (inner->k == RV_INT || inner->k == RV_BOOL) in = inner->i != 0;
+    else if (inner->k == RV_FLOAT) in = inner->f != 0;
+    else {
+      tir_error(r->d, inner->sp.line ? inner->sp : a.sp, "%s.%s: inner= is tested as a Python truth value; give True or False",
+                b->name, m);
+      return rv_err();
+    }
+  }
+  if (ix->n != b->ndim) {
+    tir_error(r->d, ix->sp.line ? ix->sp : a.sp, "%s.%s: buffer '%s' is %d-dimensional, indexed with %d indices",
+              b->name, m, b->name, b->ndim, ix->n);
+    return rv_err();
+  }
+  for (int i = 0; i < ix->n; i++)
+    if (ix->items[i].k == RV_REGION || ix->items[i].k == RV_TUPLE || ix->items[i].k == RV_STR) {
+      tir_error(r->d, ix->items[i].sp.line ? ix->items[i].sp : a.sp, "%s.%s takes an index expression here", b->name, m);
+      return rv_err();
+    }
+  rval lv = rd_buffer_load(r, b, *ix, a.sp);
+  if (lv.k == RV_ERR) return lv;
+  if (lv.k != RV_EXPR || !lv.e || lv.e->kind != TIR_BUFFER_LOAD || lv.e->dtype.lanes != b->dtype.lanes) {
+    tir_error(r->d, a.sp, "%s.%s takes one element's indices (no slice)", b->name, m);
+    return rv_err();
+  }
+  tir_expr *args[1] = {lv.e};
+  tir_expr *call = tir_call(r->c, TIR_INT32, "buffer_offset", args, 1);
+  call->span = a.sp;
+  rval v = rv_expr(call, a.sp);
+  if (!in) v = rd_binop(r, "+", rv_expr(b->elem_offset, a.sp), v, a.sp);
+  if (!strcmp(m, "byte_offset_of") && v.k != RV_ERR) {
+    v = rd_binop(r, "*", v, (rval){.k = RV_INT, .i = b->dtype.bits, .sp = a.sp}, a.sp);
+    if (v.k != RV_ERR) v = rd_binop(r, "//", v, (rval){.k = RV_INT, .i = 8, .sp = a.sp}, a.sp);
+  }
+  return v;
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
@@ -2543,6 +2610,8 @@ rval rd_eval_call(rd *r, TSNode n) {
       c.pos = pos, c.npos = 2, c.sp = a.sp;
       return cast_call(r, &c, false);
     }
+    if (obj.k == RV_BUFFER && (!strcmp(m, "elem_offset_of") || !strcmp(m, "byte_offset_of")))
+      return offset_of_call(r, obj.buf, m, n);
     if (obj.k == RV_BUFFER && (!strcmp(m, "scope") || !strcmp(m, "ptr_to") || !strcmp(m, "offset_of")))
       return buffer_method(r, obj.buf, m, n);
     tir_error(r->d, rd_span(fn), "unsupported method '%s'", m);
