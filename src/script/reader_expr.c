@@ -570,7 +570,33 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   return true;
 }
 
-tir_attr_val *rd_as_attr(rd *r, rval v) {
+static tir_attr_val *as_attr(rd *r, rval v, bool nested);
+
+tir_attr_val *rd_as_attr(rd *r, rval v) { return as_attr(r, v, false); }
+
+/* a dict nested in an attribute value with a key that is no string: TVM's
+ * Map<Any, Any> ({"p": {1: 2}}), kept in the order written */
+static tir_attr_val *as_map(rd *r, rval v) {
+  tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(2 * v.n + 1));
+  for (int i = 0; i < v.n; i++) {
+    rval k = v.keys[i];
+    if ((k.k == RV_TUPLE && k.is_list) || k.k == RV_DICT) { /* Python cannot hash them */
+      tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", k.k == RV_DICT ? "dict" : "list");
+      return NULL;
+    }
+    if (!(items[2 * i] = as_attr(r, k, true))) return NULL;
+    if (items[2 * i]->kind == TIR_AV_RANGE || items[2 * i]->kind == TIR_AV_ITER_VAR) { /* as Python's */
+      tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", items[2 * i]->kind == TIR_AV_RANGE ? "Range" : "IterVar");
+      return NULL;
+    }
+    if (!(items[2 * i + 1] = as_attr(r, v.items[i], true))) return NULL;
+  }
+  tir_attr_val *m = tir_av_list(r->c, items, 2 * v.n);
+  m->kind = TIR_AV_MAP;
+  return m;
+}
+
+static tir_attr_val *as_attr(rd *r, rval v, bool nested) {
   /* a Python float stays a Python float (TVM boxes it as a double): a
    * float64 constant, printed back bare */
   if (v.k == RV_FLOAT) return tir_av_expr(r->c, with_span(r, tir_float(r->c, TIR_FLOAT64, v.f), v.sp));
@@ -579,15 +605,18 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
   if (v.k == RV_TUPLE) {
     tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++)
-      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+      if (!(items[i] = as_attr(r, v.items[i], true))) return NULL;
     return tir_av_list(r->c, items, v.n);
   }
   if (v.k == RV_DICT) {
+    bool strs = true;
+    for (int i = 0; i < v.n; i++) strs = strs && v.keys[i].k == RV_STR;
+    if (!strs && nested) return as_map(r, v);
     tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
     const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) {
       if (!(keys[i] = rd_as_str(r, v.keys[i], "an attribute key"))) return NULL;
-      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+      if (!(items[i] = as_attr(r, v.items[i], true))) return NULL;
     }
     return tir_av_dict(r->c, keys, items, v.n);
   }
