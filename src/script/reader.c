@@ -362,9 +362,12 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
     uint32_t k = rd_child_count(n);
     for (uint32_t j = 0; j < k; j++) {
       TSNode c = rd_child(n, j);
-      if (rd_is(c, "interpolation")) {
-        *bad = c;
-        return false;
+      if (rd_is(c, "interpolation")) { /* f"k{i}": of a constant (reader_expr.c formats it) */
+        if (rd_child_count(c) != 1 || !const_syntax(r, rd_child(c, 0), depth + 1, bad)) {
+          if (rd_child_count(c) != 1) *bad = c;
+          return false;
+        }
+        continue;
       }
       if (rd_is(c, "string") && !const_syntax(r, c, depth + 1, bad)) return false;
     }
@@ -398,6 +401,7 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
              !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript") &&
              !rd_is(n, "slice") && !rd_is(n, "list_comprehension") && !rd_is(n, "for_in_clause") &&
              !rd_is(n, "if_clause") && !rd_is(n, "dictionary") && !rd_is(n, "pair") &&
+             !rd_is(n, "dictionary_comprehension") &&
              !rd_is(n, "generator_expression")) {
     *bad = n;
     return false;
@@ -585,8 +589,8 @@ static bool module_const(rd *r, TSNode s) {
     tir_error(r->d, rd_span(bad),
               "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
               "list or dict of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len, sum, str, tuple, list or "
-              "range, or operators, comparisons, conditionals, subscripts, slices, list comprehensions and generator "
-              "expressions on them "
+              "range, or operators, comparisons, conditionals, subscripts, slices, list and dict comprehensions, generator "
+              "expressions and f-strings without a format spec on them "
               "and on names bound so before%s)",
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;

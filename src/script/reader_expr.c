@@ -1432,6 +1432,8 @@ bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
 
 /* [body for x in items if cond]: evaluated where it is read, as TVM's parser
  * evaluates it in Python (one `for`, over Python values) */
+static bool hashable_key(rd *r, rval k);
+
 static rval list_comprehension(rd *r, TSNode n) {
   TSNode body = rd_field(n, "body"), clause = {0};
   uint32_t cnt = rd_child_count(n), nfor = 0;
@@ -1439,14 +1441,16 @@ static rval list_comprehension(rd *r, TSNode n) {
     if (rd_is(rd_child(n, i), "for_in_clause")) clause = rd_child(n, i), nfor++;
   TSNode target = nfor == 1 ? rd_field(clause, "left") : (TSNode){0};
   if (nfor != 1 || !rd_is(target, "identifier")) {
-    tir_error(r->d, rd_span(n), "a list comprehension with one `for` over one name is supported");
+    tir_error(r->d, rd_span(n), "a comprehension with one `for` over one name is supported");
     return rv_err();
   }
   rval *items;
   int ni;
   if (!rd_iter_items(r, rd_field(clause, "right"), &items, &ni)) return rv_err();
-  rval v = {.k = RV_TUPLE, .is_list = true, .sp = rd_span(n)};
+  bool dict = rd_is(n, "dictionary_comprehension"); /* {k: v for x in items}: body a pair */
+  rval v = {.k = dict ? RV_DICT : RV_TUPLE, .is_list = !dict, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(ni + 1));
+  if (dict) v.keys = tir_alloc(r->c, sizeof *v.keys * (size_t)(ni + 1));
   const char *name = rd_text(r, target);
   if ((r->comp_items += ni) > 4 * RD_MAX_COMPREHENSION) { /* nested comprehensions multiply */
     tir_error(r->d, rd_span(n), "list comprehensions of more than %d values in all", 4 * RD_MAX_COMPREHENSION);
@@ -1471,9 +1475,27 @@ static rval list_comprehension(rd *r, TSNode n) {
       }
       keep = cv.i != 0;
     }
-    rval x = keep ? rd_eval(r, body) : (rval){.k = RV_NONE};
+    rval key = {.k = RV_NONE};
+    if (keep && dict) {
+      key = rd_eval(r, rd_field(body, "key"));
+      if (key.k == RV_ERR || !hashable_key(r, key)) {
+        rd_pop_syms(r, mark);
+        return rv_err();
+      }
+    }
+    rval x = keep ? rd_eval(r, dict ? rd_field(body, "value") : body) : (rval){.k = RV_NONE};
     rd_pop_syms(r, mark);
     if (x.k == RV_ERR) return rv_err();
+    if (keep && dict) { /* a key again: its first place, the last value (Python's) */
+      int same = -1;
+      for (int j = 0; j < v.n && same < 0; j++)
+        if (py_eq(v.keys[j], key) == 1) same = j;
+      if (same >= 0) {
+        v.items[same] = x;
+        continue;
+      }
+      v.keys[v.n] = key;
+    }
     if (keep) v.items[v.n++] = x;
   }
   return v;
@@ -1508,6 +1530,17 @@ static rval sequence(rd *r, TSNode n, bool is_list) {
   return bad ? rv_err() : v;
 }
 
+/* Python's hash of a dict key: a list or a dict has none */
+static bool hashable_key(rd *r, rval k) {
+  if ((k.k == RV_TUPLE && k.is_list) || k.k == RV_DICT) {
+    tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", k.k == RV_DICT ? "dict" : "list");
+    return false;
+  }
+  for (int i = 0; k.k == RV_TUPLE && i < k.n; i++)
+    if (!hashable_key(r, k.items[i])) return false;
+  return true;
+}
+
 static rval dictionary(rd *r, TSNode n) {
   uint32_t cnt = rd_child_count(n);
   rval v = {.k = RV_DICT, .sp = rd_span(n)};
@@ -1523,9 +1556,10 @@ static rval dictionary(rd *r, TSNode n) {
     }
     rval k = rd_eval(r, rd_field(p, "key")), x = rd_eval(r, rd_field(p, "value"));
     if (k.k == RV_ERR || x.k == RV_ERR) bad = true;
+    else if (!hashable_key(r, k)) return rv_err();
     int same = -1; /* a key given again: Python keeps its first place and the last value */
-    for (int j = 0; k.k == RV_STR && j < v.n && same < 0; j++)
-      if (v.keys[j].k == RV_STR && !strcmp(v.keys[j].s, k.s)) same = j;
+    for (int j = 0; j < v.n && same < 0; j++)
+      if (py_eq(v.keys[j], k) == 1) same = j;
     if (same >= 0) {
       v.items[same] = x;
       continue;
@@ -2193,7 +2227,7 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "comparison_operator")) v = comparison(r, n);
   else if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) v = sequence(r, n, false);
   else if (!strcmp(t, "list")) v = sequence(r, n, true);
-  else if (!strcmp(t, "list_comprehension")) v = list_comprehension(r, n);
+  else if (!strcmp(t, "list_comprehension") || !strcmp(t, "dictionary_comprehension")) v = list_comprehension(r, n);
   else if (!strcmp(t, "generator_expression") && r->module_eval) { /* sum(k * k for k in R): Python's */
     v = list_comprehension(r, n);
     v.is_list = false;
