@@ -1000,6 +1000,18 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool top
    * one, as in Python, while a hygienic macro defined between the two still
    * sees the earlier; a body's own is dropped at the function's end) */
   r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals, ++r->macro_seq};
+  /* `m = 3` then `@T.macro def m`: the def rebinds the module's name, as
+   * Python's (the later binding wins): bound again, to the macro */
+  bool bound = false;
+  for (int i = 0; top && i < r->nglobals && !bound; i++) bound = !strcmp(r->globals[i].name, name);
+  if (bound && r->nglobals < MAX_GLOBALS) {
+    if (r->nglobals == r->capglobals) {
+      r->capglobals = r->capglobals ? 2 * r->capglobals : 8;
+      r->globals = realloc(r->globals, sizeof *r->globals * (size_t)r->capglobals);
+      if (!r->globals) abort();
+    }
+    r->globals[r->nglobals++] = (rd_sym){.name = name, .val = {.k = RV_MACRO, .i = r->nmacros - 1, .sp = rd_span(def)}};
+  }
 }
 
 /* With no import line at all, read as TVM's from_source does: T is tirx's
