@@ -429,7 +429,7 @@ static bool checked_tuple(const rd *r, rval v) {
 
 static bool const_value(rd *r, rval v) {
   switch (v.k) {
-    case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: return true;
+    case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: case RV_BIGINT: return true;
     case RV_EXPR: return tir_is_constant_valued(v.e);
     case RV_TUPLE:
       if (checked_tuple(r, v)) return true;

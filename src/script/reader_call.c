@@ -1823,6 +1823,22 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
     *out = v;
     return true;
   }
+  if (x.k == RV_BIGINT) { /* a Python int past int64 */
+    __int128 v = rd_big_of(x);
+    char buf[48];
+    if (!strcmp(name, "str")) {
+      rd_big_str(v, buf);
+      *out = (rval){.k = RV_STR, .s = tir_strdup(r->c, buf), .sp = a.sp};
+    } else if (!strcmp(name, "float")) *out = (rval){.k = RV_FLOAT, .f = (double)v, .sp = a.sp};
+    else if (!strcmp(name, "bool")) *out = (rval){.k = RV_BOOL, .i = 1, .sp = a.sp};
+    else if (!strcmp(name, "int")) *out = x;
+    else if (!strcmp(name, "abs")) *out = rd_big_val(v < 0 ? -v : v, a.sp);
+    else {
+      rd_big_str(v, buf);
+      tir_error(r->d, x.sp, "Python's %s of the int %s (past int64) is not supported", name, buf);
+    }
+    return true;
+  }
   if (!strcmp(name, "str")) { /* str(4) is "4", as the module's Python makes it */
     char buf[64];
     if (x.k == RV_STR) {
@@ -2630,7 +2646,7 @@ rval rd_eval_call(rd *r, TSNode n) {
       if (a.npos == 1) return a.pos[0];
     }
     bool nums = a.npos >= 2 && !a.nkw;
-    for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT;
+    for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT || a.pos[i].k == RV_BIGINT;
     if (!nums) {
       tir_error(r->d, a.sp, "Python's %s takes Python numbers here; use T.%s for TIR values", rd_text(r, fn),
                 rd_text(r, fn));

@@ -80,9 +80,22 @@ static rval int_literal(rd *r, TSNode n) {
     if (v > (UINT64_MAX - (uint64_t)dg) / (uint64_t)base) over = true;
     else v = v * (uint64_t)base + (uint64_t)dg;
   }
-  if (over || v > (uint64_t)INT64_MAX) {
-    tir_error(r->d, sp, "integer literal %s out of range for int64", t);
-    return rv_err();
+  if (over || v > (uint64_t)INT64_MAX) { /* a Python int past int64: in 128 bits */
+    unsigned __int128 w = 0;
+    const char *q = t;
+    int b = literal_base(&q);
+    bool wide_over = false;
+    for (; *q && !wide_over; q++) {
+      if (*q == '_') continue;
+      int dg = *q >= '0' && *q <= '9' ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : *q - 'A' + 10;
+      wide_over = w > (((unsigned __int128)1 << 127) - 1 - (unsigned)dg) / (unsigned)b;
+      w = w * (unsigned)b + (unsigned)dg;
+    }
+    if (wide_over) {
+      tir_error(r->d, sp, "integer literal %s out of range (tirc holds Python ints to 2**127)", t);
+      return rv_err();
+    }
+    return rd_big_val((__int128)w, sp);
   }
   return (rval){.k = RV_INT, .i = (int64_t)v, .sp = sp};
 }
@@ -351,6 +364,12 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   case RV_FRESH:
     tir_error(r->d, v.sp, "T.%s() declares a variable: write 'x = T.%s()'", v.s, v.s);
     return NULL;
+  case RV_BIGINT: {
+    char buf[48];
+    rd_big_str(rd_big_of(v), buf);
+    tir_error(r->d, v.sp, "the Python int %s is past int64: TVM cannot make it a TIR value", buf);
+    return NULL;
+  }
   default:
     tir_error(r->d, v.sp, "expected an expression");
     return NULL;
@@ -802,7 +821,7 @@ static tir_expr *adopt(rd *r, rval lit, tir_expr *other) {
   return rd_convert(r, lit, t);
 }
 
-static bool py_truthy(rval v) { return v.k == RV_FLOAT ? v.f != 0 : v.i != 0; }
+static bool py_truthy(rval v) { return v.k == RV_BIGINT || (v.k == RV_FLOAT ? v.f != 0 : v.i != 0); }
 
 /* Python's comparison of two numbers: exact between an int and a float
  * (2**53 + 1 == 2.0**53 is False), which a conversion to double is not;
@@ -824,6 +843,103 @@ static int py_cmp(rval a, rval b) {
   int64_t k = (int64_t)fl;
   if (i != k) return i < k ? -1 : 1;
   return f > fl ? -1 : 0;
+}
+
+__int128 rd_big_of(rval v) {
+  if (v.k != RV_BIGINT) return (__int128)v.i;
+  return (__int128)(((unsigned __int128)(uint64_t)v.hi << 64) | (uint64_t)v.i);
+}
+
+rval rd_big_val(__int128 x, tir_span sp) {
+  if (x >= INT64_MIN && x <= INT64_MAX) return (rval){.k = RV_INT, .i = (int64_t)x, .sp = sp};
+  unsigned __int128 u = (unsigned __int128)x;
+  return (rval){.k = RV_BIGINT, .i = (int64_t)(uint64_t)u, .hi = (int64_t)(uint64_t)(u >> 64), .sp = sp};
+}
+
+void rd_big_str(__int128 x, char buf[48]) {
+  char t[48];
+  int n = 0;
+  unsigned __int128 u = x < 0 ? -(unsigned __int128)x : (unsigned __int128)x;
+  do t[n++] = (char)('0' + (int)(u % 10)), u /= 10;
+  while (u);
+  int k = 0;
+  if (x < 0) buf[k++] = '-';
+  while (n) buf[k++] = t[--n];
+  buf[k] = 0;
+}
+
+static bool is_pyint(rval v) { return v.k == RV_INT || v.k == RV_BOOL || v.k == RV_BIGINT; }
+
+/* Python's arithmetic on ints of which one is past int64, or whose int64
+ * result overflows: in 128 bits (Python's are unbounded: past 2**127 an
+ * error); a float beside it takes it as a float */
+static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
+
+static rval big_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
+  if (a.k == RV_FLOAT || b.k == RV_FLOAT) {
+    if (a.k == RV_BIGINT) a = (rval){.k = RV_FLOAT, .f = (double)rd_big_of(a), .sp = a.sp};
+    if (b.k == RV_BIGINT) b = (rval){.k = RV_FLOAT, .f = (double)rd_big_of(b), .sp = b.sp};
+    return py_binop(r, op, a, b, sp);
+  }
+  __int128 x = rd_big_of(a), y = rd_big_of(b), v;
+  rval bl = {.k = RV_BOOL, .sp = sp};
+  if (!strcmp(op, "and")) return x ? b : a;
+  if (!strcmp(op, "or")) return x ? a : b;
+  if (!strcmp(op, "max")) return y > x ? b : a;
+  if (!strcmp(op, "min")) return y < x ? b : a;
+  if (!strcmp(op, "<")) return bl.i = x < y, bl;
+  if (!strcmp(op, "<=")) return bl.i = x <= y, bl;
+  if (!strcmp(op, ">")) return bl.i = x > y, bl;
+  if (!strcmp(op, ">=")) return bl.i = x >= y, bl;
+  if (!strcmp(op, "==")) return bl.i = x == y, bl;
+  if (!strcmp(op, "!=")) return bl.i = x != y, bl;
+  if (!strcmp(op, "/")) {
+    if (!y) goto divzero;
+    return (rval){.k = RV_FLOAT, .f = (double)x / (double)y, .sp = sp};
+  }
+  if (!strcmp(op, "+")) { if (__builtin_add_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "-")) { if (__builtin_sub_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "*")) { if (__builtin_mul_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+    if (!y) goto divzero;
+    if (y == -1) { /* no C division of the least value by -1 */
+      if (!strcmp(op, "%")) v = 0;
+      else if (__builtin_sub_overflow((__int128)0, x, &v)) goto overflow;
+    } else {
+      __int128 q = x / y, m = x % y;
+      if (m != 0 && ((m < 0) != (y < 0))) q--, m += y;
+      v = !strcmp(op, "//") ? q : m;
+    }
+  }
+  else if (!strcmp(op, "&")) v = x & y;
+  else if (!strcmp(op, "|")) v = x | y;
+  else if (!strcmp(op, "^")) v = x ^ y;
+  else if (!strcmp(op, "<<")) { if (y < 0 || y > 126 || __builtin_mul_overflow(x, (__int128)1 << y, &v)) goto overflow; }
+  else if (!strcmp(op, ">>")) { if (y < 0) goto overflow; v = y > 127 ? (x < 0 ? -1 : 0) : x >> y; }
+  else if (!strcmp(op, "**")) {
+    if (y < 0) {
+      if (!x) goto divzero;
+      return (rval){.k = RV_FLOAT, .f = pow((double)x, (double)y), .sp = sp};
+    }
+    v = 1;
+    for (__int128 i = 0; i < y; i++) {
+      if (__builtin_mul_overflow(v, x, &v)) goto overflow;
+      if (v == 0 || v == 1 || (v == -1 && i > 200)) { /* 0, 1, -1 to a large power */
+        if (v == -1) v = (y - i - 1) % 2 ? -1 : 1;
+        break;
+      }
+    }
+  } else {
+    tir_error(r->d, sp, "operator '%s' is not supported here", op);
+    return rv_err();
+  }
+  return rd_big_val(v, sp);
+divzero:
+  tir_error(r->d, sp, "division by zero");
+  return rv_err();
+overflow:
+  tir_error(r->d, sp, "integer overflow in constant expression (tirc holds Python ints to 2**127)");
+  return rv_err();
 }
 
 static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
@@ -899,6 +1015,7 @@ divzero:
   tir_error(r->d, sp, "division by zero");
   return rv_err();
 overflow:
+  if (!fl && is_pyint(a) && is_pyint(b)) return big_binop(r, op, a, b, sp); /* Python's ints go on */
   tir_error(r->d, sp, "integer overflow in constant expression");
   return rv_err();
 unsupported:
@@ -995,6 +1112,14 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) v.items[i] = t.items[i % t.n];
     return v;
+  }
+  if ((a.k == RV_BIGINT && (is_pynum(b) || b.k == RV_BIGINT)) || (b.k == RV_BIGINT && is_pynum(a)))
+    return big_binop(r, op, a, b, sp);
+  if (a.k == RV_BIGINT || b.k == RV_BIGINT) {
+    char buf[48];
+    rd_big_str(rd_big_of(a.k == RV_BIGINT ? a : b), buf);
+    tir_error(r->d, a.k == RV_BIGINT ? a.sp : b.sp, "the Python int %s is past int64: TVM cannot make it a TIR value", buf);
+    return rv_err();
   }
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
   if (a.k == RV_STR && b.k == RV_STR && (!strcmp(op, "==") || !strcmp(op, "!="))) /* Python's str compare */
@@ -1098,13 +1223,21 @@ static rval unary(rd *r, TSNode n) {
   rval a = rd_eval(r, arg);
   if (a.k == RV_ERR) return a;
   if (!strcmp(op, "+")) return a;
+  if (a.k == RV_BIGINT || (a.k == RV_INT && a.i == INT64_MIN && (!strcmp(op, "-") || !strcmp(op, "~")))) {
+    __int128 x = rd_big_of(a); /* never the least 128-bit value (rd_big_val's range) */
+    __int128 neg;
+    if (!strcmp(op, "-") && __builtin_sub_overflow((__int128)0, x, &neg)) {
+      tir_error(r->d, sp, "integer overflow in constant expression (tirc holds Python ints to 2**127)");
+      return rv_err();
+    }
+    if (!strcmp(op, "-")) return rd_big_val(neg, sp);
+    if (!strcmp(op, "~")) return rd_big_val(~x, sp);
+    goto bad;
+  }
   if (is_pynum(a)) {
     if (!strcmp(op, "-")) {
       if (a.k == RV_FLOAT) a.f = -a.f;
-      else if (a.i == INT64_MIN) {
-        tir_error(r->d, sp, "integer overflow in constant expression");
-        return rv_err();
-      } else a.i = -a.i, a.k = RV_INT;
+      else a.i = -a.i, a.k = RV_INT;
     } else {
       if (a.k == RV_FLOAT) goto bad;
       a.i = ~a.i, a.k = RV_INT;
