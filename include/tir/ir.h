@@ -287,9 +287,13 @@ typedef struct tir_attr_val tir_attr_val;
 /* TIR_AV_RANGE: T.Range(begin, end), TVM's Range as an attribute value (or
  * an iter_var's domain): items[0] and items[1] the begin and end (EXPRs) as
  * written; closed, as an index map */
+/* TIR_AV_MAP: a dict with a key that is no string, nested in an attribute
+ * value ({"p": {1: 2}}, {"p": {n: 1}}: TVM's Map<Any, Any>): items[2i]
+ * the key, items[2i + 1] its value, n the item count (twice the entries),
+ * in the order written, as TVM prints it; no lookup by key */
 typedef enum {
   TIR_AV_EXPR, TIR_AV_LIST, TIR_AV_DICT, TIR_AV_TARGET, TIR_AV_INDEX_MAP, TIR_AV_NONE, TIR_AV_VDEVICE, TIR_AV_ITER_VAR,
-  TIR_AV_RANGE, TIR_AV_REGION
+  TIR_AV_RANGE, TIR_AV_REGION, TIR_AV_MAP
 } tir_av_kind;
 struct tir_attr_val {
   tir_av_kind kind;

@@ -265,6 +265,8 @@ static const tir_intrin TABLE[] = {
      * VTCM allocation (scope, dtype, shape, ndim) */
     {"tvm_static_handle", TIR_ARITY_RANGE, 0, 0, {A_ANY}, 0, TIR_IR_EXPLICIT, false, false, NULL},
     {"nd_mem_alloc_with_scope", TIR_ARITY_RANGE, 1, -1, {A_ANY}, 0, TIR_IR_EXPLICIT, false, false, NULL},
+    /* TVM 0.27's element offset of a buffer's element (A.elem_offset_of(...)): of one BufferLoad */
+    {"buffer_offset", TIR_ARITY_RANGE, 1, 1, {A_ANY}, 1, TIR_IR_EXPLICIT, true, false, NULL},
 };
 
 /* the first entry of those written only through T.call_intrin */

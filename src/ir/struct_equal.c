@@ -251,7 +251,7 @@ static void c_av(canon *c, const tir_attr_val *a) {
     return;
   }
   if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_TARGET || a->kind == TIR_AV_INDEX_MAP || a->kind == TIR_AV_VDEVICE ||
-      a->kind == TIR_AV_ITER_VAR || a->kind == TIR_AV_RANGE) {
+      a->kind == TIR_AV_ITER_VAR || a->kind == TIR_AV_RANGE || a->kind == TIR_AV_MAP) {
     for (int i = 0; i < a->n; i++) c_av(c, a->items[i]);
     return;
   }

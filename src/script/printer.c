@@ -114,6 +114,21 @@ static void pr_attr_items(printer *p, const tir_attr_val *a, const char *open, c
   pr_puts(&p->out, close);
 }
 
+/* a Map's key: a list as a tuple, which Python can hash (TVM prints the
+ * Array key [1, 2], which it cannot read back) */
+static void pr_av_key(printer *p, const tir_attr_val *a) {
+  if (!a || a->kind != TIR_AV_LIST) {
+    pr_attr_val(p, a);
+    return;
+  }
+  pr_puts(&p->out, "(");
+  for (int i = 0; i < a->n; i++) {
+    if (i) pr_puts(&p->out, ", ");
+    pr_av_key(p, a->items[i]);
+  }
+  pr_puts(&p->out, a->n == 1 ? ",)" : ")");
+}
+
 static void pr_attr_val(printer *p, const tir_attr_val *a) {
   if (!a) {
     pr_puts(&p->out, "None");
@@ -157,6 +172,16 @@ static void pr_attr_val(printer *p, const tir_attr_val *a) {
     break;
   case TIR_AV_DICT:
     pr_attr_dict(p, a, NULL, NULL);
+    break;
+  case TIR_AV_MAP: /* {1: 2, n: 3}: in the order written, as TVM prints it */
+    pr_puts(&p->out, "{");
+    for (int i = 0; i + 1 < a->n; i += 2) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_av_key(p, a->items[i]);
+      pr_puts(&p->out, ": ");
+      pr_attr_val(p, a->items[i + 1]);
+    }
+    pr_puts(&p->out, "}");
     break;
   case TIR_AV_INDEX_MAP: pr_index_map(p, a, true); break;
   case TIR_AV_NONE: pr_puts(&p->out, "None"); break;
@@ -371,7 +396,7 @@ static void declare_av_buffers(printer *p, const tir_attr_val *a) {
     declare_buffer(p, a->buf);
     return;
   }
-  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
+  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT || a->kind == TIR_AV_MAP)
     for (int i = 0; i < a->n; i++) declare_av_buffers(p, a->items[i]);
 }
 
@@ -2089,7 +2114,7 @@ static void declare_av_iter_vars(printer *p, const tir_attr_val *a) {
     if (v && v->kind == TIR_VAR && !pr_lookup(p, v)) declare_var(p, v);
     return;
   }
-  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT)
+  if (a->kind == TIR_AV_LIST || a->kind == TIR_AV_DICT || a->kind == TIR_AV_MAP)
     for (int i = 0; i < a->n; i++) declare_av_iter_vars(p, a->items[i]);
 }
 

@@ -740,12 +740,27 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, ")");
     return;
   }
-  if (e->u.call.written_out && strcmp(op, "tvm_access_ptr")) {
+  if (!strcmp(op, "buffer_offset") && tir_dtype_eq(e->dtype, TIR_INT32) && e->u.call.nargs == 1 &&
+      e->u.call.args[0]->kind == TIR_BUFFER_LOAD &&
+      e->u.call.args[0]->u.load.nidx == e->u.call.args[0]->u.load.buf->ndim) {
+    /* TVM's A.elem_offset_of([i, j]) (which TVM prints T.buffer_offset(A[i,
+     * j]), a function its parser does not have) */
+    const tir_expr *ld = e->u.call.args[0];
+    pr_buffer_name(p, ld->u.load.buf);
+    pr_puts(&p->out, ".elem_offset_of([");
+    pr_args(p, ld->u.load.idx, ld->u.load.nidx);
+    pr_puts(&p->out, "])");
+    return;
+  }
+  if ((e->u.call.written_out || !strcmp(op, "buffer_offset")) && strcmp(op, "tvm_access_ptr")) {
     /* T.call_intrin("int32", "tirx.tvm_storage_sync", ...) as written:
      * TVM types it by its dtype, and its T.tvm_storage_sync(...) as void */
     pr_puts(&p->out, "T.call_intrin(");
     pr_call_type(p, e);
-    pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", tir_intrin_tvm_op(op));
+    /* an opaque call of a known op with arguments it does not take
+     * (reader_call.c) is named "tirx.<op>" */
+    const char *tvm_op = !strncmp(op, "tirx.", 5) ? op + 5 : tir_intrin_tvm_op(op);
+    pr_printf(&p->out, ", \"%s.%s\"", p->dialect == TIR_DIALECT_TIRX ? "tirx" : "tir", tvm_op);
     if (e->u.call.nargs) pr_puts(&p->out, ", ");
     pr_args_named(p, e->u.call.args, e->u.call.nargs, e->u.call.named, e->u.call.named_bare);
     pr_puts(&p->out, ")");

@@ -388,9 +388,12 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
     uint32_t k = rd_child_count(n);
     for (uint32_t j = 0; j < k; j++) {
       TSNode c = rd_child(n, j);
-      if (rd_is(c, "interpolation")) {
-        *bad = c;
-        return false;
+      if (rd_is(c, "interpolation")) { /* f"k{i}": of a constant (reader_expr.c formats it) */
+        if (rd_child_count(c) != 1 || !const_syntax(r, rd_child(c, 0), depth + 1, bad)) {
+          if (rd_child_count(c) != 1) *bad = c;
+          return false;
+        }
+        continue;
       }
       if (rd_is(c, "string") && !const_syntax(r, c, depth + 1, bad)) return false;
     }
@@ -424,6 +427,7 @@ static bool const_syntax(rd *r, TSNode n, int depth, TSNode *bad) {
              !rd_is(n, "boolean_operator") && !rd_is(n, "not_operator") && !rd_is(n, "subscript") &&
              !rd_is(n, "slice") && !rd_is(n, "list_comprehension") && !rd_is(n, "for_in_clause") &&
              !rd_is(n, "if_clause") && !rd_is(n, "dictionary") && !rd_is(n, "pair") &&
+             !rd_is(n, "dictionary_comprehension") &&
              !rd_is(n, "generator_expression")) {
     *bad = n;
     return false;
@@ -451,7 +455,7 @@ static bool checked_tuple(const rd *r, rval v) {
 
 static bool const_value(rd *r, rval v) {
   switch (v.k) {
-    case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: return true;
+    case RV_INT: case RV_FLOAT: case RV_BOOL: case RV_STR: case RV_NONE: case RV_BIGINT: return true;
     case RV_EXPR: return tir_is_constant_valued(v.e);
     case RV_TUPLE:
       if (checked_tuple(r, v)) return true;
@@ -491,6 +495,97 @@ static bool module_fold(rd *r, rval *v) {
   return false; /* an expr, not constant: no Python constant */
 }
 
+/* does a statement of the module before `upto` bind name (an assignment,
+ * a def or class, an import), or does the module say `from __future__
+ * import annotations` (name NULL) */
+static bool binds_name(rd *r, TSNode n, const char *name) {
+  if (rd_is(n, "identifier")) return !strcmp(rd_text(r, n), name);
+  if (rd_is(n, "pattern_list") || rd_is(n, "tuple_pattern") || rd_is(n, "list_pattern") ||
+      rd_is(n, "list_splat_pattern") || rd_is(n, "tuple") || rd_is(n, "list") || rd_is(n, "expression_list")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+      if (binds_name(r, ts_node_named_child(n, i), name)) return true;
+  }
+  return false;
+}
+
+static bool module_binds(rd *r, TSNode upto, const char *name) {
+  TSNode root = ts_node_parent(upto);
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+    TSNode c = ts_node_named_child(root, i);
+    if (ts_node_eq(c, upto)) break;
+    if (rd_is(c, "future_import_statement")) {
+      if (!name && strstr(rd_text(r, c), "annotations")) return true;
+      continue;
+    }
+    if (!name) continue;
+    if (rd_is(c, "import_statement") || rd_is(c, "import_from_statement")) {
+      for (uint32_t k = 0; k < ts_node_named_child_count(c); k++) {
+        TSNode d = ts_node_named_child(c, k);
+        if (ts_node_eq(d, rd_field(c, "module_name"))) continue;
+        if (rd_is(d, "aliased_import")) d = rd_field(d, "alias");
+        const char *t = rd_text(r, d), *dot = strchr(t, '.');
+        size_t len = dot ? (size_t)(dot - t) : strlen(t); /* import a.b binds a */
+        if (strlen(name) == len && !strncmp(t, name, len)) return true;
+        if (rd_is(d, "wildcard_import")) return true;
+      }
+      continue;
+    }
+    if (rd_is(c, "decorated_definition")) c = rd_field(c, "definition");
+    if (rd_is(c, "function_definition") || rd_is(c, "class_definition")) {
+      if (!strcmp(rd_text(r, rd_field(c, "name")), name)) return true;
+      continue;
+    }
+    if (rd_is(c, "expression_statement") && rd_is(rd_child(c, 0), "assignment")) {
+      for (TSNode a = rd_child(c, 0); rd_is(a, "assignment"); a = rd_field(a, "right"))
+        if (binds_name(r, rd_field(a, "left"), name)) return true;
+    }
+  }
+  return false;
+}
+
+/* `N: X = 8` at the top level: Python (3.11, TVM's) evaluates X, and a
+ * name no statement before binds, nor Python's builtins, is a NameError
+ * there; the first such, or a null node */
+static TSNode undefined_annotation_name(rd *r, TSNode stmt, TSNode ann) {
+  static const char *const BUILTINS[] = {
+      "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup", "BlockingIOError",
+      "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError", "ConnectionAbortedError",
+      "ConnectionError", "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError",
+      "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup", "False", "FileExistsError",
+      "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError",
+      "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError", "KeyError",
+      "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "None",
+      "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError", "OverflowError",
+      "PendingDeprecationWarning", "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
+      "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+      "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError",
+      "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError",
+      "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext",
+      "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile",
+      "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit",
+      "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input",
+      "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min",
+      "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round",
+      "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip", NULL};
+  if (rd_is(ann, "identifier")) {
+    const char *nm = rd_text(r, ann);
+    if (!strncmp(nm, "__", 2)) return (TSNode){0}; /* __name__, __file__ ... */
+    for (int i = 0; BUILTINS[i]; i++)
+      if (!strcmp(BUILTINS[i], nm)) return (TSNode){0};
+    return module_binds(r, stmt, nm) ? (TSNode){0} : ann;
+  }
+  if (rd_is(ann, "string") || rd_is(ann, "lambda")) return (TSNode){0}; /* not looked into */
+  TSNode attr = rd_is(ann, "attribute") ? rd_field(ann, "attribute") : (TSNode){0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(ann); i++) {
+    TSNode c = ts_node_named_child(ann, i);
+    if (!ts_node_is_null(attr) && ts_node_eq(c, attr)) continue; /* T.int32's int32 */
+    if (rd_is(c, "keyword_argument")) c = rd_field(c, "value");
+    TSNode bad = undefined_annotation_name(r, stmt, c);
+    if (!ts_node_is_null(bad)) return bad;
+  }
+  return (TSNode){0};
+}
+
 /* `N = 128` at the top level (names, or a tuple of names, bound to Python
  * constants): TVM's parser runs in the module's Python, where a function
  * sees the globals bound before it is decorated */
@@ -500,6 +595,16 @@ static bool module_const(rd *r, TSNode s) {
   TSNode lhs = rd_field(a, "left"), rhs = rd_field(a, "right");
   /* `N: int = 4`: Python binds the value; the annotation is not evaluated */
   if (ts_node_is_null(rhs) || (!ts_node_is_null(rd_field(a, "type")) && !rd_is(lhs, "identifier"))) return false;
+  TSNode ann = rd_field(a, "type");
+  if (!ts_node_is_null(ann) && !module_binds(r, s, NULL)) {
+    TSNode und = undefined_annotation_name(r, s, ts_node_named_child_count(ann) == 1 && rd_is(ann, "type")
+                                                     ? ts_node_named_child(ann, 0) : ann);
+    if (!ts_node_is_null(und)) {
+      tir_error(r->d, rd_span(und), "name '%s' is not defined: Python evaluates a module-level annotation (TVM's "
+                                    "module fails with a NameError)", rd_text(r, und));
+      return true;
+    }
+  }
   uint32_t nn = rd_is(lhs, "identifier") ? 1 : rd_child_count(lhs);
   bool names = rd_is(lhs, "identifier") || rd_is(lhs, "pattern_list") || rd_is(lhs, "tuple_pattern");
   for (uint32_t i = 0; names && !rd_is(lhs, "identifier") && i < nn; i++)
@@ -510,8 +615,8 @@ static bool module_const(rd *r, TSNode s) {
     tir_error(r->d, rd_span(bad),
               "a module-level name is read only as a Python constant (a number, string, bool or None, a tuple or "
               "list or dict of them, T.<dtype>(...), Python's max, min, abs, int, float, bool, len, sum, str, tuple, list or "
-              "range, or operators, comparisons, conditionals, subscripts, slices, list comprehensions and generator "
-              "expressions on them "
+              "range, or operators, comparisons, conditionals, subscripts, slices, list and dict comprehensions, generator "
+              "expressions and f-strings without a format spec on them "
               "and on names bound so before%s)",
               const_too_deep(rhs, bad) ? "; this one is nested more than 100 deep" : "");
     return true;
@@ -921,6 +1026,18 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool top
    * one, as in Python, while a hygienic macro defined between the two still
    * sees the earlier; a body's own is dropped at the function's end) */
   r->macros[r->nmacros++] = (struct rd_macro){name, ps, rd_field(def, "body"), hygienic, 0, r->nglobals, ++r->macro_seq};
+  /* `m = 3` then `@T.macro def m`: the def rebinds the module's name, as
+   * Python's (the later binding wins): bound again, to the macro */
+  bool bound = false;
+  for (int i = 0; top && i < r->nglobals && !bound; i++) bound = !strcmp(r->globals[i].name, name);
+  if (bound && r->nglobals < MAX_GLOBALS) {
+    if (r->nglobals == r->capglobals) {
+      r->capglobals = r->capglobals ? 2 * r->capglobals : 8;
+      r->globals = realloc(r->globals, sizeof *r->globals * (size_t)r->capglobals);
+      if (!r->globals) abort();
+    }
+    r->globals[r->nglobals++] = (rd_sym){.name = name, .val = {.k = RV_MACRO, .i = r->nmacros - 1, .sp = rd_span(def)}};
+  }
 }
 
 /* With no import line at all, read as TVM's from_source does: T is tirx's
@@ -1291,6 +1408,11 @@ static void top_level(rd *r, tir_module *m, TSNode root, bool *saw_module) {
     if (rd_is(s, "comment")) { commented_import(r, s); continue; }
     if (rd_is(s, "import_from_statement")) { import_from(r, s); continue; }
     if (rd_is(s, "import_statement")) continue;
+    if (rd_is(s, "future_import_statement")) { /* TVM's parser takes this one (annotations are not evaluated) */
+      bool only = ts_node_named_child_count(s) == 1 && !strcmp(rd_text(r, ts_node_named_child(s, 0)), "annotations");
+      if (!only) tir_error(r->d, rd_span(s), "only 'from __future__ import annotations' is supported (as TVM's parser)");
+      continue;
+    }
     if (rd_is(s, "expression_statement") && rd_is(ts_node_named_child(s, 0), "string")) continue;
     if (rd_is(s, "decorated_definition")) {
       TSNode def = rd_field(s, "definition"), dec = ts_node_named_child(s, 0), call;

@@ -34,6 +34,8 @@ typedef enum rv_kind {
   RV_FRESH,  /* T.int32() where a value is read: a fresh var of dt in a buffer's
               * elem_offset or strides (as TVM reads it), else an error */
   RV_MACRO,  /* a T.macro passed as a value (a higher-order macro's argument): i, its index in macros */
+  RV_BIGINT, /* a Python int past int64 (to 2**127): hi * 2**64 + (uint64_t)i; Python's
+              * arithmetic on it gives an RV_INT again where the value fits */
   RV_LAYOUT, /* T.S[(e0, e1):(s0, s1)] (is_list false) or T.TileLayout(...) of it
               * (is_list true): n iters, items[2k] the extent and items[2k + 1]
               * the stride of iter k, each an RV_EXPR */
@@ -44,6 +46,7 @@ typedef struct rval {
   tir_span sp;
   tir_expr *e;
   int64_t i;
+  int64_t hi; /* RV_BIGINT: the high 64 bits */
   double f;
   const char *s;
   tir_buffer *buf;
@@ -400,6 +403,11 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
 bool rd_int_fits(tir_dtype t, int64_t v);
 /* binary op on values with TVM's dtype rules and constant folding */
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
+/* Python ints past int64 (RV_BIGINT): the value of an RV_INT, RV_BOOL or
+ * RV_BIGINT, an rval of a value (RV_INT where it fits), and its decimal */
+__int128 rd_big_of(rval v);
+rval rd_big_val(__int128 x, tir_span sp);
+void rd_big_str(__int128 x, char buf[48]);
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b);
 int rd_dtype_rank(tir_dtype t);
 bool rd_match_types(rd *r, tir_expr **pa, tir_expr **pb, tir_span sp);

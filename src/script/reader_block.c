@@ -467,6 +467,11 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
   /* what tirc's buffers do not model is refused, not dropped: a buffer
    * flattened to several dimensions, and broadcasting ("auto") buffers */
   rval *axs = rd_kwarg(a, "axis_separators"), *bt = rd_kwarg(a, "buffer_type");
+  if (r->tirx && (axs || bt)) { /* the old dialect's keywords: TVM 0.27's buffer functions take neither */
+    tir_error(r->d, (axs ? axs : bt)->sp, "TVM 0.27's buffers take no %s= (the old tir dialect's keyword)",
+              axs ? "axis_separators" : "buffer_type");
+    return NULL;
+  }
   if (axs && axs->k != RV_NONE && !(axs->k == RV_TUPLE && axs->n == 0)) {
     tir_error(r->d, axs->sp, "axis_separators (a buffer flattened to more than one dimension) is not supported");
     return NULL;

@@ -563,7 +563,32 @@ static rval extern_call(rd *r, const char *name, rd_args *a) {
     if (!strncmp(op, "tir.", 4)) op += 4;
     else if (!strncmp(op, "tirx.", 5)) op += 5; /* TVM 0.27 names its ops tirx.* */
     op = tir_intrin_from_tvm_op(r->c, op); /* tirx.simdgroup_load is T.metal.simdgroup_load */
-    if (tir_intrin_lookup(op)) {
+    const tir_intrin *in = tir_intrin_lookup(op);
+    int n = a->npos - 2;
+    if (in && in->arity == TIR_ARITY_RANGE && (n < in->min_args || (in->max_args >= 0 && n > in->max_args))) {
+      /* TVM's Call checks no arity: T.call_intrin("void",
+       * "tirx.tvm_storage_sync") is read, and printed T.tvm_storage_sync(),
+       * which TVM's parser then refuses.  Kept as an opaque call named as
+       * written ("tirx.tvm_storage_sync": no pass knows it, the code
+       * generators and the interpreter refuse it) and printed back as the
+       * T.call_intrin it is */
+      const char *raw = a->pos[1].s;
+      char *nm = tir_alloc(r->c, strlen(raw) + 6);
+      sprintf(nm, "%s%s", strncmp(raw, "tir.", 4) && strncmp(raw, "tirx.", 5) ? "tirx." : "", raw);
+      if (!strncmp(nm, "tir.", 4)) sprintf(nm, "tirx.%s", raw + 4);
+      char want[48];
+      if (in->max_args < 0) snprintf(want, sizeof want, "at least %d", in->min_args);
+      else if (in->min_args == in->max_args) snprintf(want, sizeof want, "%d", in->min_args);
+      else snprintf(want, sizeof want, "%d to %d", in->min_args, in->max_args);
+      tir_warning(r->d, a->sp, "T.call_intrin of '%s' with %d argument%s (T.%s takes %s): kept as an opaque call, "
+                  "as TVM reads it unchecked; no pass knows it, and the code generators refuse it",
+                  nm, n, n == 1 ? "" : "s", in->name, want);
+      tir_expr *e = tir_call(r->c, t, nm, args + 1, n);
+      e->span = a->sp;
+      e->u.call.written_out = true;
+      return typed_pointer(r, rv_expr(e, a->sp), a->pos[0]);
+    }
+    if (in) {
       /* the dtype written is the call's: one the intrinsic's rule would
        * change (T.call_intrin("float32", "tirx.exp", x) of a bfloat16 x)
        * is refused, not retyped */
@@ -1623,7 +1648,11 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
     a->pos[0] = ld;
   }
   if (tir_intrin_lookup(name) && tir_intrin_call_intrin_only(tir_intrin_lookup(name))) {
-    tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
+    if (!strcmp(name, "buffer_offset")) /* TVM prints it so, but reads A.elem_offset_of([i, j]) */
+      tir_error(r->d, a->sp, "TVM has no T.buffer_offset (its print of A.elem_offset_of([i, j])): write "
+                             "A.elem_offset_of([i, j]) or T.call_intrin(dtype, \"tirx.buffer_offset\", ...)");
+    else
+      tir_error(r->d, a->sp, "TVM has no T.%s: write T.call_intrin(dtype, \"tirx.%s\", ...)", name, name);
     return rv_err();
   }
   if ((!strncmp(name, "metal.", 6) || !strncmp(name, "webgpu.", 7)) && tir_intrin_lookup(name) &&
@@ -1792,6 +1821,22 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
     rval v = {.k = RV_INT, .i = 0, .sp = a.sp};
     for (int i = 0; i < x.n && v.k != RV_ERR; i++) v = rd_binop(r, "+", v, x.items[i], a.sp);
     *out = v;
+    return true;
+  }
+  if (x.k == RV_BIGINT) { /* a Python int past int64 */
+    __int128 v = rd_big_of(x);
+    char buf[48];
+    if (!strcmp(name, "str")) {
+      rd_big_str(v, buf);
+      *out = (rval){.k = RV_STR, .s = tir_strdup(r->c, buf), .sp = a.sp};
+    } else if (!strcmp(name, "float")) *out = (rval){.k = RV_FLOAT, .f = (double)v, .sp = a.sp};
+    else if (!strcmp(name, "bool")) *out = (rval){.k = RV_BOOL, .i = 1, .sp = a.sp};
+    else if (!strcmp(name, "int")) *out = x;
+    else if (!strcmp(name, "abs")) *out = rd_big_val(v < 0 ? -v : v, a.sp);
+    else {
+      rd_big_str(v, buf);
+      tir_error(r->d, x.sp, "Python's %s of the int %s (past int64) is not supported", name, buf);
+    }
     return true;
   }
   if (!strcmp(name, "str")) { /* str(4) is "4", as the module's Python makes it */
@@ -2428,6 +2473,69 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
   return (rval){.k = RV_TUPLE, .items = items, .n = 1, .is_list = true, .sp = a.sp};
 }
 
+/* A.elem_offset_of(indices, inner=True), A.byte_offset_of(...): TVM
+ * 0.27's int32 call tirx.buffer_offset(A[indices]) (BufferOffsetOfp),
+ * A.elem_offset + it where inner is false, and that * the dtype's bits // 8
+ * for the bytes; TVM prints the call T.buffer_offset(A[i, j]), which it
+ * does not read, and tirc prints it A.elem_offset_of([i, j]) */
+static rval offset_of_call(rd *r, tir_buffer *b, const char *m, TSNode n) {
+  rd_args a;
+  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  a.sp = rd_span(n);
+  rval *ix = rd_arg(&a, 0, "indices"), *inner = rd_arg(&a, 1, "inner");
+  int want = 1 + (inner != NULL);
+  for (int i = 0; i < a.nkw; i++)
+    if (strcmp(a.kw[i], "indices") && strcmp(a.kw[i], "inner")) {
+      tir_error(r->d, a.kwsp[i], "%s.%s takes no keyword argument '%s'", b->name, m, a.kw[i]);
+      return rv_err();
+    }
+  if (!ix || a.npos + a.nkw != want || (a.npos >= 1 && rd_kwarg(&a, "indices")) || (a.npos >= 2 && rd_kwarg(&a, "inner"))) {
+    tir_error(r->d, a.sp, "%s.%s expects (indices, inner=True)", b->name, m);
+    return rv_err();
+  }
+  if (ix->k != RV_TUPLE) {
+    tir_error(r->d, ix->sp.line ? ix->sp : a.sp, "%s.%s takes a list of indices (TVM's Array of exprs)", b->name, m);
+    return rv_err();
+  }
+  bool in = true;
+  if (inner) {
+    if (inner->k == RV_NONE) in = false;
+    else if (inner->k == RV_INT || inner->k == RV_BOOL) in = inner->i != 0;
+    else if (inner->k == RV_FLOAT) in = inner->f != 0;
+    else {
+      tir_error(r->d, inner->sp.line ? inner->sp : a.sp, "%s.%s: inner= is tested as a Python truth value; give True or False",
+                b->name, m);
+      return rv_err();
+    }
+  }
+  if (ix->n != b->ndim) {
+    tir_error(r->d, ix->sp.line ? ix->sp : a.sp, "%s.%s: buffer '%s' is %d-dimensional, indexed with %d indices",
+              b->name, m, b->name, b->ndim, ix->n);
+    return rv_err();
+  }
+  for (int i = 0; i < ix->n; i++)
+    if (ix->items[i].k == RV_REGION || ix->items[i].k == RV_TUPLE || ix->items[i].k == RV_STR) {
+      tir_error(r->d, ix->items[i].sp.line ? ix->items[i].sp : a.sp, "%s.%s takes an index expression here", b->name, m);
+      return rv_err();
+    }
+  rval lv = rd_buffer_load(r, b, *ix, a.sp);
+  if (lv.k == RV_ERR) return lv;
+  if (lv.k != RV_EXPR || !lv.e || lv.e->kind != TIR_BUFFER_LOAD || lv.e->dtype.lanes != b->dtype.lanes) {
+    tir_error(r->d, a.sp, "%s.%s takes one element's indices (no slice)", b->name, m);
+    return rv_err();
+  }
+  tir_expr *args[1] = {lv.e};
+  tir_expr *call = tir_call(r->c, TIR_INT32, "buffer_offset", args, 1);
+  call->span = a.sp;
+  rval v = rv_expr(call, a.sp);
+  if (!in) v = rd_binop(r, "+", rv_expr(b->elem_offset, a.sp), v, a.sp);
+  if (!strcmp(m, "byte_offset_of") && v.k != RV_ERR) {
+    v = rd_binop(r, "*", v, (rval){.k = RV_INT, .i = b->dtype.bits, .sp = a.sp}, a.sp);
+    if (v.k != RV_ERR) v = rd_binop(r, "//", v, (rval){.k = RV_INT, .i = 8, .sp = a.sp}, a.sp);
+  }
+  return v;
+}
+
 rval rd_eval_call(rd *r, TSNode n) {
   TSNode fn = rd_field(n, "function");
   rd_args a;
@@ -2518,6 +2626,8 @@ rval rd_eval_call(rd *r, TSNode n) {
       c.pos = pos, c.npos = 2, c.sp = a.sp;
       return cast_call(r, &c, false);
     }
+    if (obj.k == RV_BUFFER && (!strcmp(m, "elem_offset_of") || !strcmp(m, "byte_offset_of")))
+      return offset_of_call(r, obj.buf, m, n);
     if (obj.k == RV_BUFFER && (!strcmp(m, "scope") || !strcmp(m, "ptr_to") || !strcmp(m, "offset_of")))
       return buffer_method(r, obj.buf, m, n);
     tir_error(r->d, rd_span(fn), "unsupported method '%s'", m);
@@ -2536,7 +2646,7 @@ rval rd_eval_call(rd *r, TSNode n) {
       if (a.npos == 1) return a.pos[0];
     }
     bool nums = a.npos >= 2 && !a.nkw;
-    for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT;
+    for (int i = 0; nums && i < a.npos; i++) nums = a.pos[i].k == RV_INT || a.pos[i].k == RV_FLOAT || a.pos[i].k == RV_BIGINT;
     if (!nums) {
       tir_error(r->d, a.sp, "Python's %s takes Python numbers here; use T.%s for TIR values", rd_text(r, fn),
                 rd_text(r, fn));

@@ -80,9 +80,22 @@ static rval int_literal(rd *r, TSNode n) {
     if (v > (UINT64_MAX - (uint64_t)dg) / (uint64_t)base) over = true;
     else v = v * (uint64_t)base + (uint64_t)dg;
   }
-  if (over || v > (uint64_t)INT64_MAX) {
-    tir_error(r->d, sp, "integer literal %s out of range for int64", t);
-    return rv_err();
+  if (over || v > (uint64_t)INT64_MAX) { /* a Python int past int64: in 128 bits */
+    unsigned __int128 w = 0;
+    const char *q = t;
+    int b = literal_base(&q);
+    bool wide_over = false;
+    for (; *q && !wide_over; q++) {
+      if (*q == '_') continue;
+      int dg = *q >= '0' && *q <= '9' ? *q - '0' : *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : *q - 'A' + 10;
+      wide_over = w > (((unsigned __int128)1 << 127) - 1 - (unsigned)dg) / (unsigned)b;
+      w = w * (unsigned)b + (unsigned)dg;
+    }
+    if (wide_over) {
+      tir_error(r->d, sp, "integer literal %s out of range (tirc holds Python ints to 2**127)", t);
+      return rv_err();
+    }
+    return rd_big_val((__int128)w, sp);
   }
   return (rval){.k = RV_INT, .i = (int64_t)v, .sp = sp};
 }
@@ -351,6 +364,12 @@ tir_expr *rd_as_expr(rd *r, rval v) {
   case RV_FRESH:
     tir_error(r->d, v.sp, "T.%s() declares a variable: write 'x = T.%s()'", v.s, v.s);
     return NULL;
+  case RV_BIGINT: {
+    char buf[48];
+    rd_big_str(rd_big_of(v), buf);
+    tir_error(r->d, v.sp, "the Python int %s is past int64: TVM cannot make it a TIR value", buf);
+    return NULL;
+  }
   default:
     tir_error(r->d, v.sp, "expected an expression");
     return NULL;
@@ -570,7 +589,33 @@ bool rd_parse_dtype(rd *r, rval v, tir_dtype *out) {
   return true;
 }
 
-tir_attr_val *rd_as_attr(rd *r, rval v) {
+static tir_attr_val *as_attr(rd *r, rval v, bool nested);
+
+tir_attr_val *rd_as_attr(rd *r, rval v) { return as_attr(r, v, false); }
+
+/* a dict nested in an attribute value with a key that is no string: TVM's
+ * Map<Any, Any> ({"p": {1: 2}}), kept in the order written */
+static tir_attr_val *as_map(rd *r, rval v) {
+  tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(2 * v.n + 1));
+  for (int i = 0; i < v.n; i++) {
+    rval k = v.keys[i];
+    if ((k.k == RV_TUPLE && k.is_list) || k.k == RV_DICT) { /* Python cannot hash them */
+      tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", k.k == RV_DICT ? "dict" : "list");
+      return NULL;
+    }
+    if (!(items[2 * i] = as_attr(r, k, true))) return NULL;
+    if (items[2 * i]->kind == TIR_AV_RANGE || items[2 * i]->kind == TIR_AV_ITER_VAR) { /* as Python's */
+      tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", items[2 * i]->kind == TIR_AV_RANGE ? "Range" : "IterVar");
+      return NULL;
+    }
+    if (!(items[2 * i + 1] = as_attr(r, v.items[i], true))) return NULL;
+  }
+  tir_attr_val *m = tir_av_list(r->c, items, 2 * v.n);
+  m->kind = TIR_AV_MAP;
+  return m;
+}
+
+static tir_attr_val *as_attr(rd *r, rval v, bool nested) {
   /* a Python float stays a Python float (TVM boxes it as a double): a
    * float64 constant, printed back bare */
   if (v.k == RV_FLOAT) return tir_av_expr(r->c, with_span(r, tir_float(r->c, TIR_FLOAT64, v.f), v.sp));
@@ -579,15 +624,18 @@ tir_attr_val *rd_as_attr(rd *r, rval v) {
   if (v.k == RV_TUPLE) {
     tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++)
-      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+      if (!(items[i] = as_attr(r, v.items[i], true))) return NULL;
     return tir_av_list(r->c, items, v.n);
   }
   if (v.k == RV_DICT) {
+    bool strs = true;
+    for (int i = 0; i < v.n; i++) strs = strs && v.keys[i].k == RV_STR;
+    if (!strs && nested) return as_map(r, v);
     tir_attr_val **items = tir_alloc(r->c, sizeof *items * (size_t)(v.n + 1));
     const char **keys = tir_alloc(r->c, sizeof *keys * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) {
       if (!(keys[i] = rd_as_str(r, v.keys[i], "an attribute key"))) return NULL;
-      if (!(items[i] = rd_as_attr(r, v.items[i]))) return NULL;
+      if (!(items[i] = as_attr(r, v.items[i], true))) return NULL;
     }
     return tir_av_dict(r->c, keys, items, v.n);
   }
@@ -773,7 +821,7 @@ static tir_expr *adopt(rd *r, rval lit, tir_expr *other) {
   return rd_convert(r, lit, t);
 }
 
-static bool py_truthy(rval v) { return v.k == RV_FLOAT ? v.f != 0 : v.i != 0; }
+static bool py_truthy(rval v) { return v.k == RV_BIGINT || (v.k == RV_FLOAT ? v.f != 0 : v.i != 0); }
 
 /* Python's comparison of two numbers: exact between an int and a float
  * (2**53 + 1 == 2.0**53 is False), which a conversion to double is not;
@@ -795,6 +843,103 @@ static int py_cmp(rval a, rval b) {
   int64_t k = (int64_t)fl;
   if (i != k) return i < k ? -1 : 1;
   return f > fl ? -1 : 0;
+}
+
+__int128 rd_big_of(rval v) {
+  if (v.k != RV_BIGINT) return (__int128)v.i;
+  return (__int128)(((unsigned __int128)(uint64_t)v.hi << 64) | (uint64_t)v.i);
+}
+
+rval rd_big_val(__int128 x, tir_span sp) {
+  if (x >= INT64_MIN && x <= INT64_MAX) return (rval){.k = RV_INT, .i = (int64_t)x, .sp = sp};
+  unsigned __int128 u = (unsigned __int128)x;
+  return (rval){.k = RV_BIGINT, .i = (int64_t)(uint64_t)u, .hi = (int64_t)(uint64_t)(u >> 64), .sp = sp};
+}
+
+void rd_big_str(__int128 x, char buf[48]) {
+  char t[48];
+  int n = 0;
+  unsigned __int128 u = x < 0 ? -(unsigned __int128)x : (unsigned __int128)x;
+  do t[n++] = (char)('0' + (int)(u % 10)), u /= 10;
+  while (u);
+  int k = 0;
+  if (x < 0) buf[k++] = '-';
+  while (n) buf[k++] = t[--n];
+  buf[k] = 0;
+}
+
+static bool is_pyint(rval v) { return v.k == RV_INT || v.k == RV_BOOL || v.k == RV_BIGINT; }
+
+/* Python's arithmetic on ints of which one is past int64, or whose int64
+ * result overflows: in 128 bits (Python's are unbounded: past 2**127 an
+ * error); a float beside it takes it as a float */
+static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp);
+
+static rval big_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
+  if (a.k == RV_FLOAT || b.k == RV_FLOAT) {
+    if (a.k == RV_BIGINT) a = (rval){.k = RV_FLOAT, .f = (double)rd_big_of(a), .sp = a.sp};
+    if (b.k == RV_BIGINT) b = (rval){.k = RV_FLOAT, .f = (double)rd_big_of(b), .sp = b.sp};
+    return py_binop(r, op, a, b, sp);
+  }
+  __int128 x = rd_big_of(a), y = rd_big_of(b), v;
+  rval bl = {.k = RV_BOOL, .sp = sp};
+  if (!strcmp(op, "and")) return x ? b : a;
+  if (!strcmp(op, "or")) return x ? a : b;
+  if (!strcmp(op, "max")) return y > x ? b : a;
+  if (!strcmp(op, "min")) return y < x ? b : a;
+  if (!strcmp(op, "<")) return bl.i = x < y, bl;
+  if (!strcmp(op, "<=")) return bl.i = x <= y, bl;
+  if (!strcmp(op, ">")) return bl.i = x > y, bl;
+  if (!strcmp(op, ">=")) return bl.i = x >= y, bl;
+  if (!strcmp(op, "==")) return bl.i = x == y, bl;
+  if (!strcmp(op, "!=")) return bl.i = x != y, bl;
+  if (!strcmp(op, "/")) {
+    if (!y) goto divzero;
+    return (rval){.k = RV_FLOAT, .f = (double)x / (double)y, .sp = sp};
+  }
+  if (!strcmp(op, "+")) { if (__builtin_add_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "-")) { if (__builtin_sub_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "*")) { if (__builtin_mul_overflow(x, y, &v)) goto overflow; }
+  else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+    if (!y) goto divzero;
+    if (y == -1) { /* no C division of the least value by -1 */
+      if (!strcmp(op, "%")) v = 0;
+      else if (__builtin_sub_overflow((__int128)0, x, &v)) goto overflow;
+    } else {
+      __int128 q = x / y, m = x % y;
+      if (m != 0 && ((m < 0) != (y < 0))) q--, m += y;
+      v = !strcmp(op, "//") ? q : m;
+    }
+  }
+  else if (!strcmp(op, "&")) v = x & y;
+  else if (!strcmp(op, "|")) v = x | y;
+  else if (!strcmp(op, "^")) v = x ^ y;
+  else if (!strcmp(op, "<<")) { if (y < 0 || y > 126 || __builtin_mul_overflow(x, (__int128)1 << y, &v)) goto overflow; }
+  else if (!strcmp(op, ">>")) { if (y < 0) goto overflow; v = y > 127 ? (x < 0 ? -1 : 0) : x >> y; }
+  else if (!strcmp(op, "**")) {
+    if (y < 0) {
+      if (!x) goto divzero;
+      return (rval){.k = RV_FLOAT, .f = pow((double)x, (double)y), .sp = sp};
+    }
+    v = 1;
+    for (__int128 i = 0; i < y; i++) {
+      if (__builtin_mul_overflow(v, x, &v)) goto overflow;
+      if (v == 0 || v == 1 || (v == -1 && i > 200)) { /* 0, 1, -1 to a large power */
+        if (v == -1) v = (y - i - 1) % 2 ? -1 : 1;
+        break;
+      }
+    }
+  } else {
+    tir_error(r->d, sp, "operator '%s' is not supported here", op);
+    return rv_err();
+  }
+  return rd_big_val(v, sp);
+divzero:
+  tir_error(r->d, sp, "division by zero");
+  return rv_err();
+overflow:
+  tir_error(r->d, sp, "integer overflow in constant expression (tirc holds Python ints to 2**127)");
+  return rv_err();
 }
 
 static rval py_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
@@ -870,6 +1015,7 @@ divzero:
   tir_error(r->d, sp, "division by zero");
   return rv_err();
 overflow:
+  if (!fl && is_pyint(a) && is_pyint(b)) return big_binop(r, op, a, b, sp); /* Python's ints go on */
   tir_error(r->d, sp, "integer overflow in constant expression");
   return rv_err();
 unsupported:
@@ -966,6 +1112,14 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(v.n + 1));
     for (int i = 0; i < v.n; i++) v.items[i] = t.items[i % t.n];
     return v;
+  }
+  if ((a.k == RV_BIGINT && (is_pynum(b) || b.k == RV_BIGINT)) || (b.k == RV_BIGINT && is_pynum(a)))
+    return big_binop(r, op, a, b, sp);
+  if (a.k == RV_BIGINT || b.k == RV_BIGINT) {
+    char buf[48];
+    rd_big_str(rd_big_of(a.k == RV_BIGINT ? a : b), buf);
+    tir_error(r->d, a.k == RV_BIGINT ? a.sp : b.sp, "the Python int %s is past int64: TVM cannot make it a TIR value", buf);
+    return rv_err();
   }
   if (is_pynum(a) && is_pynum(b)) return py_binop(r, op, a, b, sp);
   if (a.k == RV_STR && b.k == RV_STR && (!strcmp(op, "==") || !strcmp(op, "!="))) /* Python's str compare */
@@ -1069,13 +1223,21 @@ static rval unary(rd *r, TSNode n) {
   rval a = rd_eval(r, arg);
   if (a.k == RV_ERR) return a;
   if (!strcmp(op, "+")) return a;
+  if (a.k == RV_BIGINT || (a.k == RV_INT && a.i == INT64_MIN && (!strcmp(op, "-") || !strcmp(op, "~")))) {
+    __int128 x = rd_big_of(a); /* never the least 128-bit value (rd_big_val's range) */
+    __int128 neg;
+    if (!strcmp(op, "-") && __builtin_sub_overflow((__int128)0, x, &neg)) {
+      tir_error(r->d, sp, "integer overflow in constant expression (tirc holds Python ints to 2**127)");
+      return rv_err();
+    }
+    if (!strcmp(op, "-")) return rd_big_val(neg, sp);
+    if (!strcmp(op, "~")) return rd_big_val(~x, sp);
+    goto bad;
+  }
   if (is_pynum(a)) {
     if (!strcmp(op, "-")) {
       if (a.k == RV_FLOAT) a.f = -a.f;
-      else if (a.i == INT64_MIN) {
-        tir_error(r->d, sp, "integer overflow in constant expression");
-        return rv_err();
-      } else a.i = -a.i, a.k = RV_INT;
+      else a.i = -a.i, a.k = RV_INT;
     } else {
       if (a.k == RV_FLOAT) goto bad;
       a.i = ~a.i, a.k = RV_INT;
@@ -1405,6 +1567,8 @@ bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
 
 /* [body for x in items if cond]: evaluated where it is read, as TVM's parser
  * evaluates it in Python (one `for`, over Python values) */
+static bool hashable_key(rd *r, rval k);
+
 static rval list_comprehension(rd *r, TSNode n) {
   TSNode body = rd_field(n, "body"), clause = {0};
   uint32_t cnt = rd_child_count(n), nfor = 0;
@@ -1412,14 +1576,16 @@ static rval list_comprehension(rd *r, TSNode n) {
     if (rd_is(rd_child(n, i), "for_in_clause")) clause = rd_child(n, i), nfor++;
   TSNode target = nfor == 1 ? rd_field(clause, "left") : (TSNode){0};
   if (nfor != 1 || !rd_is(target, "identifier")) {
-    tir_error(r->d, rd_span(n), "a list comprehension with one `for` over one name is supported");
+    tir_error(r->d, rd_span(n), "a comprehension with one `for` over one name is supported");
     return rv_err();
   }
   rval *items;
   int ni;
   if (!rd_iter_items(r, rd_field(clause, "right"), &items, &ni)) return rv_err();
-  rval v = {.k = RV_TUPLE, .is_list = true, .sp = rd_span(n)};
+  bool dict = rd_is(n, "dictionary_comprehension"); /* {k: v for x in items}: body a pair */
+  rval v = {.k = dict ? RV_DICT : RV_TUPLE, .is_list = !dict, .sp = rd_span(n)};
   v.items = tir_alloc(r->c, sizeof *v.items * (size_t)(ni + 1));
+  if (dict) v.keys = tir_alloc(r->c, sizeof *v.keys * (size_t)(ni + 1));
   const char *name = rd_text(r, target);
   if ((r->comp_items += ni) > 4 * RD_MAX_COMPREHENSION) { /* nested comprehensions multiply */
     tir_error(r->d, rd_span(n), "list comprehensions of more than %d values in all", 4 * RD_MAX_COMPREHENSION);
@@ -1444,9 +1610,27 @@ static rval list_comprehension(rd *r, TSNode n) {
       }
       keep = cv.i != 0;
     }
-    rval x = keep ? rd_eval(r, body) : (rval){.k = RV_NONE};
+    rval key = {.k = RV_NONE};
+    if (keep && dict) {
+      key = rd_eval(r, rd_field(body, "key"));
+      if (key.k == RV_ERR || !hashable_key(r, key)) {
+        rd_pop_syms(r, mark);
+        return rv_err();
+      }
+    }
+    rval x = keep ? rd_eval(r, dict ? rd_field(body, "value") : body) : (rval){.k = RV_NONE};
     rd_pop_syms(r, mark);
     if (x.k == RV_ERR) return rv_err();
+    if (keep && dict) { /* a key again: its first place, the last value (Python's) */
+      int same = -1;
+      for (int j = 0; j < v.n && same < 0; j++)
+        if (py_eq(v.keys[j], key) == 1) same = j;
+      if (same >= 0) {
+        v.items[same] = x;
+        continue;
+      }
+      v.keys[v.n] = key;
+    }
     if (keep) v.items[v.n++] = x;
   }
   return v;
@@ -1481,6 +1665,17 @@ static rval sequence(rd *r, TSNode n, bool is_list) {
   return bad ? rv_err() : v;
 }
 
+/* Python's hash of a dict key: a list or a dict has none */
+static bool hashable_key(rd *r, rval k) {
+  if ((k.k == RV_TUPLE && k.is_list) || k.k == RV_DICT) {
+    tir_error(r->d, k.sp, "unhashable type: '%s' as a dict key", k.k == RV_DICT ? "dict" : "list");
+    return false;
+  }
+  for (int i = 0; k.k == RV_TUPLE && i < k.n; i++)
+    if (!hashable_key(r, k.items[i])) return false;
+  return true;
+}
+
 static rval dictionary(rd *r, TSNode n) {
   uint32_t cnt = rd_child_count(n);
   rval v = {.k = RV_DICT, .sp = rd_span(n)};
@@ -1496,9 +1691,10 @@ static rval dictionary(rd *r, TSNode n) {
     }
     rval k = rd_eval(r, rd_field(p, "key")), x = rd_eval(r, rd_field(p, "value"));
     if (k.k == RV_ERR || x.k == RV_ERR) bad = true;
+    else if (!hashable_key(r, k)) return rv_err();
     int same = -1; /* a key given again: Python keeps its first place and the last value */
-    for (int j = 0; k.k == RV_STR && j < v.n && same < 0; j++)
-      if (v.keys[j].k == RV_STR && !strcmp(v.keys[j].s, k.s)) same = j;
+    for (int j = 0; j < v.n && same < 0; j++)
+      if (py_eq(v.keys[j], k) == 1) same = j;
     if (same >= 0) {
       v.items[same] = x;
       continue;
@@ -2166,7 +2362,7 @@ rval rd_eval(rd *r, TSNode n) {
   else if (!strcmp(t, "comparison_operator")) v = comparison(r, n);
   else if (!strcmp(t, "tuple") || !strcmp(t, "expression_list")) v = sequence(r, n, false);
   else if (!strcmp(t, "list")) v = sequence(r, n, true);
-  else if (!strcmp(t, "list_comprehension")) v = list_comprehension(r, n);
+  else if (!strcmp(t, "list_comprehension") || !strcmp(t, "dictionary_comprehension")) v = list_comprehension(r, n);
   else if (!strcmp(t, "generator_expression") && r->module_eval) { /* sum(k * k for k in R): Python's */
     v = list_comprehension(r, n);
     v.is_list = false;

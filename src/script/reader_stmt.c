@@ -2346,7 +2346,13 @@ static NOINLINE tir_stmt *for_stmt(rd *r, TSNode s) {
       names[n] = nm;
     }
   } else if (rd_is(left, "identifier")) names[n++] = rd_text(r, left);
-  else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
+  else if ((rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) && ls.n == 1) {
+    /* TVM binds one loop's var itself, not a list of one: unpacking it
+     * (`for i, *r in T.grid(1)`, `for i, in range(4)`) fails there */
+    tir_error(r->d, rd_span(left), "the target of one loop is its var, which cannot be unpacked (TVM refuses "
+                                   "`for i, ... in` over one loop): write `for i in ...`");
+    return NULL;
+  } else if (rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) {
     uint32_t nc = rd_child_count(left);
     for (uint32_t i = 0; i < nc && n < RD_MAX_GRID; i++) {
       TSNode c = rd_child(left, i);

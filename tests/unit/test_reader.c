@@ -350,7 +350,9 @@ START_TEST(errors) {
   expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int32\"), A: T.int32):\n    T.evaluate(0)\n", "duplicate parameter 'A'", 3, 35);
   expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(T.blok(1))\n", "unknown name 'T.blok'", 4, 16);
   expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(99999999999999999999)\n",
-               "integer literal 99999999999999999999 out of range for int64", 4, 16);
+               "the Python int 99999999999999999999 is past int64: TVM cannot make it a TIR value", 4, 16);
+  expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(999999999999999999999999999999999999999)\n",
+               "integer literal 999999999999999999999999999999999999999 out of range (tirc holds Python ints to 2**127)", 4, 16);
   expect_error(TIR "@T.prim_func\ndef f(A: T.Buffer((4,), \"int8\")):\n    T.evaluate(T.tvm_access_ptr(T.type_annotation(\"int8\"), A.data, 0, 4))\n",
                "T.tvm_access_ptr expects 5 arguments, got 4", 4, 16);
   expect_error(TIR "@T.prim_func\ndef f():\n    T.evaluate(T.slice_tensor(1, 2, 3, 4, 5))\n",
