@@ -1682,19 +1682,35 @@ static rval dictionary(rd *r, TSNode n) {
   v.items = tir_alloc(r->c, sizeof *v.items * (cnt + 1));
   v.keys = tir_alloc(r->c, sizeof *v.keys * (cnt + 1));
   bool bad = false;
+  /* a key given again: Python keeps its first place and the last value.
+   * A string equals only a string: those are found by name (strs), the
+   * others (1, True and 1.0 are one key) among the other keys (others) */
+  tir_strmap strs = {0};
+  int *others = malloc(sizeof *others * (cnt + 1)), nothers = 0;
+  if (!others) abort();
   for (uint32_t i = 0; i < cnt; i++) {
     TSNode p = rd_child(n, i);
     if (rd_is_extra(p)) continue;
     if (!rd_is(p, "pair")) {
       tir_error(r->d, rd_span(p), "unsupported dictionary entry");
-      return rv_err();
+      bad = true;
+      break;
     }
     rval k = rd_eval(r, rd_field(p, "key")), x = rd_eval(r, rd_field(p, "value"));
     if (k.k == RV_ERR || x.k == RV_ERR) bad = true;
-    else if (!hashable_key(r, k)) return rv_err();
-    int same = -1; /* a key given again: Python keeps its first place and the last value */
-    for (int j = 0; j < v.n && same < 0; j++)
-      if (py_eq(v.keys[j], k) == 1) same = j;
+    else if (!hashable_key(r, k)) {
+      bad = true;
+      break;
+    }
+    int same = -1;
+    if (k.k == RV_STR) {
+      same = (int)tir_strmap_get(&strs, k.s, 0) - 1;
+      if (same < 0) *tir_strmap_at(&strs, k.s, 0) = v.n + 1;
+    } else {
+      for (int j = 0; j < nothers && same < 0; j++)
+        if (py_eq(v.keys[others[j]], k) == 1) same = others[j];
+      if (same < 0) others[nothers++] = v.n;
+    }
     if (same >= 0) {
       v.items[same] = x;
       continue;
@@ -1702,6 +1718,8 @@ static rval dictionary(rd *r, TSNode n) {
     v.keys[v.n] = k;
     v.items[v.n++] = x;
   }
+  tir_strmap_free(&strs);
+  free(others);
   return bad ? rv_err() : v;
 }
 
