@@ -1599,85 +1599,100 @@ static void scan_region(tir_visitor *v, const tir_buffer_region *r, const tir_st
   scan_access(v->user, r->buf);
 }
 
-/* where to declare the buffers over a free data var: the innermost
- * statement around every use of the buffer (or of its data var), found in
- * one walk, as TVM's printer places them.  The walk keeps the path of
- * statements from the body down; each buffer the path to its first use
- * and the length of the prefix that every later use shares (it only
- * shrinks: linear in the size of the function and the depth) */
-typedef struct free_place {
-  printer *p;
+/* where to declare the buffers over a free data var, and the free vars:
+ * from the innermost statement around every use of each, found in one
+ * walk, as TVM's printer places them.  The walk keeps the path of
+ * statements from the body down; each item the path to its first use and
+ * the length of the prefix that every later use shares (it only shrinks:
+ * linear in the size of the function and the depth) */
+typedef struct place_walk {
+  const tir_ptrmap *idx; /* a var (or a buffer's data var, by_data) -> item index + 1 */
+  bool by_data;          /* a buffer's use counts for its data var */
   const tir_stmt **path;
   int depth, cap;
-  const tir_stmt ***first; /* per free buffer: the path to its first use (malloc'd) */
-  int *len;                /* the shared prefix's length; 0 before the first use */
-} free_place;
+  const tir_stmt ***first; /* per item: the path to its first use (malloc'd) */
+  int *flen, *len;         /* its length; the prefix every use shares (0 before the first use) */
+  int n;
+} place_walk;
 
-static void place_use(free_place *fp, long k) {
-  if (!k || !fp->depth) return;
+static void place_use(place_walk *pw, long k) {
+  if (!k || !pw->depth) return;
   int i = (int)k - 1;
-  if (!fp->first[i]) {
-    fp->first[i] = malloc(sizeof **fp->first * (size_t)fp->depth);
-    if (!fp->first[i]) abort();
-    memcpy(fp->first[i], fp->path, sizeof **fp->first * (size_t)fp->depth);
-    fp->len[i] = fp->depth;
+  if (!pw->first[i]) {
+    pw->first[i] = malloc(sizeof **pw->first * (size_t)pw->depth);
+    if (!pw->first[i]) abort();
+    memcpy(pw->first[i], pw->path, sizeof **pw->first * (size_t)pw->depth);
+    pw->flen[i] = pw->len[i] = pw->depth;
     return;
   }
-  if (fp->len[i] > fp->depth) fp->len[i] = fp->depth;
-  while (fp->len[i] > 1 && fp->first[i][fp->len[i] - 1] != fp->path[fp->len[i] - 1]) fp->len[i]--;
+  if (pw->len[i] > pw->depth) pw->len[i] = pw->depth;
+  while (pw->len[i] > 1 && pw->first[i][pw->len[i] - 1] != pw->path[pw->len[i] - 1]) pw->len[i]--;
 }
 
 static tir_stmt *place_pre(tir_mutator *m, tir_stmt *s) {
-  free_place *fp = m->user;
-  if (fp->depth == fp->cap) {
-    fp->cap = fp->cap ? fp->cap * 2 : 64;
-    fp->path = realloc(fp->path, sizeof *fp->path * (size_t)fp->cap);
-    if (!fp->path) abort();
+  place_walk *pw = m->user;
+  if (pw->depth == pw->cap) {
+    pw->cap = pw->cap ? pw->cap * 2 : 64;
+    pw->path = realloc(pw->path, sizeof *pw->path * (size_t)pw->cap);
+    if (!pw->path) abort();
   }
-  fp->path[fp->depth++] = s;
+  pw->path[pw->depth++] = s;
   return NULL;
 }
 
 static tir_stmt *place_post(tir_mutator *m, tir_stmt *s) {
-  ((free_place *)m->user)->depth--;
+  ((place_walk *)m->user)->depth--;
   return s;
 }
 
 static tir_buffer *place_buffer(tir_mutator *m, tir_buffer *b) {
-  free_place *fp = m->user;
-  if (b && b->data) place_use(fp, tir_ptrmap_get(&fp->p->free_data, b->data, 0));
+  place_walk *pw = m->user;
+  if (pw->by_data && b && b->data) place_use(pw, tir_ptrmap_get(pw->idx, b->data, 0));
   return b;
 }
 
 static tir_expr *place_expr(tir_mutator *m, tir_expr *e) {
-  free_place *fp = m->user;
-  if (e->kind == TIR_VAR) place_use(fp, tir_ptrmap_get(&fp->p->free_data, e, 0));
+  place_walk *pw = m->user;
+  if (e->kind == TIR_VAR) place_use(pw, tir_ptrmap_get(pw->idx, e, 0));
   return e;
+}
+
+/* the walk over body for n items (place_walk_free after) */
+static void place_walk_run(place_walk *pw, const tir_stmt *body, int n) {
+  pw->n = n;
+  pw->first = calloc((size_t)n, sizeof *pw->first);
+  pw->flen = calloc((size_t)n, sizeof *pw->flen);
+  pw->len = calloc((size_t)n, sizeof *pw->len);
+  if (!pw->first || !pw->flen || !pw->len) abort();
+  /* an identity rewrite: the callbacks see every statement before and
+   * after its children, and every buffer and expr in between */
+  tir_mutator m = {.pre_stmt = place_pre, .stmt = place_post, .buffer = place_buffer, .expr = place_expr, .user = pw};
+  tir_mutate_stmt(&m, (tir_stmt *)body);
+}
+
+static void place_walk_free(place_walk *pw) {
+  for (int i = 0; i < pw->n; i++) free(pw->first[i]);
+  free(pw->first);
+  free(pw->flen);
+  free(pw->len);
+  free(pw->path);
 }
 
 static void place_free_buffers(printer *p, const tir_stmt *body) {
   tir_ptrmap_free(&p->free_stmts); /* (leaves it empty, ready for reuse) */
   if (!p->nfree_bufs) return;
-  free_place fp = {.p = p};
-  fp.first = calloc((size_t)p->nfree_bufs, sizeof *fp.first);
-  fp.len = calloc((size_t)p->nfree_bufs, sizeof *fp.len);
   free(p->free_at);
   p->free_at = calloc((size_t)p->nfree_bufs, sizeof *p->free_at);
-  if (!fp.first || !fp.len || !p->free_at) abort();
-  /* an identity rewrite: the callbacks see every statement before and
-   * after its children, and every buffer and expr in between */
-  tir_mutator m = {.pre_stmt = place_pre, .stmt = place_post, .buffer = place_buffer, .expr = place_expr, .user = &fp};
-  tir_mutate_stmt(&m, (tir_stmt *)body);
+  if (!p->free_at) abort();
+  place_walk pw = {.idx = &p->free_data, .by_data = true};
+  place_walk_run(&pw, body, p->nfree_bufs);
   for (int i = 0; i < p->nfree_bufs; i++) {
-    if (fp.first[i]) {
-      p->free_at[i] = fp.first[i][fp.len[i] - 1];
+    if (pw.first[i]) {
+      p->free_at[i] = pw.first[i][pw.len[i] - 1];
       tir_ptrmap_put(&p->free_stmts, p->free_at[i], 1);
     }
-    free(fp.first[i]);
   }
-  free(fp.first);
-  free(fp.len);
-  free(fp.path);
+  place_walk_free(&pw);
 }
 
 /* place_free_vars: a free var (T.Let's var, a symbolic var the body
@@ -1688,50 +1703,6 @@ static void place_free_buffers(printer *p, const tir_stmt *body) {
  * the declaration to the frame's statements as it prints the first use).
  * Where the first use is the frame's own header (a loop's extent), before
  * the frame (TVM's print puts it inside, after the use). */
-typedef struct var_place {
-  const tir_ptrmap *idx; /* var -> index + 1 */
-  const tir_stmt **path;
-  int depth, cap;
-  const tir_stmt ***first; /* per var: the path to its first use */
-  int *flen, *len;         /* its length; the prefix every use shares */
-} var_place;
-
-static void vplace_use(var_place *vp, long k) {
-  if (!k || !vp->depth) return;
-  int i = (int)k - 1;
-  if (!vp->first[i]) {
-    vp->first[i] = malloc(sizeof **vp->first * (size_t)vp->depth);
-    if (!vp->first[i]) abort();
-    memcpy(vp->first[i], vp->path, sizeof **vp->first * (size_t)vp->depth);
-    vp->flen[i] = vp->len[i] = vp->depth;
-    return;
-  }
-  if (vp->len[i] > vp->depth) vp->len[i] = vp->depth;
-  while (vp->len[i] > 1 && vp->first[i][vp->len[i] - 1] != vp->path[vp->len[i] - 1]) vp->len[i]--;
-}
-
-static tir_stmt *vplace_pre(tir_mutator *m, tir_stmt *s) {
-  var_place *vp = m->user;
-  if (vp->depth == vp->cap) {
-    vp->cap = vp->cap ? vp->cap * 2 : 64;
-    vp->path = realloc(vp->path, sizeof *vp->path * (size_t)vp->cap);
-    if (!vp->path) abort();
-  }
-  vp->path[vp->depth++] = s;
-  return NULL;
-}
-
-static tir_stmt *vplace_post(tir_mutator *m, tir_stmt *s) {
-  ((var_place *)m->user)->depth--;
-  return s;
-}
-
-static tir_expr *vplace_expr(tir_mutator *m, tir_expr *e) {
-  var_place *vp = m->user;
-  if (e->kind == TIR_VAR) vplace_use(vp, tir_ptrmap_get(vp->idx, e, 0));
-  return e;
-}
-
 static bool is_frame(const tir_stmt *s) {
   return s->kind != TIR_SEQ && s->kind != TIR_BUFFER_STORE && s->kind != TIR_EVALUATE;
 }
@@ -1755,13 +1726,8 @@ static void place_free_vars(printer *p, const tir_func *f, const var_list *fv, c
   for (int i = 0; i < fv->n; i++)
     if (!placed[i] && !tir_ptrmap_get(&sig, fv->v[i], 0)) tir_ptrmap_put(&idx, fv->v[i], i + 1);
   tir_ptrmap_free(&sig);
-  var_place vp = {.idx = &idx};
-  vp.first = calloc((size_t)fv->n, sizeof *vp.first);
-  vp.flen = calloc((size_t)fv->n, sizeof *vp.flen);
-  vp.len = calloc((size_t)fv->n, sizeof *vp.len);
-  if (!vp.first || !vp.flen || !vp.len) abort();
-  tir_mutator m = {.pre_stmt = vplace_pre, .stmt = vplace_post, .expr = vplace_expr, .user = &vp};
-  tir_mutate_stmt(&m, (tir_stmt *)body);
+  place_walk vp = {.idx = &idx};
+  place_walk_run(&vp, body, fv->n);
   for (int i = 0; i < fv->n; i++) {
     const tir_stmt **path = vp.first[i];
     if (!path) continue;
@@ -1779,11 +1745,7 @@ static void place_free_vars(printer *p, const tir_func *f, const var_list *fv, c
     tir_ptrmap_put(&p->fv_at, fv->v[i], (long)(intptr_t)at);
     tir_ptrmap_put(&p->fv_stmts, at, 1);
   }
-  for (int i = 0; i < fv->n; i++) free(vp.first[i]);
-  free(vp.first);
-  free(vp.flen);
-  free(vp.len);
-  free(vp.path);
+  place_walk_free(&vp);
   tir_ptrmap_free(&idx);
 }
 
