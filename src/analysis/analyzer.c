@@ -338,25 +338,26 @@ bool ana_expr_equal(const tir_expr *x, const tir_expr *y) {
   }
 }
 
-int ana_expr_size(const tir_expr *e) {
+int ana_size_of(const tir_expr *e, int (*size)(const tir_expr *)) {
   if (!e) return 0;
   int n = 1;
   switch (e->kind) {
   case TIR_NOT:
-  case TIR_CAST: return n + ana_expr_size(e->u.un.a);
-  case TIR_SELECT:
-    return n + ana_expr_size(e->u.select.cond) + ana_expr_size(e->u.select.t) + ana_expr_size(e->u.select.f);
+  case TIR_CAST: return n + size(e->u.un.a);
+  case TIR_SELECT: return n + size(e->u.select.cond) + size(e->u.select.t) + size(e->u.select.f);
   case TIR_CALL:
-    for (int i = 0; i < e->u.call.nargs; i++) n += ana_expr_size(e->u.call.args[i]);
+    for (int i = 0; i < e->u.call.nargs; i++) n += size(e->u.call.args[i]);
     return n;
   case TIR_BUFFER_LOAD:
-    for (int i = 0; i < e->u.load.nidx; i++) n += ana_expr_size(e->u.load.idx[i]);
+    for (int i = 0; i < e->u.load.nidx; i++) n += size(e->u.load.idx[i]);
     return n;
-  case TIR_RAMP: return n + ana_expr_size(e->u.ramp.base) + ana_expr_size(e->u.ramp.stride);
-  case TIR_BROADCAST: return n + ana_expr_size(e->u.bcast.value);
-  case TIR_LET: return n + ana_expr_size(e->u.let.value) + ana_expr_size(e->u.let.body);
+  case TIR_RAMP: return n + size(e->u.ramp.base) + size(e->u.ramp.stride);
+  case TIR_BROADCAST: return n + size(e->u.bcast.value);
+  case TIR_LET: return n + size(e->u.let.value) + size(e->u.let.body);
   default:
-    if (TIR_IS_BINARY(e->kind)) return n + ana_expr_size(e->u.bin.a) + ana_expr_size(e->u.bin.b);
+    if (TIR_IS_BINARY(e->kind)) return n + size(e->u.bin.a) + size(e->u.bin.b);
     return n;
   }
 }
+
+int ana_expr_size(const tir_expr *e) { return ana_size_of(e, ana_expr_size); }

@@ -80,6 +80,8 @@ const ana_var *ana_lookup(const tir_analyzer *a, const tir_expr *var);
 bool ana_expr_equal(const tir_expr *x, const tir_expr *y);
 /* number of nodes */
 int ana_expr_size(const tir_expr *e);
+/* 1 + the sizes of e's operands, each measured by size (0 for NULL) */
+int ana_size_of(const tir_expr *e, int (*size)(const tir_expr *));
 /* canonical scalar signed int? (the linear form applies) */
 bool ana_is_index_type(tir_dtype t);
 int64_t ana_floordiv(int64_t a, int64_t b);

@@ -803,25 +803,7 @@ int ana_lean_size(const tir_expr *e) {
     int s1 = lean_sum(e->u.bin.a, 1), s2 = lean_sum(e->u.bin.a, -1);
     if (s1 >= 0 && s2 >= 0) return 2 + (s1 < s2 ? s1 : s2);
   }
-  int n = 1;
-  switch (e->kind) {
-  case TIR_NOT:
-  case TIR_CAST: return n + ana_lean_size(e->u.un.a);
-  case TIR_SELECT:
-    return n + ana_lean_size(e->u.select.cond) + ana_lean_size(e->u.select.t) + ana_lean_size(e->u.select.f);
-  case TIR_CALL:
-    for (int i = 0; i < e->u.call.nargs; i++) n += ana_lean_size(e->u.call.args[i]);
-    return n;
-  case TIR_BUFFER_LOAD:
-    for (int i = 0; i < e->u.load.nidx; i++) n += ana_lean_size(e->u.load.idx[i]);
-    return n;
-  case TIR_RAMP: return n + ana_lean_size(e->u.ramp.base) + ana_lean_size(e->u.ramp.stride);
-  case TIR_BROADCAST: return n + ana_lean_size(e->u.bcast.value);
-  case TIR_LET: return n + ana_lean_size(e->u.let.value) + ana_lean_size(e->u.let.body);
-  default:
-    if (TIR_IS_BINARY(e->kind)) return n + ana_lean_size(e->u.bin.a) + ana_lean_size(e->u.bin.b);
-    return n;
-  }
+  return ana_size_of(e, ana_lean_size);
 }
 
 /* r is larger than e, in nodes and in nodes spelled shortest */
