@@ -482,11 +482,14 @@ static void pr_pop_flat(printer *p, int mark) {
 static void pr_body(printer *p, const tir_stmt *s) {
   bool tail = p->if_true_tail; /* a body of its own: TVM's scope */
   p->if_true_tail = false;
+  int mark = p->nnames;
   p->indent++;
   if (s) pr_stmt(p, s);
   else { line(p); pr_puts(&p->out, "T.evaluate(0)\n"); }
   p->indent--;
   p->if_true_tail = tail;
+  /* the free vars declared in it (place_free_vars) are its own: their names free again, as TVM's */
+  if (p->nnames > mark && p->fv_at.n) pr_forget_from(p, mark, &p->fv_at);
 }
 
 static void push_loop(printer *p, const tir_stmt *s) {

@@ -103,6 +103,10 @@ bool pr_deep_equal(const tir_expr *a, const tir_expr *b);
  * `S: T.float64` as a load of S) */
 const char *pr_data_suffix(const printer *p, const tir_buffer *b);
 void pr_pop_to(printer *p, int mark);
+/* the entries from mark up that name a key of keys no longer name it, and
+ * their names are free again, though they stay on the stack (a frame's
+ * end, where TVM's printer frees the names it declared in it) */
+void pr_forget_from(printer *p, int mark, const tir_ptrmap *keys);
 
 /* expressions */
 void pr_expr(printer *p, const tir_expr *e);

@@ -226,6 +226,18 @@ static void release_suffix(printer *p, const char *name) {
   free(base);
 }
 
+void pr_forget_from(printer *p, int mark, const tir_ptrmap *keys) {
+  for (int i = p->nnames - 1; i >= mark; i--) {
+    pr_name *e = &p->names[i];
+    if (e->alias || !e->chained || !tir_ptrmap_get(keys, e->key, 0)) continue;
+    /* only the innermost entry of its key can leave the chain */
+    if ((int)tir_ptrmap_get(&p->key_head, e->key, 0) != i + 1) continue;
+    unchain(p, e);
+    if (--*tir_strmap_at(&p->taken, e->text, 0) == 0) release_suffix(p, e->text);
+    e->alias = true;
+  }
+}
+
 void pr_pop_to(printer *p, int mark) {
   while (p->nnames > mark) {
     pr_name *e = &p->names[p->nnames - 1];
