@@ -714,18 +714,24 @@ static void host_stmt(unit *u, cg *h, const tir_stmt *s) {
     emit_kernel(u, h, s);
     return;
   }
-  if (s->kind == TIR_ATTR) {
+  /* a virtual thread around the kernel's launches (LowerOpaqueBlock's for a
+   * vthread loop outside the threadIdx ones) runs as the loop it stands for,
+   * here on the host: one launch each, its var a kernel argument (as C runs it) */
+  bool vthread = s->kind == TIR_ATTR && !strcmp(s->u.attr.key, "virtual_thread") && tir_is_var(s->u.attr.node);
+  if (s->kind == TIR_ATTR && !vthread) {
     host_stmt(u, h, s->u.attr.body);
-  } else if (s->kind == TIR_FOR) {
+  } else if (s->kind == TIR_FOR || vthread) {
+    const tir_expr *var = vthread ? s->u.attr.node : s->u.loop.var;
     char ty[32];
-    cg_type(h, s->u.loop.var->dtype, ty, s->span);
-    char *lo = cg_expr_str(h, s->u.loop.min), *ext = cg_expr_str(h, s->u.loop.extent);
+    cg_type(h, var->dtype, ty, s->span);
+    char *lo = vthread ? cg_expr_str(h, tir_int(h->ctx, var->dtype, 0)) : cg_expr_str(h, s->u.loop.min);
+    char *ext = cg_expr_str(h, vthread ? s->u.attr.value : s->u.loop.extent);
     cg_enter(h);
-    const char *v = cg_define(h, s->u.loop.var, s->u.loop.var->u.var.name);
+    const char *v = cg_define(h, var, var->u.var.name);
     cg_line_start(h);
     cg_text_printf(h->out, "for (%s %s = %s; %s < %s + %s; ++%s)", ty, v, lo, v, lo, ext, v);
     cg_open(h);
-    host_stmt(u, h, s->u.loop.body);
+    host_stmt(u, h, vthread ? s->u.attr.body : s->u.loop.body);
     cg_close(h);
     cg_leave(h);
   } else if (s->kind == TIR_IF) {
