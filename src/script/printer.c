@@ -1945,82 +1945,10 @@ static bool has_implicit_decl(const tir_func *f) {
   return found;
 }
 
-/* a thread var launched (not a parameter's) and used outside every launch
- * of it, as LowerOpaqueBlock leaves a loop's pragma annotations (an attr on
- * the var around its launch): TVM's well-formedness check refuses the use,
- * so the print says check_well_formed=False for TVM to read it */
-typedef struct escape_scan {
-  const tir_func *f;
-  tir_ptrmap total; /* launched var -> its uses in the body + 1 */
-  tir_ptrmap inside; /* launched var -> its uses inside its launches */
-  const tir_stmt **launch;
-  int n, cap;
-  const tir_expr *var; /* counting its uses in one launch, or NULL: every launched var's */
-  long uses;
-} escape_scan;
-
-static bool escape_launch_cb(tir_visitor *v, const tir_stmt *s) {
-  escape_scan *e = v->user;
-  if (s->kind != TIR_ATTR || !is_launch(s)) return true;
-  const tir_expr *x = s->u.attr.node;
-  for (int i = 0; i < e->f->nparams; i++)
-    if (e->f->params[i] == x || (e->f->buffer_map && e->f->buffer_map[i] && e->f->buffer_map[i]->data == x))
-      return true;
-  tir_ptrmap_put(&e->total, x, 1);
-  if (e->n == e->cap) {
-    e->cap = e->cap ? 2 * e->cap : 8;
-    e->launch = realloc(e->launch, sizeof *e->launch * (size_t)e->cap);
-    if (!e->launch) abort();
-  }
-  e->launch[e->n++] = s;
-  return true;
-}
-
-static bool escape_use_cb(tir_visitor *v, const tir_expr *x) {
-  escape_scan *e = v->user;
-  if (x->kind != TIR_VAR) return true;
-  if (e->var) {
-    if (x == e->var) e->uses++;
-  } else {
-    long t = tir_ptrmap_get(&e->total, x, 0);
-    if (t) tir_ptrmap_put(&e->total, x, t + 1);
-  }
-  return true;
-}
-
-/* linear in the body times the nesting of launches: the uses of every
- * launched var in one walk, then each launch's own subtree */
-static bool launch_var_escapes(const tir_func *f) {
-  if (!f->body) return false;
-  escape_scan e = {.f = f};
-  tir_visitor v = {.stmt = escape_launch_cb, .user = &e};
-  tir_visit_stmt(&v, f->body);
-  bool escapes = false;
-  if (e.n) {
-    tir_visitor u = {.expr = escape_use_cb, .user = &e};
-    tir_visit_stmt(&u, f->body);
-    for (int j = 0; j < e.n; j++) {
-      e.var = e.launch[j]->u.attr.node;
-      e.uses = 0;
-      tir_visit_stmt(&u, e.launch[j]);
-      tir_ptrmap_put(&e.inside, e.var, tir_ptrmap_get(&e.inside, e.var, 0) + e.uses);
-    }
-    /* a launch nested in one of the same var counts its uses twice: never less than the total then */
-    for (int j = 0; j < e.n && !escapes; j++) {
-      const tir_expr *x = e.launch[j]->u.attr.node;
-      escapes = tir_ptrmap_get(&e.inside, x, 0) < tir_ptrmap_get(&e.total, x, 1) - 1;
-    }
-  }
-  free(e.launch);
-  tir_ptrmap_free(&e.total);
-  tir_ptrmap_free(&e.inside);
-  return escapes;
-}
-
 static void pr_signature(printer *p, const tir_func *f) {
   line(p);
   pr_puts(&p->out, "@T.prim_func");
-  bool cwf = f->no_wf_check || has_implicit_decl(f) || (!p->in_module && launch_var_escapes(f));
+  bool cwf = f->no_wf_check || has_implicit_decl(f) || (!p->in_module && p->env_escapes);
   bool stir = f->s_tir && tirx(p) && !(p->as_written && f->s_tir_implicit);
   if (f->private_ || stir || cwf) {
     const char *sep = "";
@@ -2119,16 +2047,25 @@ static void pr_func_prologue(printer *p, const tir_func *f, const var_list *fv, 
 }
 
 /* thread vars launched more than once, or used outside their launch (a
- * program TVM reads only with its well-formedness check off): p->env,
- * declared by T.env_thread at the top, as TVM's printer does */
+ * program TVM reads only with its well-formedness check off): declared by
+ * T.env_thread at the top, as TVM's printer does (env); and whether a
+ * launched var is used outside every launch of it (escapes: LowerOpaqueBlock's
+ * pragma attrs around a blockIdx launch), for which the print says
+ * check_well_formed=False.  One scan, before the signature is printed:
+ * linear in the body times the nesting of launches */
 typedef struct env_scan {
-  printer *p;
+  tir_ptrmap bound;  /* the signature's vars: a launch over one prints as an attr */
   tir_ptrmap seen;   /* var -> launches so far */
   tir_ptrmap uses;   /* launched var -> its uses in the whole body */
+  tir_ptrmap inside; /* launched var -> its uses inside its launches */
   const tir_stmt **launch;
   int nlaunch, caplaunch;
   const tir_expr *count_var; /* counting this var's uses in one launch (count, up to count_total) */
   long count, count_total;
+  const tir_expr **env; /* the vars T.env_thread declares, and their tags */
+  const char **env_tag;
+  int nenv, capenv;
+  bool escapes;
 } env_scan;
 
 static bool env_skip_cb(tir_visitor *v, const tir_stmt *s) {
@@ -2138,24 +2075,23 @@ static bool env_skip_cb(tir_visitor *v, const tir_stmt *s) {
 }
 
 static void env_add(env_scan *e, const tir_stmt *s) {
-  printer *p = e->p;
-  for (int i = 0; i < p->nenv; i++)
-    if (p->env[i] == s->u.attr.node) return;
-  if (p->nenv == p->capenv) {
-    p->capenv = p->capenv ? p->capenv * 2 : 4;
-    p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
-    p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
-    if (!p->env || !p->env_tag) abort();
+  for (int i = 0; i < e->nenv; i++)
+    if (e->env[i] == s->u.attr.node) return;
+  if (e->nenv == e->capenv) {
+    e->capenv = e->capenv ? e->capenv * 2 : 4;
+    e->env = realloc(e->env, sizeof *e->env * (size_t)e->capenv);
+    e->env_tag = realloc(e->env_tag, sizeof *e->env_tag * (size_t)e->capenv);
+    if (!e->env || !e->env_tag) abort();
   }
-  p->env[p->nenv] = s->u.attr.node;
-  p->env_tag[p->nenv++] = launch_tag(s);
+  e->env[e->nenv] = s->u.attr.node;
+  e->env_tag[e->nenv++] = launch_tag(s);
 }
 
 static bool env_cb(tir_visitor *v, const tir_stmt *s) {
   env_scan *e = v->user;
   if (s->kind != TIR_ATTR || !is_launch(s) || !tir_is_var(s->u.attr.node)) return true;
   /* a var something else binds (a parameter, a buffer's data: T.attr(n, "thread_extent", 4)) prints as an attr */
-  if (s->u.attr.node_named || pr_lookup(e->p, s->u.attr.node)) return true;
+  if (s->u.attr.node_named || tir_ptrmap_get(&e->bound, s->u.attr.node, 0)) return true;
   long k = tir_ptrmap_get(&e->seen, s->u.attr.node, 0) + 1;
   tir_ptrmap_put(&e->seen, s->u.attr.node, k);
   /* launched twice, or over an extent of another type than its own (an
@@ -2183,27 +2119,84 @@ static bool env_use_cb(tir_visitor *v, const tir_expr *x) {
   return true;
 }
 
-static void pr_env_threads(printer *p, const tir_func *f) {
-  env_scan e = {.p = p};
-  tir_visitor v = {.stmt = env_cb, .user = &e};
-  tir_visit_stmt(&v, f->body);
-  if (e.nlaunch) { /* a launched var used outside every launch of it */
-    tir_visitor u = {.expr = env_use_cb, .user = &e};
-    tir_visit_stmt(&u, f->body);
-    u.stmt = env_skip_cb;
-    for (int i = 0; i < e.nlaunch; i++) {
-      const tir_expr *x = e.launch[i]->u.attr.node;
-      if (tir_ptrmap_get(&e.seen, x, 0) != 1) continue; /* launched twice: declared already */
-      e.count_var = x;
-      e.count = 0;
-      e.count_total = tir_ptrmap_get(&e.uses, x, 0);
-      tir_visit_stmt(&u, e.launch[i]);
-      if (e.count < e.count_total) env_add(&e, e.launch[i]);
+static bool env_bound_cb(tir_visitor *v, const tir_expr *x) {
+  if (x->kind == TIR_VAR) tir_ptrmap_put(v->user, x, 1);
+  return true;
+}
+
+/* e (zeroed) scanned over f; env_scan_free after */
+static void env_scan_func(env_scan *e, const tir_func *f) {
+  if (!f->body) return;
+  tir_visitor bv = {.expr = env_bound_cb, .user = &e->bound};
+  for (int i = 0; i < f->nparams; i++) {
+    tir_ptrmap_put(&e->bound, f->params[i], 1);
+    const tir_buffer *b = f->buffer_map ? f->buffer_map[i] : NULL;
+    if (b) {
+      tir_ptrmap_put(&e->bound, b->data, 1);
+      scan_buffer_fields(&bv, b);
     }
   }
-  free(e.launch);
-  tir_ptrmap_free(&e.uses);
-  tir_ptrmap_free(&e.seen);
+  tir_visitor v = {.stmt = env_cb, .user = e};
+  tir_visit_stmt(&v, f->body);
+  if (!e->nlaunch) return;
+  tir_visitor u = {.expr = env_use_cb, .user = e};
+  tir_visit_stmt(&u, f->body);
+  u.stmt = env_skip_cb;
+  for (int i = 0; i < e->nlaunch; i++) {
+    const tir_expr *x = e->launch[i]->u.attr.node;
+    e->count_var = x;
+    e->count = 0;
+    e->count_total = tir_ptrmap_get(&e->uses, x, 0);
+    tir_visit_stmt(&u, e->launch[i]);
+    tir_ptrmap_put(&e->inside, x, tir_ptrmap_get(&e->inside, x, 0) + e->count);
+  }
+  /* a launch nested in one of the same var counts its uses twice: never less than the total then */
+  for (int i = 0; i < e->nlaunch; i++) {
+    const tir_expr *x = e->launch[i]->u.attr.node;
+    if (tir_ptrmap_get(&e->inside, x, 0) >= tir_ptrmap_get(&e->uses, x, 0)) continue;
+    e->escapes = true;
+    env_add(e, e->launch[i]); /* launched once (or twice: declared already) */
+  }
+}
+
+static void env_scan_free(env_scan *e) {
+  free(e->launch);
+  free(e->env);
+  free(e->env_tag);
+  tir_ptrmap_free(&e->bound);
+  tir_ptrmap_free(&e->seen);
+  tir_ptrmap_free(&e->uses);
+  tir_ptrmap_free(&e->inside);
+}
+
+static bool launch_var_escapes(const tir_func *f) {
+  env_scan e = {0};
+  env_scan_func(&e, f);
+  bool escapes = e.escapes;
+  env_scan_free(&e);
+  return escapes;
+}
+
+/* p->env from f's scan, and whether the signature says check_well_formed=False for it */
+static void scan_env_threads(printer *p, const tir_func *f) {
+  env_scan e = {0};
+  env_scan_func(&e, f);
+  p->nenv = 0;
+  for (int i = 0; i < e.nenv; i++) {
+    if (p->nenv == p->capenv) {
+      p->capenv = p->capenv ? p->capenv * 2 : 4;
+      p->env = realloc(p->env, sizeof *p->env * (size_t)p->capenv);
+      p->env_tag = realloc(p->env_tag, sizeof *p->env_tag * (size_t)p->capenv);
+      if (!p->env || !p->env_tag) abort();
+    }
+    p->env[p->nenv] = e.env[i];
+    p->env_tag[p->nenv++] = e.env_tag[i];
+  }
+  p->env_escapes = e.escapes;
+  env_scan_free(&e);
+}
+
+static void pr_env_threads(printer *p) {
   for (int i = 0; i < p->nenv; i++) {
     const char *name = pr_define(p, p->env[i], p->env[i]->u.var.name);
     line(p);
@@ -2219,7 +2212,7 @@ static void pr_env_threads(printer *p, const tir_func *f) {
 
 static void pr_func_body(printer *p, const tir_func *f) {
   const tir_stmt *body = f->body;
-  pr_env_threads(p, f);
+  pr_env_threads(p);
   /* a function printed without s_tir=True (as written) gets no root from
    * TVM's parser: its root block prints as the block it is */
   bool implicit_root = !(tirx(p) && p->as_written && f->s_tir_implicit && f->root_written);
@@ -2251,6 +2244,7 @@ static void pr_func_once(printer *p, const tir_func *f) {
   place_free_vars(p, f, &fv, placed);
   p->placed_fv = &fv;
   find_handle_uses(p, f);
+  scan_env_threads(p, f);
   pr_signature(p, f);
   p->indent++;
   pr_func_prologue(p, f, &fv, placed);

@@ -63,6 +63,7 @@ typedef struct printer {
   const tir_expr **env;
   const char **env_tag;
   int nenv, capenv;
+  bool env_escapes; /* one is used outside every launch of it (check_well_formed=False) */
   /* buffers accessed over a data var nothing binds (TVM's `B_1 =
    * T.Buffer(shape)` in a body, indexed): declared so before the first
    * statement of a scope that uses them (declare_free_buffers); data var ->
