@@ -118,8 +118,6 @@ def lets_chain(n):
 def allocs_chain(n):
     m = min(n, 450)
     L = [HDR, f"@T.prim_func\ndef f(A: T.Buffer((16,), \"float32\")):\n    for i in range(16):\n"]
-    for c in range(max(1, n // 500)):
-        L.append("        with T.LetStmt(0) as _z%d:\n" % c if False else "")
     for k in range(m):
         L.append(f"        t{k} = T.decl_buffer((16,), \"float32\")\n")
     L.append("        t0[i] = A[i]\n")
