@@ -105,9 +105,13 @@ bool tir_dtype_is_int(tir_dtype t);   /* int or uint, not bool */
 bool tir_dtype_is_bool(tir_dtype t);
 bool tir_dtype_is_float(tir_dtype t); /* float or bfloat (or a small float) */
 bool tir_dtype_is_small_float(tir_dtype t); /* float8_*, float6_*, float4_* */
-/* the largest finite value of a float dtype other than float64 (a literal
- * past it is refused, as TVM refuses it); 0 for float64 and non-floats */
+/* the largest literal of a float dtype other than float64 that TVM 0.27
+ * takes (a literal past it is refused, as TVM refuses it; for the small
+ * floats TVM's bound, which is not always the format's); 0 for float64 and
+ * non-floats */
 double tir_dtype_float_max(tir_dtype t);
+/* a small float that holds no negative value (the fnuz types, float8_e8m0fnu) */
+bool tir_dtype_float_nonneg(tir_dtype t);
 bool tir_dtype_is_handle(tir_dtype t);
 tir_dtype tir_dtype_with_lanes(tir_dtype t, int lanes);
 /* "int32", "float32x4", "bool", "handle", "void"; returns false on a bad string */

@@ -19,13 +19,19 @@ bool tir_dtype_is_bool(tir_dtype t) { return t.code == TIR_TC_UINT && t.bits == 
 bool tir_dtype_is_int(tir_dtype t) {
   return (t.code == TIR_TC_INT || t.code == TIR_TC_UINT) && !tir_dtype_is_bool(t);
 }
-/* TVM's names of the small floats, in tir_type_code order from TIR_TC_F8_E3M4 */
-/* each with its largest finite value (as ml_dtypes' finfo gives it) */
-static const struct { const char *name; int bits; double max; } SMALL[] = {
-    {"float8_e3m4", 8, 15.5},         {"float8_e4m3", 8, 240.0},     {"float8_e4m3b11fnuz", 8, 30.0},
-    {"float8_e4m3fn", 8, 448.0},      {"float8_e4m3fnuz", 8, 240.0}, {"float8_e5m2", 8, 57344.0},
-    {"float8_e5m2fnuz", 8, 57344.0},  {"float8_e8m0fnu", 8, 1.7014118346046923e+38},
-    {"float6_e2m3fn", 6, 7.5},        {"float6_e3m2fn", 6, 28.0},    {"float4_e2m1fn", 4, 6.0}};
+/* TVM's names of the small floats, in tir_type_code order from TIR_TC_F8_E3M4,
+ * each with the largest literal TVM 0.27's FloatImm takes (its
+ * T.max_value): ml_dtypes' finfo max except float8_e3m4 (31, not 15.5),
+ * float8_e4m3 and float8_e4m3fnuz (448, not 240) and float8_e8m0fnu
+ * (float32's largest); and whether it holds no negative value (TVM refuses a
+ * negative literal of the fnuz types and of float8_e8m0fnu; -0.0 it reads) */
+static const struct { const char *name; int bits; double max; bool nonneg; } SMALL[] = {
+    {"float8_e3m4", 8, 31.0, false},          {"float8_e4m3", 8, 448.0, false},
+    {"float8_e4m3b11fnuz", 8, 30.0, true},     {"float8_e4m3fn", 8, 448.0, false},
+    {"float8_e4m3fnuz", 8, 448.0, true},       {"float8_e5m2", 8, 57344.0, false},
+    {"float8_e5m2fnuz", 8, 57344.0, true},     {"float8_e8m0fnu", 8, 3.4028234663852886e+38, true},
+    {"float6_e2m3fn", 6, 7.5, false},          {"float6_e3m2fn", 6, 28.0, false},
+    {"float4_e2m1fn", 4, 6.0, false}};
 #define NSMALL ((int)(sizeof SMALL / sizeof SMALL[0]))
 
 bool tir_dtype_is_small_float(tir_dtype t) { return t.code >= TIR_TC_F8_E3M4 && t.code < TIR_TC_F8_E3M4 + NSMALL; }
@@ -39,6 +45,7 @@ double tir_dtype_float_max(tir_dtype t) {
   if (t.code == TIR_TC_FLOAT && t.bits == 16) return 65504.0;
   return 0;
 }
+bool tir_dtype_float_nonneg(tir_dtype t) { return tir_dtype_is_small_float(t) && SMALL[t.code - TIR_TC_F8_E3M4].nonneg; }
 bool tir_dtype_is_handle(tir_dtype t) { return t.code == TIR_TC_HANDLE; }
 bool tir_dtype_is_scalable(tir_dtype t) { return (t.lanes & TIR_LANES_SCALABLE) != 0; }
 

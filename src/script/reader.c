@@ -781,10 +781,11 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_push_sym(r, name, (rval){.k = RV_BUFFER, .buf = b, .sp = sp});
       return true;
     }
-    if (tn && ((is_call && (!strcmp(tn, "handle") || !strcmp(tn, "Ptr") || !strcmp(tn, "ptr"))) ||
+    if (tn && ((is_call && (!strcmp(tn, "handle") || !strcmp(tn, "Ptr") || !strcmp(tn, "ptr") ||
+                            !strcmp(tn, "buffer_var"))) ||
                (!is_call && !strcmp(tn, "Ptr")))) {
-      /* T.handle("float32", "global"), T.Ptr("float32"), T.ptr("float32"), T.Ptr[T.float32, "shared"]
-       * (TVM's deprecated spellings of T.handle): a typed pointer */
+      /* T.handle("float32", "global"), T.Ptr("float32"), T.ptr("float32"), T.Ptr[T.float32, "shared"],
+       * T.buffer_var("float32") (TVM's deprecated spellings of T.handle): a typed pointer */
       rd_args a;
       if (is_call && !rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
       if (!is_call) {
@@ -823,6 +824,8 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
   tir_dtype dt;
   if (v.k == RV_HANDLE_T) dt = TIR_HANDLE;
   else if (v.k == RV_DTYPE) dt = v.dt;
+  else if (v.k == RV_FRESH && rd_is(t, "call") && ts_node_named_child_count(rd_field(t, "arguments")) == 0)
+    dt = v.dt; /* x: T.int32(): TVM takes the new var's dtype */
   else {
     tir_error(r->d, rd_span(t), "a parameter type must be T.Buffer(...), T.handle or a dtype such as T.int32");
     return false;

@@ -786,6 +786,13 @@ static rval limit_value(rd *r, rd_args *a, bool max) {
                                                                                                         : 1.7976931348623157e+308;
     return rv_expr(tir_float(r->c, t, max ? m : -m), a->sp);
   }
+  if (tir_dtype_is_small_float(t)) {
+    /* TVM's bound (tir_dtype_float_max), 0 the least of a type without
+     * negatives; float8_e8m0fnu's largest is TVM's 2^128, past the literals
+     * it reads (printed back as T.max_value) */
+    double m = t.code == TIR_TC_F8_E8M0FNU ? 0x1p128 : tir_dtype_float_max(t);
+    return rv_expr(tir_float(r->c, t, max ? m : tir_dtype_float_nonneg(t) ? 0.0 : -m), a->sp);
+  }
 bad: {
   char b[32];
   tir_error(r->d, a->sp, "T.%s: no %s value for dtype %s in tirc", name, max ? "largest" : "smallest", tir_dtype_str(t, b));
@@ -1521,6 +1528,9 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   }
   if (!strcmp(name, "s_tir.cp_async_raw.legacy")) return cp_async_legacy(r, a);
   dtype_kwarg(r, name, a);
+  /* T.call_intrin(..., attrs=None): TVM's default, a call without attributes */
+  for (int k = 0; !strcmp(name, "call_intrin") && k < a->nkw; k++)
+    if (!strcmp(a->kw[k], "attrs") && a->kwv[k].k == RV_NONE) drop_kwarg(a, k--);
   { /* functions whose keywords are all taken by position above: one left is not theirs (it was dropped) */
     static const char *const NO_KW[] = {"Cast", "cast", "if_then_else", "Select", "Ramp", "ramp", "Broadcast",
                                         "broadcast", "reinterpret", "ceildiv", "call_extern", "call_pure_extern",

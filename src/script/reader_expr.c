@@ -390,13 +390,21 @@ bool rd_int_fits(tir_dtype t, int64_t v) {
  * T.float32("inf")) */
 static bool float_fits(rd *r, tir_dtype t, double v, tir_span sp) {
   double max = tir_dtype_float_max(t);
+  if (tir_dtype_float_nonneg(t) && v < 0) { /* -0.0 TVM reads */
+    char b[32];
+    tir_error(r->d, sp, "float literal %.9g out of range for %s (it holds no negative value)", v, tir_dtype_str(t, b));
+    return false;
+  }
   if (max == 0 || !isfinite(v) || fabs(v) <= max) return true;
   /* bfloat16: as TVM, any literal within float32's range (its own
    * T.min_value("bfloat16") is float32's lowest); one past halfway to 2^128
    * is inf in bfloat16 */
   if (t.code == TIR_TC_BFLOAT && fabs(v) <= 3.4028234663852886e+38) return true;
   char b[32];
-  tir_error(r->d, sp, "float literal %.9g out of range for %s (largest finite value %.17g)", v, tir_dtype_str(t, b), max);
+  if (tir_dtype_is_small_float(t)) /* TVM's bound, not always the format's (tir_dtype_float_max) */
+    tir_error(r->d, sp, "float literal %.9g out of range for %s (TVM 0.27 takes up to %.17g)", v, tir_dtype_str(t, b), max);
+  else
+    tir_error(r->d, sp, "float literal %.9g out of range for %s (largest finite value %.17g)", v, tir_dtype_str(t, b), max);
   return false;
 }
 
