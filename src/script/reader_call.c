@@ -1331,6 +1331,8 @@ static bool target_part(rd *r, rval *v, const char *what) {
 }
 
 static rval target_call(rd *r, rd_args *a) {
+  for (int i = 0; i < a->nkw && !a->npos; i++) /* T.target(target_config=...): its first parameter by name */
+    if (!strcmp(a->kw[i], "target_config")) kw_to_pos(r, a, i, 0);
   for (int i = 0; i < a->nkw; i++)
     if (strcmp(a->kw[i], "host")) {
       tir_error(r->d, a->kwsp[i], "T.target takes no keyword argument '%s' (only host=)", a->kw[i]);
