@@ -1916,6 +1916,12 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
       g->extent = tir_int(r->c, g->min->dtype, 1);
       continue;
     }
+    if (r->store_target && (ix[i].lo.k == RV_NONE || ix[i].hi.k == RV_NONE)) {
+      tir_error(r->d, ix[i].sp,
+                "a store to a slice with a bound left out (%s[:hi], %s[lo:]) is not read: TVM 0.27 computes its lanes "
+                "as hi - lo and fails on the missing bound; write both", b->name, b->name);
+      return rv_err();
+    }
     if (ix[i].step.k != RV_NONE) {
       int64_t st;
       if (!rd_as_int(r, ix[i].step, &st, "a slice step")) return rv_err();
