@@ -184,6 +184,9 @@ typedef struct rd {
    * domain pair (begin, end) there, as TVM's Range; refused elsewhere */
   bool axis_args;
   bool region_args; /* evaluating T.reads / T.writes: A[vi] of a 2-D A is A[vi, 0:n], as TVM reads it */
+  /* the subscript read is a store's target, where TVM 0.27 reads a slice
+   * (A[0:4], A[0:8:2]) as a vector index; anywhere else it is a region */
+  bool store_target;
   tir_expr *decl_data_value;
   /* module-level `n = TypeVar("n")`: each function whose signature names
    * one gets an int64 var of that name (TVM 0.27's printer writes them) */
@@ -398,6 +401,8 @@ rval rv_expr(tir_expr *e, tir_span sp);
 rval rd_eval(rd *r, TSNode n);
 /* the value as an expr: Python numbers become int32 / int64 / float32 / bool imms */
 tir_expr *rd_as_expr(rd *r, rval v);
+/* a store target's region (B[0:4] = ...): the vector element it names */
+tir_expr *rd_region_load(rd *r, rval v);
 /* a Python literal converted to dtype t; exprs of another dtype are cast */
 tir_expr *rd_convert(rd *r, rval v, tir_dtype t);
 bool rd_int_fits(tir_dtype t, int64_t v);

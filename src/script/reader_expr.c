@@ -356,7 +356,12 @@ tir_expr *rd_as_expr(rd *r, rval v) {
       return NULL;
     }
     return with_span(r, tir_string(r->c, v.s), v.sp);
-  case RV_REGION: return region_as_load(r, v);
+  case RV_REGION: /* A[0:4] as a value: TVM 0.27's TensorRegion, which no operator, call or store takes */
+    tir_error(r->d, v.sp,
+              "a buffer region %s[lo:hi] is not a value: TVM 0.27 reads a slice in an expression as a region "
+              "(TensorRegion), which it refuses here; write the vector load as %s[T.Ramp(lo, 1, lanes)]",
+              v.region.buf ? v.region.buf->name : "", v.region.buf ? v.region.buf->name : "A");
+    return NULL;
   case RV_ERR: return NULL;
   case RV_BUFFER:
     tir_error(r->d, v.sp, "buffer '%s' cannot be used as a value here; index it or use .data", v.buf->name);
@@ -1156,7 +1161,7 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     y = promote ? rd_promote_lit(r, b, &x) : adopt(r, b, x);
   } else {
     x = rd_as_expr(r, a);
-    y = rd_as_expr(r, b);
+    y = x ? rd_as_expr(r, b) : NULL; /* one error: the first operand's */
   }
   if (!x || !y) return rv_err();
   /* == and != of two TIR values of different types: TVM's EQ and NE do
@@ -1919,6 +1924,12 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
       g->extent = tir_int(r->c, g->min->dtype, 1);
       continue;
     }
+    if (r->store_target && (ix[i].lo.k == RV_NONE || ix[i].hi.k == RV_NONE)) {
+      tir_error(r->d, ix[i].sp,
+                "a store to a slice with a bound left out (%s[:hi], %s[lo:]) is not read: TVM 0.27 computes its lanes "
+                "as hi - lo and fails on the missing bound; write both", b->name, b->name);
+      return rv_err();
+    }
     if (ix[i].step.k != RV_NONE) {
       int64_t st;
       if (!rd_as_int(r, ix[i].step, &st, "a slice step")) return rv_err();
@@ -1945,7 +1956,14 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     g->min = lo0; /* T.int8(0) too: TVM's Ramp base keeps its dtype */
     g->extent = slice_extent(r, lo, hi);
   }
-  if (stepped) { /* A[lo:hi:s]: TVM's print of a strided vector access, T.Ramp(lo, s, lanes) */
+  if (stepped && !r->store_target) {
+    tir_error(r->d, sp,
+              "a slice with a step, %s[lo:hi:s], is read only as a store's target: TVM 0.27 refuses it as a value "
+              "(\"Buffer slices with a non-unit step are not supported\"); write %s[T.Ramp(lo, s, lanes)]",
+              b->name, b->name);
+    return rv_err();
+  }
+  if (stepped) { /* B[lo:hi:s] = v: TVM's print of a strided vector store, T.Ramp(lo, s, lanes) */
     tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
       int64_t ext;
@@ -1976,6 +1994,8 @@ rval rd_buffer_element(rd *r, tir_buffer *b, const rval *idx, int n, tir_span sp
   return buffer_subscript(r, b, ix, n, sp);
 }
 
+tir_expr *rd_region_load(rd *r, rval v) { return region_as_load(r, v); }
+
 static tir_expr *region_as_load(rd *r, rval v) {
   tir_buffer_region *g = &v.region;
   tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(g->n + 1));
@@ -1987,7 +2007,7 @@ static tir_expr *region_as_load(rd *r, rval v) {
       continue;
     }
     if (!tir_is_const_int(g->region[i].extent, &ext) || ext < 1 || ext >= TIR_LANES_SCALABLE) {
-      tir_error(r->d, v.sp, "a buffer slice used as a value needs constant extents");
+      tir_error(r->d, v.sp, "a buffer slice as a store's target needs constant extents (a vector of 1 or more lanes)");
       return NULL;
     }
     idx[i] = ext == 1 ? g->region[i].min
@@ -2094,6 +2114,8 @@ rval rd_subscript(rd *r, TSNode n) {
     const char *tn = rd_t_name(r, vn);
     if (tn && !strcmp(tn, "S")) return layout_spec(r, n);
   }
+  bool target = r->store_target; /* this subscript's own slices only, not those in its base or indices */
+  r->store_target = false;
   rval base;
   rd_sym *bs = rd_is(vn, "identifier") ? rd_lookup(r, rd_text(r, vn)) : NULL;
   if (bs && bs->val.k == RV_ERR) {
@@ -2120,7 +2142,9 @@ rval rd_subscript(rd *r, TSNode n) {
     free(ix);
     ix = items;
   }
+  r->store_target = target;
   rval v = base.k == RV_ERR ? base : subscript_of(r, n, base, ix, cnt);
+  r->store_target = false;
   free(ix);
   return v;
 }

@@ -188,13 +188,14 @@ static tir_stmt *store_to(rd *r, rval tgt, tir_span tsp, rval value, const char 
     value = rd_binop(r, aug, tgt, value, sp);
     if (value.k == RV_ERR) return NULL;
   }
-  tir_expr *load = tgt.k == RV_REGION ? rd_as_expr(r, tgt) : tgt.k == RV_EXPR ? tgt.e : NULL;
+  tir_expr *load = tgt.k == RV_REGION ? rd_region_load(r, tgt) : tgt.k == RV_EXPR ? tgt.e : NULL;
+  if (!load && tgt.k == RV_REGION) return NULL; /* refused, said */
   if (!load || load->kind != TIR_BUFFER_LOAD) {
     tir_error(r->d, tsp, "only buffer elements can be assigned to");
     return NULL;
   }
   if (!rd_store_kind_ok(r, value, load->dtype, load->u.load.buf->name)) return NULL;
-  if (value.k == RV_REGION) { /* B[0:2]: its vector load (TVM 0.27 reads no region as a stored value) */
+  if (value.k == RV_REGION) { /* B[0:2] as the value: refused (TVM 0.27 reads it as a region, which no store takes) */
     tir_expr *ve = rd_as_expr(r, value);
     if (!ve) return NULL;
     value = rv_expr(ve, value.sp);
@@ -212,7 +213,10 @@ static tir_stmt *store_to(rd *r, rval tgt, tir_span tsp, rval value, const char 
 }
 
 static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span sp) {
-  return store_to(r, rd_subscript(r, lhs), rd_span(lhs), value, aug, sp);
+  r->store_target = true; /* B[0:4] = v, B[0:8:2] = v: the slice a vector index, as TVM 0.27 reads it */
+  rval tgt = rd_subscript(r, lhs);
+  r->store_target = false;
+  return store_to(r, tgt, rd_span(lhs), value, aug, sp);
 }
 
 /* T.buffer_store(buffer, value, indices): buffer[indices] = value (TVM
