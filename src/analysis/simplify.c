@@ -311,8 +311,7 @@ static bool fits_negated(tir_dtype t, int64_t v) { return v != INT64_MIN && ana_
 /* the terms in TVM's order: the new ones regrouped, then a stable sort by
  * decreasing coefficient, then by the split (x // 8 before x, y before
  * y % 4) */
-static void lin_order(lin *l) {
-  lin_regroup(l);
+static void lin_sort(lin *l) {
   for (int i = 1; i < l->n; i++) {
     term t = l->t[i];
     int j = i;
@@ -322,6 +321,26 @@ static void lin_order(lin *l) {
     }
     l->t[j] = t;
   }
+}
+
+static void lin_order(lin *l) {
+  lin_regroup(l);
+  lin_sort(l);
+  /* TVM's analyzer simplifies twice: its second canonical pass reads the
+   * sum as the first printed it (the positive terms, then the negative
+   * ones) and groups the splits of one index again, so x // 8 + w + x + y
+   * is x // 8 + x + w + y */
+  lin o;
+  lin_init(&o, l->dt);
+  minmax_front(l, &o);
+  int m = o.n;
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k == 0) o.t[m++] = l->t[i];
+  memcpy(l->t, o.t, sizeof *o.t * (size_t)m);
+  lin_free(&o);
+  l->nsorted = 0;
+  lin_regroup(l);
+  lin_sort(l);
   l->nsorted = l->n;
 }
 

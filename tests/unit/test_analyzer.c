@@ -280,6 +280,10 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"z -7 4", "(% (* z -1) 16)", "z * -1"},
     {"z -7 4", "(% (- 0 z) 16)", "0 - z"},
     {"", "(// (- 0 (* x 3)) 3)", "0 - x"},
+    /* the splits of one index together again, as TVM's second pass */
+    {"", "(+ (+ w (// x 8)) (+ y x))", "x // 8 + x + w + y"},
+    {"", "(+ (+ w y) (// w 32))", "w // 32 + w + y"},
+    {"", "(- z (+ (+ (min z w) (// w 4)) (+ w 5)))", "z - w // 4 - w - T.min(z, w) - 5"},
     /* min/max: factors, shared terms and the rest of a sum moved in */
     {"", "(* (min (* y -3) 0) -1)", "T.max(y, 0) * 3"}, /* as TVM */
     {"", "(- (* z 3) (* (max z x) 3))", "T.min(0, z - x) * 3"},
