@@ -1071,6 +1071,8 @@ static tir_expr *mod_variant(tir_analyzer *a, const lin *r0, int64_t c, int how,
 
 /* r % c (r not decided by bounds), the smallest of its forms (reduced
  * coefficients, a common factor out, (-r) % c as -(r % -c)); added to out */
+static bool tvm_factor(const lin *A, int64_t *f);
+
 static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   tir_expr *best = NULL, *batom = NULL;
   int64_t bcoef = 1;
@@ -1115,6 +1117,43 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   if (sum_r && bests[1] && (!bests[0] || ana_lean_size(bests[1]) <= ana_lean_size(bests[0]))) {
     batom = batoms[1];
     bcoef = bcoefs[1];
+  }
+  /* a sum of no constant whose coefficients are all +-g is (A / f) * f for
+   * TVM's rewrite (tvm_factor: f = -g where no term is positive), and its
+   * floormod(x * c1, c2) is x * (c1 mod c2) % c2, the sum then distributed:
+   * (y * 16 + z * 16) % 6 is (y * 4 + z * 4) % 6, (y * 8 - z * 8) % 6 is
+   * (y * 2 - z * 2) % 6, (0 - y * 2 - z * 2) % 6 is (y * 4 + z * 4) % 6.
+   * Exact: f * (A / f) and (f mod c) * (A / f) differ by a multiple of c;
+   * taken where no larger, and where a coefficient grows only while the
+   * dividend's bounds stay in the dtype (as mod_variant) */
+  int64_t f;
+  if (r->n >= 2 && r->base == 0 && batom && tvm_factor(r, &f) && c > 0) {
+    int64_t rf = ana_floormod(f, c);
+    lin T;
+    lin_init(&T, r->dt);
+    bool grew = false;
+    for (int i = 0; i < r->n; i++) {
+      int64_t k = r->t[i].k / f * rf;
+      grew |= (k < 0 ? -k : k) > (r->t[i].k < 0 ? -r->t[i].k : r->t[i].k);
+      lin_add_atom(&T, r->t[i].atom, k);
+    }
+    if (grew) {
+      int64_t lo, hi;
+      lin_bound(a, &T, &lo, &hi);
+      int bits = T.dt.bits < 64 ? T.dt.bits : 64;
+      int64_t top = bits == 64 ? INT64_MAX : (int64_t)((1ull << (bits - 1)) - 1), bot = -top - 1;
+      if (lo == INT64_MIN || hi == INT64_MAX || lo < bot || hi > top) T.bad = true;
+    }
+    if (rf != 0 && !T.bad) {
+      lin_normalize(&T);
+      tir_expr *atom = T.bad ? NULL : tir_binary(a->c, TIR_FLOORMOD, lin_to_expr(a, &T), tir_int(a->c, r->dt, c));
+      tir_expr *cur = term_expr(a, r, batom, bcoef);
+      if (atom && ana_expr_size(atom) <= ana_expr_size(cur)) {
+        batom = atom;
+        bcoef = 1;
+      }
+    }
+    lin_free(&T);
   }
   lin_add_atom(out, batom, bcoef);
 }

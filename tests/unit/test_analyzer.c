@@ -280,6 +280,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"z -7 4", "(% (* z -1) 16)", "z * -1"},
     {"z -7 4", "(% (- 0 z) 16)", "0 - z"},
     {"", "(// (- 0 (* x 3)) 3)", "0 - x"},
+    /* a floormod of a sum whose coefficients are all +-g: g mod c */
+    {"", "(% (* (+ y z) 16) 6)", "(y * 4 + z * 4) % 6"},
+    {"", "(% (- (* z 10) (* y 10)) 6)", "(z * 4 - y * 4) % 6"},
+    {"y 0 10 z 0 10", "(% (- (- 0 (* y 2)) (* z 2)) 6)", "(y * 4 + z * 4) % 6"},
+    {"", "(% (- (- 0 (* y 2)) (* z 2)) 6)", "(0 - y * 2 - z * 2) % 6"}, /* y * 4 could wrap */
+    {"", "(% (+ (+ (* y 16) (* z 16)) 16) 6)", "(2 - y - z) % 3 * 2"}, /* smaller than TVM's */
     /* the splits of one index together again, as TVM's second pass */
     {"", "(+ (+ w (// x 8)) (+ y x))", "x // 8 + x + w + y"},
     {"", "(+ (+ w y) (// w 32))", "w // 32 + w + y"},
