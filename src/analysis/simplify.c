@@ -330,6 +330,10 @@ static void lin_order(lin *l) {
    * sum as the first printed it (the positive terms, then the negative
    * ones) and groups the splits of one index again, so x // 8 + w + x + y
    * is x // 8 + x + w + y */
+  if (l->n < 2) {
+    l->nsorted = l->n;
+    return;
+  }
   lin o;
   lin_init(&o, l->dt);
   minmax_front(l, &o);
