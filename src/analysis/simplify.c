@@ -311,8 +311,7 @@ static bool fits_negated(tir_dtype t, int64_t v) { return v != INT64_MIN && ana_
 /* the terms in TVM's order: the new ones regrouped, then a stable sort by
  * decreasing coefficient, then by the split (x // 8 before x, y before
  * y % 4) */
-static void lin_order(lin *l) {
-  lin_regroup(l);
+static void lin_sort(lin *l) {
   for (int i = 1; i < l->n; i++) {
     term t = l->t[i];
     int j = i;
@@ -322,6 +321,30 @@ static void lin_order(lin *l) {
     }
     l->t[j] = t;
   }
+}
+
+static void lin_order(lin *l) {
+  lin_regroup(l);
+  lin_sort(l);
+  /* TVM's analyzer simplifies twice: its second canonical pass reads the
+   * sum as the first printed it (the positive terms, then the negative
+   * ones) and groups the splits of one index again, so x // 8 + w + x + y
+   * is x // 8 + x + w + y */
+  if (l->n < 2) {
+    l->nsorted = l->n;
+    return;
+  }
+  lin o;
+  lin_init(&o, l->dt);
+  minmax_front(l, &o);
+  int m = o.n;
+  for (int i = 0; i < l->n; i++)
+    if (l->t[i].k == 0) o.t[m++] = l->t[i];
+  memcpy(l->t, o.t, sizeof *o.t * (size_t)m);
+  lin_free(&o);
+  l->nsorted = 0;
+  lin_regroup(l);
+  lin_sort(l);
   l->nsorted = l->n;
 }
 
@@ -812,6 +835,52 @@ static bool grows(const tir_expr *r, const tir_expr *e) {
 }
 
 /* a sum root: read into a linear form and print it back */
+/* a tree of int constants and arithmetic only (no var, no load) */
+static bool var_free(const tir_expr *e) {
+  switch (e->kind) {
+  case TIR_INT_IMM: return true;
+  case TIR_ADD:
+  case TIR_SUB:
+  case TIR_MUL:
+  case TIR_FLOORDIV:
+  case TIR_FLOORMOD:
+  case TIR_MIN:
+  case TIR_MAX: return var_free(e->u.bin.a) && var_free(e->u.bin.b);
+  default: return false;
+  }
+}
+
+static bool folds_to_zero(tir_analyzer *a, tir_expr *e) {
+  int64_t c;
+  return var_free(e) && tir_is_const_int(simp(a, e), &c) && c == 0;
+}
+
+/* e as TVM's rewrite simplifier hands it to its canonical form: an
+ * addition of a constant tree that folds to 0 is its other operand (x * -1
+ * + 9 % 1 is x * -1, a product; (12 // 16 + x // 8) * -1 a product of x //
+ * 8), a subtraction of one its first */
+static tir_expr *tvm_peel(tir_analyzer *a, tir_expr *e) {
+  for (;;) {
+    if (is_sum(e) && folds_to_zero(a, e->u.bin.b)) e = e->u.bin.a;
+    else if (e->kind == TIR_ADD && folds_to_zero(a, e->u.bin.a)) e = e->u.bin.b;
+    else return e;
+  }
+}
+
+/* r, a lone negation 0 - X of e simplified, spelled X * -1 where TVM's
+ * canonical form reads e as a product (a SplitExpr: a product, floordiv or
+ * floormod of no sum), 0 - X where as a sum */
+static tir_expr *negation_as_product(tir_analyzer *a, tir_expr *e, tir_expr *r) {
+  int64_t c;
+  if (!r || r->kind != TIR_SUB || !tir_is_const_int(r->u.bin.a, &c) || c != 0) return r;
+  tir_expr *p = tvm_peel(a, e);
+  bool prod = false;
+  if (p->kind == TIR_MUL) prod = !is_sum(tvm_peel(a, p->u.bin.a)) && !is_sum(tvm_peel(a, p->u.bin.b));
+  else if (p->kind == TIR_FLOORDIV || p->kind == TIR_FLOORMOD) prod = !is_sum(tvm_peel(a, p->u.bin.a));
+  if (!prod || sum_div(r->u.bin.b) || (r->u.bin.b->kind == TIR_MUL && sum_div(r->u.bin.b->u.bin.a))) return r;
+  return tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
+}
+
 static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   lin l;
   lin_init(&l, e->dtype);
@@ -823,11 +892,7 @@ static tir_expr *simp_linear(tir_analyzer *a, tir_expr *e) {
   if (!l.bad && !r) r = lin_to_expr(a, &l);
   /* y * -1 stays a product where it was one (TVM's canonical form prints
    * a product of no sum as a product, a sum as a sum: 0 - y) */
-  int64_t c;
-  if (r && e->kind == TIR_MUL && r->kind == TIR_SUB && tir_is_const_int(r->u.bin.a, &c) && c == 0 &&
-      !is_sum(e->u.bin.a) && !is_sum(e->u.bin.b) && !sum_div(r->u.bin.b) &&
-      !(r->u.bin.b->kind == TIR_MUL && sum_div(r->u.bin.b->u.bin.a)))
-    r = tir_binary(a->c, TIR_MUL, r->u.bin.b, tir_int(a->c, e->dtype, -1));
+  if (!a->canon) r = negation_as_product(a, e, r);
   lin_free(&l);
   if (!r || (!a->canon && grows(r, e))) r = simp_shallow(a, e);
   return r;
@@ -931,8 +996,15 @@ static tir_expr *floordiv_atom(tir_analyzer *a, lin *r, int64_t c) {
   }
   int64_t c1, cc;
   if (r->n == 1 && r->t[0].k == 1 && r->base == 0 && r->t[0].atom->kind == TIR_FLOORDIV &&
-      tir_is_const_int(r->t[0].atom->u.bin.b, &c1) && c1 != 0 && mul_ok(c1, c, &cc) && ana_fits(r->dt, cc))
-    return tir_binary(a->c, TIR_FLOORDIV, r->t[0].atom->u.bin.a, tir_int(a->c, r->dt, cc));
+      tir_is_const_int(r->t[0].atom->u.bin.b, &c1) && c1 != 0 && mul_ok(c1, c, &cc) && ana_fits(r->dt, cc)) {
+    /* the merged division divided again as written: its dividend may be a
+     * product that c1 * c takes in (x * -3 // 8 // 6 is x * -3 // 48, that
+     * is x // -16, as TVM has it); the dividend is simplified and smaller
+     * than the merged one, so this ends */
+    tir_expr *merged = tir_binary(a->c, TIR_FLOORDIV, r->t[0].atom->u.bin.a, tir_int(a->c, r->dt, cc));
+    tir_expr *again = simp_div(a, merged);
+    return again && ana_expr_size(again) <= ana_expr_size(merged) ? again : merged;
+  }
   return tir_binary(a->c, TIR_FLOORDIV, lin_to_expr(a, r), tir_int(a->c, r->dt, c));
 }
 
@@ -1003,6 +1075,8 @@ static tir_expr *mod_variant(tir_analyzer *a, const lin *r0, int64_t c, int how,
 
 /* r % c (r not decided by bounds), the smallest of its forms (reduced
  * coefficients, a common factor out, (-r) % c as -(r % -c)); added to out */
+static bool tvm_factor(const lin *A, int64_t *f);
+
 static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
   tir_expr *best = NULL, *batom = NULL;
   int64_t bcoef = 1;
@@ -1022,9 +1096,14 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
    * is z % 4 * 2) */
   tir_expr *bests[2] = {NULL, NULL}, *batoms[2] = {NULL, NULL};
   int64_t bcoefs[2] = {1, 1};
+  /* a sum of negative terms keeps its signs inside on a tie, ((0 - x - y)
+   * % 8, as TVM's canonical form writes a SumExpr's floormod; was (x + y) %
+   * -8 * -1); a lone product takes the sign out (x % -8 * -1) */
+  bool sum_r = r->n > 1 || (r->n == 1 && r->base != 0);
   for (int h = 0; h < 4; h++)
     for (int gi = 0; gi < 2; gi++)
-      for (int ni = 0; ni < 2; ni++) {
+      for (int nn = 0; nn < 2; nn++) {
+        int ni = sum_r ? 1 - nn : nn;
         tir_expr *atom;
         int64_t coef;
         tir_expr *v = mod_variant(a, r, c, hows[h], gi == 0, ni == 0, &atom, &coef);
@@ -1039,10 +1118,46 @@ static void floormod_atom(tir_analyzer *a, lin *r, int64_t c, lin *out) {
           bcoefs[gi] = coef;
         }
       }
-  bool sum_r = r->n > 1 || (r->n == 1 && r->base != 0);
   if (sum_r && bests[1] && (!bests[0] || ana_lean_size(bests[1]) <= ana_lean_size(bests[0]))) {
     batom = batoms[1];
     bcoef = bcoefs[1];
+  }
+  /* a sum of no constant whose coefficients are all +-g is (A / f) * f for
+   * TVM's rewrite (tvm_factor: f = -g where no term is positive), and its
+   * floormod(x * c1, c2) is x * (c1 mod c2) % c2, the sum then distributed:
+   * (y * 16 + z * 16) % 6 is (y * 4 + z * 4) % 6, (y * 8 - z * 8) % 6 is
+   * (y * 2 - z * 2) % 6, (0 - y * 2 - z * 2) % 6 is (y * 4 + z * 4) % 6.
+   * Exact: f * (A / f) and (f mod c) * (A / f) differ by a multiple of c;
+   * taken where no larger, and where a coefficient grows only while the
+   * dividend's bounds stay in the dtype (as mod_variant) */
+  int64_t f;
+  if (r->n >= 2 && r->base == 0 && batom && tvm_factor(r, &f) && c > 0) {
+    int64_t rf = ana_floormod(f, c);
+    lin T;
+    lin_init(&T, r->dt);
+    bool grew = false;
+    for (int i = 0; i < r->n; i++) {
+      int64_t k = r->t[i].k / f * rf;
+      grew |= (k < 0 ? -k : k) > (r->t[i].k < 0 ? -r->t[i].k : r->t[i].k);
+      lin_add_atom(&T, r->t[i].atom, k);
+    }
+    if (grew) {
+      int64_t lo, hi;
+      lin_bound(a, &T, &lo, &hi);
+      int bits = T.dt.bits < 64 ? T.dt.bits : 64;
+      int64_t top = bits == 64 ? INT64_MAX : (int64_t)((1ull << (bits - 1)) - 1), bot = -top - 1;
+      if (lo == INT64_MIN || hi == INT64_MAX || lo < bot || hi > top) T.bad = true;
+    }
+    if (rf != 0 && !T.bad) {
+      lin_normalize(&T);
+      tir_expr *atom = T.bad ? NULL : tir_binary(a->c, TIR_FLOORMOD, lin_to_expr(a, &T), tir_int(a->c, r->dt, c));
+      tir_expr *cur = term_expr(a, r, batom, bcoef);
+      if (atom && ana_expr_size(atom) <= ana_expr_size(cur)) {
+        batom = atom;
+        bcoef = 1;
+      }
+    }
+    lin_free(&T);
   }
   lin_add_atom(out, batom, bcoef);
 }
@@ -1154,6 +1269,9 @@ static tir_expr *divmod_split_low(tir_analyzer *a, bool is_div, const lin *la, i
          * or a constant (x * 4 + y, x * 4 + 3; (x * 4 + y * 2 + z) % 16 it
          * keeps) */
         *tvm_form = is_div ? q.n == 1 : r.n + (r.base != 0) <= 1;
+        /* a lone product's floormod is TVM's canonical SplitExpr, not this
+         * split: x * -3 % 6 is x % -2 * -3 (floormod_atom), not x % 2 * 3 */
+        if (!is_div && r.n == 0 && la->n == 1 && la->base == 0 && la->t[0].k < 0) *tvm_form = false;
       }
     }
     lin_free(&q);
@@ -1366,6 +1484,29 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
   return res;
 }
 
+/* k(x * c1, y) // c is k(x * (c1 / c), y // c) for c > 0 dividing c1, the
+ * product either operand, as TVM's rewrite patterns have it (max(x, w * 2)
+ * // 2 is max(x // 2, w); min(w * 4, x) // 8 is left): a floordiv by c > 0
+ * is monotone, so it goes into a min/max, and (x * c1) // c is x * (c1 /
+ * c) exactly.  Taken where it is no larger than res, the division as
+ * simplified otherwise. */
+static tir_expr *floordiv_minmax(tir_analyzer *a, tir_expr_kind kind, const lin *la, int64_t c, tir_expr *res) {
+  if (kind != TIR_FLOORDIV || c <= 0 || la->n != 1 || la->t[0].k != 1 || la->base != 0 || !res) return res;
+  tir_expr *m = la->t[0].atom;
+  if (!is_minmax(m)) return res;
+  for (int side = 0; side < 2; side++) {
+    tir_expr *prod = side ? m->u.bin.b : m->u.bin.a, *other = side ? m->u.bin.a : m->u.bin.b;
+    int64_t c1;
+    if (prod->kind != TIR_MUL || !tir_is_const_int(prod->u.bin.b, &c1) || c1 % c != 0) continue;
+    tir_expr *scaled = c1 / c == 1 ? prod->u.bin.a
+                                   : tir_binary(a->c, TIR_MUL, prod->u.bin.a, tir_int(a->c, la->dt, c1 / c));
+    tir_expr *div = tir_binary(a->c, TIR_FLOORDIV, other, tir_int(a->c, la->dt, c));
+    tir_expr *cand = simp(a, side ? tir_binary(a->c, m->kind, div, scaled) : tir_binary(a->c, m->kind, scaled, div));
+    return cand && ana_expr_size(cand) <= ana_expr_size(res) ? cand : res;
+  }
+  return res;
+}
+
 static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   tir_expr *sb = simp(a, e->u.bin.b);
   int64_t c, c0;
@@ -1392,6 +1533,7 @@ static tir_expr *simp_div(tir_analyzer *a, tir_expr *e) {
   if (!la.bad) {
     res = div_by_const(a, e->kind, &la, c, 0);
     if (!res) res = ana_make_bin(a, e->kind, lin_to_expr(a, &la), sb);
+    if (!a->canon) res = negation_as_product(a, e, floordiv_minmax(a, e->kind, &la, c, res));
   }
   lin_free(&la);
   if (!res || (!a->canon && grows(res, e))) res = simp_shallow(a, e);
@@ -1763,6 +1905,64 @@ static tir_expr *negation_of(const tir_expr *e, bool *sub) {
   return NULL;
 }
 
+static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y);
+
+/* k(P + s, Q + s) is k(P, Q) + s, k(P - s, Q - s) is k(P, Q) - s, k(s - P,
+ * s - Q) is s - k'(P, Q), where s is an operand of both sums as they are
+ * spelled (either operand of an addition, in the order TVM's rewrite
+ * patterns try them), as TVM's rewrite simplifier sees them: max(z * 16 +
+ * x + w, y + w) is max(z * 16 + x, y) + w, min(z + y + x, w * 2 + x) is
+ * min(z + y, w * 2) + x; min(x + z + y, w * 2 + x) is left (x is inside x
+ * + z), as TVM leaves it.  Exact over the integers; smaller always (s is
+ * written once).  NULL where no operand is shared. */
+static tir_expr *minmax_shared_operand(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
+  tir_expr *p = NULL, *q = NULL, *s = NULL;
+  tir_expr_kind kk = k, outer = TIR_ADD;
+  bool s_first = false;
+  if (x->kind == TIR_ADD && y->kind == TIR_ADD) {
+    tir_expr *xs[2] = {x->u.bin.a, x->u.bin.b}, *ys[2] = {y->u.bin.a, y->u.bin.b};
+    /* (x + z, y + z), (z + x, y + z), (x + z, z + y), (z + x, z + y) */
+    static const int order[4][2] = {{1, 1}, {0, 1}, {1, 0}, {0, 0}};
+    for (int i = 0; i < 4 && !s; i++)
+      if (ana_expr_equal(xs[order[i][0]], ys[order[i][1]])) {
+        s = xs[order[i][0]];
+        p = xs[1 - order[i][0]];
+        q = ys[1 - order[i][1]];
+      }
+  } else if (x->kind == TIR_SUB && y->kind == TIR_SUB) {
+    if (ana_expr_equal(x->u.bin.b, y->u.bin.b)) {
+      s = x->u.bin.b;
+      p = x->u.bin.a;
+      q = y->u.bin.a;
+      outer = TIR_SUB;
+    } else if (ana_expr_equal(x->u.bin.a, y->u.bin.a)) {
+      s = x->u.bin.a;
+      p = x->u.bin.b;
+      q = y->u.bin.b;
+      outer = TIR_SUB;
+      s_first = true;
+      kk = flip_minmax(k);
+    }
+  }
+  if (!s) return NULL;
+  tir_expr *m = minmax_combine(a, kk, p, q);
+  if (!m) m = minmax_shared_operand(a, kk, p, q);
+  if (!m) m = ana_make_bin(a, kk, p, q);
+  lin o;
+  lin_init(&o, x->dtype);
+  if (s_first) {
+    lin_decompose(&o, s, 1);
+    lin_decompose(&o, m, -1);
+  } else {
+    lin_decompose(&o, m, 1);
+    lin_decompose(&o, s, outer == TIR_SUB ? -1 : 1);
+  }
+  lin_normalize(&o);
+  tir_expr *r = o.bad ? NULL : lin_to_expr(a, &o);
+  lin_free(&o);
+  return r;
+}
+
 static tir_expr *minmax_combine(tir_analyzer *a, tir_expr_kind k, tir_expr *x, tir_expr *y) {
   tir_expr *dist = distribute(a, k, x, y);
   if (dist) return dist;
@@ -1872,6 +2072,10 @@ static int combine_pairs(tir_analyzer *a, tir_expr_kind k, tir_expr **ops, int n
     for (int i = 0; i < n && !changed; i++)
       for (int j = i + 1; j < n && !changed; j++) {
         tir_expr *r = minmax_combine(a, k, ops[i], ops[j]);
+        /* a shared operand comes out of a pair only, the chain two
+         * operands, as TVM's patterns see one min/max node (min(min(z *
+         * 12, min(w + z, x)), z // 32 + x + w) keeps w in both) */
+        if (!r && n == 2 && !a->canon) r = minmax_shared_operand(a, k, ops[i], ops[j]);
         if (!r) continue;
         ops[i] = r;
         memmove(&ops[j], &ops[j + 1], sizeof *ops * (size_t)(n - j - 1));

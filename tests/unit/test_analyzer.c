@@ -249,6 +249,47 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"x 0 100", "(% (* x -3) 8)", "x * 5 % 8"},
     {"x 0 100", "(% (* x -13) 16)", "x * 3 % 16"},
     {"x 0 100", "(% (* x -2) 6)", "x % -3 * -2"},
+    /* h26, each checked against tvm.sym.Analyzer: a negative coefficient
+     * dividing the divisor keeps its sign out at a quotient of 2 too */
+    {"x -1 29", "(% (* x -3) 6)", "x % -2 * -3"},
+    {"", "(% (* x -4) 8)", "x % -2 * -4"},
+    {"", "(% (* x -1) 2)", "x % 2"}, /* smaller than TVM's x % -2 * -1 */
+    /* a sum of negative terms keeps its signs in a floormod */
+    {"", "(% (- (- 0 x) y) 8)", "(0 - x - y) % 8"},
+    {"", "(% (- (* x -1) (% y 6)) 16)", "(0 - x - y % 6) % 16"},
+    {"", "(% (// (* (+ x w) -1) 4) 8)", "(0 - x - w) % 32 // 4"},
+    {"", "(% (- 0 x) 8)", "x % -8 * -1"},
+    /* a min/max of two sums sharing an operand as spelled */
+    {"", "(max (+ (+ z y) x) (+ (+ w w) x))", "T.max(z + y, w * 2) + x"},
+    {"", "(min (+ x (+ z y)) (+ (+ w w) x))", "T.min(x + z + y, w * 2 + x)"},
+    {"", "(min (- (+ z y) x) (- w x))", "T.min(z + y, w) - x"},
+    {"", "(max (- y (* x 3)) (- y (* z 2)))", "y - T.min(x * 3, z * 2)"},
+    {"", "(min (+ (+ x z) y) (+ (+ w z) y))", "T.min(x, w) + z + y"},
+    /* a floordiv into a min/max with a product the divisor divides */
+    {"", "(// (max x (+ w w)) 2)", "T.max(x // 2, w)"},
+    {"", "(// (min (* w 4) x) 2)", "T.min(w * 2, x // 2)"},
+    {"", "(// (min (* w 4) x) 8)", "T.min(w * 4, x) // 8"},
+    {"", "(// (min (* x 4) (* w 6)) 4)", "T.min(x, w * 6 // 4)"},
+    /* nested floordivs merged, then the product taken in */
+    {"", "(// (// (* x -3) 8) 6)", "x // -16"},
+    {"", "(// (// (* x 3) 8) 6)", "x // 16"},
+    /* a lone negation of a product stays a product, a constant 0 folded */
+    {"", "(// (* x -3) 3)", "x * -1"},
+    {"", "(+ (% 9 1) (* x -1))", "x * -1"},
+    {"", "(* (+ (// 12 16) (// x 8)) -1)", "x // 8 * -1"},
+    {"z -7 4", "(% (* z -1) 16)", "z * -1"},
+    {"z -7 4", "(% (- 0 z) 16)", "0 - z"},
+    {"", "(// (- 0 (* x 3)) 3)", "0 - x"},
+    /* a floormod of a sum whose coefficients are all +-g: g mod c */
+    {"", "(% (* (+ y z) 16) 6)", "(y * 4 + z * 4) % 6"},
+    {"", "(% (- (* z 10) (* y 10)) 6)", "(z * 4 - y * 4) % 6"},
+    {"y 0 10 z 0 10", "(% (- (- 0 (* y 2)) (* z 2)) 6)", "(y * 4 + z * 4) % 6"},
+    {"", "(% (- (- 0 (* y 2)) (* z 2)) 6)", "(0 - y * 2 - z * 2) % 6"}, /* y * 4 could wrap */
+    {"", "(% (+ (+ (* y 16) (* z 16)) 16) 6)", "(2 - y - z) % 3 * 2"}, /* smaller than TVM's */
+    /* the splits of one index together again, as TVM's second pass */
+    {"", "(+ (+ w (// x 8)) (+ y x))", "x // 8 + x + w + y"},
+    {"", "(+ (+ w y) (// w 32))", "w // 32 + w + y"},
+    {"", "(- z (+ (+ (min z w) (// w 4)) (+ w 5)))", "z - w // 4 - w - T.min(z, w) - 5"},
     /* min/max: factors, shared terms and the rest of a sum moved in */
     {"", "(* (min (* y -3) 0) -1)", "T.max(y, 0) * 3"}, /* as TVM */
     {"", "(- (* z 3) (* (max z x) 3))", "T.min(0, z - x) * 3"},
