@@ -1140,6 +1140,21 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   }
   bool promote = false;
   for (int i = 0; promoting[i]; i++) promote |= !strcmp(op, promoting[i]);
+  /* floordiv, floormod and truncdiv of a bool (a Python True too, which TVM
+   * makes a T.bool first): TVM's functions take integers only ("b.ty()
+   * MatchesCode(kDLInt, kDLUInt)"); truncmod takes one, as TVM's does */
+  static const char *const int_only[] = {"//", "%", "floordiv", "floormod", "truncdiv", NULL};
+  for (int i = 0; int_only[i]; i++)
+    if (!strcmp(op, int_only[i])) {
+      for (int j = 0; j < 2; j++) {
+        rval v = j ? b : a;
+        if (v.k == RV_BOOL || (v.k == RV_EXPR && v.e && tir_dtype_is_bool(v.e->dtype))) {
+          tir_error(r->d, v.sp, "%s of a bool: TVM defines it on integers only (write T.Cast)",
+                    !strcmp(op, "//") ? "floordiv (//)" : !strcmp(op, "%") ? "floormod (%)" : op);
+          return rv_err();
+        }
+      }
+    }
   if (is_pynum(a) && b.k != RV_REGION) {
     if (!(y = rd_as_expr(r, b))) return rv_err();
     x = promote ? rd_promote_lit(r, a, &y) : adopt(r, a, y);
