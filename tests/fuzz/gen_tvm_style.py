@@ -110,6 +110,29 @@ class Gen:
         _, sh, it = self.bufs[b]
         return "%s[%s]" % (b, ", ".join(self.index(int(s), it) for s in sh))
 
+    def region(self):
+        """a buffer region as TVM's tests write one: points, slices, whole dims"""
+        r = self.r
+        bs = [b for b, (bt, sh, it) in self.bufs.items() if all(x.isdigit() for x in sh)]
+        b = r.choice(bs)
+        _, sh, it = self.bufs[b]
+        parts = []
+        for x in sh:
+            e = int(x)
+            k = r.randint(0, 3)
+            if k == 0:
+                parts.append(self.index(e, it))
+            elif k == 1:
+                lo = r.randint(0, e - 1)
+                parts.append("%d:%d" % (lo, r.randint(lo + 1, e)) if it == "int32" else
+                             "T.%s(%d):T.%s(%d)" % (it, lo, it, r.randint(lo + 1, e)))
+            elif k == 2:
+                i = self.index(max(e // 2, 1), it)
+                parts.append("%s:%s + %s" % (i, i, "2" if it == "int32" else "T.%s(2)" % it))
+            else:
+                parts.append("0:%d" % e if it == "int32" else "T.%s(0):T.%s(%d)" % (it, it, e))
+        return "%s[%s]" % (b, ", ".join(parts))
+
     def cond(self, d):
         r = self.r
         k = r.randint(0, 5)
@@ -140,6 +163,10 @@ class Gen:
         if t in F8 or t == "int4":  # narrow types: casts and loads only
             src = r.choice(["float32", "float16", "int32"] if t in F8 else ["int32", "int8"])
             return "T.Cast(\"%s\", %s)" % (t, self.expr(src, d - 1))
+        if k == 2 and t in ("int64", "float32", "float64", "int32"):
+            lower = {"int64": ["int32", "int8", "uint8", "bool"], "float32": ["float16", "bfloat16", "int32", "int8"],
+                     "float64": ["float32", "int64"], "int32": ["int8", "int16", "uint8", "bool"]}[t]
+            return "%s %s %s" % (self.paren(t, d), r.choice(["+", "-", "*"]), self.paren(r.choice(lower), d))
         if k <= 2:
             op = r.choice(["+", "-", "*"])
             return "%s %s %s" % (self.paren(t, d), op, self.paren(t, d))
@@ -236,8 +263,8 @@ class Gen:
         if r.random() < 0.3:
             out.append("%sT.where(%s)" % (ind2, self.cond(1)))
         body = []
-        if reduce_axes and r.random() < 0.7:
-            bs = [b for b, (bt, sh, it) in self.bufs.items() if all(s.isdigit() for s in sh) and bt in FLOATS + INTS]
+        bs = [b for b, (bt, sh, it) in self.bufs.items() if all(s.isdigit() for s in sh) and bt in FLOATS + INTS]
+        if reduce_axes and bs and r.random() < 0.7:
             b = r.choice(bs)
             t, sh, it = self.bufs[b]
             idx = ", ".join(self.index(int(s), it) for s in sh)
@@ -246,6 +273,9 @@ class Gen:
             body.append("%s%s[%s] = %s[%s] + %s" % (ind2, b, idx, b, idx, self.expr(t, 2)))
         else:
             body += self.stmts(ind2, depth - 1, allow_block=True)
+        if r.random() < 0.35:  # regions as written, else inferred
+            out.append("%sT.reads(%s)" % (ind2, ", ".join(self.region() for _ in range(r.randint(0, 2)))))
+            out.append("%sT.writes(%s)" % (ind2, ", ".join(self.region() for _ in range(r.randint(1, 2)))))
         if r.random() < 0.3:
             out.append("%sT.sblock_attr({%s})" % (ind2, self.annotation_items()))
         if r.random() < 0.2:
@@ -312,9 +342,12 @@ class Gen:
             t = r.choice(ALL if r.random() < 0.4 else ["float32", "float32", "int32", "float16"])
             nd = r.randint(1, 2)
             sh = [str(r.choice([4, 8, 16])) for _ in range(nd)]
-            it = "int32"
+            it = "int64" if r.random() < 0.2 else "int32"
             form = r.randint(0, 4)
-            if form <= 2:
+            if it == "int64":  # a shape of int64 extents: int64 indices
+                params.append('%s: T.Buffer((%s), "%s")' % (b, ", ".join("T.int64(%s)" % x for x in sh) +
+                                                             ("," if nd == 1 else ""), t))
+            elif form <= 2:
                 params.append('%s: T.Buffer((%s), "%s")' % (b, ", ".join(sh) + ("," if nd == 1 else ""), t))
             else:
                 h = "h%d" % i
