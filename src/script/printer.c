@@ -586,7 +586,25 @@ static void pr_for(printer *p, const tir_stmt *s) {
   /* a loop read from T.grid(e), e an extent TVM's range(e) would simplify:
    * T.grid(e) again, which keeps it as written */
   bool grid1 = n == 1 && grid_foldable(s) && s->u.loop.ext_form == TIR_EXT_GRID && !trivial_extent(s->u.loop.extent);
-  if (n > 1 || grid1) {
+  /* a serial loop whose end, min + extent, is past its var's type (an int32
+   * loop from 1 over 2147483647): range(1, 2147483648) would read back as an
+   * int64 loop, and TVM's own print wraps the end; T.grid((min, extent))
+   * takes the pair as it is */
+  int64_t gmin, gext, gend;
+  tir_dtype vt = s->u.loop.var->dtype;
+  bool grid_pair = n == 1 && s->u.loop.kind == TIR_FOR_SERIAL && av_empty(s->u.loop.annotations) &&
+                   !s->u.loop.thread_tag && !s->u.loop.step && tir_dtype_is_int(vt) && vt.lanes == 1 &&
+                   tir_dtype_eq(s->u.loop.min->dtype, vt) && tir_dtype_eq(s->u.loop.extent->dtype, vt) &&
+                   tir_is_const_int(s->u.loop.min, &gmin) && tir_is_const_int(s->u.loop.extent, &gext) &&
+                   (__builtin_add_overflow(gmin, gext, &gend) ||
+                    (vt.bits < 64 && (gend > INT64_MAX >> (64 - vt.bits) || gend < INT64_MIN >> (64 - vt.bits))));
+  if (grid_pair) {
+    pr_puts(&p->out, "T.grid((");
+    pr_expr(p, s->u.loop.min);
+    pr_puts(&p->out, ", ");
+    pr_expr(p, s->u.loop.extent);
+    pr_puts(&p->out, "))");
+  } else if (n > 1 || grid1) {
     pr_puts(&p->out, "T.grid(");
     for (int i = 0; i < n; i++) {
       if (i) pr_puts(&p->out, ", ");

@@ -521,6 +521,10 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
       }
   /* T.bitwise_and(n64, n32), T.shift_left(...): TVM's functions match the
    * operands' types as its operators do (n64 & T.Cast("int64", n32)) */
+  if (!strncmp(name, "shift_", 6) && a->npos == 2 && (tir_dtype_is_bool(args[0]->dtype) || tir_dtype_is_bool(args[1]->dtype))) {
+    tir_error(r->d, a->sp, "a shift of a bool (TVM shifts integers only)"); /* T.shift_left(x, True) too */
+    return rv_err();
+  }
   if (rd_is_bit_op_name(name) && a->npos == 2 && !tir_dtype_eq(args[0]->dtype, args[1]->dtype) &&
       (tir_dtype_is_int(args[0]->dtype) || tir_dtype_is_bool(args[0]->dtype)) &&
       (tir_dtype_is_int(args[1]->dtype) || tir_dtype_is_bool(args[1]->dtype)) &&

@@ -512,6 +512,19 @@ bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf) {
     return false;
   }
   if (tir_dtype_is_float(t) || tir_dtype_is_handle(t)) return true;
+  /* an integer constant of another type stored into an integer buffer:
+   * TVM's store conversion makes the constant in the buffer's type, and
+   * refuses it where it does not fit (T.uint8(0) - 1 is the int32 -1:
+   * "cannot make uint from negative value -1"; T.int32(300) into int8);
+   * an explicit T.Cast is kept, as TVM keeps it */
+  if (v.k == RV_EXPR && v.e && v.e->kind == TIR_INT_IMM && v.e->dtype.lanes == 1 && t.lanes == 1 &&
+      tir_dtype_is_int(t) && !tir_dtype_is_bool(t) && !tir_dtype_eq(v.e->dtype, t) &&
+      !(v.e->dtype.code == TIR_TC_UINT && v.e->dtype.bits == 64) && !rd_int_fits(t, v.e->u.int_val)) {
+    char b[32];
+    tir_error(r->d, v.sp, "storing the constant %lld into %s buffer '%s': it does not fit, and TVM's store "
+              "conversion refuses it (write T.Cast)", (long long)v.e->u.int_val, tir_dtype_str(t, b), buf);
+    return false;
+  }
   tir_dtype s = {0};
   if (v.k == RV_FLOAT) s = TIR_FLOAT32;
   else if (v.k == RV_EXPR && v.e) s = v.e->dtype;
@@ -778,6 +791,17 @@ bool rd_operand_kinds_ok(rd *r, tir_expr_kind k, const tir_expr *a, const tir_ex
 tir_expr *rd_bin_expr(rd *r, tir_expr_kind k, tir_expr *a, tir_expr *b) {
   if (!rd_match_types(r, &a, &b, a->span)) return NULL;
   if (div_by_zero(r, k, b)) return NULL;
+  /* 0 - c of two uint constants, c > 0: TVM's folding refuses it ("Minuend's
+   * value is 0U ... which will cause a negative uint"), though it wraps
+   * 3 - 5 to 254 */
+  if (k == TIR_SUB && a->kind == TIR_INT_IMM && b->kind == TIR_INT_IMM && a->dtype.code == TIR_TC_UINT &&
+      b->dtype.code == TIR_TC_UINT && a->dtype.lanes == 1 && !tir_dtype_is_bool(a->dtype) && a->u.int_val == 0 &&
+      b->u.int_val != 0) {
+    char s1[32];
+    tir_error(r->d, r->eval_sp.line ? r->eval_sp : a->span, "0 - %llu of %s: TVM refuses a constant subtraction from an unsigned 0 (a negative uint)",
+              (unsigned long long)b->u.int_val, tir_dtype_str(a->dtype, s1));
+    return NULL;
+  }
   tir_expr *f = fold(r, k, a, b);
   return f ? f : tir_binary(r->c, k, a, b);
 }
@@ -1153,6 +1177,21 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   }
   bool promote = false;
   for (int i = 0; promoting[i]; i++) promote |= !strcmp(op, promoting[i]);
+  /* floordiv, floormod and truncdiv of a bool (a Python True too, which TVM
+   * makes a T.bool first): TVM's functions take integers only ("b.ty()
+   * MatchesCode(kDLInt, kDLUInt)"); truncmod takes one, as TVM's does */
+  static const char *const int_only[] = {"//", "%", "floordiv", "floormod", "truncdiv", NULL};
+  for (int i = 0; int_only[i]; i++)
+    if (!strcmp(op, int_only[i])) {
+      for (int j = 0; j < 2; j++) {
+        rval v = j ? b : a;
+        if (v.k == RV_BOOL || (v.k == RV_EXPR && v.e && tir_dtype_is_bool(v.e->dtype))) {
+          tir_error(r->d, v.sp, "%s of a bool: TVM defines it on integers only (write T.Cast)",
+                    !strcmp(op, "//") ? "floordiv (//)" : !strcmp(op, "%") ? "floormod (%)" : op);
+          return rv_err();
+        }
+      }
+    }
   if (is_pynum(a) && b.k != RV_REGION) {
     if (!(y = rd_as_expr(r, b))) return rv_err();
     x = promote ? rd_promote_lit(r, a, &y) : adopt(r, a, y);
@@ -1164,9 +1203,13 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     y = x ? rd_as_expr(r, b) : NULL; /* one error: the first operand's */
   }
   if (!x || !y) return rv_err();
-  /* == and != of two TIR values of different types: TVM's EQ and NE do
-   * not promote ("mismatched types"); a Python number adopts the other's */
-  if ((!strcmp(op, "==") || !strcmp(op, "!=")) && !is_pynum(a) && !is_pynum(b) &&
+  /* a comparison of two TIR values of different types: TVM's operators
+   * (EQ, NE, and LT, LE, GT, GE as well: `i < m` of an int32 and a uint8,
+   * A[i] < T.int64(100) over int32) do not promote ("mismatched types"); a
+   * Python number adopts the other's */
+  bool is_cmp = !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, "<=") ||
+                !strcmp(op, ">") || !strcmp(op, ">=");
+  if (is_cmp && !is_pynum(a) && !is_pynum(b) &&
       !tir_dtype_eq(tir_dtype_with_lanes(x->dtype, 1), tir_dtype_with_lanes(y->dtype, 1)) &&
       !tir_dtype_is_handle(x->dtype) && !tir_dtype_is_handle(y->dtype)) {
     char s1[32], s2[32];

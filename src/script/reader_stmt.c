@@ -554,7 +554,13 @@ static tir_stmt *launch(rd *r, rd_args *a, const char *name, TSNode list, uint32
    * type (tir_module_unify_ranges) */
   bool own = a->pos[0].k == RV_EXPR && a->pos[1].k == RV_EXPR && tir_dtype_is_int(a->pos[1].e->dtype) &&
              a->pos[1].e->dtype.lanes == 1;
-  tir_expr *ext = !v ? NULL : own ? a->pos[1].e : rd_convert(r, a->pos[1], v->dtype);
+  /* a Python int over an env_thread var is TVM's IntImm of it, int32 (int64
+   * past int32's range), whatever the var's type: an int64 var launched
+   * over 256 has an int32 domain in TVM, kept (the printer writes such a
+   * launch in the T.env_thread form) */
+  bool own_int = a->pos[0].k == RV_EXPR && a->pos[1].k == RV_INT && v && tir_dtype_is_int(v->dtype);
+  tir_expr *ext = !v ? NULL : own ? a->pos[1].e : own_int ? rd_convert(r, a->pos[1], t) : rd_convert(r, a->pos[1], v->dtype);
+  own = own || own_int;
   if (!ext) return NULL;
   int64_t kx;
   if (own && tir_is_const_int(ext, &kx) && !rd_int_fits(v->dtype, kx)) {
