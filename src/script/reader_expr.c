@@ -1203,13 +1203,9 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     y = x ? rd_as_expr(r, b) : NULL; /* one error: the first operand's */
   }
   if (!x || !y) return rv_err();
-  /* a comparison of two TIR values of different types: TVM's operators
-   * (EQ, NE, and LT, LE, GT, GE as well: `i < m` of an int32 and a uint8,
-   * A[i] < T.int64(100) over int32) do not promote ("mismatched types"); a
-   * Python number adopts the other's */
-  bool is_cmp = !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "<") || !strcmp(op, "<=") ||
-                !strcmp(op, ">") || !strcmp(op, ">=");
-  if (is_cmp && !is_pynum(a) && !is_pynum(b) &&
+  /* == and != of two TIR values of different types: TVM's EQ and NE do
+   * not promote ("mismatched types"); a Python number adopts the other's */
+  if ((!strcmp(op, "==") || !strcmp(op, "!=")) && !is_pynum(a) && !is_pynum(b) &&
       !tir_dtype_eq(tir_dtype_with_lanes(x->dtype, 1), tir_dtype_with_lanes(y->dtype, 1)) &&
       !tir_dtype_is_handle(x->dtype) && !tir_dtype_is_handle(y->dtype)) {
     char s1[32], s2[32];
