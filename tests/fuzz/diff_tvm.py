@@ -27,7 +27,6 @@ Exit status 1 when any is a crash, 0 otherwise (the rest are for review).
 usage: diff_tvm.py TIRC OUT [--n N] [--seed S]
 """
 import argparse
-import contextlib
 import io
 import os
 import random
@@ -36,7 +35,6 @@ import subprocess
 import sys
 import time
 import tokenize
-import typing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -119,35 +117,7 @@ def main():
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    import tvm  # noqa: E402  (TVM is the oracle, imported once; each mutant is judged in a fork)
-    import tvm_ffi
-    from tvm.script import tirx as T, ir as I
-    import tvm_text
-    ev = {"T": T, "I": I, "TypeVar": typing.TypeVar}
-
-    def tvm_read(text):
-        for wf in (True, False):
-            try:
-                with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                    return tvm.script.from_source(text, extra_vars=dict(ev), check_well_formed=wf), wf
-            except Exception:  # noqa: BLE001
-                pass
-        return None, None
-
-    def classify(m, r):
-        if r is None or r.returncode not in (0, 1) or (
-                r.returncode == 1 and not re.search(r":\d+:\d+: error:", r.stderr)):
-            return "crash"
-        a, wf = tvm_read(m)
-        if r.returncode == 1:
-            return "both-refuse" if a is None else ("refused-tvm-reads-checked" if wf else "refused-tvm-reads-unchecked")
-        if a is None:
-            return "lenient"
-        b, _ = tvm_read(r.stdout)
-        if b is None:
-            return "out-unreadable"
-        x, y = tvm_text.as_pair(a, b)
-        return "equal" if tvm_ffi.structural_equal(x, y, map_free_vars=True) else ("DIFFER" if wf else "differ-unchecked")
+    from tvm_judge import classify  # noqa: E402  (TVM, the oracle, imported once; each text is judged in a fork)
 
     seeds = []
     for d in sorted(os.listdir(os.path.join(ROOT, "tests", "corpus"))):

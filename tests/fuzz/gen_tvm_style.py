@@ -24,15 +24,12 @@ Exit status 1 when any is a crash or a DIFFER.
 usage: gen_tvm_style.py TIRC OUT [--n N] [--seed S]
 """
 import argparse
-import contextlib
-import io
 import os
 import random
 import re
 import subprocess
 import sys
 import time
-import typing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -412,36 +409,7 @@ def main():
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    import tvm  # noqa: E402  (the oracle, imported once; each program is judged in a fork)
-    import tvm_ffi
-    from tvm.script import tirx as T, ir as I
-    import tvm_text
-    ev = {"T": T, "I": I, "TypeVar": typing.TypeVar}
-
-    def tvm_read(text):
-        # extra_vars as the decorator's globals (docs/syntax.md: not from_source's default, relax's)
-        for wf in (True, False):
-            try:
-                with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-                    return tvm.script.from_source(text, extra_vars=dict(ev), check_well_formed=wf), wf
-            except Exception:  # noqa: BLE001
-                pass
-        return None, None
-
-    def classify(m, r):
-        if r is None or r.returncode not in (0, 1) or (
-                r.returncode == 1 and not re.search(r":\d+:\d+: error:", r.stderr)):
-            return "crash"
-        a, wf = tvm_read(m)
-        if r.returncode == 1:
-            return "both-refuse" if a is None else ("refused-tvm-reads-checked" if wf else "refused-tvm-reads-unchecked")
-        if a is None:
-            return "lenient"
-        b, _ = tvm_read(r.stdout)
-        if b is None:
-            return "out-unreadable"
-        x, y = tvm_text.as_pair(a, b)
-        return "equal" if tvm_ffi.structural_equal(x, y, map_free_vars=True) else ("DIFFER" if wf else "differ-unchecked")
+    from tvm_judge import classify  # noqa: E402  (TVM, the oracle, imported once; each text is judged in a fork)
 
     os.makedirs(args.out, exist_ok=True)
     for old in os.listdir(args.out):
