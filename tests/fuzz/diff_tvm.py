@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    from tvm_judge import classify  # noqa: E402  (TVM, the oracle, imported once; each text is judged in a fork)
+    from tvm_judge import judge_in_fork  # noqa: E402  (TVM, the oracle, imported once; each text is judged in a fork)
 
     seeds = []
     for d in sorted(os.listdir(os.path.join(ROOT, "tests", "corpus"))):
@@ -148,26 +148,7 @@ def main():
             r = subprocess.run([args.tirc, cur], capture_output=True, text=True, timeout=30)
         except subprocess.TimeoutExpired:
             r = None
-        rfd, wfd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # TVM's reader can segfault on a mutant: judged in a child
-            os.close(rfd)
-            try:
-                cat = classify(m, r)
-            except Exception:  # noqa: BLE001
-                cat = "tvm-exception"
-            os.write(wfd, cat.encode())
-            os._exit(0)
-        os.close(wfd)
-        data = b""
-        while True:
-            c = os.read(rfd, 100)
-            if not c:
-                break
-            data += c
-        os.close(rfd)
-        os.waitpid(pid, 0)
-        cat = data.decode() or "tvm-crash"
+        cat = judge_in_fork(m, r)  # TVM's reader can segfault on an odd text
         stats[cat] = stats.get(cat, 0) + 1
         if cat not in ("equal", "both-refuse"):
             kept += 1
