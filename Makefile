@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
+.PHONY: check-full hostile-full scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -112,6 +112,10 @@ install-check: all
 hostile: $(TIRC)
 	@tests/hostile/run.sh $(TIRC)
 
+# with the CUDA of every input that gives C built by nvcc too
+hostile-full: $(TIRC)
+	@FULL=1 tests/hostile/run.sh $(TIRC)
+
 corpus: $(TIRC)
 	@python3 tests/corpus/run_corpus.py $(TIRC)
 	@tests/corpus/run_parallel.sh $(TIRC) tests/corpus/tensor_intrin.py tests/corpus/tvm_source.py tests/corpus/topi_sweep.py tests/corpus/constructs.py
@@ -119,14 +123,22 @@ corpus: $(TIRC)
 python-test: all
 	@tests/python/run.sh
 
+# the long forms of make test's sampled targets, one after another (about
+# an hour): every corpus text, every input's C and CUDA built, the slow runs
+check-full: all
+	@$(MAKE) --no-print-directory hostile-full corpus-full sweep-full exec-full aot-full
+
 aot-full: $(TIRC)
 	@FULL=1 tests/aot/run.sh $(TIRC)
 
 analyzer-diff: all
 	@python3 tests/oracle/diff_analyzer.py
 
-# the topi sweep and TVM's own kernels with their CUDA built by nvcc (about 2 minutes more)
+# make corpus's long form: every scheduled program's CUDA, the topi sweep and
+# TVM's own kernels with their CUDA built by nvcc, every construct-sweep text
+# (about 40 minutes)
 corpus-full: $(TIRC)
+	@python3 tests/corpus/run_corpus.py $(TIRC) --full
 	@python3 tests/corpus/topi_sweep.py $(TIRC) --full
 	@python3 tests/corpus/tvm_source.py $(TIRC) --full
 	@python3 tests/corpus/relax_sweep.py $(TIRC) --full

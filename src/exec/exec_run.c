@@ -1,10 +1,12 @@
 /* exec_run.c - compiling a function (slots, descriptors, parameters) and
  * running it: checked element addresses, storage, errors. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "exec/exec_eval.h"
 #include "tir/analysis.h"
@@ -107,6 +109,26 @@ void x_fail(xframe *fr, tir_span sp, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* A store's bytes start zero.  A large one is mapped: the kernel gives zero
+ * pages as they are first touched, and a buffer allocated per block or per
+ * thread is often touched at a few (relu_small's 4 MiB shared buffers, of
+ * which each thread block writes 64 bytes).  calloc cleared all of it each
+ * time: glibc raises its mmap threshold once a mapped chunk is freed, and
+ * clears the heap chunks it hands out after that (20 s, now 2 s, for
+ * tests/exec/relu_small.tir's --verify-exec). */
+#define X_MAPPED_BYTES ((size_t)1 << 20)
+
+static void *zero_bytes(size_t n) {
+  if (n < X_MAPPED_BYTES) return calloc(1, n);
+  void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void free_bytes(void *p, size_t n) {
+  if (n < X_MAPPED_BYTES) free(p);
+  else if (p) munmap(p, n);
+}
+
 xstore *x_store_new(xframe *fr, int64_t bytes, const char *name, tir_span sp) {
   xrun *r = fr->run;
   if (bytes < 0 || bytes > r->max_bytes - r->live_bytes) {
@@ -115,9 +137,9 @@ xstore *x_store_new(xframe *fr, int64_t bytes, const char *name, tir_span sp) {
     return NULL;
   }
   xstore *s = malloc(sizeof *s);
-  uint8_t *d = calloc(1, (size_t)bytes + 1), *in = calloc(1, (size_t)bytes + 1);
+  uint8_t *d = zero_bytes((size_t)bytes + 1), *in = zero_bytes((size_t)bytes + 1);
   if (!s || !d || !in) {
-    free(s), free(d), free(in);
+    free(s), free_bytes(d, (size_t)bytes + 1), free_bytes(in, (size_t)bytes + 1);
     x_fail(fr, sp, "cannot run: out of memory allocating %s (%lld bytes)", name, (long long)bytes);
     return NULL;
   }
@@ -130,8 +152,8 @@ void x_store_free(xframe *fr, xstore *s) {
   if (!s) return;
   if (s->local) tir_ptrmap_put(&fr->run->live_local, s, 0);
   fr->run->live_bytes -= s->size;
-  free(s->data);
-  free(s->init);
+  free_bytes(s->data, (size_t)s->size + 1);
+  free_bytes(s->init, (size_t)s->size + 1);
   free(s);
 }
 

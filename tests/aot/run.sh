@@ -66,7 +66,10 @@ for k in "${kernels[@]}"; do
   if ! "$tirc" --emit=cuda "$k" -o "$d/k.cu" 2>"$d/err" || ! "$tirc" --emit=metadata --target=cuda "$k" -o "$d/kc.json" 2>>"$d/err"; then
     bad "$name: tirc cuda" "$d/err"; continue
   fi
-  if nvcc -cubin -arch=sm_80 -Xptxas -v "$d/k.cu" -o "$d/k.cubin" >"$d/ptxas" 2>&1 && nvcc -ptx -arch=sm_80 "$d/k.cu" -o "$d/k.ptx" 2>>"$d/ptxas" &&
+  # the PTX ptxas read, kept (--keep) rather than made by a second nvcc
+  mkdir -p "$d/keep"
+  if nvcc -cubin -arch=sm_80 -Xptxas -v --keep --keep-dir "$d/keep" "$d/k.cu" -o "$d/k.cubin" >"$d/ptxas" 2>&1 &&
+     mv "$d/keep/k.ptx" "$d/k.ptx" 2>>"$d/ptxas" &&
      python3 "$here/ptxas_check.py" "$d/kc.json" "$d/ptxas" "$d/k.ptx" >"$d/pc" 2>&1; then ok "$name: ptxas"
   else bad "$name: ptxas" "$d/pc"; [ -f "$d/pc" ] || cat "$d/ptxas" | head; fi
 done

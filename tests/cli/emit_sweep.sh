@@ -11,12 +11,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0; n=0
 k=0
 while IFS= read -r f; do
-  # the construct corpus (2,000 texts): every fourth one, all with FULL=1 (make sweep-full)
-  case "$f" in */corpus/constructs/*) k=$((k + 1)); [ -z "${FULL:-}" ] && [ $((k % 4)) != 0 ] && continue ;; esac
-  # the sweep5 corpus (1,672 texts): every eighth, all with FULL=1
-  case "$f" in */corpus/sweep5/*) k5=$((${k5:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k5 % 8)) != 0 ] && continue ;; esac
-  # the sweep6 corpus (1,141 texts): every eighth, all with FULL=1
-  case "$f" in */corpus/sweep6/*) k6=$((${k6:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k6 % 8)) != 0 ] && continue ;; esac
+  # the construct corpus (2,049 texts): every eighth one, all with FULL=1 (make sweep-full)
+  case "$f" in */corpus/constructs/*) k=$((k + 1)); [ -z "${FULL:-}" ] && [ $((k % 8)) != 0 ] && continue ;; esac
+  # the sweep5 corpus (1,672 texts): every sixteenth, all with FULL=1
+  case "$f" in */corpus/sweep5/*) k5=$((${k5:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k5 % 16)) != 0 ] && continue ;; esac
+  # the sweep6 corpus (1,141 texts): every sixteenth, all with FULL=1
+  case "$f" in */corpus/sweep6/*) k6=$((${k6:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k6 % 16)) != 0 ] && continue ;; esac
   # the sweep7 corpus (1,648 texts): every sixteenth, all with FULL=1
   case "$f" in */corpus/sweep7/*) k7=$((${k7:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k7 % 16)) != 0 ] && continue ;; esac
   # the sweep8 corpus (2,932 texts): every sixty-fourth, all with FULL=1

@@ -3,6 +3,7 @@ operators through te.create_prim_func at static and symbolic shapes, and
 each stage of TVM's lowering after them, as mod.script() prints them; and
 the same operators scheduled for CUDA by TVM's default GPU rules (dlight),
 with their stages."""
+import lazy_stack  # noqa: F401  (before TVM reads a text)
 import tvm, os, subprocess, sys, traceback
 from tvm import te, topi
 out = sys.argv[1]

@@ -52,6 +52,7 @@ import typing
 from tvm.script import tirx as _T, ir as _I  # noqa: E402
 import tvm  # noqa: E402
 import tvm_ffi  # noqa: E402
+import lazy_stack  # noqa: E402,F401  (after tirx, before TVM reads a text)
 
 EV = {"T": _T, "I": _I, "TypeVar": typing.TypeVar}
 import tvm_text  # noqa: E402  (after tirx: see above)

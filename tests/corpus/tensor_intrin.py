@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 
+import lazy_stack  # noqa: F401  (before from_source is bound)
 import tvm
 from tvm.script import from_source
 

@@ -17,6 +17,7 @@ import typing
 import tvm  # noqa: F401  (the oracle; callers judge each text in a fork)
 import tvm_ffi
 from tvm.script import tirx as T, ir as I
+import lazy_stack  # noqa: F401  tests/corpus/ on sys.path
 import tvm_text  # tests/corpus/ on sys.path
 
 _EV = {"T": T, "I": I, "TypeVar": typing.TypeVar}
