@@ -39,6 +39,8 @@ typedef enum rv_kind {
   RV_LAYOUT, /* T.S[(e0, e1):(s0, s1)] (is_list false) or T.TileLayout(...) of it
               * (is_list true): n iters, items[2k] the extent and items[2k + 1]
               * the stride of iter k, each an RV_EXPR */
+  RV_SLICE,  /* Python's slice(lo, hi, step): items[0..2], RV_NONE where left out; an
+              * index of T.buffer_store's target only (TVM's Ramp), else an error */
 } rv_kind;
 
 typedef struct rval {

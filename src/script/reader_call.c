@@ -1771,7 +1771,8 @@ static void py_float_repr(double f, char *out, size_t cap) {
 }
 
 static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
-  static const char *const NAMES[] = {"len", "int", "float", "bool", "abs", "dict", "sum", "str", "tuple", "list", NULL};
+  static const char *const NAMES[] = {"len",  "int",   "float", "bool", "abs",   "dict",
+                                      "sum",  "str",   "tuple", "list", "slice", NULL};
   if (!in_list(NAMES, name)) return false;
   rd_args a;
   *out = rv_err();
@@ -1805,6 +1806,20 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
       d.items[i] = a.kwv[i];
     }
     *out = d;
+    return true;
+  }
+  if (!strcmp(name, "slice")) { /* slice(stop), slice(start, stop[, step]): T.buffer_store's vector index */
+    if (a.npos < 1 || a.npos > 3 || a.nkw) {
+      tir_error(r->d, a.sp, "Python's slice takes (stop) or (start, stop[, step])");
+      return true;
+    }
+    rval sl = {.k = RV_SLICE, .n = 3, .sp = a.sp, .items = tir_alloc(r->c, sizeof(rval) * 3)};
+    for (int i = 0; i < 3; i++) sl.items[i] = (rval){.k = RV_NONE, .sp = a.sp};
+    for (int i = 0; i < a.npos; i++) {
+      if (a.pos[i].k == RV_ERR) return true;
+      sl.items[a.npos == 1 ? 1 : i] = a.pos[i];
+    }
+    *out = sl;
     return true;
   }
   if (a.npos != 1 || a.nkw) {

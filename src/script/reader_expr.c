@@ -363,6 +363,11 @@ tir_expr *rd_as_expr(rd *r, rval v) {
               v.region.buf ? v.region.buf->name : "", v.region.buf ? v.region.buf->name : "A");
     return NULL;
   case RV_ERR: return NULL;
+  case RV_SLICE:
+    tir_error(r->d, v.sp,
+              "slice(...) is not a value: it is read only as an index of a store's target (B[slice(0, 4)] = v, "
+              "T.buffer_store(B, v, [slice(0, 4)])), the store's vector index, as TVM 0.27 reads it");
+    return NULL;
   case RV_BUFFER:
     tir_error(r->d, v.sp, "buffer '%s' cannot be used as a value here; index it or use .data", v.buf->name);
     return NULL;
@@ -1942,7 +1947,14 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     n = b->ndim;
   }
   bool any_slice = false;
-  for (int i = 0; i < n; i++) any_slice |= ix[i].is_slice;
+  for (int i = 0; i < n; i++) {
+    /* T.buffer_store(B, v, [slice(0, 4)]), B[slice(0, 4)] = v: B[0:4] = v
+     * (a slice object elsewhere is refused by rd_as_expr) */
+    rval o = ix[i].v;
+    if (!ix[i].is_slice && o.k == RV_SLICE && r->store_target)
+      ix[i] = (sub_idx){.is_slice = true, .lo = o.items[0], .hi = o.items[1], .step = o.items[2], .sp = ix[i].sp};
+    any_slice |= ix[i].is_slice;
+  }
   if (!check_rank(r, b, n, sp)) return rv_err();
   if (!any_slice) {
     tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));

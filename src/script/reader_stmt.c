@@ -235,7 +235,9 @@ static tir_stmt *buffer_store_call(rd *r, TSNode call) {
     return NULL;
   }
   bool many = ix->k == RV_TUPLE;
+  r->store_target = true; /* [slice(0, 4)]: a vector index, as B[0:4] = v */
   rval tgt = rd_buffer_element(r, b->buf, many ? ix->items : ix, many ? ix->n : 1, ix->sp);
+  r->store_target = false;
   return store_to(r, tgt, b->sp, *v, NULL, sp);
 }
 
