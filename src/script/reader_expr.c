@@ -1937,6 +1937,20 @@ static int tuple_indices(rval t, sub_idx **out) {
   return t.n;
 }
 
+/* b[idx] with a vector index before the last: TVM 0.27 refuses it ("Only
+ * the last index of a buffer access may be a vector type"), and so does
+ * tirc (it had read D[T.Ramp(0, 1, 4), 1], which TVM cannot read back) */
+static bool vector_not_last(rd *r, const tir_buffer *b, tir_expr **idx, int n, tir_span sp) {
+  for (int i = 0; i < n - 1; i++)
+    if (idx[i] && idx[i]->dtype.lanes != 1) {
+      tir_error(r->d, idx[i]->span.line ? idx[i]->span : sp,
+                "only the last index of a buffer access may be a vector: index %d of %s is one (TVM 0.27 refuses it)",
+                i + 1, b->name);
+      return true;
+    }
+  return false;
+}
+
 static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span sp) {
   if (r->region_args && n < b->ndim) { /* T.reads(A[vi]), T.reads(A[()]): the dimensions left out whole */
     sub_idx *all = tir_alloc(r->c, sizeof *all * (size_t)b->ndim);
@@ -1960,6 +1974,7 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
     tir_expr **idx = tir_alloc(r->c, sizeof *idx * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
       if (!(idx[i] = index_expr(r, ix[i].v, TIR_VOID))) return rv_err();
+    if (vector_not_last(r, b, idx, n, sp)) return rv_err();
     return rv_expr(with_span(r, tir_load(r->c, b, idx, n), sp), sp);
   }
   rval v = {.k = RV_REGION, .sp = sp};
@@ -2030,6 +2045,7 @@ static rval buffer_subscript(rd *r, tir_buffer *b, sub_idx *ix, int n, tir_span 
       }
       idx[i] = lanes == 1 ? g->min : tir_ramp(r->c, g->min, tir_int(r->c, g->min->dtype, steps[i]), (int)lanes);
     }
+    if (vector_not_last(r, b, idx, n, sp)) return rv_err();
     return rv_expr(with_span(r, tir_load(r->c, b, idx, n), sp), sp);
   }
   return v;
@@ -2064,6 +2080,7 @@ static tir_expr *region_as_load(rd *r, rval v) {
     idx[i] = ext == 1 ? g->region[i].min
                       : tir_ramp(r->c, g->region[i].min, tir_int(r->c, g->region[i].min->dtype, 1), (int)ext);
   }
+  if (vector_not_last(r, g->buf, idx, g->n, v.sp)) return NULL;
   return with_span(r, tir_load(r->c, g->buf, idx, g->n), v.sp);
 }
 
