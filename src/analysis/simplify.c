@@ -1476,6 +1476,14 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     }
     if (!res) res = floor_divmod(a, is_div, la, c, depth);
     if (!is_div && depth < 2) res = smaller(mod_of_div(a, la, c, depth), res); /* TVM's form wins ties */
+    if (!is_div && depth < 2 && la->base != 0 && la->base % c == 0) {
+      /* (w // 8 - 4) % 2 is w // 8 % 2, which TVM writes w % 16 // 8 */
+      lin z;
+      lin_copy(&z, la);
+      z.base = 0;
+      res = smaller(mod_of_div(a, &z, c, depth), res);
+      lin_free(&z);
+    }
     if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
   }
   if (res && negate_result) res = negated(a, res);

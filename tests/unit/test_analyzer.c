@@ -254,6 +254,12 @@ static const struct { const char *ranges, *in, *out; } SIMP[] = {
     {"x -1 29", "(% (* x -3) 6)", "x % -2 * -3"},
     {"", "(% (* x -4) 8)", "x % -2 * -4"},
     {"", "(% (* x -1) 2)", "x % 2"}, /* smaller than TVM's x % -2 * -1 */
+    /* a floormod of a floordiv plus a multiple of the divisor, as TVM
+     * (tvm.sym.Analyzer): the constant dropped, then x // 8 % 2 is
+     * x % 16 // 8; a constant that is no multiple stays (reduced) */
+    {"", "(% (- (// x 8) 4) 2)", "x % 16 // 8"},
+    {"", "(% (+ (// x 8) 6) 2)", "x % 16 // 8"},
+    {"", "(% (- (// x 8) 3) 2)", "(x // 8 + 1) % 2"},
     /* a sum of negative terms keeps its signs in a floormod */
     {"", "(% (- (- 0 x) y) 8)", "(0 - x - y) % 8"},
     {"", "(% (- (* x -1) (% y 6)) 16)", "(0 - x - y % 6) % 16"},
