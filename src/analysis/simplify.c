@@ -1414,10 +1414,12 @@ static tir_expr *div_alternatives(tir_analyzer *a, tir_expr_kind kind, const lin
 
 /* x // c1 % c is x % (c1*c) // c1, as TVM writes it: the mod first, so
  * that a division of it by a constant merges (x // 32 % 16 // 4 is
- * x % 512 // 128); NULL when la is not one such term */
+ * x % 512 // 128); so is (x // c1 + k*c) % c, the multiple of c dropped
+ * ((w // 8 - 4) % 2 is w % 16 // 8, as TVM); NULL when la is not one such
+ * term */
 static tir_expr *mod_of_div(tir_analyzer *a, const lin *la, int64_t c, int depth) {
   int64_t c1, cc;
-  if (la->n != 1 || la->t[0].k != 1 || la->base != 0 || la->t[0].atom->kind != TIR_FLOORDIV) return NULL;
+  if (la->n != 1 || la->t[0].k != 1 || la->base % c != 0 || la->t[0].atom->kind != TIR_FLOORDIV) return NULL;
   tir_expr *q = la->t[0].atom;
   if (!tir_is_const_int(q->u.bin.b, &c1) || c1 <= 0 || !mul_ok(c1, c, &cc) || !ana_fits(la->dt, cc)) return NULL;
   lin x;
@@ -1476,14 +1478,6 @@ static tir_expr *div_by_const(tir_analyzer *a, tir_expr_kind kind, lin *la, int6
     }
     if (!res) res = floor_divmod(a, is_div, la, c, depth);
     if (!is_div && depth < 2) res = smaller(mod_of_div(a, la, c, depth), res); /* TVM's form wins ties */
-    if (!is_div && depth < 2 && la->base != 0 && la->base % c == 0) {
-      /* (w // 8 - 4) % 2 is w // 8 % 2, which TVM writes w % 16 // 8 */
-      lin z;
-      lin_copy(&z, la);
-      z.base = 0;
-      res = smaller(mod_of_div(a, &z, c, depth), res);
-      lin_free(&z);
-    }
     if (depth < 2) res = smaller(res, div_alternatives(a, fk, la, c, depth));
   }
   if (res && negate_result) res = negated(a, res);

@@ -114,7 +114,7 @@ void x_fail(xframe *fr, tir_span sp, const char *fmt, ...) {
  * thread is often touched at a few (relu_small's 4 MiB shared buffers, of
  * which each thread block writes 64 bytes).  calloc cleared all of it each
  * time: glibc raises its mmap threshold once a mapped chunk is freed, and
- * clears the heap chunks it hands out after that (20 s, now 2 s, for
+ * clears the heap chunks it hands out after that (20 s, now 8 s, for
  * tests/exec/relu_small.tir's --verify-exec). */
 #define X_MAPPED_BYTES ((size_t)1 << 20)
 

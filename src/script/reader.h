@@ -40,7 +40,8 @@ typedef enum rv_kind {
               * (is_list true): n iters, items[2k] the extent and items[2k + 1]
               * the stride of iter k, each an RV_EXPR */
   RV_SLICE,  /* Python's slice(lo, hi, step): items[0..2], RV_NONE where left out; an
-              * index of T.buffer_store's target only (TVM's Ramp), else an error */
+              * index of a store's target only (B[slice(0, 4)] = v, T.buffer_store's
+              * indices: TVM's Ramp), else an error */
 } rv_kind;
 
 typedef struct rval {

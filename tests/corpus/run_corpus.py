@@ -84,6 +84,12 @@ def equal(a_text, b_text, after_simplify=False):
         return why
 
 
+def operator_of(name):
+    """the operator a program is scheduled from: matmul for matmul_gpu and
+    matmul_gpu_ctr (the same name for an unscheduled program)"""
+    return re.sub(r"_gpu(_ctr)?$", "", name)
+
+
 def tally(st, known, key, why):
     """count a stage into st ([equal, known]); 1 for a failure, printed"""
     if why is None and key in known:
@@ -211,7 +217,7 @@ def main():
                 print(f"FAIL {name}: the default pipeline with --verify-exec: {r.stderr.strip()[:200]}")
             else:
                 verified += 1
-            op = re.sub(r"_gpu(_ctr)?$", "", name)
+            op = operator_of(name)
             if op != name:
                 want, got = run(os.path.join(d, op + ".tir")), run(base)
                 if want != got:
@@ -246,8 +252,8 @@ def main():
             # nvcc takes a second or more a file: make test builds every
             # other operator's two programs, make corpus-full (--full) all
             if "--full" not in sys.argv[2:]:
-                ops = sorted({re.sub(r"_gpu(_ctr)?$", "", n) for n in names})[::2]
-                gpu_files = [b for b in gpu_files if re.sub(r"_gpu(_ctr)?$", "", os.path.basename(b)[:-4]) in ops]
+                ops = sorted({operator_of(n) for n in names})[::2]
+                gpu_files = [b for b in gpu_files if operator_of(os.path.basename(b)[:-4]) in ops]
             built = refused = 0
             with ThreadPoolExecutor(2) as pool:
                 for name, r in pool.map(build, gpu_files):
