@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: check-full hostile-full scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
+.PHONY: check-full codegen-full hostile-full scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -94,6 +94,10 @@ oracle: $(TIRC)
 
 codegen: $(TIRC)
 	@tests/codegen/run.sh $(TIRC)
+
+# codegen with the CUDA built for sm_90 as well as sm_80
+codegen-full: $(TIRC)
+	@FULL=1 tests/codegen/run.sh $(TIRC)
 	@tests/exp/run.sh $(TIRC) 257
 
 # tir_exp_f32 (the generated C's float32 e^x) on all 2^32 floats: a few minutes
@@ -126,7 +130,7 @@ python-test: all
 # the long forms of make test's sampled targets, one after another (about
 # an hour): every corpus text, every input's C and CUDA built, the slow runs
 check-full: all
-	@$(MAKE) --no-print-directory hostile-full corpus-full sweep-full exec-full aot-full
+	@$(MAKE) --no-print-directory hostile-full corpus-full sweep-full exec-full aot-full codegen-full
 
 aot-full: $(TIRC)
 	@FULL=1 tests/aot/run.sh $(TIRC)

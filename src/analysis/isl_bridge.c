@@ -1,16 +1,25 @@
 /* isl_bridge.c - quasi-affine facts to isl and back.
  *
- * An expr becomes isl text over named dims: vars are `v<id>`, the relaxed
- * vars of one access `e<acc>_<id>`, and anything isl cannot express (a
- * load, a product of vars, a truncdiv, a select) becomes a fresh dim `t<i>`
- * with the constraints that define or bound it, so a proof over the fresh
- * dims stays sound.  The context (var ranges, bound values, entered
- * constraints) is added for every var met.  A claim is proved when the
- * context and its negation have no integer point; a region's box is the
- * per-dim min/max (isl_pw_aff in the kept vars) of the union of accesses.
- * Every isl object is freed on every path; isl errors (on_error=continue)
- * become diagnostics and a "not proved". */
-#include <ctype.h>
+ * An expr becomes a linear form over the dims of a query: the kept vars
+ * (parameters or set dims), the tuple dims (a region's d<j>, a read's
+ * loops), and existential dims: the relaxed vars of one access, and one
+ * fresh dim for each floor division, min, max, select or truncdiv (with
+ * the constraints that define it) and for each atom isl cannot express (a
+ * load, a product of vars: bounded by the atom's bounds), so a proof over
+ * the fresh dims stays sound.  The same subexpression twice is the same
+ * dim.  Conditions become formulas of linear constraints (negations pushed
+ * to the atoms), and the constraints of a fresh dim that nothing else uses
+ * are left out: each defines its dim as a function of the others, so they
+ * hold for some value of it whatever the rest is.  The sets are built
+ * through isl's constraint API, not its text reader (whose piecewise
+ * arithmetic was most of tirc's time on programs of mins and mods).
+ *
+ * The context (var ranges, bound values, entered constraints) is added for
+ * every var met.  A claim is proved when the context and its negation have
+ * no integer point; a region's box is the per-dim min/max (isl_pw_aff in
+ * the kept vars) of the union of accesses.  Every isl object is freed on
+ * every path; isl errors (on_error=continue) become diagnostics and a "not
+ * proved". */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,8 +27,11 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/ilp.h>
+#include <isl/local_space.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include "analysis/analyzer_internal.h"
@@ -50,18 +62,48 @@ __attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char 
   va_start(ap, fmt);
   int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
-  if (k >= 0 && (size_t)k < sizeof tmp) {
-    sb_puts(b, tmp);
-    return;
-  }
-  char *big = malloc((size_t)k + 1);
-  if (!big) abort();
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)k + 1, fmt, ap);
-  va_end(ap);
-  sb_puts(b, big);
-  free(big);
+  if (k >= 0 && (size_t)k < sizeof tmp) sb_puts(b, tmp);
 }
+
+/* ---- dims, linear forms, formulas ---- */
+
+/* a dim: kind in the low 2 bits, index above */
+enum { D_VAR = 0, D_TUP = 1, D_EX = 2 };
+#define DIM(k, i) ((int)(((unsigned)(i) << 2) | (unsigned)(k)))
+#define DKIND(d) ((d) & 3)
+#define DIDX(d) ((d) >> 2)
+
+/* c0 + sum k[i] * d[i] */
+typedef struct lin {
+  int64_t c0;
+  int n, cap;
+  int *d;
+  int64_t *k;
+} lin;
+
+typedef enum { F_TRUE, F_FALSE, F_GE, F_EQ, F_AND, F_OR } fkind;
+
+/* an atom (lin >= 0, lin = 0), or an and/or of kids */
+typedef struct fm {
+  fkind k;
+  lin l;
+  struct fm **kid;
+  int nkid, capkid;
+} fm;
+
+/* what an existential dim is, for the same subexpression to reuse it */
+typedef struct cse {
+  int kind; /* CSE_* */
+  const tir_expr *e;
+  int64_t c;
+  int dim;
+} cse;
+enum { CSE_OPAQUE, CSE_FLOOR, CSE_TRUNC, CSE_EXPR };
+
+typedef struct def {
+  int owner; /* the ex dim it defines */
+  fm *f;
+} def;
 
 /* the translation state */
 typedef struct tx {
@@ -69,37 +111,248 @@ typedef struct tx {
   /* kept (parameter or set) vars met, in order; ctx_done: context emitted */
   const tir_expr **vars;
   int nvars, capvars, ctx_done;
-  /* relaxed vars of the current access (existential dims) */
+  /* relaxed vars of the current access: rdim[i] is relax[i]'s dim */
   const tir_relax_var *relax;
-  int nrelax, acc;
-  /* opaque atoms -> fresh dims t<i> */
-  const tir_expr **atoms;
-  int natoms, capatoms, nfresh;
-  sbuf exist; /* names of relaxed/fresh dims of the current disjunct */
-  sbuf defs;  /* " and ..." constraints defining fresh dims */
+  int nrelax;
+  int *rdim;
+  /* the current disjunct's existential dims and their definitions */
+  int nex, natoms, nfresh;
+  cse *cs;
+  int ncs, capcs;
+  def *defs;
+  int ndefs, capdefs;
+  /* every formula made, freed at the end */
+  fm **pool;
+  int npool, cappool;
   bool fail;
 } tx;
 
+static void *grow(void *p, int *cap, size_t elem) {
+  *cap = *cap ? *cap * 2 : 8;
+  void *q = realloc(p, elem * (size_t)*cap);
+  if (!q) abort();
+  return q;
+}
+
+static void lin_free(lin *l) {
+  free(l->d);
+  free(l->k);
+  memset(l, 0, sizeof *l);
+}
+
+/* l += k * dim */
+static void lin_term(tx *t, lin *l, int dim, int64_t k) {
+  if (!k) return;
+  for (int i = 0; i < l->n; i++)
+    if (l->d[i] == dim) {
+      if (__builtin_add_overflow(l->k[i], k, &l->k[i])) t->fail = true;
+      if (!l->k[i]) {
+        l->d[i] = l->d[l->n - 1];
+        l->k[i] = l->k[l->n - 1];
+        l->n--;
+      }
+      return;
+    }
+  if (l->n == l->cap) {
+    int cap = l->cap;
+    l->d = grow(l->d, &cap, sizeof *l->d);
+    cap = l->cap;
+    l->k = grow(l->k, &cap, sizeof *l->k);
+    l->cap = cap;
+  }
+  l->d[l->n] = dim;
+  l->k[l->n++] = k;
+}
+
+static void lin_addc(tx *t, lin *l, int64_t c) {
+  if (__builtin_add_overflow(l->c0, c, &l->c0)) t->fail = true;
+}
+
+/* l += s * x */
+static void lin_add(tx *t, lin *l, const lin *x, int64_t s) {
+  int64_t v;
+  if (__builtin_mul_overflow(x->c0, s, &v)) t->fail = true;
+  else lin_addc(t, l, v);
+  for (int i = 0; i < x->n; i++) {
+    if (__builtin_mul_overflow(x->k[i], s, &v)) t->fail = true;
+    else lin_term(t, l, x->d[i], v);
+  }
+}
+
+static lin lin_copy(tx *t, const lin *x) {
+  lin l = {0};
+  lin_add(t, &l, x, 1);
+  return l;
+}
+
+static fm *fm_new(tx *t, fkind k) {
+  fm *f = calloc(1, sizeof *f);
+  if (!f) abort();
+  f->k = k;
+  if (t->npool == t->cappool) t->pool = grow(t->pool, &t->cappool, sizeof *t->pool);
+  t->pool[t->npool++] = f;
+  return f;
+}
+
+/* lin >= 0 or lin = 0 (taken); a constant one is true or false */
+static fm *fm_atom(tx *t, fkind k, lin l) {
+  if (!l.n) {
+    bool holds = k == F_GE ? l.c0 >= 0 : l.c0 == 0;
+    lin_free(&l);
+    return fm_new(t, holds ? F_TRUE : F_FALSE);
+  }
+  fm *f = fm_new(t, k);
+  f->l = l;
+  return f;
+}
+
+/* kid into an and/or (flattened; true in an and, false in an or, left out) */
+static void fm_push(tx *t, fm *p, fm *kid) {
+  (void)t;
+  if (!kid) return;
+  if ((p->k == F_AND && kid->k == F_TRUE) || (p->k == F_OR && kid->k == F_FALSE)) return;
+  if (kid->k == p->k) {
+    for (int i = 0; i < kid->nkid; i++) fm_push(t, p, kid->kid[i]);
+    return;
+  }
+  if (p->nkid == p->capkid) p->kid = grow(p->kid, &p->capkid, sizeof *p->kid);
+  p->kid[p->nkid++] = kid;
+}
+
+static fm *fm_and2(tx *t, fm *x, fm *y) {
+  fm *f = fm_new(t, F_AND);
+  fm_push(t, f, x);
+  fm_push(t, f, y);
+  return f;
+}
+
+static fm *fm_or2(tx *t, fm *x, fm *y) {
+  fm *f = fm_new(t, F_OR);
+  fm_push(t, f, x);
+  fm_push(t, f, y);
+  return f;
+}
+
+/* not f, its negation pushed to the atoms (integers: not (l >= 0) is
+ * -l - 1 >= 0) */
+static fm *fm_neg(tx *t, const fm *f) {
+  switch (f->k) {
+  case F_TRUE: return fm_new(t, F_FALSE);
+  case F_FALSE: return fm_new(t, F_TRUE);
+  case F_GE: {
+    lin l = {0};
+    lin_add(t, &l, &f->l, -1);
+    lin_addc(t, &l, -1);
+    return fm_atom(t, F_GE, l);
+  }
+  case F_EQ: {
+    lin p = lin_copy(t, &f->l), q = {0};
+    lin_addc(t, &p, -1);
+    lin_add(t, &q, &f->l, -1);
+    lin_addc(t, &q, -1);
+    return fm_or2(t, fm_atom(t, F_GE, p), fm_atom(t, F_GE, q));
+  }
+  case F_AND:
+  case F_OR: {
+    fm *r = fm_new(t, f->k == F_AND ? F_OR : F_AND);
+    for (int i = 0; i < f->nkid; i++) fm_push(t, r, fm_neg(t, f->kid[i]));
+    return r;
+  }
+  }
+  return fm_new(t, F_FALSE);
+}
+
+/* a op b (both taken) */
+static fm *fm_cmp(tx *t, tir_expr_kind op, lin a, lin b) {
+  lin l = {0};
+  fm *r;
+  switch (op) {
+  case TIR_LT: /* b - a - 1 >= 0 */
+  case TIR_LE:
+    lin_add(t, &l, &b, 1);
+    lin_add(t, &l, &a, -1);
+    if (op == TIR_LT) lin_addc(t, &l, -1);
+    r = fm_atom(t, F_GE, l);
+    break;
+  case TIR_GT:
+  case TIR_GE:
+    lin_add(t, &l, &a, 1);
+    lin_add(t, &l, &b, -1);
+    if (op == TIR_GT) lin_addc(t, &l, -1);
+    r = fm_atom(t, F_GE, l);
+    break;
+  case TIR_EQ:
+  case TIR_NE:
+    lin_add(t, &l, &a, 1);
+    lin_add(t, &l, &b, -1);
+    r = fm_atom(t, F_EQ, l);
+    if (op == TIR_NE) r = fm_neg(t, r);
+    break;
+  default: r = fm_new(t, F_FALSE); t->fail = true; break;
+  }
+  lin_free(&a);
+  lin_free(&b);
+  return r;
+}
+
+/* lo <= x < lo + ext, over lins (not taken) */
+static fm *fm_range(tx *t, const lin *x, const lin *lo, const lin *ext) {
+  lin p = {0}, q = {0};
+  lin_add(t, &p, x, 1);
+  lin_add(t, &p, lo, -1);
+  lin_add(t, &q, lo, 1);
+  lin_add(t, &q, ext, 1);
+  lin_add(t, &q, x, -1);
+  lin_addc(t, &q, -1);
+  return fm_and2(t, fm_atom(t, F_GE, p), fm_atom(t, F_GE, q));
+}
+
+static lin lin_dim(int dim) {
+  lin l = {0};
+  tx dummy = {0};
+  lin_term(&dummy, &l, dim, 1);
+  return l;
+}
+
+static void tx_reset_disjunct(tx *t) {
+  t->nex = t->natoms = t->nfresh = 0;
+  t->ncs = t->ndefs = 0;
+}
+
 static void tx_free(tx *t) {
+  for (int i = 0; i < t->npool; i++) {
+    lin_free(&t->pool[i]->l);
+    free(t->pool[i]->kid);
+    free(t->pool[i]);
+  }
+  free(t->pool);
   free(t->vars);
-  free(t->atoms);
-  free(t->exist.s);
-  free(t->defs.s);
+  free(t->rdim);
+  free(t->cs);
+  free(t->defs);
+}
+
+static int new_ex(tx *t) { return DIM(D_EX, t->nex++); }
+
+static void add_def(tx *t, int owner, fm *f) {
+  if (t->ndefs == t->capdefs) t->defs = grow(t->defs, &t->capdefs, sizeof *t->defs);
+  t->defs[t->ndefs++] = (def){owner, f};
+}
+
+static int cse_find(tx *t, int kind, const tir_expr *e, int64_t c) {
+  for (int i = 0; i < t->ncs; i++)
+    if (t->cs[i].kind == kind && t->cs[i].c == c && ana_expr_equal(t->cs[i].e, e)) return t->cs[i].dim;
+  return -1;
+}
+
+static void cse_add(tx *t, int kind, const tir_expr *e, int64_t c, int dim) {
+  if (t->ncs == t->capcs) t->cs = grow(t->cs, &t->capcs, sizeof *t->cs);
+  t->cs[t->ncs++] = (cse){kind, e, c, dim};
 }
 
 static void push_ptr(const tir_expr ***arr, int *n, int *cap, const tir_expr *e) {
-  if (*n == *cap) {
-    *cap = *cap ? *cap * 2 : 16;
-    const tir_expr **p = realloc(*arr, sizeof *p * (size_t)*cap);
-    if (!p) abort();
-    *arr = p;
-  }
+  if (*n == *cap) *arr = grow((void *)*arr, cap, sizeof **arr);
   (*arr)[(*n)++] = e;
-}
-
-static void add_exist(tx *t, const char *name) {
-  if (t->exist.n) sb_puts(&t->exist, ", ");
-  sb_puts(&t->exist, name);
 }
 
 static int relax_index(const tx *t, const tir_expr *v) {
@@ -108,247 +361,295 @@ static int relax_index(const tx *t, const tir_expr *v) {
   return -1;
 }
 
-static void name_var(tx *t, const tir_expr *v, sbuf *out) {
-  if (relax_index(t, v) >= 0) {
-    sb_printf(out, "e%d_%u", t->acc, v->u.var.id);
-    return;
-  }
+/* a kept var's dim (met first now: the next one) */
+static int var_dim(tx *t, const tir_expr *v) {
   int i;
   for (i = 0; i < t->nvars; i++)
     if (t->vars[i] == v) break;
   if (i == t->nvars) push_ptr(&t->vars, &t->nvars, &t->capvars, v);
-  sb_printf(out, "v%u", v->u.var.id);
+  return DIM(D_VAR, i);
 }
 
-static void emit_int(tx *t, const tir_expr *e, sbuf *out);
-static void emit_bool(tx *t, const tir_expr *e, sbuf *out);
-
-/* a fresh dim for e: returns its index; constraints go to defs */
-static int fresh(tx *t, char *name, size_t cap) {
-  int i = t->nfresh++;
-  snprintf(name, cap, "t%d_%d", t->acc, i);
-  add_exist(t, name);
-  return i;
+/* a var's dim: the current access's relaxed one, else the kept one */
+static int name_var(tx *t, const tir_expr *v) {
+  int r = relax_index(t, v);
+  return r >= 0 ? t->rdim[r] : var_dim(t, v);
 }
 
-static void bound_defs(tx *t, const tir_expr *e, const char *name) {
+static lin emit_int(tx *t, const tir_expr *e);
+static fm *emit_bool(tx *t, const tir_expr *e);
+
+/* lo <= name <= hi from the atom's bounds */
+static fm *bound_defs(tx *t, const tir_expr *e, int dim) {
   int64_t lo, hi;
   ana_bound(t->a, e, &lo, &hi);
-  if (lo != INT64_MIN) sb_printf(&t->defs, " and %s >= %lld", name, (long long)lo);
-  if (hi != INT64_MAX) sb_printf(&t->defs, " and %s <= %lld", name, (long long)hi);
+  fm *f = fm_new(t, F_AND);
+  if (lo != INT64_MIN) {
+    lin l = lin_dim(dim);
+    lin_addc(t, &l, -lo);
+    fm_push(t, f, fm_atom(t, F_GE, l));
+  }
+  if (hi != INT64_MAX) {
+    lin l = {0};
+    lin_term(t, &l, dim, -1);
+    lin_addc(t, &l, hi);
+    fm_push(t, f, fm_atom(t, F_GE, l));
+  }
+  return f;
 }
 
 /* an atom isl cannot express: a fresh dim bounded by the atom's bounds
  * (the same atom twice is the same dim within one disjunct) */
-static void emit_opaque(tx *t, const tir_expr *e, sbuf *out) {
-  for (int i = 0; i < t->natoms; i++)
-    if (ana_expr_equal(t->atoms[i], e)) {
-      sb_printf(out, "o%d_%d", t->acc, i);
-      return;
-    }
-  char name[48];
-  int i = t->natoms;
-  push_ptr(&t->atoms, &t->natoms, &t->capatoms, e);
-  snprintf(name, sizeof name, "o%d_%d", t->acc, i);
-  add_exist(t, name);
-  bound_defs(t, e, name);
-  sb_puts(out, name);
-}
-
-static void emit_truncdiv(tx *t, const tir_expr *e, int64_t c, sbuf *out) {
-  char q[48];
-  fresh(t, q, sizeof q);
-  sbuf x = {0};
-  emit_int(t, e->u.bin.a, &x);
-  if (x.s) {
-    sb_printf(&t->defs, " and ((%s >= 0 and %s = floor((%s)/%lld)) or (%s < 0 and -%s = floor((-(%s))/%lld)))", x.s,
-              q, x.s, (long long)c, x.s, q, x.s, (long long)c);
-    if (e->kind == TIR_DIV) sb_puts(out, q);
-    else sb_printf(out, "((%s) - %lld*%s)", x.s, (long long)c, q);
+static lin emit_opaque(tx *t, const tir_expr *e) {
+  int d = cse_find(t, CSE_OPAQUE, e, 0);
+  if (d < 0) {
+    d = new_ex(t);
+    t->natoms++;
+    cse_add(t, CSE_OPAQUE, e, 0, d);
+    add_def(t, d, bound_defs(t, e, d));
   }
-  free(x.s);
+  return lin_dim(d);
 }
 
-static void emit_select(tx *t, const tir_expr *cond, const tir_expr *x, const tir_expr *y, sbuf *out) {
-  char s[48];
-  fresh(t, s, sizeof s);
-  sbuf c = {0}, xa = {0}, ya = {0};
-  emit_bool(t, cond, &c);
-  emit_int(t, x, &xa);
-  emit_int(t, y, &ya);
-  if (c.s && xa.s && ya.s)
-    sb_printf(&t->defs, " and ((%s and %s = %s) or (not (%s) and %s = %s))", c.s, s, xa.s, c.s, s, ya.s);
-  else
-    t->fail = true;
-  free(c.s);
-  free(xa.s);
-  free(ya.s);
-  sb_puts(out, s);
+/* q = floor(x / c), c > 0: c*q <= x <= c*q + c - 1 (x taken); the same
+ * (key, key_c) is the same dim */
+static int floor_dim(tx *t, const tir_expr *key, int64_t key_c, lin x, int64_t c) {
+  int d = cse_find(t, CSE_FLOOR, key, key_c);
+  if (d >= 0) {
+    lin_free(&x);
+    return d;
+  }
+  d = new_ex(t);
+  cse_add(t, CSE_FLOOR, key, key_c, d);
+  lin p = lin_copy(t, &x), q = {0};
+  int64_t nc = 0;
+  if (__builtin_mul_overflow(c, -1, &nc)) t->fail = true;
+  lin_term(t, &p, d, nc);              /* x - c*q >= 0 */
+  lin_add(t, &q, &x, -1);              /* c*q + c - 1 - x >= 0 */
+  lin_term(t, &q, d, c);
+  lin_addc(t, &q, c - 1);
+  add_def(t, d, fm_and2(t, fm_atom(t, F_GE, p), fm_atom(t, F_GE, q)));
+  lin_free(&x);
+  return d;
 }
 
-static void emit_bin(tx *t, const char *pre, const tir_expr *x, const char *mid, const tir_expr *y,
-                     const char *post, sbuf *out) {
-  sb_puts(out, pre);
-  emit_int(t, x, out);
-  sb_puts(out, mid);
-  emit_int(t, y, out);
-  sb_puts(out, post);
+/* x // c or x % c (floor), c != 0 */
+static lin emit_floor(tx *t, const tir_expr *e, int64_t c) {
+  lin x = emit_int(t, e->u.bin.a);
+  /* x // -m == floor(-x / m); x % -m == x + m * floor(-x / m) */
+  int64_t m = c < 0 ? -c : c;
+  lin arg = {0};
+  lin_add(t, &arg, &x, c < 0 ? -1 : 1);
+  int q = floor_dim(t, e->u.bin.a, c, arg, m);
+  if (e->kind == TIR_FLOORDIV) {
+    lin_free(&x);
+    return lin_dim(q);
+  }
+  lin_term(t, &x, q, c < 0 ? m : -m);
+  return x;
 }
 
-static void emit_int(tx *t, const tir_expr *e, sbuf *out) {
+/* q = truncdiv(x, c), c > 0: floor(x / c) where x >= 0, ceil(x / c) below */
+static lin emit_truncdiv(tx *t, const tir_expr *e, int64_t c) {
+  lin x = emit_int(t, e->u.bin.a);
+  int q = cse_find(t, CSE_TRUNC, e->u.bin.a, c);
+  if (q < 0) {
+    q = new_ex(t);
+    t->nfresh++;
+    cse_add(t, CSE_TRUNC, e->u.bin.a, c, q);
+    /* x >= 0 and x - c*q >= 0 and c*q + c - 1 - x >= 0 */
+    lin nonneg = lin_copy(t, &x), p1 = lin_copy(t, &x), p2 = {0};
+    lin_term(t, &p1, q, -c);
+    lin_add(t, &p2, &x, -1);
+    lin_term(t, &p2, q, c);
+    lin_addc(t, &p2, c - 1);
+    fm *pos = fm_atom(t, F_GE, nonneg);
+    pos = fm_and2(t, pos, fm_and2(t, fm_atom(t, F_GE, p1), fm_atom(t, F_GE, p2)));
+    /* -x - 1 >= 0 and x - c*q + c - 1 >= 0 and c*q - x >= 0 */
+    lin neg = {0}, n1 = lin_copy(t, &x), n2 = {0};
+    lin_add(t, &neg, &x, -1);
+    lin_addc(t, &neg, -1);
+    lin_term(t, &n1, q, -c);
+    lin_addc(t, &n1, c - 1);
+    lin_add(t, &n2, &x, -1);
+    lin_term(t, &n2, q, c);
+    fm *ng = fm_atom(t, F_GE, neg);
+    ng = fm_and2(t, ng, fm_and2(t, fm_atom(t, F_GE, n1), fm_atom(t, F_GE, n2)));
+    add_def(t, q, fm_or2(t, pos, ng));
+  }
+  if (e->kind == TIR_DIV) {
+    lin_free(&x);
+    return lin_dim(q);
+  }
+  lin_term(t, &x, q, -c);
+  return x;
+}
+
+/* s = cond ? x : y, over formulas and lins (cond taken) */
+static lin emit_choice(tx *t, const tir_expr *key, fm *cond, lin x, lin y) {
+  int s = cse_find(t, CSE_EXPR, key, 0);
+  if (s < 0) {
+    s = new_ex(t);
+    cse_add(t, CSE_EXPR, key, 0, s);
+    lin sx = lin_dim(s), sy = lin_dim(s);
+    lin_add(t, &sx, &x, -1);
+    lin_add(t, &sy, &y, -1);
+    fm *nc = fm_neg(t, cond);
+    add_def(t, s, fm_or2(t, fm_and2(t, cond, fm_atom(t, F_EQ, sx)), fm_and2(t, nc, fm_atom(t, F_EQ, sy))));
+  }
+  lin_free(&x);
+  lin_free(&y);
+  return lin_dim(s);
+}
+
+static lin emit_int(tx *t, const tir_expr *e) {
+  lin r = {0};
   int64_t c;
-  if (t->fail) return;
+  if (t->fail) return r;
   if (!ana_is_index_type(e->dtype)) {
     t->fail = true;
-    return;
+    return r;
   }
   switch (e->kind) {
-  case TIR_INT_IMM: sb_printf(out, "(%lld)", (long long)e->u.int_val); return;
-  case TIR_VAR: name_var(t, e, out); return;
-  case TIR_ADD: emit_bin(t, "(", e->u.bin.a, " + ", e->u.bin.b, ")", out); return;
-  case TIR_SUB: emit_bin(t, "(", e->u.bin.a, " - ", e->u.bin.b, ")", out); return;
+  case TIR_INT_IMM: r.c0 = e->u.int_val; return r;
+  case TIR_VAR: lin_term(t, &r, name_var(t, e), 1); return r;
+  case TIR_ADD:
+  case TIR_SUB: {
+    r = emit_int(t, e->u.bin.a);
+    lin y = emit_int(t, e->u.bin.b);
+    lin_add(t, &r, &y, e->kind == TIR_ADD ? 1 : -1);
+    lin_free(&y);
+    return r;
+  }
   case TIR_MUL:
     if (tir_is_const_int(e->u.bin.b, &c) || tir_is_const_int(e->u.bin.a, &c)) {
       const tir_expr *x = tir_is_const_int(e->u.bin.b, NULL) ? e->u.bin.a : e->u.bin.b;
-      sb_printf(out, "(%lld*(", (long long)c);
-      emit_int(t, x, out);
-      sb_puts(out, "))");
-      return;
+      lin y = emit_int(t, x);
+      lin_add(t, &r, &y, c);
+      lin_free(&y);
+      return r;
     }
     break;
   case TIR_FLOORDIV:
   case TIR_FLOORMOD:
-    if (tir_is_const_int(e->u.bin.b, &c) && c < 0 && c != INT64_MIN) {
-      /* x // -m == floor(-x / m); x % -m == -((-x) mod m) */
-      sb_puts(out, e->kind == TIR_FLOORDIV ? "floor((-(" : "(-((-(");
-      emit_int(t, e->u.bin.a, out);
-      if (e->kind == TIR_FLOORDIV) sb_printf(out, "))/%lld)", (long long)-c);
-      else sb_printf(out, ")) mod %lld))", (long long)-c);
-      return;
-    }
-    if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
-      if (e->kind == TIR_FLOORDIV) {
-        sb_puts(out, "floor((");
-        emit_int(t, e->u.bin.a, out);
-        sb_printf(out, ")/%lld)", (long long)c);
-      } else {
-        sb_puts(out, "((");
-        emit_int(t, e->u.bin.a, out);
-        sb_printf(out, ") mod %lld)", (long long)c);
-      }
-      return;
-    }
+    if (tir_is_const_int(e->u.bin.b, &c) && c != 0 && c != INT64_MIN) return emit_floor(t, e, c);
     break;
   case TIR_DIV:
   case TIR_MOD:
-    if (tir_is_const_int(e->u.bin.b, &c) && c > 0) {
-      emit_truncdiv(t, e, c, out);
-      return;
-    }
+    if (tir_is_const_int(e->u.bin.b, &c) && c > 0) return emit_truncdiv(t, e, c);
     if (tir_is_const_int(e->u.bin.b, &c) && c < 0 && c != INT64_MIN) {
       /* truncdiv(x, -m) == -truncdiv(x, m); truncmod(x, -m) == truncmod(x, m) */
-      sb_puts(out, e->kind == TIR_DIV ? "(-(" : "((");
-      emit_truncdiv(t, e, -c, out);
-      sb_puts(out, "))");
-      return;
+      r = emit_truncdiv(t, e, -c);
+      if (e->kind == TIR_DIV) {
+        lin n = {0};
+        lin_add(t, &n, &r, -1);
+        lin_free(&r);
+        return n;
+      }
+      return r;
     }
     break;
-  case TIR_MIN: emit_bin(t, "min(", e->u.bin.a, ", ", e->u.bin.b, ")", out); return;
-  case TIR_MAX: emit_bin(t, "max(", e->u.bin.a, ", ", e->u.bin.b, ")", out); return;
-  case TIR_SELECT: emit_select(t, e->u.select.cond, e->u.select.t, e->u.select.f, out); return;
-  case TIR_CALL:
-    if (!strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3) {
-      emit_select(t, e->u.call.args[0], e->u.call.args[1], e->u.call.args[2], out);
-      return;
+  case TIR_MIN:
+  case TIR_MAX: {
+    /* min(x, y) is x where x <= y, else y (isl's pieces); max the same with >= */
+    lin x = emit_int(t, e->u.bin.a), y = emit_int(t, e->u.bin.b);
+    if (t->fail) {
+      lin_free(&x);
+      lin_free(&y);
+      return r;
     }
-    break;
+    fm *cond = fm_cmp(t, e->kind == TIR_MIN ? TIR_LE : TIR_GE, lin_copy(t, &x), lin_copy(t, &y));
+    return emit_choice(t, e, cond, x, y);
+  }
+  case TIR_SELECT:
+  case TIR_CALL: {
+    const tir_expr *cnd, *a, *b;
+    if (e->kind == TIR_SELECT) {
+      cnd = e->u.select.cond, a = e->u.select.t, b = e->u.select.f;
+    } else if (!strcmp(e->u.call.op, "if_then_else") && e->u.call.nargs == 3) {
+      cnd = e->u.call.args[0], a = e->u.call.args[1], b = e->u.call.args[2];
+    } else {
+      break;
+    }
+    fm *cond = emit_bool(t, cnd);
+    lin x = emit_int(t, a), y = emit_int(t, b);
+    if (t->fail || !cond) {
+      t->fail = true;
+      lin_free(&x);
+      lin_free(&y);
+      return r;
+    }
+    int before = t->nex;
+    r = emit_choice(t, e, cond, x, y);
+    if (t->nex > before) t->nfresh++;
+    return r;
+  }
   case TIR_CAST:
     if (ana_is_index_type(e->u.un.a->dtype)) {
       int64_t lo, hi;
       ana_bound(t->a, e->u.un.a, &lo, &hi);
-      if (lo != INT64_MIN && hi != INT64_MAX && ana_fits(e->dtype, lo) && ana_fits(e->dtype, hi)) {
-        emit_int(t, e->u.un.a, out);
-        return;
-      }
+      if (lo != INT64_MIN && hi != INT64_MAX && ana_fits(e->dtype, lo) && ana_fits(e->dtype, hi))
+        return emit_int(t, e->u.un.a);
     }
     break;
   default: break;
   }
-  emit_opaque(t, e, out);
+  return emit_opaque(t, e);
 }
 
-static const char *cmp_op(tir_expr_kind k) {
-  switch (k) {
-  case TIR_EQ: return " = ";
-  case TIR_NE: return " != ";
-  case TIR_LT: return " < ";
-  case TIR_LE: return " <= ";
-  case TIR_GT: return " > ";
-  default: return " >= ";
-  }
-}
-
-static void emit_bool(tx *t, const tir_expr *e, sbuf *out) {
-  if (t->fail) return;
-  if (e->kind == TIR_INT_IMM && tir_dtype_is_bool(e->dtype)) {
-    sb_puts(out, e->u.int_val ? "(0 = 0)" : "(1 = 0)");
-    return;
-  }
+static fm *emit_bool(tx *t, const tir_expr *e) {
+  if (t->fail) return NULL;
+  if (e->kind == TIR_INT_IMM && tir_dtype_is_bool(e->dtype)) return fm_new(t, e->u.int_val ? F_TRUE : F_FALSE);
   if (TIR_IS_CMP(e->kind) && ana_is_index_type(e->u.bin.a->dtype)) {
-    emit_bin(t, "(", e->u.bin.a, cmp_op(e->kind), e->u.bin.b, ")", out);
-    return;
+    lin x = emit_int(t, e->u.bin.a), y = emit_int(t, e->u.bin.b);
+    return fm_cmp(t, e->kind, x, y);
   }
   if (e->kind == TIR_AND || e->kind == TIR_OR) {
-    sb_puts(out, "(");
-    emit_bool(t, e->u.bin.a, out);
-    sb_puts(out, e->kind == TIR_AND ? " and " : " or ");
-    emit_bool(t, e->u.bin.b, out);
-    sb_puts(out, ")");
-    return;
+    fm *x = emit_bool(t, e->u.bin.a), *y = emit_bool(t, e->u.bin.b);
+    if (!x || !y) {
+      t->fail = true;
+      return NULL;
+    }
+    return e->kind == TIR_AND ? fm_and2(t, x, y) : fm_or2(t, x, y);
   }
   if (e->kind == TIR_NOT) {
-    sb_puts(out, "not (");
-    emit_bool(t, e->u.un.a, out);
-    sb_puts(out, ")");
-    return;
+    fm *x = emit_bool(t, e->u.un.a);
+    return x ? fm_neg(t, x) : NULL;
   }
   t->fail = true;
+  return NULL;
+}
+
+/* does the constraint split isl's work (a `!=` or an `or` in it)? */
+static bool disjunctive(const tir_expr *e) {
+  if (e->kind == TIR_NE || e->kind == TIR_OR) return true;
+  if (e->kind == TIR_AND) return disjunctive(e->u.bin.a) || disjunctive(e->u.bin.b);
+  if (e->kind == TIR_NOT) return disjunctive(e->u.un.a);
+  return false;
 }
 
 /* context facts about every kept var met so far (and those they mention) */
-static void emit_context(tx *t, sbuf *out) {
+static void emit_context(tx *t, fm *out) {
   for (; t->ctx_done < t->nvars && !t->fail; t->ctx_done++) {
     const tir_expr *v = t->vars[t->ctx_done];
     const ana_var *info = ana_lookup(t->a, v);
-    sbuf name = {0};
-    name_var(t, v, &name);
-    if (v->u.var.size_var) sb_printf(out, " and %s >= 0", name.s);
+    int d = var_dim(t, v);
+    if (v->u.var.size_var) fm_push(t, out, fm_atom(t, F_GE, lin_dim(d)));
     if (info && info->value && ana_is_index_type(info->value->dtype)) {
-      sbuf x = {0};
-      emit_int(t, info->value, &x);
-      if (!t->fail) sb_printf(out, " and %s = %s", name.s, x.s);
-      free(x.s);
+      lin x = emit_int(t, info->value);
+      if (!t->fail) fm_push(t, out, fm_cmp(t, TIR_EQ, lin_dim(d), x));
+      else lin_free(&x);
     } else if (info && info->min) {
-      sbuf x = {0}, y = {0};
-      emit_int(t, info->min, &x);
-      emit_int(t, info->extent, &y);
-      if (!t->fail) sb_printf(out, " and %s <= %s < %s + %s", x.s, name.s, x.s, y.s);
-      free(x.s);
-      free(y.s);
+      lin x = emit_int(t, info->min), y = emit_int(t, info->extent), dv = lin_dim(d);
+      if (!t->fail) fm_push(t, out, fm_range(t, &dv, &x, &y));
+      lin_free(&x);
+      lin_free(&y);
+      lin_free(&dv);
     }
-    free(name.s);
     /* a var's range isl cannot express is dropped: fewer facts stay sound */
     t->fail = false;
   }
 }
-
-/* the entered constraints isl can express.  A disjunctive one (`!=`,
- * `or`: an else branch's `not (x == k)`) doubles the pieces isl works on:
- * of those only the innermost MAX_DISJ are kept, so that a chain of n
- * elifs costs O(n) per query, not the isl quota (55 elifs took 2.7 s in
- * Simplify).  Fewer facts stay sound. */
-#define MAX_DISJ 4
-
 typedef struct var_list_v {
   tir_visitor v;
   const tir_expr **vs;
@@ -421,21 +722,173 @@ static bool *relevant_conds(tx *t) {
   return rel;
 }
 
-static void emit_conds(tx *t, sbuf *out) {
+/* the entered constraints isl can express.  A disjunctive one (`!=`,
+ * `or`: an else branch's `not (x == k)`) doubles the pieces isl works on:
+ * of those only the innermost MAX_DISJ are kept, so that a chain of n
+ * elifs costs O(n) per query, not the isl quota (55 elifs took 2.7 s in
+ * Simplify).  Fewer facts stay sound. */
+#define MAX_DISJ 4
+
+static void emit_conds(tx *t, fm *out) {
   int disj = 0;
   bool *rel = relevant_conds(t);
   for (int i = t->a->nconds - 1; i >= 0; i--) {
     if (!rel[i]) continue;
-    sbuf c = {0};
-    emit_bool(t, t->a->conds[i].cond, &c);
-    bool d = c.s && (strstr(c.s, " != ") || strstr(c.s, " or "));
-    if (!t->fail && c.s && (!d || disj++ < MAX_DISJ)) sb_printf(out, " and %s", c.s);
+    const tir_expr *cond = t->a->conds[i].cond;
+    bool d = disjunctive(cond);
+    if (d && disj >= MAX_DISJ) continue;
+    fm *c = emit_bool(t, cond);
+    if (!t->fail && c) {
+      fm_push(t, out, c);
+      if (d) disj++;
+    }
     t->fail = false;
-    free(c.s);
   }
   free(rel);
 }
 
+static void mark_dims(const fm *f, bool *used) {
+  if (f->k == F_GE || f->k == F_EQ) {
+    for (int i = 0; i < f->l.n; i++)
+      if (DKIND(f->l.d[i]) == D_EX) used[DIDX(f->l.d[i])] = true;
+    return;
+  }
+  for (int i = 0; i < f->nkid; i++) mark_dims(f->kid[i], used);
+}
+
+/* body and the definitions of the existential dims it uses (and those
+ * they use): the current disjunct as one formula */
+static fm *finish(tx *t, fm *body) {
+  bool *used = calloc((size_t)t->nex + 1, sizeof *used);
+  bool *in = calloc((size_t)t->ndefs + 1, sizeof *in);
+  if (!used || !in) abort();
+  mark_dims(body, used);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int k = t->ndefs - 1; k >= 0; k--)
+      if (!in[k] && used[DIDX(t->defs[k].owner)]) {
+        in[k] = changed = true;
+        mark_dims(t->defs[k].f, used);
+      }
+  }
+  fm *all = fm_new(t, F_AND);
+  fm_push(t, all, body);
+  for (int k = 0; k < t->ndefs; k++)
+    if (in[k]) fm_push(t, all, t->defs[k].f);
+  free(used);
+  free(in);
+  return all;
+}
+
+/* ---- formulas to isl sets ---- */
+
+/* where a query's dims go: set dims [tuple][vars][existential], or with
+ * vars_are_params the kept vars as params and set dims [tuple][existential] */
+typedef struct layout {
+  bool vars_are_params;
+  int ntuple, nvars;
+} layout;
+
+static isl_constraint *set_coef(isl_constraint *c, enum isl_dim_type type, int pos, int64_t k) {
+  if (k >= INT_MIN && k <= INT_MAX) return isl_constraint_set_coefficient_si(c, type, pos, (int)k);
+  return isl_constraint_set_coefficient_val(c, type, pos, isl_val_int_from_si(isl_constraint_get_ctx(c), (long)k));
+}
+
+static isl_basic_set *add_atom(isl_basic_set *b, isl_local_space *ls, const layout *L, const fm *f) {
+  isl_constraint *c = f->k == F_EQ ? isl_constraint_alloc_equality(isl_local_space_copy(ls))
+                                   : isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+  if (f->l.c0 >= INT_MIN && f->l.c0 <= INT_MAX) c = isl_constraint_set_constant_si(c, (int)f->l.c0);
+  else c = isl_constraint_set_constant_val(c, isl_val_int_from_si(isl_local_space_get_ctx(ls), (long)f->l.c0));
+  for (int i = 0; i < f->l.n; i++) {
+    int d = f->l.d[i], ix = DIDX(d);
+    if (DKIND(d) == D_VAR) {
+      if (L->vars_are_params) c = set_coef(c, isl_dim_param, ix, f->l.k[i]);
+      else c = set_coef(c, isl_dim_set, L->ntuple + ix, f->l.k[i]);
+    } else if (DKIND(d) == D_TUP) {
+      c = set_coef(c, isl_dim_set, ix, f->l.k[i]);
+    } else {
+      int base = L->ntuple + (L->vars_are_params ? 0 : L->nvars);
+      c = set_coef(c, isl_dim_set, base + ix, f->l.k[i]);
+    }
+  }
+  return isl_basic_set_add_constraint(b, c);
+}
+
+static isl_set *fm_set(isl_space *sp, isl_local_space *ls, const layout *L, const fm *f) {
+  switch (f->k) {
+  case F_TRUE: return isl_set_universe(isl_space_copy(sp));
+  case F_FALSE: return isl_set_empty(isl_space_copy(sp));
+  case F_GE:
+  case F_EQ: return isl_set_from_basic_set(add_atom(isl_basic_set_universe(isl_space_copy(sp)), ls, L, f));
+  case F_AND: {
+    for (int i = 0; i < f->nkid; i++)
+      if (f->kid[i]->k == F_FALSE) return isl_set_empty(isl_space_copy(sp));
+    isl_basic_set *b = isl_basic_set_universe(isl_space_copy(sp));
+    for (int i = 0; i < f->nkid; i++)
+      if (f->kid[i]->k == F_GE || f->kid[i]->k == F_EQ) b = add_atom(b, ls, L, f->kid[i]);
+    isl_set *s = isl_set_from_basic_set(b);
+    for (int i = 0; i < f->nkid; i++)
+      if (f->kid[i]->k == F_OR) s = isl_set_intersect(s, fm_set(sp, ls, L, f->kid[i]));
+    return s;
+  }
+  case F_OR: {
+    isl_set *s = isl_set_empty(isl_space_copy(sp));
+    for (int i = 0; i < f->nkid; i++) s = isl_set_union(s, fm_set(sp, ls, L, f->kid[i]));
+    return s;
+  }
+  }
+  return NULL;
+}
+
+/* the set of f over its layout with nex existential dims; with project,
+ * all but the tuple's dims projected out */
+static isl_set *build(tir_analyzer *a, const layout *L, int nex, const fm *f, bool project) {
+  int nparam = L->vars_are_params ? L->nvars : 0;
+  int nrest = (L->vars_are_params ? 0 : L->nvars) + nex;
+  isl_space *sp = isl_space_set_alloc(a->isl, (unsigned)nparam, (unsigned)(L->ntuple + nrest));
+  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
+  isl_set *s = fm_set(sp, ls, L, f);
+  isl_local_space_free(ls);
+  isl_space_free(sp);
+  if (project && nrest) s = isl_set_project_out(s, isl_dim_set, (unsigned)L->ntuple, (unsigned)nrest);
+  return s;
+}
+
+/* the union of the disjuncts, over [params][tuple] */
+typedef struct disj {
+  fm *f;
+  int nex;
+} disj;
+
+static isl_set *build_union(tir_analyzer *a, const layout *L, const disj *d, int n) {
+  isl_space *sp = isl_space_set_alloc(a->isl, (unsigned)L->nvars, (unsigned)L->ntuple);
+  isl_set *s = isl_set_empty(sp);
+  for (int i = 0; i < n; i++) s = isl_set_union(s, build(a, L, d[i].nex, d[i].f, true));
+  return s;
+}
+
+/* ---- memo keys: a formula as text, its dims by position ---- */
+
+static void ser(sbuf *b, const fm *f) {
+  switch (f->k) {
+  case F_TRUE: sb_puts(b, "T"); return;
+  case F_FALSE: sb_puts(b, "F"); return;
+  case F_GE:
+  case F_EQ:
+    sb_printf(b, "%c%lld", f->k == F_GE ? 'G' : 'E', (long long)f->l.c0);
+    for (int i = 0; i < f->l.n; i++) sb_printf(b, ",%lld*%d", (long long)f->l.k[i], f->l.d[i]);
+    return;
+  case F_AND:
+  case F_OR:
+    sb_puts(b, f->k == F_AND ? "&(" : "|(");
+    for (int i = 0; i < f->nkid; i++) {
+      if (i) sb_puts(b, " ");
+      ser(b, f->kid[i]);
+    }
+    sb_puts(b, ")");
+    return;
+  }
+}
 /* isl's work per query is bounded (isl_ctx_set_max_operations): a query
  * over many min/max/mod pieces gives up (isl_error_quota) and the caller
  * falls back to interval arithmetic, which is not an error of the input */
@@ -459,11 +912,6 @@ static void isl_diag(tir_analyzer *a) {
   isl_ctx_reset_error(a->isl);
 }
 
-static isl_set *read_set(tir_analyzer *a, const char *text) {
-  isl_set *s = isl_set_read_from_str(a->isl, text);
-  if (!s) isl_diag(a);
-  return s;
-}
 
 /* is s one of the entered constraints, or a conjunct of one?  (a literal
  * match, as TVM's analyzer keeps its literal constraints: it finds what
@@ -473,7 +921,7 @@ static bool conjunct_equal(const tir_expr *c, const tir_expr *s) {
   return ana_expr_equal(c, s);
 }
 
-/* { [] : exists (dims : ctx and defs and not claim) } is empty */
+/* { [vars, dims] : ctx and defs and not claim } is empty */
 bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
   if (!cond) return false;
   for (int i = a->nconds - 1; i >= 0; i--)
@@ -482,41 +930,34 @@ bool ana_isl_prove(tir_analyzer *a, tir_expr *cond) {
   isl_begin(a);
   tx t = {0};
   t.a = a;
-  t.acc = 0;
-  sbuf claim = {0}, ctx = {0};
-  emit_bool(&t, cond, &claim);
-  bool ok = !t.fail && claim.s;
-  if (ok) {
-    emit_conds(&t, &ctx);
-    emit_context(&t, &ctx);
-  }
+  fm *claim = emit_bool(&t, cond);
+  bool ok = !t.fail && claim;
   bool proved = false;
   if (ok) {
-    sbuf text = {0};
-    sb_puts(&text, "{ [");
-    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
-    sb_puts(&text, "] : ");
-    if (t.exist.n) sb_printf(&text, "exists (%s : ", t.exist.s);
-    sb_printf(&text, "not (%s)%s%s", claim.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
-    if (t.exist.n) sb_puts(&text, ")");
-    sb_puts(&text, " }");
-    /* the text holds all the answer depends on: a query asked again
+    fm *body = fm_new(&t, F_AND);
+    fm_push(&t, body, fm_neg(&t, claim));
+    emit_conds(&t, body);
+    emit_context(&t, body);
+    fm *f = finish(&t, body);
+    /* the formula holds all the answer depends on: a query asked again
      * (the simplifier's min/max folding asks the same pairs of every
      * access of a region) is answered from the memo */
-    long known = tir_strmap_get(&a->prove_memo, text.s, -1);
-    isl_set *s = known < 0 ? read_set(a, text.s) : NULL;
+    sbuf key = {0};
+    sb_printf(&key, "%d:%d:", t.nvars, t.nex);
+    ser(&key, f);
+    long known = tir_strmap_get(&a->prove_memo, key.s, -1);
     if (known >= 0) proved = known;
-    else if (s) {
-      isl_bool empty = isl_set_is_empty(s);
+    else {
+      layout L = {false, 0, t.nvars};
+      isl_set *s = build(a, &L, t.nex, f, false);
+      isl_bool empty = s ? isl_set_is_empty(s) : isl_bool_error;
       if (empty == isl_bool_error) isl_diag(a);
       proved = empty == isl_bool_true;
       isl_set_free(s);
-      if (empty != isl_bool_error) *tir_strmap_at(&a->prove_memo, text.s, 0) = proved;
+      if (empty != isl_bool_error) *tir_strmap_at(&a->prove_memo, key.s, 0) = proved;
     }
-    free(text.s);
+    free(key.s);
   }
-  free(claim.s);
-  free(ctx.s);
   tx_free(&t);
   isl_end(a);
   return proved;
@@ -590,53 +1031,41 @@ static tir_expr *pw_to_expr(tir_analyzer *a, const tx *t, isl_pw_aff *pa, tir_dt
 
 /* ---- the bounding box of a union of accesses ---- */
 
-/* a new disjunct k: its fresh dims, atoms and definitions start over */
-static void reset_disjunct(tx *t, int k) {
-  t->acc = k;
-  t->natoms = 0;
-  t->nfresh = 0;
-  t->exist.n = 0;
-  if (t->exist.s) t->exist.s[0] = 0;
-  t->defs.n = 0;
-  if (t->defs.s) t->defs.s[0] = 0;
+/* a new disjunct over the relaxed vars relax[0..n): each its own
+ * existential dim, but the first ntuple, which are tuple dims */
+static void begin_disjunct(tx *t, const tir_relax_var *relax, int n, int ntuple) {
+  tx_reset_disjunct(t);
+  t->relax = relax;
+  t->nrelax = n;
+  free(t->rdim);
+  t->rdim = malloc(sizeof *t->rdim * (size_t)(n ? n : 1));
+  if (!t->rdim) abort();
+  for (int i = 0; i < n; i++) t->rdim[i] = i < ntuple ? DIM(D_TUP, i) : new_ex(t);
 }
 
-
-static void emit_access(tx *t, const tir_access_region *acc, int ndim, sbuf *out) {
-  sbuf body = {0};
+/* one access as a formula over [d0 ...] */
+static fm *emit_access(tx *t, const tir_access_region *acc, int ndim) {
+  fm *body = fm_new(t, F_AND);
   for (int d = 0; d < ndim && d < acc->ndim; d++) {
-    sbuf mn = {0}, ext = {0};
-    emit_int(t, acc->region[d].min, &mn);
-    emit_int(t, acc->region[d].extent, &ext);
-    if (!t->fail) sb_printf(&body, " and %s <= d%d < %s + %s", mn.s, d, mn.s, ext.s);
-    free(mn.s);
-    free(ext.s);
+    lin mn = emit_int(t, acc->region[d].min), ext = emit_int(t, acc->region[d].extent), dd = lin_dim(DIM(D_TUP, d));
+    if (!t->fail) fm_push(t, body, fm_range(t, &dd, &mn, &ext));
+    lin_free(&mn);
+    lin_free(&ext);
+    lin_free(&dd);
   }
   for (int i = 0; i < acc->nrelax && !t->fail; i++) {
-    sbuf mn = {0}, ext = {0};
-    char name[48];
-    snprintf(name, sizeof name, "e%d_%u", t->acc, acc->relax[i].var->u.var.id);
-    add_exist(t, name);
-    emit_int(t, acc->relax[i].min, &mn);
-    emit_int(t, acc->relax[i].extent, &ext);
-    if (!t->fail) sb_printf(&body, " and %s <= %s < %s + %s", mn.s, name, mn.s, ext.s);
-    free(mn.s);
-    free(ext.s);
+    lin mn = emit_int(t, acc->relax[i].min), ext = emit_int(t, acc->relax[i].extent), v = lin_dim(t->rdim[i]);
+    if (!t->fail) fm_push(t, body, fm_range(t, &v, &mn, &ext));
+    lin_free(&mn);
+    lin_free(&ext);
+    lin_free(&v);
   }
   for (int i = 0; i < acc->nconds && !t->fail; i++) {
-    sbuf c = {0};
-    emit_bool(t, acc->conds[i], &c);
-    if (!t->fail) sb_printf(&body, " and %s", c.s);
-    else t->fail = false; /* a condition isl cannot read only narrows less */
-    free(c.s);
+    fm *c = emit_bool(t, acc->conds[i]);
+    if (!t->fail && c) fm_push(t, body, c);
+    else t->fail = false; /* a condition isl cannot express only narrows less */
   }
-  sb_puts(out, "[");
-  for (int d = 0; d < ndim; d++) sb_printf(out, "%sd%d", d ? ", " : "", d);
-  sb_puts(out, "] : ");
-  if (t->exist.n) sb_printf(out, "exists (%s : ", t->exist.s);
-  sb_printf(out, "0 = 0%s%s", body.s ? body.s : "", t->defs.s ? t->defs.s : "");
-  if (t->exist.n) sb_puts(out, ")");
-  free(body.s);
+  return body;
 }
 
 /* the extent: a constant when one piece is constant or its max is finite */
@@ -655,46 +1084,39 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
   isl_begin(a);
   tx t = {0};
   t.a = a;
-  sbuf sets = {0}, ctx = {0};
+  disj *ds = calloc((size_t)nacc, sizeof *ds);
+  if (!ds) abort();
   for (int i = 0; i < nacc && !t.fail; i++) {
-    reset_disjunct(&t, i);
-    t.relax = acc[i].relax;
-    t.nrelax = acc[i].nrelax;
-    if (i) sb_puts(&sets, "; ");
-    emit_access(&t, &acc[i], ndim, &sets);
+    begin_disjunct(&t, acc[i].relax, acc[i].nrelax, 0);
+    fm *body = emit_access(&t, &acc[i], ndim);
+    ds[i].f = finish(&t, body);
+    ds[i].nex = t.nex;
   }
   bool ok = !t.fail && t.natoms == 0;
-  t.relax = NULL;
-  t.nrelax = 0;
-  t.acc = nacc;
+  fm *ctx = NULL;
+  int ctx_nex = 0;
   if (ok) {
-    t.exist.n = 0;
-    t.natoms = t.nfresh = 0;
-    emit_conds(&t, &ctx);
-    emit_context(&t, &ctx);
-    if (t.exist.n) { /* the params context cannot name fresh dims: drop it */
-      free(ctx.s);
-      memset(&ctx, 0, sizeof ctx);
+    begin_disjunct(&t, NULL, 0, 0);
+    fm *body = fm_new(&t, F_AND);
+    emit_conds(&t, body);
+    emit_context(&t, body);
+    /* the params context cannot name a fresh dim or an atom: dropped then */
+    if (!t.natoms && !t.nfresh) {
+      ctx = finish(&t, body);
+      ctx_nex = t.nex;
     }
     t.fail = false;
   }
   isl_set *s = NULL;
   if (ok) {
-    sbuf text = {0};
-    sb_puts(&text, "[");
-    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
-    sb_printf(&text, "] -> { %s }", sets.s);
-    s = read_set(a, text.s);
-    free(text.s);
-    if (s && ctx.s) {
-      sbuf ptext = {0};
-      sb_puts(&ptext, "[");
-      for (int i = 0; i < t.nvars; i++) sb_printf(&ptext, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
-      sb_printf(&ptext, "] -> { : 0 = 0%s }", ctx.s);
-      isl_set *p = read_set(a, ptext.s);
-      free(ptext.s);
-      s = p ? isl_set_intersect_params(s, p) : (isl_set_free(s), NULL);
+    layout L = {true, ndim, t.nvars};
+    s = build_union(a, &L, ds, nacc);
+    if (s && ctx) {
+      layout P = {true, 0, t.nvars};
+      isl_set *p = build(a, &P, ctx_nex, ctx, true);
+      s = isl_set_intersect_params(s, isl_set_params(p));
     }
+    if (!s) isl_diag(a);
     ok = s && isl_set_is_empty(s) == isl_bool_false;
   }
   tir_dtype dt = TIR_INT32;
@@ -713,8 +1135,7 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
     if (!out[d].min || !out[d].extent) out[d].min = out[d].extent = NULL; /* the caller falls back */
   }
   isl_set_free(s);
-  free(sets.s);
-  free(ctx.s);
+  free(ds);
   tx_free(&t);
   isl_end(a);
   return ok;
@@ -726,31 +1147,24 @@ bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
   isl_begin(a);
   tx t = {0};
   t.a = a;
-  sbuf x = {0}, ctx = {0};
-  emit_int(&t, e, &x);
-  bool ok = !t.fail && x.s;
-  if (ok) {
-    emit_conds(&t, &ctx);
-    emit_context(&t, &ctx);
-  }
+  lin x = emit_int(&t, e);
   bool found = false;
-  if (ok) {
-    sbuf text = {0};
-    sb_puts(&text, "{ [r] : exists (");
-    for (int i = 0; i < t.nvars; i++) sb_printf(&text, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
-    if (t.exist.n) sb_printf(&text, "%s%s", t.nvars ? ", " : "", t.exist.s);
-    if (!t.nvars && !t.exist.n) sb_puts(&text, "unused_");
-    sb_printf(&text, " : r = %s%s%s) }", x.s, ctx.s ? ctx.s : "", t.defs.s ? t.defs.s : "");
-    isl_set *s = read_set(a, text.s);
-    free(text.s);
+  if (!t.fail) {
+    fm *body = fm_new(&t, F_AND);
+    fm_push(&t, body, fm_cmp(&t, TIR_EQ, lin_dim(DIM(D_TUP, 0)), x));
+    emit_conds(&t, body);
+    emit_context(&t, body);
+    fm *f = finish(&t, body);
+    layout L = {false, 1, t.nvars};
+    isl_set *s = build(a, &L, t.nex, f, true);
     if (s) {
       isl_pw_aff *pa = isl_set_dim_max(s, 0);
       isl_val *v = pa ? isl_pw_aff_max_val(pa) : NULL;
       found = val_to_i64(v, out);
     }
+  } else {
+    lin_free(&x);
   }
-  free(x.s);
-  free(ctx.s);
   tx_free(&t);
   isl_end(a);
   return found;
@@ -758,147 +1172,104 @@ bool ana_isl_max(tir_analyzer *a, tir_expr *e, int64_t *out) {
 
 /* ---- values carried across a loop's iterations (tir_loop_carries) ---- */
 
-/* "e<k>_<id>" */
-static void dim_name(char *buf, size_t cap, int k, const tir_expr *v) {
-  snprintf(buf, cap, "e%d_%u", k, v->u.var.id);
-}
-
-/* access x as disjunct k over the tuple [read loops, d0 ...]: its dims
+/* access x as a disjunct over the tuple [read loops, d0 ...]: its dims
  * ranged or bound, existential but for the first `ntuple` loops (the
  * read's own, in the tuple), its conditions, d<j> = its indices.  With
  * `lvar`, the loop's var is one more dim of x, below `lvar`'s own value:
  * an earlier iteration.  *exact stays true only when nothing was dropped
- * and nothing became an opaque atom. */
-static void emit_flow(tx *t, int k, const tir_flow_access *x, int ntuple, const tir_relax_var *lvar, sbuf *body,
-                      bool *exact) {
-  reset_disjunct(t, k);
+ * and nothing became an opaque atom.  The disjunct's relaxed dims stay
+ * in t->rdim (for emit_prec); dims is the caller's, freed after. */
+static fm *emit_flow(tx *t, const tir_flow_access *x, int ntuple, int nloops_r, const tir_relax_var *lvar,
+                     tir_relax_var **dims_out, bool *exact) {
   int n = x->ndims + (lvar ? 1 : 0);
   tir_relax_var *dims = malloc(sizeof *dims * (size_t)(n ? n : 1));
   if (!dims) abort();
   if (x->ndims) memcpy(dims, x->dims, sizeof *dims * (size_t)x->ndims);
   if (lvar) dims[x->ndims] = *lvar;
-  t->relax = dims;
-  t->nrelax = n;
+  *dims_out = dims;
+  begin_disjunct(t, dims, n, ntuple);
   *exact = true;
-  sb_puts(body, "0 = 0");
+  fm *body = fm_new(t, F_AND);
   for (int i = 0; i < n; i++) {
-    char name[48];
-    dim_name(name, sizeof name, k, dims[i].var);
-    if (i >= ntuple) add_exist(t, name);
-    sbuf mn = {0}, ext = {0};
     t->fail = false;
-    emit_int(t, dims[i].min, &mn);
+    lin mn = emit_int(t, dims[i].min), v = lin_dim(t->rdim[i]);
     if (lvar && i == x->ndims) {
-      if (!t->fail) sb_printf(body, " and %s <= %s < v%u", mn.s, name, lvar->var->u.var.id);
+      /* mn <= e < lvar's own value: the loop's var as the kept var */
+      lin up = lin_dim(var_dim(t, lvar->var)), ext = {0};
+      lin_add(t, &ext, &up, 1);
+      lin_add(t, &ext, &mn, -1);
+      if (!t->fail) fm_push(t, body, fm_range(t, &v, &mn, &ext));
+      lin_free(&up);
+      lin_free(&ext);
     } else if (!dims[i].extent) {
-      if (!t->fail) sb_printf(body, " and %s = %s", name, mn.s);
+      if (!t->fail) fm_push(t, body, fm_cmp(t, TIR_EQ, lin_copy(t, &v), lin_copy(t, &mn)));
     } else {
-      emit_int(t, dims[i].extent, &ext);
-      if (!t->fail) sb_printf(body, " and %s <= %s < %s + %s", mn.s, name, mn.s, ext.s);
+      lin ext = emit_int(t, dims[i].extent);
+      if (!t->fail) fm_push(t, body, fm_range(t, &v, &mn, &ext));
+      lin_free(&ext);
     }
     if (t->fail) *exact = false;
-    free(mn.s);
-    free(ext.s);
+    lin_free(&mn);
+    lin_free(&v);
   }
   for (int i = 0; i < x->nconds; i++) {
-    sbuf c = {0};
     t->fail = false;
-    emit_bool(t, x->conds[i], &c);
-    if (!t->fail) sb_printf(body, x->neg && x->neg[i] ? " and not (%s)" : " and %s", c.s);
+    fm *c = emit_bool(t, x->conds[i]);
+    if (!t->fail && c) fm_push(t, body, x->neg && x->neg[i] ? fm_neg(t, c) : c);
     else *exact = false; /* fewer conditions: more elements */
-    free(c.s);
   }
   for (int j = 0; j < x->ndim; j++) {
-    sbuf e = {0};
     t->fail = false;
-    emit_int(t, x->idx[j], &e);
-    if (!t->fail) sb_printf(body, " and d%d = %s", j, e.s);
-    else *exact = false;
-    free(e.s);
+    lin e = emit_int(t, x->idx[j]);
+    if (!t->fail) fm_push(t, body, fm_cmp(t, TIR_EQ, lin_dim(DIM(D_TUP, nloops_r + j)), e));
+    else {
+      *exact = false;
+      lin_free(&e);
+    }
   }
   if (t->natoms) *exact = false;
   t->fail = false;
-  t->relax = NULL;
-  t->nrelax = 0;
-  free(dims);
-}
-
-/* one disjunct "[tuple] : exists (...: body defs)" appended to out */
-static void flow_disjunct(tx *t, const char *tuple, const char *body, sbuf *out) {
-  if (out->n) sb_puts(out, "; ");
-  sb_printf(out, "[%s] : ", tuple);
-  if (t->exist.n) sb_printf(out, "exists (%s : ", t->exist.s);
-  sb_puts(out, body);
-  if (t->defs.s) sb_puts(out, t->defs.s);
-  if (t->exist.n) sb_puts(out, ")");
+  return body;
 }
 
 /* w runs before r in one iteration of the loop: lexicographically earlier
  * in the loops they share, or at the same point of them and earlier in
- * order.  False where it never does. */
-static bool emit_prec(int kw, const tir_flow_access *w, const tir_flow_access *r, sbuf *out) {
+ * order.  NULL where it never does.  w's dims are t->rdim's; r's loops
+ * are the tuple's first dims. */
+static fm *emit_prec(tx *t, const tir_flow_access *w, const tir_flow_access *r) {
   int p = 0;
   while (p < w->nloops && p < r->nloops && w->loop_ids[p] == r->loop_ids[p]) p++;
-  sbuf s = {0};
+  fm *any = NULL;
   for (int j = 0; j <= p; j++) {
     if (j == p && w->seq >= r->seq) break;
-    sb_puts(&s, s.n ? " or (0 = 0" : "(0 = 0");
+    fm *c = fm_new(t, F_AND);
     for (int i = 0; i < j; i++)
-      sb_printf(&s, " and e%d_%u = e0_%u", kw, w->dims[i].var->u.var.id, r->dims[i].var->u.var.id);
-    if (j < p) sb_printf(&s, " and e%d_%u < e0_%u", kw, w->dims[j].var->u.var.id, r->dims[j].var->u.var.id);
-    sb_puts(&s, ")");
+      fm_push(t, c, fm_cmp(t, TIR_EQ, lin_dim(t->rdim[i]), lin_dim(DIM(D_TUP, i))));
+    if (j < p) fm_push(t, c, fm_cmp(t, TIR_LT, lin_dim(t->rdim[j]), lin_dim(DIM(D_TUP, j))));
+    if (!any) any = fm_new(t, F_OR);
+    fm_push(t, any, c);
   }
-  bool any = s.n > 0;
-  if (any) sb_printf(out, " and (%s)", s.s);
-  free(s.s);
   return any;
 }
 
-static isl_set *flow_set(tir_analyzer *a, const char *params, const char *tuple, const char *disj) {
-  sbuf text = {0};
-  if (disj && *disj) sb_printf(&text, "[%s] -> { %s }", params, disj);
-  else sb_printf(&text, "[%s] -> { [%s] : 1 = 0 }", params, tuple);
-  isl_set *s = read_set(a, text.s);
-  free(text.s);
-  return s;
+typedef struct dlist {
+  disj *d;
+  int n, cap;
+} dlist;
+
+static void dl_push(dlist *l, fm *f, int nex) {
+  if (l->n == l->cap) l->d = grow(l->d, &l->cap, sizeof *l->d);
+  l->d[l->n++] = (disj){f, nex};
 }
 
-/* the texts of one query with their names renamed n0, n1, ... in order
- * of appearance (isl's keywords kept), so that queries alike but for
- * their vars' ids have one key */
-static char *memo_key(const char *const *parts, int n) {
-  static const char *const kw[] = {"exists", "and", "or", "not", "floor", "ceil", "mod", "min", "max", NULL};
-  tir_strmap names = {0};
-  sbuf k = {0};
-  sb_puts(&k, "");
-  for (int i = 0; i < n; i++) {
-    const char *s = parts[i] ? parts[i] : "";
-    while (*s) {
-      if (!(isalpha((unsigned char)*s) || *s == '_')) {
-        sb_printf(&k, "%c", *s++);
-        continue;
-      }
-      const char *e = s;
-      while (isalnum((unsigned char)*e) || *e == '_') e++;
-      char *tok = malloc((size_t)(e - s) + 1);
-      if (!tok) abort();
-      memcpy(tok, s, (size_t)(e - s));
-      tok[e - s] = 0;
-      bool keep = false;
-      for (int j = 0; kw[j] && !keep; j++) keep = !strcmp(kw[j], tok);
-      if (keep) sb_puts(&k, tok);
-      else {
-        long *id = tir_strmap_at(&names, tok, -1);
-        if (*id < 0) *id = (long)names.n - 1;
-        sb_printf(&k, "n%ld", *id);
-      }
-      free(tok);
-      s = e;
-    }
-    sb_puts(&k, "\x01");
+static void ser_list(sbuf *b, const dlist *l) {
+  sb_puts(b, "[");
+  for (int i = 0; i < l->n; i++) {
+    sb_printf(b, "%d:", l->d[i].nex);
+    ser(b, l->d[i].f);
+    sb_puts(b, ";");
   }
-  tir_strmap_free(&names);
-  return k.s;
+  sb_puts(b, "]");
 }
 
 /* is some element r reads not written earlier in the iteration, and
@@ -908,86 +1279,72 @@ static bool read_carried(tir_analyzer *a, const tir_expr *var, tir_expr *min, ti
   const tir_flow_access *r = &acc[ri];
   tx t = {0};
   t.a = a;
-  sbuf tuple = {0}, rs = {0}, cs = {0}, ps = {0}, ctx = {0}, body = {0};
-  for (int i = 0; i < r->nloops; i++) sb_printf(&tuple, "%se0_%u", i ? ", " : "", r->dims[i].var->u.var.id);
-  for (int j = 0; j < r->ndim; j++) sb_printf(&tuple, "%sd%d", (r->nloops || j) ? ", " : "", j);
+  int ntuple = r->nloops + r->ndim;
+  dlist R = {0}, C = {0}, W = {0};
   bool exact;
-  emit_flow(&t, 0, r, r->nloops, NULL, &body, &exact);
+  tir_relax_var *dims;
+  fm *body = emit_flow(&t, r, r->nloops, r->nloops, NULL, &dims, &exact);
   bool ok = exact;
-  if (ok) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &rs);
+  if (ok) dl_push(&R, finish(&t, body), t.nex);
+  free(dims);
   tir_relax_var lv = {var, min, extent};
   for (int i = 0; i < nacc && ok; i++) {
     const tir_flow_access *w = &acc[i];
     if (!w->write || w->ndim != r->ndim) continue;
-    int kc = 1 + 2 * i, kp = 2 + 2 * i;
-    free(body.s);
-    memset(&body, 0, sizeof body);
-    emit_flow(&t, kc, w, 0, NULL, &body, &exact);
-    if (emit_prec(kc, w, r, &body)) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &cs);
-    free(body.s);
-    memset(&body, 0, sizeof body);
-    emit_flow(&t, kp, w, 0, &lv, &body, &exact);
-    if (exact) flow_disjunct(&t, tuple.s ? tuple.s : "", body.s, &ps);
+    body = emit_flow(&t, w, 0, r->nloops, NULL, &dims, &exact);
+    fm *prec = emit_prec(&t, w, r);
+    if (prec) dl_push(&C, finish(&t, fm_and2(&t, body, prec)), t.nex);
+    free(dims);
+    body = emit_flow(&t, w, 0, r->nloops, &lv, &dims, &exact);
+    if (exact) dl_push(&W, finish(&t, body), t.nex);
+    free(dims);
   }
   bool carried = false;
-  if (ok && ps.n) {
-    /* the loops' ranges: the parameters' context */
-    t.relax = NULL;
-    t.nrelax = 0;
-    sb_puts(&ctx, "0 = 0");
+  if (ok && W.n) {
+    /* the loops' ranges: the parameters' context (a range with a select,
+     * a truncdiv or an atom isl cannot express is left out) */
+    begin_disjunct(&t, NULL, 0, 0);
+    fm *ctx = fm_new(&t, F_AND);
     for (int i = 0; i <= nouter; i++) {
       const tir_relax_var *o = i < nouter ? &outer[i] : &lv;
-      sbuf v = {0}, mn = {0}, ext = {0};
+      int na = t.natoms, nf = t.nfresh;
       t.fail = false;
-      reset_disjunct(&t, 0);
-      name_var(&t, o->var, &v);
-      emit_int(&t, o->min, &mn);
-      emit_int(&t, o->extent, &ext);
-      if (!t.fail && !t.natoms && !t.nfresh) sb_printf(&ctx, " and %s <= %s < %s + %s", mn.s, v.s, mn.s, ext.s);
-      free(v.s);
-      free(mn.s);
-      free(ext.s);
+      lin v = lin_dim(var_dim(&t, o->var)), mn = emit_int(&t, o->min), ext = emit_int(&t, o->extent);
+      if (!t.fail && t.natoms == na && t.nfresh == nf) fm_push(&t, ctx, fm_range(&t, &v, &mn, &ext));
+      lin_free(&v);
+      lin_free(&mn);
+      lin_free(&ext);
     }
     for (int i = 0; i < t.nvars; i++)
-      if (t.vars[i]->u.var.size_var) sb_printf(&ctx, " and v%u >= 0", t.vars[i]->u.var.id);
-    sbuf params = {0};
-    sb_puts(&params, "");
-    for (int i = 0; i < t.nvars; i++) sb_printf(&params, "%sv%u", i ? ", " : "", t.vars[i]->u.var.id);
-    const char *P = params.s ? params.s : "", *T = tuple.s ? tuple.s : "";
-    const char *parts[] = {P, T, rs.s, cs.s, ps.s, ctx.s};
-    char *key = memo_key(parts, 6);
-    long known = tir_strmap_get(&a->flow_memo, key, -1);
-    isl_set *R = NULL, *C = NULL, *W = NULL, *X = NULL;
-    if (known < 0) {
-      R = flow_set(a, P, T, rs.s), C = flow_set(a, P, T, cs.s), W = flow_set(a, P, T, ps.s);
-      sbuf ctext = {0};
-      sb_printf(&ctext, "[%s] -> { : %s }", P, ctx.s);
-      X = read_set(a, ctext.s);
-      free(ctext.s);
-    }
+      if (t.vars[i]->u.var.size_var) fm_push(&t, ctx, fm_atom(&t, F_GE, lin_dim(DIM(D_VAR, i))));
+    t.fail = false;
+    ctx = finish(&t, ctx);
+    int cnex = t.nex;
+    sbuf key = {0};
+    sb_printf(&key, "%d:%d:%d:", t.nvars, ntuple, cnex);
+    ser_list(&key, &R);
+    ser_list(&key, &C);
+    ser_list(&key, &W);
+    ser(&key, ctx);
+    long known = tir_strmap_get(&a->flow_memo, key.s, -1);
     if (known >= 0) carried = known;
-    else if (R && C && W && X) {
-      isl_set *bad = isl_set_intersect_params(isl_set_intersect(isl_set_subtract(R, C), W), X);
-      isl_bool empty = isl_set_is_empty(bad);
+    else {
+      layout L = {true, ntuple, t.nvars}, P = {true, 0, t.nvars};
+      isl_set *Rs = build_union(a, &L, R.d, R.n), *Cs = build_union(a, &L, C.d, C.n);
+      isl_set *Ws = build_union(a, &L, W.d, W.n), *X = isl_set_params(build(a, &P, cnex, ctx, true));
+      isl_set *bad = isl_set_intersect_params(isl_set_intersect(isl_set_subtract(Rs, Cs), Ws), X);
+      isl_bool empty = bad ? isl_set_is_empty(bad) : isl_bool_error;
       if (empty == isl_bool_error) isl_diag(a);
       carried = empty == isl_bool_false;
       isl_set_free(bad);
-      if (empty != isl_bool_error) *tir_strmap_at(&a->flow_memo, key, 0) = carried;
-    } else {
-      isl_set_free(R);
-      isl_set_free(C);
-      isl_set_free(W);
-      isl_set_free(X);
+      if (empty != isl_bool_error) *tir_strmap_at(&a->flow_memo, key.s, 0) = carried;
     }
-    free(key);
-    free(params.s);
+    free(key.s);
   }
-  free(tuple.s);
-  free(rs.s);
-  free(cs.s);
-  free(ps.s);
-  free(ctx.s);
-  free(body.s);
+  free(R.d);
+  free(C.d);
+  free(W.d);
+  t.relax = NULL;
   tx_free(&t);
   return carried;
 }

@@ -42,6 +42,12 @@ for k in "${kernels[@]}"; do
   why=$(grep -m1 -E '^# AOT: skip ' "$k" | sed -E 's/^# AOT: skip //')
   if [ -n "$why" ]; then echo "aot: $name: skipped: $why"; continue; fi
   if grep -q -E '^# EMIT-C: error: ' "$k"; then c_ok=0; else c_ok=1; fi
+  # the seed relu's C loaded and run under ASan: 268M-element tensors, 15 s
+  # of the target's 50; with FULL=1 (make aot-full) only.  Its CUDA's ptxas
+  # facts are checked here, and its C in codegen's run (relu_ref.c, -O2).
+  if [ $c_ok = 1 ] && [ "$name" = relu ] && [ -z "${FULL:-}" ]; then
+    c_ok=0; echo "aot: relu: its C loaded and run with FULL=1 only (268M-element tensors under ASan)"
+  fi
   if [ $c_ok = 1 ]; then
     if ! "$tirc" --emit=c "$k" -o "$d/k.c" 2>"$d/err" || ! "$tirc" --emit=metadata "$k" -o "$d/k.json" 2>>"$d/err"; then
       bad "$name: tirc" "$d/err"; continue

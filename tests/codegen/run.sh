@@ -10,7 +10,8 @@
 #            on two threads;
 #   exec     the generated C against tirc's interpreter on the kernel as
 #            written, on the same seeded inputs (tests/exec/c_vs_exec.sh);
-#   cuda     tirc --emit=cuda, nvcc -Werror all-warnings -c for sm_80 and sm_90 (one call)
+#   cuda     tirc --emit=cuda, nvcc -Werror all-warnings -c for sm_80, and with
+#            FULL=1 (make codegen-full) for sm_90 too, in one call
 #            (compile only; skipped with a message when nvcc is absent).
 # A kernel whose header holds `# EMIT-C: error: TEXT` (a dtype C11 cannot
 # print) is checked the other way for C: tirc --emit=c must exit 1 with
@@ -89,7 +90,7 @@ for k in "${kernels[@]}"; do
   have nvcc || continue
   if ! "$tirc" --emit=cuda "$k" -o "$tmp/$name.cu" 2>"$tmp/$name.cuerr"; then
     bad "$name: tirc --emit=cuda" "$tmp/$name.cuerr"
-  elif ! nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -Werror all-warnings \
+  elif ! nvcc -gencode arch=compute_80,code=sm_80 ${FULL:+-gencode arch=compute_90,code=sm_90} -Werror all-warnings \
          -c "$tmp/$name.cu" -o "$tmp/$name.cu.o" >"$tmp/$name.nvcc" 2>&1; then
     bad "$name: cuda: nvcc" "$tmp/$name.nvcc"
   else

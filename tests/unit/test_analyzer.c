@@ -449,6 +449,22 @@ static const struct { const char *ranges, *constraint, *claim; bool want; } PROV
     {"i 0 8", NULL, "(== (select (< i 4) (+ i 4) i) (+ (% i 4) 4))", true},
     {"", NULL, "(<= (* x x) 100)", false},
     {"i 0 10 j 0 10", NULL, "(<= (* i j) 81)", true},
+    /* negative divisors: floor(x / -m) is floor(-x / m) */
+    {"", NULL, "(== (% x (- 0 2)) 0)", false},
+    {"", NULL, "(<= (% x (- 0 2)) 0)", true},
+    {"", NULL, "(> (% x (- 0 3)) (- 0 3))", true},
+    {"", NULL, "(> (% x (- 0 3)) (- 0 2))", false},
+    {"", NULL, "(== (+ (* (// x (- 0 3)) (- 0 3)) (% x (- 0 3))) x)", true},
+    {"i 0 8", NULL, "(== (// i (- 0 2)) (- 0 (// (+ i 1) 2)))", true},
+    {"i 0 8", NULL, "(== (// i (- 0 2)) (- 0 (// i 2)))", false},
+    {"i -8 16", NULL, "(== (div i (- 0 4)) (- 0 (div i 4)))", true},
+    {"i -8 16", NULL, "(== (mod i (- 0 4)) (mod i 4))", true},
+    {"i -8 16", NULL, "(== (mod i (- 0 4)) (% i 4))", false},
+    /* the same min or max twice is one value */
+    {"x 0 10 y 0 10 z 0 10", NULL, "(>= (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", true},
+    {"x 0 10 y 0 10 z 0 10", NULL, "(> (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", false},
+    {"x 0 10 y 0 10", NULL, "(<= (- (max x y) (min x y)) 9)", true},
+    {"x 0 10 y 0 10", NULL, "(<= (- (max x y) (min x y)) 8)", false},
 };
 
 START_TEST(prove_case) {
