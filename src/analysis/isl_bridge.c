@@ -121,6 +121,12 @@ typedef struct tx {
   int ncs, capcs;
   def *defs;
   int ndefs, capdefs;
+  /* floor_params: a floor of kept vars only, floor(x / c) with c > 0, is
+   * one more kept var (its expr in vars), defined by pdefs (the bounding
+   * box's: isl's bounds over a param are cheaper than over an existential
+   * it must find the div of) */
+  bool floor_params;
+  fm *pdefs;
   /* every formula made, freed at the end */
   fm **pool;
   int npool, cappool;
@@ -365,7 +371,7 @@ static int relax_index(const tx *t, const tir_expr *v) {
 static int var_dim(tx *t, const tir_expr *v) {
   int i;
   for (i = 0; i < t->nvars; i++)
-    if (t->vars[i] == v) break;
+    if (t->vars[i] == v || (v->kind != TIR_VAR && t->vars[i]->kind != TIR_VAR && ana_expr_equal(t->vars[i], v))) break;
   if (i == t->nvars) push_ptr(&t->vars, &t->nvars, &t->capvars, v);
   return DIM(D_VAR, i);
 }
@@ -438,6 +444,29 @@ static lin emit_floor(tx *t, const tir_expr *e, int64_t c) {
   lin x = emit_int(t, e->u.bin.a);
   /* x // -m == floor(-x / m); x % -m == x + m * floor(-x / m) */
   int64_t m = c < 0 ? -c : c;
+  bool params_only = t->floor_params && c > 0 && !t->fail;
+  for (int i = 0; i < x.n && params_only; i++) params_only = DKIND(x.d[i]) == D_VAR;
+  if (params_only) {
+    /* p = x // c, a kept var: c*p <= x <= c*p + c - 1 */
+    const tir_expr *fe = e->kind == TIR_FLOORDIV ? e : tir_binary(t->a->c, TIR_FLOORDIV, e->u.bin.a, e->u.bin.b);
+    int before = t->nvars, pd = var_dim(t, fe);
+    if (t->nvars > before) {
+      lin lo = lin_copy(t, &x), hi = {0};
+      lin_term(t, &lo, pd, -c);
+      lin_add(t, &hi, &x, -1);
+      lin_term(t, &hi, pd, c);
+      lin_addc(t, &hi, c - 1);
+      if (!t->pdefs) t->pdefs = fm_new(t, F_AND);
+      fm_push(t, t->pdefs, fm_atom(t, F_GE, lo));
+      fm_push(t, t->pdefs, fm_atom(t, F_GE, hi));
+    }
+    if (e->kind == TIR_FLOORDIV) {
+      lin_free(&x);
+      return lin_dim(pd);
+    }
+    lin_term(t, &x, pd, -c);
+    return x;
+  }
   lin arg = {0};
   lin_add(t, &arg, &x, c < 0 ? -1 : 1);
   int q = floor_dim(t, e->u.bin.a, c, arg, m);
@@ -632,6 +661,7 @@ static bool disjunctive(const tir_expr *e) {
 static void emit_context(tx *t, fm *out) {
   for (; t->ctx_done < t->nvars && !t->fail; t->ctx_done++) {
     const tir_expr *v = t->vars[t->ctx_done];
+    if (v->kind != TIR_VAR) continue; /* a floor param: its pdefs */
     const ana_var *info = ana_lookup(t->a, v);
     int d = var_dim(t, v);
     if (v->u.var.size_var) fm_push(t, out, fm_atom(t, F_GE, lin_dim(d)));
@@ -701,7 +731,16 @@ static bool *relevant_conds(tx *t) {
   if (!rel || !vs || !nv) abort();
   for (int i = 0; i < n; i++) vs[i] = collect_vars(a->conds[i].cond, &nv[i]);
   tir_ptrmap in = {0};
-  for (int i = 0; i < t->nvars; i++) add_var(&in, a, t->vars[i], 0);
+  for (int i = 0; i < t->nvars; i++) {
+    if (t->vars[i]->kind == TIR_VAR) {
+      add_var(&in, a, t->vars[i], 0);
+      continue;
+    }
+    int nfv;
+    const tir_expr **fv = collect_vars(t->vars[i], &nfv); /* a floor param's vars */
+    for (int j = 0; j < nfv; j++) add_var(&in, a, fv[j], 0);
+    free(fv);
+  }
   for (int i = 0; i < t->nrelax; i++) add_var(&in, a, t->relax[i].var, 0);
   bool changed = true;
   while (changed) {
@@ -1084,6 +1123,7 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
   isl_begin(a);
   tx t = {0};
   t.a = a;
+  t.floor_params = true;
   disj *ds = calloc((size_t)nacc, sizeof *ds);
   if (!ds) abort();
   for (int i = 0; i < nacc && !t.fail; i++) {
@@ -1115,6 +1155,10 @@ bool ana_isl_bbox(tir_analyzer *a, const tir_access_region *acc, int nacc, int n
       layout P = {true, 0, t.nvars};
       isl_set *p = build(a, &P, ctx_nex, ctx, true);
       s = isl_set_intersect_params(s, isl_set_params(p));
+    }
+    if (s && t.pdefs) {
+      layout P = {true, 0, t.nvars};
+      s = isl_set_intersect_params(s, isl_set_params(build(a, &P, 0, t.pdefs, true)));
     }
     if (!s) isl_diag(a);
     ok = s && isl_set_is_empty(s) == isl_bool_false;
