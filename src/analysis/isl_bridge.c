@@ -21,6 +21,7 @@
  * every path; isl errors (on_error=continue) become diagnostics and a "not
  * proved". */
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,12 +74,14 @@ enum { D_VAR = 0, D_TUP = 1, D_EX = 2 };
 #define DKIND(d) ((d) & 3)
 #define DIDX(d) ((d) >> 2)
 
-/* c0 + sum k[i] * d[i] */
+/* c0 + sum k[i] * d[i], in 128 bits (a sum of int64 terms scaled by an
+ * int64 constant stays exact; past 128 bits the query is not asked) */
+typedef __int128 big;
 typedef struct lin {
-  int64_t c0;
+  big c0;
   int n, cap;
   int *d;
-  int64_t *k;
+  big *k;
 } lin;
 
 typedef enum { F_TRUE, F_FALSE, F_GE, F_EQ, F_AND, F_OR } fkind;
@@ -147,7 +150,7 @@ static void lin_free(lin *l) {
 }
 
 /* l += k * dim */
-static void lin_term(tx *t, lin *l, int dim, int64_t k) {
+static void lin_term(tx *t, lin *l, int dim, big k) {
   if (!k) return;
   for (int i = 0; i < l->n; i++)
     if (l->d[i] == dim) {
@@ -170,13 +173,13 @@ static void lin_term(tx *t, lin *l, int dim, int64_t k) {
   l->k[l->n++] = k;
 }
 
-static void lin_addc(tx *t, lin *l, int64_t c) {
+static void lin_addc(tx *t, lin *l, big c) {
   if (__builtin_add_overflow(l->c0, c, &l->c0)) t->fail = true;
 }
 
 /* l += s * x */
-static void lin_add(tx *t, lin *l, const lin *x, int64_t s) {
-  int64_t v;
+static void lin_add(tx *t, lin *l, const lin *x, big s) {
+  big v;
   if (__builtin_mul_overflow(x->c0, s, &v)) t->fail = true;
   else lin_addc(t, l, v);
   for (int i = 0; i < x->n; i++) {
@@ -828,16 +831,25 @@ typedef struct layout {
   int ntuple, nvars;
 } layout;
 
-static isl_constraint *set_coef(isl_constraint *c, enum isl_dim_type type, int pos, int64_t k) {
+/* v as an isl_val (two 64-bit chunks past a long) */
+static isl_val *big_val(isl_ctx *ctx, big v) {
+  if (v >= LONG_MIN && v <= LONG_MAX) return isl_val_int_from_si(ctx, (long)v);
+  unsigned __int128 m = v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+  uint64_t chunks[2] = {(uint64_t)m, (uint64_t)(m >> 64)};
+  isl_val *r = isl_val_int_from_chunks(ctx, 2, sizeof(uint64_t), chunks);
+  return v < 0 ? isl_val_neg(r) : r;
+}
+
+static isl_constraint *set_coef(isl_constraint *c, enum isl_dim_type type, int pos, big k) {
   if (k >= INT_MIN && k <= INT_MAX) return isl_constraint_set_coefficient_si(c, type, pos, (int)k);
-  return isl_constraint_set_coefficient_val(c, type, pos, isl_val_int_from_si(isl_constraint_get_ctx(c), (long)k));
+  return isl_constraint_set_coefficient_val(c, type, pos, big_val(isl_constraint_get_ctx(c), k));
 }
 
 static isl_basic_set *add_atom(isl_basic_set *b, isl_local_space *ls, const layout *L, const fm *f) {
   isl_constraint *c = f->k == F_EQ ? isl_constraint_alloc_equality(isl_local_space_copy(ls))
                                    : isl_constraint_alloc_inequality(isl_local_space_copy(ls));
   if (f->l.c0 >= INT_MIN && f->l.c0 <= INT_MAX) c = isl_constraint_set_constant_si(c, (int)f->l.c0);
-  else c = isl_constraint_set_constant_val(c, isl_val_int_from_si(isl_local_space_get_ctx(ls), (long)f->l.c0));
+  else c = isl_constraint_set_constant_val(c, big_val(isl_local_space_get_ctx(ls), f->l.c0));
   for (int i = 0; i < f->l.n; i++) {
     int d = f->l.d[i], ix = DIDX(d);
     if (DKIND(d) == D_VAR) {
@@ -914,8 +926,9 @@ static void ser(sbuf *b, const fm *f) {
   case F_FALSE: sb_puts(b, "F"); return;
   case F_GE:
   case F_EQ:
-    sb_printf(b, "%c%lld", f->k == F_GE ? 'G' : 'E', (long long)f->l.c0);
-    for (int i = 0; i < f->l.n; i++) sb_printf(b, ",%lld*%d", (long long)f->l.k[i], f->l.d[i]);
+    sb_printf(b, "%c%lld:%llu", f->k == F_GE ? 'G' : 'E', (long long)(f->l.c0 >> 64), (unsigned long long)f->l.c0);
+    for (int i = 0; i < f->l.n; i++)
+      sb_printf(b, ",%lld:%llu*%d", (long long)(f->l.k[i] >> 64), (unsigned long long)f->l.k[i], f->l.d[i]);
     return;
   case F_AND:
   case F_OR:
