@@ -276,20 +276,17 @@ static fm *fm_cmp(tx *t, tir_expr_kind op, lin a, lin b) {
   lin l = {0};
   fm *r;
   switch (op) {
-  case TIR_LT: /* b - a - 1 >= 0 */
+  case TIR_LT: /* a < b: b - a - 1 >= 0; a >= b: a - b >= 0 */
   case TIR_LE:
-    lin_add(t, &l, &b, 1);
-    lin_add(t, &l, &a, -1);
-    if (op == TIR_LT) lin_addc(t, &l, -1);
-    r = fm_atom(t, F_GE, l);
-    break;
   case TIR_GT:
-  case TIR_GE:
-    lin_add(t, &l, &a, 1);
-    lin_add(t, &l, &b, -1);
-    if (op == TIR_GT) lin_addc(t, &l, -1);
+  case TIR_GE: {
+    bool below = op == TIR_LT || op == TIR_LE;
+    lin_add(t, &l, below ? &b : &a, 1);
+    lin_add(t, &l, below ? &a : &b, -1);
+    if (op == TIR_LT || op == TIR_GT) lin_addc(t, &l, -1);
     r = fm_atom(t, F_GE, l);
     break;
+  }
   case TIR_EQ:
   case TIR_NE:
     lin_add(t, &l, &a, 1);
@@ -445,6 +442,13 @@ static int floor_dim(tx *t, const tir_expr *key, int64_t key_c, lin x, int64_t c
 /* x // c or x % c (floor), c != 0 */
 static lin emit_floor(tx *t, const tir_expr *e, int64_t c) {
   lin x = emit_int(t, e->u.bin.a);
+  if (!x.n) { /* a constant: its floor division, exact */
+    big q = x.c0 / c;
+    if (x.c0 % c && (x.c0 < 0) != (c < 0)) q--;
+    if (e->kind == TIR_FLOORMOD) q = x.c0 - q * c;
+    x.c0 = q;
+    return x;
+  }
   /* x // -m == floor(-x / m); x % -m == x + m * floor(-x / m) */
   int64_t m = c < 0 ? -c : c;
   bool params_only = t->floor_params && c > 0 && !t->fail;

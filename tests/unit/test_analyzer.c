@@ -460,6 +460,9 @@ static const struct { const char *ranges, *constraint, *claim; bool want; } PROV
     {"i -8 16", NULL, "(== (div i (- 0 4)) (- 0 (div i 4)))", true},
     {"i -8 16", NULL, "(== (mod i (- 0 4)) (mod i 4))", true},
     {"i -8 16", NULL, "(== (mod i (- 0 4)) (% i 4))", false},
+    {"", NULL, "(== (+ x (// (- 0 7) 2)) (- x 4))", true},
+    {"", NULL, "(== (+ x (% (- 0 7) (- 0 2))) (- x 1))", true},
+    {"", NULL, "(== (+ x (% 7 (- 0 2))) (- x 1))", true},
     /* the same min or max twice is one value */
     {"x 0 10 y 0 10 z 0 10", NULL, "(>= (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", true},
     {"x 0 10 y 0 10 z 0 10", NULL, "(> (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", false},
