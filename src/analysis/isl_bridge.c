@@ -538,6 +538,56 @@ static lin emit_choice(tx *t, const tir_expr *key, fm *cond, lin x, lin y) {
   return lin_dim(s);
 }
 
+/* the operands of a chain of one min or max kind (its nested nodes of
+ * that kind looked through), pushed to *out */
+static void chain_leaves(const tir_expr *e, tir_expr_kind k, const tir_expr ***out, int *n, int *cap) {
+  if (e->kind == k) {
+    chain_leaves(e->u.bin.a, k, out, n, cap);
+    chain_leaves(e->u.bin.b, k, out, n, cap);
+    return;
+  }
+  push_ptr(out, n, cap, e);
+}
+
+/* max(l1, ..., ln) (min the same, reversed) of a nested chain: one dim m
+ * with m >= every leaf and m <= some leaf: n pieces, where a dim for each
+ * node of the chain would give isl 2^(n-1) of them to intersect */
+static lin emit_minmax_chain(tx *t, const tir_expr *e) {
+  int d = cse_find(t, CSE_EXPR, e, 0);
+  if (d >= 0) return lin_dim(d);
+  const tir_expr **leaves = NULL;
+  int n = 0, cap = 0;
+  chain_leaves(e, e->kind, &leaves, &n, &cap);
+  lin *ls = calloc((size_t)n, sizeof *ls);
+  if (!ls) abort();
+  for (int i = 0; i < n; i++) ls[i] = emit_int(t, leaves[i]);
+  lin r = {0};
+  if (!t->fail) {
+    d = new_ex(t);
+    cse_add(t, CSE_EXPR, e, 0, d);
+    big s = e->kind == TIR_MAX ? 1 : -1; /* max: m - leaf >= 0; min: leaf - m >= 0 */
+    fm *all = fm_new(t, F_AND), *some = fm_new(t, F_OR);
+    for (int i = 0; i < n; i++) {
+      lin ge = lin_dim(d), le = {0};
+      lin_add(t, &ge, &ls[i], -1); /* m - leaf */
+      lin_add(t, &le, &ge, -1);    /* leaf - m */
+      if (s < 0) {
+        lin tmp = ge;
+        ge = le;
+        le = tmp;
+      }
+      fm_push(t, all, fm_atom(t, F_GE, ge));
+      fm_push(t, some, fm_atom(t, F_GE, le));
+    }
+    add_def(t, d, fm_and2(t, all, some));
+    r = lin_dim(d);
+  }
+  for (int i = 0; i < n; i++) lin_free(&ls[i]);
+  free(ls);
+  free(leaves);
+  return r;
+}
+
 static lin emit_int(tx *t, const tir_expr *e) {
   lin r = {0};
   int64_t c;
@@ -587,6 +637,9 @@ static lin emit_int(tx *t, const tir_expr *e) {
     break;
   case TIR_MIN:
   case TIR_MAX: {
+    if ((e->u.bin.a->kind == e->kind || e->u.bin.b->kind == e->kind) && ana_is_index_type(e->u.bin.a->dtype) &&
+        ana_is_index_type(e->u.bin.b->dtype))
+      return emit_minmax_chain(t, e);
     /* min(x, y) is x where x <= y, else y (isl's pieces); max the same with >= */
     lin x = emit_int(t, e->u.bin.a), y = emit_int(t, e->u.bin.b);
     if (t->fail) {

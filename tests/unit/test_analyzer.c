@@ -463,6 +463,12 @@ static const struct { const char *ranges, *constraint, *claim; bool want; } PROV
     {"", NULL, "(== (+ x (// (- 0 7) 2)) (- x 4))", true},
     {"", NULL, "(== (+ x (% (- 0 7) (- 0 2))) (- x 1))", true},
     {"", NULL, "(== (+ x (% 7 (- 0 2))) (- x 1))", true},
+    /* a chain of mins or maxes: one value, at least (most) every leaf */
+    {"", NULL, "(<= (min x (min y z)) (max x (max y (max z w))))", true},
+    {"", NULL, "(<= (max x (max y z)) (max (max x w) (max y z)))", true},
+    {"", NULL, "(<= (max x (max y z)) (min x (min y z)))", false},
+    {"x 0 10 y 0 10 z 0 10", NULL, "(< (max (% x 3) (max (% y 3) (% z 3))) 3)", true},
+    {"x 0 10 y 0 10 z 0 10", NULL, "(< (max (% x 3) (max (% y 3) (% z 3))) 2)", false},
     /* the same min or max twice is one value */
     {"x 0 10 y 0 10 z 0 10", NULL, "(>= (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", true},
     {"x 0 10 y 0 10 z 0 10", NULL, "(> (- (+ (max (max x y) z) 1) (min x z)) (- (+ (max (max x y) z) 1) x))", false},
