@@ -417,24 +417,25 @@ static lin emit_opaque(tx *t, const tir_expr *e) {
   return lin_dim(d);
 }
 
-/* q = floor(x / c), c > 0: c*q <= x <= c*q + c - 1 (x taken); the same
- * (key, key_c) is the same dim */
+/* q = floor(x / c), c > 0, for the dim q: c*q <= x <= c*q + c - 1 */
+static fm *floor_def(tx *t, const lin *x, int q, int64_t c) {
+  lin lo = lin_copy(t, x), hi = {0};
+  lin_term(t, &lo, q, -(big)c); /* x - c*q >= 0 */
+  lin_add(t, &hi, x, -1);       /* c*q + c - 1 - x >= 0 */
+  lin_term(t, &hi, q, c);
+  lin_addc(t, &hi, (big)c - 1);
+  return fm_and2(t, fm_atom(t, F_GE, lo), fm_atom(t, F_GE, hi));
+}
+
+/* an existential q = floor(x / c), c > 0 (x taken); the same (key, key_c)
+ * is the same dim */
 static int floor_dim(tx *t, const tir_expr *key, int64_t key_c, lin x, int64_t c) {
   int d = cse_find(t, CSE_FLOOR, key, key_c);
-  if (d >= 0) {
-    lin_free(&x);
-    return d;
+  if (d < 0) {
+    d = new_ex(t);
+    cse_add(t, CSE_FLOOR, key, key_c, d);
+    add_def(t, d, floor_def(t, &x, d, c));
   }
-  d = new_ex(t);
-  cse_add(t, CSE_FLOOR, key, key_c, d);
-  lin p = lin_copy(t, &x), q = {0};
-  int64_t nc = 0;
-  if (__builtin_mul_overflow(c, -1, &nc)) t->fail = true;
-  lin_term(t, &p, d, nc);              /* x - c*q >= 0 */
-  lin_add(t, &q, &x, -1);              /* c*q + c - 1 - x >= 0 */
-  lin_term(t, &q, d, c);
-  lin_addc(t, &q, c - 1);
-  add_def(t, d, fm_and2(t, fm_atom(t, F_GE, p), fm_atom(t, F_GE, q)));
   lin_free(&x);
   return d;
 }
@@ -449,39 +450,29 @@ static lin emit_floor(tx *t, const tir_expr *e, int64_t c) {
     x.c0 = q;
     return x;
   }
-  /* x // -m == floor(-x / m); x % -m == x + m * floor(-x / m) */
-  int64_t m = c < 0 ? -c : c;
   bool params_only = t->floor_params && c > 0 && !t->fail;
   for (int i = 0; i < x.n && params_only; i++) params_only = DKIND(x.d[i]) == D_VAR;
+  int q;
   if (params_only) {
-    /* p = x // c, a kept var: c*p <= x <= c*p + c - 1 */
+    /* q = x // c, a kept var defined by pdefs */
     const tir_expr *fe = e->kind == TIR_FLOORDIV ? e : tir_binary(t->a->c, TIR_FLOORDIV, e->u.bin.a, e->u.bin.b);
-    int before = t->nvars, pd = var_dim(t, fe);
+    int before = t->nvars;
+    q = var_dim(t, fe);
     if (t->nvars > before) {
-      lin lo = lin_copy(t, &x), hi = {0};
-      lin_term(t, &lo, pd, -c);
-      lin_add(t, &hi, &x, -1);
-      lin_term(t, &hi, pd, c);
-      lin_addc(t, &hi, c - 1);
       if (!t->pdefs) t->pdefs = fm_new(t, F_AND);
-      fm_push(t, t->pdefs, fm_atom(t, F_GE, lo));
-      fm_push(t, t->pdefs, fm_atom(t, F_GE, hi));
+      fm_push(t, t->pdefs, floor_def(t, &x, q, c));
     }
-    if (e->kind == TIR_FLOORDIV) {
-      lin_free(&x);
-      return lin_dim(pd);
-    }
-    lin_term(t, &x, pd, -c);
-    return x;
+  } else {
+    /* x // -m == floor(-x / m) */
+    lin arg = {0};
+    lin_add(t, &arg, &x, c < 0 ? -1 : 1);
+    q = floor_dim(t, e->u.bin.a, c, arg, c < 0 ? -c : c);
   }
-  lin arg = {0};
-  lin_add(t, &arg, &x, c < 0 ? -1 : 1);
-  int q = floor_dim(t, e->u.bin.a, c, arg, m);
   if (e->kind == TIR_FLOORDIV) {
     lin_free(&x);
     return lin_dim(q);
   }
-  lin_term(t, &x, q, c < 0 ? m : -m);
+  lin_term(t, &x, q, -(big)c); /* x % c == x - c * (x // c) */
   return x;
 }
 
