@@ -151,6 +151,11 @@ bool tir_func_check_scalable(const tir_func *f, const char *what, tir_diag *d);
  * when there is none */
 bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d);
 
+/* a block of f with no realize (T.sblock(..., no_realize=True), TVM's bare
+ * SBlock), read and printed as it is: reported as an error of `what`,
+ * false; true when there is none */
+bool tir_func_check_no_realize(const tir_func *f, const char *what, tir_diag *d);
+
 /* ---- accesses certainly executed out of bounds: a match_buffer region or
  * a slice_tensor box whose index is affine over constant loop ranges and
  * that runs unconditionally (no guard, predicate or possibly empty loop

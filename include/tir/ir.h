@@ -470,6 +470,14 @@ struct tir_block {
    * Printed as written (tir_print_opts.as_written), they are left out, for
    * TVM infers them again as it reads */
   unsigned char regions_inferred;
+  /* TVM's SBlock with no SBlockRealize around it (T.sblock(...,
+   * no_realize=True)): no iter vars, no predicate (the realize holding it
+   * in tirc's IR has none); its regions are inferred only where TVM's
+   * reader infers them (the function has a realized block too), printed
+   * always.  Read, printed and compared; refused by the passes, the code
+   * generators and the interpreter (tir_func_check_no_realize), as TVM's
+   * lowering leaves such a block unlowered */
+  bool no_realize;
 };
 
 struct tir_stmt {

@@ -747,8 +747,15 @@ static void nested_regions(detector *d, const tir_buffer_region *rs, int n, acce
 }
 
 /* a nested block: its own regions, iter vars replaced by their bindings */
+static void walk_stmt(detector *d, tir_stmt *s);
+
 static void nested_block(detector *d, tir_stmt *s) {
   const tir_block *b = s->u.realize.block;
+  if (b->no_realize) { /* TVM's bare SBlock: its init and body, as any statement's (its regions are not looked at) */
+    walk_stmt(d, b->init);
+    walk_stmt(d, b->body);
+    return;
+  }
   tir_var_map vmap = {0};
   for (int i = 0; i < b->n_iter && i < s->u.realize.n; i++)
     tir_var_map_set(&vmap, b->iter_vars[i].var, tir_block_binding(d->c, b->iter_vars[i].var, s->u.realize.iter_values[i]));

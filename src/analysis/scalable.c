@@ -88,3 +88,25 @@ bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d) {
             what, fd.bad->name, fd.bad->ndim, fd.bad->nstrides);
   return false;
 }
+
+/* ---- blocks with no realize (TVM's bare SBlock) ---- */
+
+static bool nr_stmt(tir_visitor *v, const tir_stmt *s) {
+  const tir_block **found = v->user;
+  if (*found) return false;
+  if (s->kind == TIR_BLOCK_REALIZE && s->u.realize.block && s->u.realize.block->no_realize)
+    *found = s->u.realize.block;
+  return !*found;
+}
+
+bool tir_func_check_no_realize(const tir_func *f, const char *what, tir_diag *d) {
+  const tir_block *found = NULL;
+  tir_visitor v = {.stmt = nr_stmt, .user = &found};
+  if (f->body) tir_visit_stmt(&v, f->body);
+  if (!found) return true;
+  tir_error(d, found->span.line ? found->span : f->span,
+            "%s: block '%s' of function '%s' has no realize (no_realize=True): tirc reads and prints it, but does "
+            "not lower, emit or run it (TVM's lowering leaves it too)",
+            what, found->name ? found->name : "", f->name);
+  return false;
+}

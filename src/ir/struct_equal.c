@@ -288,6 +288,7 @@ static void c_stmt(canon *c, const tir_stmt *s);
 
 static void c_block(canon *c, const tir_block *b) {
   put_str(c, b->name);
+  put(c, (uint64_t)b->no_realize);
   put(c, (uint64_t)b->n_iter);
   for (int i = 0; i < b->n_iter; i++) {
     put(c, T_ITER);

@@ -792,7 +792,7 @@ static void pr_block_realize(printer *p, const tir_stmt *r) {
   line(p);
   pr_printf(&p->out, "with T.%s(", tirx(p) ? "sblock" : "block");
   pr_string_lit(&p->out, b->name ? b->name : "");
-  pr_puts(&p->out, "):\n");
+  pr_puts(&p->out, b->no_realize ? ", no_realize=True):\n" : "):\n");
   p->indent++;
   pr_iter_vars(p, r);
   if (!is_true(r->u.realize.predicate)) {
@@ -801,8 +801,8 @@ static void pr_block_realize(printer *p, const tir_stmt *r) {
     pr_expr(p, r->u.realize.predicate);
     pr_puts(&p->out, ")\n");
   }
-  if (!(p->as_written && (b->regions_inferred & 1))) pr_regions(p, "reads", b->reads, b->n_reads);
-  if (!(p->as_written && (b->regions_inferred & 2))) pr_regions(p, "writes", b->writes, b->n_writes);
+  if (b->no_realize || !(p->as_written && (b->regions_inferred & 1))) pr_regions(p, "reads", b->reads, b->n_reads);
+  if (b->no_realize || !(p->as_written && (b->regions_inferred & 2))) pr_regions(p, "writes", b->writes, b->n_writes);
   if (!av_empty(b->annotations)) {
     declare_av_buffers(p, b->annotations);
     line(p);
@@ -1877,7 +1877,8 @@ static void declare_free_buffers(printer *p, const tir_stmt *s) {
 }
 
 static bool find_block(tir_visitor *v, const tir_stmt *s) {
-  if (s->kind == TIR_BLOCK_REALIZE) *(bool *)v->user = true;
+  /* a realized block (TVM's SBlockRealize; a bare no_realize block is none) */
+  if (s->kind == TIR_BLOCK_REALIZE && !s->u.realize.block->no_realize) *(bool *)v->user = true;
   return !*(bool *)v->user;
 }
 
@@ -1901,11 +1902,12 @@ static bool is_root_realize(const tir_stmt *s) {
   if (!s || s->kind != TIR_BLOCK_REALIZE || s->u.realize.n || !is_true(s->u.realize.predicate)) return false;
   const tir_block *b = s->u.realize.block;
   if (!b || !b->name || strcmp(b->name, "root") || b->n_iter || b->n_reads || b->n_writes || b->n_match ||
-      b->init || !av_empty(b->annotations))
+      b->init || !av_empty(b->annotations) || b->no_realize)
     return false;
   const tir_stmt *body = b->body;
   if (b->n_alloc) return true;
-  if (body && body->kind == TIR_BLOCK_REALIZE) return body->u.realize.block && body->u.realize.block->n_iter > 0;
+  if (body && body->kind == TIR_BLOCK_REALIZE && !body->u.realize.block->no_realize)
+    return body->u.realize.block && body->u.realize.block->n_iter > 0;
   return has_block(body);
 }
 

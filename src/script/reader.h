@@ -108,6 +108,7 @@ typedef struct rd_block {
   tir_attr_val *annots;
   tir_stmt *init;
   bool body_started; /* a body statement was met */
+  bool no_realize;   /* T.sblock(..., no_realize=True) */
   struct rd_block *parent;
 } rd_block;
 
@@ -122,6 +123,11 @@ typedef struct rd_func {
    * takes the dtype of a parameter of its name */
   const char **sig_names; tir_dtype *sig_dts; int nsig;
   int nblocks;
+  /* blocks read with no_realize=True (TVM's bare SBlock), and for each the
+   * regions its body gives, applied where TVM's reader infers them: when
+   * the function holds a realized block too (its ScriptComplete runs) */
+  struct rd_bare { tir_block *blk; tir_buffer_region *rs, *ws; int nr, nw; bool has_reads, has_writes; } *bare;
+  int nbare, cap_bare;
   rd_block root; /* collects function-level block allocations */
   /* the last block finished outside any block, and whether its reads /
    * writes were written (a lone one is the root: no inference) */

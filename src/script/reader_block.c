@@ -901,6 +901,9 @@ static const char *one_axis_kind(const char *tn) {
 
 /* `vi, vj = T.axis.spatial(16, i), T.axis.reduce(16, k)`: each axis of the
  * tuple, every binding read before any name is bound (as Python assigns) */
+#define NO_REALIZE_AXIS \
+  "a block with no_realize=True binds no iter vars (T.axis.*): TVM allows block bindings only on a realized block"
+
 static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   TSNode left = rd_field(asg, "left"), right = rd_unparen(rd_field(asg, "right"));
   if (!(rd_is(left, "pattern_list") || rd_is(left, "tuple_pattern") || rd_is(left, "list_pattern")) ||
@@ -922,6 +925,10 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   }
   if (!rd_direct_in_block(r, stmt)) {
     tir_error(r->d, rd_span(right), "T.axis must be used directly inside a block");
+    return *failed = true;
+  }
+  if (r->blk->no_realize) {
+    tir_error(r->d, rd_span(right), NO_REALIZE_AXIS);
     return *failed = true;
   }
   rd_args *a = tir_alloc(r->c, sizeof *a * n);
@@ -981,6 +988,10 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   }
   if (is_axis && !rd_direct_in_block(r, stmt)) {
     tir_error(r->d, rd_span(right), "T.%s must be used directly inside a block", tn);
+    return *failed = true;
+  }
+  if (is_axis && r->blk->no_realize) {
+    tir_error(r->d, rd_span(right), NO_REALIZE_AXIS);
     return *failed = true;
   }
   if (!fresh_names(r, names, sps, n)) return *failed = true;
@@ -1100,6 +1111,37 @@ static tir_buffer *buffer_in_scope(void *arg, const tir_expr *data) {
   return NULL;
 }
 
+/* TVM's bare SBlock (no_realize=True): no bindings, no T.where (TVM's
+ * checks); its regions as written, the rest inferred from its body only
+ * where TVM's ScriptComplete runs (rd_finish_root), empty otherwise; a
+ * realize of no values and no predicate holds it in tirc's IR */
+static tir_stmt *finish_bare_block(rd *r, rd_block *b) {
+  tir_block *blk = b->blk;
+  if (b->n_iter) {
+    tir_span sp = b->values[0] && b->values[0]->span.line ? b->values[0]->span : blk->span;
+    tir_error(r->d, sp, NO_REALIZE_AXIS);
+    return NULL;
+  }
+  if (b->predicate) {
+    tir_error(r->d, b->predicate->span.line ? b->predicate->span : blk->span,
+              "a block with no_realize=True takes no T.where: TVM allows a predicate only on a realized block");
+    return NULL;
+  }
+  blk->no_realize = true;
+  struct rd_bare e = {blk, NULL, NULL, 0, 0, b->has_reads, b->has_writes};
+  if (!b->has_reads || !b->has_writes)
+    tir_block_infer_access_by(r->c, blk, buffer_in_scope, r, &e.rs, &e.nr, &e.ws, &e.nw);
+  rd_func *fn = r->fn;
+  fn->bare = rd_grow(r->c, fn->bare, fn->nbare, &fn->cap_bare, sizeof *fn->bare);
+  fn->bare[fn->nbare++] = e;
+  blk->regions_known = true;
+  blk->regions_inferred = 0; /* printed always, as TVM prints them */
+  tir_stmt *s = tir_block_realize(r->c, NULL, 0, NULL, blk);
+  s->span = blk->span;
+  if (!b->parent) r->fn->last_top = blk;
+  return s;
+}
+
 static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
   tir_block *blk = b->blk;
   blk->iter_vars = b->iters;
@@ -1115,6 +1157,7 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
   blk->n_reads = b->n_reads;
   blk->writes = b->writes;
   blk->n_writes = b->n_writes;
+  if (b->no_realize) return finish_bare_block(r, b);
   if (!b->has_reads || !b->has_writes) {
     tir_buffer_region *rs = NULL, *ws = NULL;
     int nr = 0, nw = 0;
@@ -1139,6 +1182,7 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
   a.sp = rd_span(call);
   const char *name = "";
+  bool no_realize = false;
   rval *nv = rd_arg(&a, 0, "name");
   if (nv && !(name = rd_as_str(r, *nv, "the block name"))) return NULL;
   if (a.npos > 1) {
@@ -1150,8 +1194,11 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
     /* TVM 0.27 takes exec_scope= ("thread", "cta", ...) and keeps it nowhere: its program is the same without */
     if (!strcmp(a.kw[i], "exec_scope") && a.kwv[i].k == RV_STR) continue;
     if (!strcmp(a.kw[i], "no_realize")) { /* TVM's SBlock with no SBlockRealize around it */
-      if (a.kwv[i].k == RV_BOOL && !a.kwv[i].i) continue;
-      tir_error(r->d, a.kwsp[i], "T.%s(..., no_realize=True) (a block with no realize) is not supported by tirc", tname);
+      if (a.kwv[i].k == RV_BOOL) {
+        no_realize = a.kwv[i].i != 0;
+        continue;
+      }
+      tir_error(r->d, a.kwsp[i], "T.%s's no_realize must be True or False", tname);
       return NULL;
     }
     tir_error(r->d, a.kwsp[i], "T.%s takes no keyword argument '%s'", tname, a.kw[i]);
@@ -1164,9 +1211,10 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
     memcpy(s + ln, r->block_suffix, ls + 1);
     name = s;
   }
-  rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body")};
+  rd_block b = {.blk = tir_block_new(r->c, name), .parent = r->blk, .body = rd_field(with, "body"),
+               .no_realize = no_realize};
   b.blk->span = rd_span(with);
-  r->fn->nblocks++;
+  if (!no_realize) r->fn->nblocks++;
   int mark = r->nsyms, frame = r->frame;
   r->frame = mark;
   r->blk = &b;
@@ -1186,12 +1234,25 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
  * itself; its reads and writes are not inferred (empty unless written) */
 static bool is_explicit_root(const rd_func *fn, const tir_stmt *s) {
   return s && s->kind == TIR_BLOCK_REALIZE && s->u.realize.block == fn->last_top &&
-         s->u.realize.block->n_iter == 0;
+         s->u.realize.block->n_iter == 0 && !s->u.realize.block->no_realize;
 }
 
 tir_stmt *rd_finish_root(rd *r, tir_stmt *body) {
   rd_func *fn = r->fn;
-  if (fn->nblocks == 0 && fn->root.n_alloc == 0) return body;
+  if (fn->nblocks == 0 && fn->root.n_alloc == 0) {
+    /* bare blocks only: no root, their regions as written (TVM's reader
+     * infers none where the function has no realized block) */
+    if (fn->nbare) {
+      if (r->tirx && !fn->explicit_s_tir) fn->f->s_tir_implicit = true;
+      fn->f->s_tir = true;
+    }
+    return body;
+  }
+  for (int i = 0; i < fn->nbare; i++) { /* TVM's ScriptComplete infers what they do not give */
+    struct rd_bare *e = &fn->bare[i];
+    if (!e->has_reads) e->blk->reads = e->rs, e->blk->n_reads = e->nr;
+    if (!e->has_writes) e->blk->writes = e->ws, e->blk->n_writes = e->nw;
+  }
   if (r->tirx && !fn->explicit_s_tir) fn->f->s_tir_implicit = true; /* s_tir=True not written */
   fn->f->s_tir = true;
   if (fn->root.n_alloc == 0 && is_explicit_root(fn, body)) {

@@ -98,6 +98,21 @@ static tir_func *func(const char *pname, int64_t shape0, const char *scope, bool
   return f;
 }
 
+/* a block with no realize (TVM's bare SBlock) is another node than a
+ * realized block of no iter vars: never equal, as in TVM */
+START_TEST(test_no_realize) {
+  tir_block *a = tir_block_new(C, "b"), *b = tir_block_new(C, "b");
+  a->body = b->body = loop("i", "A", 8, 2.0, TIR_FLOAT32);
+  a->regions_known = b->regions_known = true;
+  tir_stmt *ra = tir_block_realize(C, NULL, 0, NULL, a), *rb = tir_block_realize(C, NULL, 0, NULL, b);
+  expect_eq(ra, rb, true);
+  b->no_realize = true;
+  expect_eq(ra, rb, false);
+  a->no_realize = true;
+  expect_eq(ra, rb, true);
+}
+END_TEST
+
 START_TEST(test_funcs) {
   tir_func *a = func("A", 16, "shared", true), *b = func("X", 16, "shared", true);
   ck_assert(tir_struct_equal_func(a, b));
@@ -122,6 +137,7 @@ int main(void) {
   tcase_add_test(tc, test_var_binding);
   tcase_add_test(tc, test_immediates);
   tcase_add_test(tc, test_funcs);
+  tcase_add_test(tc, test_no_realize);
   suite_add_tcase(s, tc);
   return tir_test_run_suite(s);
 }
