@@ -148,6 +148,15 @@ static const tir_intrin TABLE[] = {
     {"cuda.warp_min", TIR_ARITY_RANGE, 1, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, false, false, NULL},
     /* (format, values...) */
     {"cuda.printf", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_VOID, false, false, NULL},
+    /* (address, dtype): CUDA's __ldg of the named dtype (its vector form,
+     * dst= and vec=, is refused: TVM cannot read its own print of it) */
+    {"cuda.ldg", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_STR}, 2, TIR_IR_DTYPE_ARG1, false, false, NULL},
+    /* (bits, register): `mov.u<bits> d, %<register>`, an int of those bits */
+    {"cuda.mov_sreg", TIR_ARITY_RANGE, 2, 2, {A_INT, A_STR}, 2, TIR_IR_INT_BITS_ARG0, false, false, NULL},
+    /* (name, args..., source code): a CUDA function or macro given as
+     * source, of the call's dtype (T.cuda.func_call(name, *args,
+     * source_code=, return_type=); reader_call.c) */
+    {"cuda.func_call", TIR_ARITY_RANGE, 2, -1, {A_STR, A_ANY}, 2, TIR_IR_EXPLICIT, false, false, NULL},
     /* (address, value): PTX's addressed operand [base + byte offset] of T.ptx.ld / st and kin */
     {"ptx.addr", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_INT}, 2, TIR_IR_HANDLE, true, false, NULL},
     /* (address, rw, locality, cache type): a hint to fetch the line (TVM's tirx.prefetch) */
@@ -469,6 +478,24 @@ static bool check_special(const tir_intrin *in, tir_expr **args, int nargs, tir_
       return false;
     }
   }
+  if (in->result == TIR_IR_DTYPE_ARG1) { /* a dtype TVM knows, not void */
+    tir_dtype t;
+    if (args[1]->kind != TIR_STRING_IMM || !tir_dtype_parse(args[1]->u.str, &t) || tir_dtype_eq(t, TIR_VOID)) {
+      tir_error(d, args[1]->span.line ? args[1]->span : sp, "T.%s: argument 2 must name a dtype (\"float32\")",
+                in->name);
+      return false;
+    }
+  }
+  if (in->result == TIR_IR_INT_BITS_ARG0 && !(tir_is_const_int(args[0], &v) && (v == 8 || v == 16 || v == 32 || v == 64))) {
+    tir_error(d, args[0]->span.line ? args[0]->span : sp, "T.%s: argument 1 must be the register's bits (8, 16, 32 or 64)",
+              in->name);
+    return false;
+  }
+  if (!strcmp(in->name, "cuda.func_call") && args[nargs - 1]->kind != TIR_STRING_IMM) {
+    tir_error(d, args[nargs - 1]->span.line ? args[nargs - 1]->span : sp,
+              "T.cuda.func_call: its source_code must be a string");
+    return false;
+  }
   if (!strcmp(in->name, "reinterpret") &&
       result->bits * result->lanes != args[0]->dtype.bits * args[0]->dtype.lanes) {
     char a[32], b[32];
@@ -493,6 +520,16 @@ static tir_dtype result_of(const tir_intrin *in, tir_expr **args, int nargs, tir
   case TIR_IR_BOOL: return tir_dtype_with_lanes(TIR_BOOL, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_INT32_LANES: return tir_dtype_with_lanes(TIR_INT32, nargs > 0 ? args[0]->dtype.lanes : 1);
   case TIR_IR_VOID: return TIR_VOID;
+  case TIR_IR_DTYPE_ARG1: {
+    tir_dtype t = TIR_VOID;
+    if (nargs > 1 && args[1]->kind == TIR_STRING_IMM) tir_dtype_parse(args[1]->u.str, &t);
+    return t;
+  }
+  case TIR_IR_INT_BITS_ARG0: {
+    int64_t v = 32;
+    if (nargs > 0) tir_is_const_int(args[0], &v);
+    return (tir_dtype){.code = TIR_TC_INT, .bits = (uint8_t)v, .lanes = 1};
+  }
   default: return given;
   }
 }

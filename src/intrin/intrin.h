@@ -36,6 +36,8 @@ typedef enum tir_intrin_result {
   TIR_IR_INT32_LANES, /* int32 with the lanes of the first argument (q_multiply_shift) */
   TIR_IR_VOID,
   TIR_IR_EXPLICIT, /* given by the caller (call_extern's dtype, type_annotation's dtype) */
+  TIR_IR_DTYPE_ARG1, /* the dtype its second argument, a string, names (T.cuda.ldg(addr, "float32")) */
+  TIR_IR_INT_BITS_ARG0, /* an int of the bits its first argument gives (T.cuda.mov_sreg(32, "%laneid")) */
 } tir_intrin_result;
 
 /* special argument-count rules */

@@ -782,6 +782,20 @@ static void pr_call(printer *p, const tir_expr *e) {
     pr_puts(&p->out, ")");
     return;
   }
+  if (!strcmp(op, "cuda.func_call") && e->u.call.nargs >= 2 &&
+      e->u.call.args[e->u.call.nargs - 1]->kind == TIR_STRING_IMM) { /* TVM's keywords, as its printer writes them */
+    int n = e->u.call.nargs;
+    pr_puts(&p->out, "T.cuda.func_call(");
+    pr_args(p, e->u.call.args, n - 1);
+    pr_puts(&p->out, ", source_code=");
+    pr_expr(p, e->u.call.args[n - 1]);
+    if (!tir_dtype_eq(e->dtype, TIR_VOID)) {
+      pr_puts(&p->out, ", return_type=");
+      pr_dtype_str(&p->out, e->dtype);
+    }
+    pr_puts(&p->out, ")");
+    return;
+  }
   if (!strcmp(op, "tvm_struct_get") && e->u.call.nargs == 3) { /* the dtype last, as TVM writes it */
     pr_puts(&p->out, "T.tvm_struct_get(");
     pr_args(p, e->u.call.args, 3);

@@ -426,6 +426,43 @@ static bool dtype_first_optional(const char *name, int *nargs) {
   return false;
 }
 
+/* T.cuda.func_call(name, *args, source_code=, return_type="void",
+ * lazy_args=()): TVM 0.27's call_intrin(return_type, "tirx.cuda.func_call",
+ * name, *args, source_code); lazy_args, which TVM keeps as the call's
+ * attrs (tirc's calls hold none), is refused unless empty */
+static rval cuda_func_call(rd *r, rd_args *a) {
+  rval *src = NULL;
+  tir_dtype t = TIR_VOID;
+  for (int i = 0; i < a->nkw; i++) {
+    if (!strcmp(a->kw[i], "source_code")) src = &a->kwv[i];
+    else if (!strcmp(a->kw[i], "return_type")) {
+      if (!rd_parse_dtype(r, a->kwv[i], &t)) return rv_err();
+    } else if (!strcmp(a->kw[i], "lazy_args")) {
+      if (!(a->kwv[i].k == RV_TUPLE && a->kwv[i].n == 0)) {
+        tir_error(r->d, a->kwsp[i], "T.cuda.func_call's lazy_args (TVM keeps them as the call's attributes, which "
+                                    "tirc's calls do not hold) is not supported by tirc");
+        return rv_err();
+      }
+    } else {
+      tir_error(r->d, a->kwsp[i], "T.cuda.func_call takes no keyword argument '%s'", a->kw[i]);
+      return rv_err();
+    }
+  }
+  if (!src || src->k != RV_STR) {
+    tir_error(r->d, src ? src->sp : a->sp, "T.cuda.func_call expects its source_code= as a string");
+    return rv_err();
+  }
+  if (a->npos < 1) {
+    tir_error(r->d, a->sp, "T.cuda.func_call expects the function's name first");
+    return rv_err();
+  }
+  tir_expr **args = tir_alloc(r->c, sizeof *args * (size_t)(a->npos + 1));
+  for (int i = 0; i < a->npos; i++)
+    if (!(args[i] = rd_as_expr(r, a->pos[i]))) return rv_err();
+  if (!(args[a->npos] = rd_as_expr(r, *src))) return rv_err();
+  return checked_call(r, "cuda.func_call", t, args, a->npos + 1, a->sp);
+}
+
 static rval table_call(rd *r, const char *name, rd_args *a) {
   const tir_intrin *in = tir_intrin_lookup(name);
   tir_dtype elem = TIR_VOID;
@@ -1674,6 +1711,7 @@ rval rd_call_t(rd *r, const char *name, TSNode call, rd_args *a) {
   if ((!strncmp(name, "metal.", 6) || !strncmp(name, "webgpu.", 7)) && tir_intrin_lookup(name) &&
       !metal_args(r, name, a))
     return rv_err();
+  if (!strcmp(name, "cuda.func_call")) return cuda_func_call(r, a);
   if (tir_intrin_lookup(name)) return table_call(r, name, a);
   if (rd_is_known_t_name(r, name)) {
     tir_error(r->d, a->sp, "T.%s is a statement and cannot be used inside an expression", name);
