@@ -148,6 +148,9 @@ static const tir_intrin TABLE[] = {
     {"cuda.warp_min", TIR_ARITY_RANGE, 1, 2, {A_ANY, A_INT}, 2, TIR_IR_ARG0, false, false, NULL},
     /* (format, values...) */
     {"cuda.printf", TIR_ARITY_RANGE, 1, -1, {A_STR, A_ANY}, 2, TIR_IR_VOID, false, false, NULL},
+    /* (data, byte offset, type_annotation(dtype)): data + byte offset as a
+     * pointer to dtype (TVM 0.27's; typed by reader_call.c) */
+    {"ptr_byte_offset", TIR_ARITY_RANGE, 3, 3, {A_HDL, A_INT, A_TA}, 3, TIR_IR_HANDLE, false, false, NULL},
     /* (address, dtype): CUDA's __ldg of the named dtype (its vector form,
      * dst= and vec=, is refused: TVM cannot read its own print of it) */
     {"cuda.ldg", TIR_ARITY_RANGE, 2, 2, {A_ANY, A_STR}, 2, TIR_IR_DTYPE_ARG1, false, false, NULL},

@@ -53,7 +53,7 @@ static const char *const TVM_UNSUPPORTED[] = {
     "constexpr", "continue_loop", "decl_scalar", "func_ret",
     "inline",
     "macro",
-    "ptr", "ptr_byte_offset",
+    "ptr",
     "shared_scalar",
     "tvm_warp_shuffle", "tvm_warp_activemask", NULL};
 
@@ -461,6 +461,50 @@ static rval cuda_func_call(rd *r, rd_args *a) {
     if (!(args[i] = rd_as_expr(r, a->pos[i]))) return rv_err();
   if (!(args[a->npos] = rd_as_expr(r, *src))) return rv_err();
   return checked_call(r, "cuda.func_call", t, args, a->npos + 1, a->sp);
+}
+
+/* T.ptr_byte_offset(data, byte_offset, dtype): data + byte_offset as a
+ * pointer to dtype in data's storage scope ("global" where data is no typed
+ * pointer), TVM 0.27's call_intrin(PointerType(dtype, scope),
+ * "tirx.ptr_byte_offset", data, byte_offset, T.type_annotation(dtype)) */
+static rval ptr_byte_offset(rd *r, rd_args *a) {
+  for (int i = 0; i < a->nkw; i++)
+    if (!strcmp(a->kw[i], "dtype")) { /* TVM's _op_wrapper drops it, and then misses the argument */
+      tir_error(r->d, a->kwsp[i], "T.ptr_byte_offset takes its dtype by position (TVM's wrapper drops a dtype= "
+                                  "keyword): T.ptr_byte_offset(data, byte_offset, \"float32\")");
+      return rv_err();
+    }
+  rd_kw_positional(r, "ptr_byte_offset", a);
+  if (a->nkw) {
+    tir_error(r->d, a->kwsp[0], "T.ptr_byte_offset takes no keyword argument '%s'", a->kw[0]);
+    return rv_err();
+  }
+  if (a->npos != 3) {
+    tir_error(r->d, a->sp, "T.ptr_byte_offset expects (data, byte_offset, dtype), got %d arguments", a->npos);
+    return rv_err();
+  }
+  tir_expr *args[3];
+  for (int i = 0; i < 2; i++)
+    if (!(args[i] = rd_as_expr(r, a->pos[i]))) return rv_err();
+  tir_dtype t;
+  if (a->pos[2].k == RV_EXPR && a->pos[2].e && a->pos[2].e->kind == TIR_CALL &&
+      !strcmp(a->pos[2].e->u.call.op, "type_annotation"))
+    t = a->pos[2].e->dtype;
+  else if (!rd_parse_dtype(r, a->pos[2], &t))
+    return rv_err();
+  if (tir_dtype_eq(t, TIR_VOID)) {
+    tir_error(r->d, a->pos[2].sp, "T.ptr_byte_offset: the pointer's element dtype cannot be void");
+    return rv_err();
+  }
+  args[2] = tir_call(r->c, t, "type_annotation", NULL, 0);
+  args[2]->span = a->pos[2].sp;
+  rval v = checked_call(r, "ptr_byte_offset", TIR_HANDLE, args, 3, a->sp);
+  if (v.k != RV_EXPR) return v;
+  v.e->u.call.ptr_elem = t;
+  const tir_expr *d = args[0];
+  if (d->kind == TIR_VAR && d->u.var.ptr_scope && strcmp(d->u.var.ptr_scope, "global"))
+    v.e->u.call.ptr_scope = d->u.var.ptr_scope;
+  return v;
 }
 
 static rval table_call(rd *r, const char *name, rd_args *a) {
@@ -2642,6 +2686,7 @@ rval rd_eval_call(rd *r, TSNode n) {
     ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
     a.sp = rd_span(n);
     if (!ok) return rv_err();
+    if (!strcmp(tn, "ptr_byte_offset")) return ptr_byte_offset(r, &a); /* its keywords its own */
     rd_kw_positional(r, tn, &a);
     /* a buffer passed bare to an extern or intrinsic call: TVM reads its
      * pointer (and prints it bare) */
