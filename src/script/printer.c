@@ -264,8 +264,7 @@ static void pr_expr_tuple(printer *p, tir_expr *const *es, int n) {
  * (data_as_declared) */
 static const char *data_name(const printer *p, const void *var) {
   const pr_name *e = pr_entry(p, var);
-  while (e && pr_entry_prev(p, e)) e = pr_entry_prev(p, e);
-  return e ? e->text : NULL;
+  return e ? p->names[e->first].text : NULL;
 }
 
 /* shape, dtype and the keyword arguments that differ from the defaults;

@@ -28,6 +28,11 @@ typedef struct pr_name {
   bool chained;          /* in key_head's chains (not a name pr_pop_flat only reserves) */
   const tir_buffer *buf; /* alias of a buffer's data var: that buffer */
   int prev;              /* the entry of the same key it shadows (an index of names), -1 if none */
+  /* in its chain (this entry and those it shadows, which stay as they are
+   * while it is chained): the outermost entry, and the innermost one not an
+   * alias (-1 if none), so that a key of many shadowing entries (one data
+   * var of many buffers) is looked up in O(1) */
+  int first, plain;
 } pr_name;
 
 typedef struct printer {
@@ -92,7 +97,6 @@ void pr_free(printer *p);
 /* names */
 const char *pr_lookup(const printer *p, const void *key); /* NULL if none */
 const pr_name *pr_entry(const printer *p, const void *key); /* its innermost entry, or NULL */
-const pr_name *pr_entry_prev(const printer *p, const pr_name *e); /* the entry e shadows, or NULL */
 void pr_reserve_from(printer *p, int mark);
 /* defines key under a fresh name derived from hint; returns it */
 const char *pr_define(printer *p, const void *key, const char *hint);

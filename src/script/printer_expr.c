@@ -81,11 +81,6 @@ const pr_name *pr_entry(const printer *p, const void *key) {
   return i ? &p->names[i - 1] : NULL;
 }
 
-/* the entry it shadows, or NULL */
-const pr_name *pr_entry_prev(const printer *p, const pr_name *e) {
-  return e->prev >= 0 ? &p->names[e->prev] : NULL;
-}
-
 const char *pr_lookup(const printer *p, const void *key) {
   const pr_name *e = pr_entry(p, key);
   return e ? e->text : NULL;
@@ -145,6 +140,8 @@ static void push_name(printer *p, const void *key, char *text, bool alias, const
   e->buf = buf;
   e->chained = key != NULL;
   e->prev = (int)tir_ptrmap_get(&p->key_head, key, 0) - 1;
+  e->first = e->prev >= 0 ? p->names[e->prev].first : p->nnames;
+  e->plain = !alias ? p->nnames : e->prev >= 0 ? p->names[e->prev].plain : -1;
   p->nnames++;
   if (key) tir_ptrmap_put(&p->key_head, key, p->nnames);
   if (!alias) ++*tir_strmap_at(&p->taken, text, 0);
@@ -412,9 +409,8 @@ static void pr_sub(printer *p, const tir_expr *e, bool parens) {
 /* the var's own name, under the X.data aliases of the buffers declared
  * over it; NULL where it has none */
 static const char *plain_name(const printer *p, const void *key) {
-  for (const pr_name *e = pr_entry(p, key); e; e = pr_entry_prev(p, e))
-    if (!e->alias) return e->text;
-  return NULL;
+  const pr_name *e = pr_entry(p, key);
+  return e && e->plain >= 0 ? p->names[e->plain].text : NULL;
 }
 
 /* named: NULL, or per arg the buffer whose `X.data` was written there

@@ -1318,6 +1318,7 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
   /* the functions a body may call as Module.f(...), before any is read */
   r->cls_name = m->name;
   free(r->gfuncs);
+  tir_strmap_free(&r->gfunc_index);
   r->gfuncs = calloc(plan ? (size_t)plan->ndefs + 1 : cnt ? cnt : 1, sizeof *r->gfuncs);
   r->ngfuncs = 0;
   if (!r->gfuncs) abort();
@@ -1336,6 +1337,7 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       r->gfuncs[r->ngfuncs++] = (struct rd_gfunc){.name = rd_text(r, rd_field(def, "name")), .ret = rt};
     }
   }
+  for (int i = 0; i < r->ngfuncs; i++) tir_strmap_at(&r->gfunc_index, r->gfuncs[i].name, i); /* the first wins */
   for (;;) {
     for (uint32_t i = 0; i < cnt; i++) {
       TSNode s = rd_child(body, i);
@@ -1733,6 +1735,7 @@ tir_module *tir_parse_ex(tir_ctx *c, const char *src, size_t len, const tir_pars
   free(r.typevars);
   free(r.globals);
   free(r.gfuncs);
+  tir_strmap_free(&r.gfunc_index);
   if (r.sub_parser) ts_parser_delete(r.sub_parser);
   free(r.loops);
   free(r.intern);

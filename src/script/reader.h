@@ -220,6 +220,7 @@ typedef struct rd {
   /* ret: the return annotation's node, or (a class read in chunks) its
    * text at ret_at, ret_len bytes, ret_pt; neither: void */
   struct rd_gfunc { const char *name; TSNode ret; uint32_t ret_at, ret_len; TSPoint ret_pt; } *gfuncs; int ngfuncs; /* malloc'd */
+  tir_strmap gfunc_index; /* a gfunc's name -> its first index (a module of many calls looks each up in O(1)) */
   /* `a, b = x, y`: the names still to bind after the first, each a let of
    * its value (all values read first, as Python does); the rest of the
    * list is read after the last (reader_stmt.c, tuple_assign) */

@@ -2446,8 +2446,8 @@ static rval global_call(rd *r, TSNode n) {
   const char *name = rd_text(r, rd_field(fn, "attribute"));
   tir_span sp = rd_span(n);
   const struct rd_gfunc *g = NULL;
-  for (int i = 0; i < r->ngfuncs && !g; i++)
-    if (!strcmp(r->gfuncs[i].name, name)) g = &r->gfuncs[i];
+  long gi = tir_strmap_get(&r->gfunc_index, name, -1);
+  if (gi >= 0 && gi < r->ngfuncs) g = &r->gfuncs[gi];
   if (!g) {
     tir_error(r->d, rd_span(fn), "the module %s has no function '%s'", r->cls_name, name);
     return rv_err();
