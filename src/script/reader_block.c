@@ -589,6 +589,23 @@ static bool where_(rd *r, rd_args *a) {
   return true;
 }
 
+/* two values of one key that TVM's merge of two T.sblock_attr dicts takes
+ * as the same: Python None, ints, bools, floats and strings of one type
+ * and value (a list or a TIR value is another object each time it is
+ * written: TVM refuses it twice) */
+static bool same_plain_value(const tir_attr_val *x, const tir_attr_val *y) {
+  if (x->kind == TIR_AV_NONE && y->kind == TIR_AV_NONE) return true;
+  if (x->kind != TIR_AV_EXPR || y->kind != TIR_AV_EXPR || x->typed || y->typed || x->buf || y->buf) return false;
+  const tir_expr *a = x->expr, *b = y->expr;
+  if (!a || !b || a->kind != b->kind || !tir_dtype_eq(a->dtype, b->dtype)) return false;
+  switch (a->kind) {
+  case TIR_INT_IMM: return a->u.int_val == b->u.int_val;
+  case TIR_FLOAT_IMM: return a->u.float_val == b->u.float_val;
+  case TIR_STRING_IMM: return !strcmp(a->u.str, b->u.str);
+  default: return false;
+  }
+}
+
 static bool block_attr(rd *r, rd_args *a, const char *tn) {
   if (a->npos != 1 || a->pos[0].k != RV_DICT) {
     tir_error(r->d, a->sp, "T.%s expects one dict", tn);
@@ -603,7 +620,16 @@ static bool block_attr(rd *r, rd_args *a, const char *tn) {
     int n = 0;
     for (int i = 0; i < old->n; i++) {
       bool again = false;
-      for (int j = 0; j < v->n && !again; j++) again = !strcmp(old->keys[i], v->keys[j]);
+      for (int j = 0; j < v->n && !again; j++) {
+        if (strcmp(old->keys[i], v->keys[j])) continue;
+        again = true;
+        if (!same_plain_value(old->items[i], v->items[j])) { /* TVM: "Try to merge two annotations with different values" */
+          tir_error(r->d, a->pos[0].sp, "T.%s gives key '%s' again with another value (TVM merges two dicts of a "
+                    "block only where a repeated key has the same Python int, float, bool, string or None; a list "
+                    "or TIR value is another each time)", tn, v->keys[j]);
+          return false;
+        }
+      }
       if (!again) keys[n] = old->keys[i], vals[n++] = old->items[i];
     }
     for (int j = 0; j < v->n; j++) keys[n] = v->keys[j], vals[n++] = v->items[j];
@@ -694,6 +720,18 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
   const rval *parts = dom->k == RV_TUPLE ? dom->items : dom;
   for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++)
     if (!rd_int_valued(r, parts[i], "an axis domain")) return false;
+  bool uext = dom->k == RV_EXPR && dom->e && dom->e->dtype.code == TIR_TC_UINT;
+  if (dom->k == RV_TUPLE && dom->n == 2) { /* (min, max): max - min, unsigned where both are */
+    uext = true;
+    for (int i = 0; i < 2; i++)
+      uext &= dom->items[i].k == RV_EXPR && dom->items[i].e && dom->items[i].e->dtype.code == TIR_TC_UINT;
+  }
+  if (uext) { /* an extent (TVM checks the extent's dtype) */
+    char t[32];
+    tir_error(r->d, dom->sp, "T.axis.%s domain of %s: TVM's iter var domains are signed integers", kind,
+              tir_dtype_str(dom->k == RV_TUPLE ? dom->items[1].e->dtype : dom->e->dtype, t));
+    return false;
+  }
   for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++) {
     if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype) && parts[i].e->dtype.bits > dt.bits)
       dt = parts[i].e->dtype;
@@ -771,6 +809,12 @@ static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int
     rd_loop *lp = bv.k == RV_EXPR ? rd_find_loop(r, bv.e) : NULL;
     if (!lp) {
       tir_error(r->d, bv.sp, "T.axis.remap bindings must be loop variables");
+      return false;
+    }
+    if (lp->extent->dtype.code == TIR_TC_UINT || bv.e->dtype.code == TIR_TC_UINT) {
+      char t[32];
+      tir_error(r->d, bv.sp, "T.axis.remap of a loop over %s: TVM's iter var domains are signed integers",
+                tir_dtype_str(lp->extent->dtype.code == TIR_TC_UINT ? lp->extent->dtype : bv.e->dtype, t));
       return false;
     }
     bool starred = star >= 0 && i >= star && i < star + star_cnt;

@@ -1118,6 +1118,13 @@ tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_spa
   return tir_call(r->c, a->dtype, name, args, 2);
 }
 
+static rval float_cmp_error(rd *r, const char *op, const tir_expr *v, tir_span sp) {
+  char t[32];
+  tir_error(r->d, sp, "'%s' of a Python float and a value of type %s: TVM refuses it (write the float as "
+            "T.float32(...) and the value as T.Cast, or the value first, as in 'n < 0.5')", op, tir_dtype_str(v->dtype, t));
+  return rv_err();
+}
+
 rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   if (a.k == RV_ERR || b.k == RV_ERR) return rv_err();
   if (a.k == RV_STR && b.k == RV_STR && !strcmp(op, "+")) { /* Python's string concatenation */
@@ -1197,11 +1204,21 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
         }
       }
     }
+  /* a Python float compared with a value of no float type: TVM refuses a
+   * comparison with the float on the left (Python reflects it to the
+   * value's operator, which does not convert: "mismatched types") and == or
+   * != with it on the right (the float made the value's integer type) */
+  bool cmp = !strcmp(op, "<") || !strcmp(op, "<=") || !strcmp(op, ">") || !strcmp(op, ">=");
+  bool eq = !strcmp(op, "==") || !strcmp(op, "!=");
   if (is_pynum(a) && b.k != RV_REGION) {
     if (!(y = rd_as_expr(r, b))) return rv_err();
+    if (a.k == RV_FLOAT && (cmp || eq) && !tir_dtype_is_float(y->dtype) && !tir_dtype_is_handle(y->dtype))
+      return float_cmp_error(r, op, y, sp);
     x = promote ? rd_promote_lit(r, a, &y) : adopt(r, a, y);
   } else if (is_pynum(b) && a.k != RV_REGION) {
     if (!(x = rd_as_expr(r, a))) return rv_err();
+    if (b.k == RV_FLOAT && eq && !tir_dtype_is_float(x->dtype) && !tir_dtype_is_handle(x->dtype))
+      return float_cmp_error(r, op, x, sp);
     y = promote ? rd_promote_lit(r, b, &x) : adopt(r, b, x);
   } else {
     x = rd_as_expr(r, a);
