@@ -1337,7 +1337,8 @@ static void class_def(rd *r, tir_module *m, TSNode cls) {
       r->gfuncs[r->ngfuncs++] = (struct rd_gfunc){.name = rd_text(r, rd_field(def, "name")), .ret = rt};
     }
   }
-  for (int i = 0; i < r->ngfuncs; i++) tir_strmap_at(&r->gfunc_index, r->gfuncs[i].name, i); /* the first wins */
+  for (int i = 0; i < r->ngfuncs; i++) /* the first of a name wins */
+    if (r->gfuncs[i].name) tir_strmap_at(&r->gfunc_index, r->gfuncs[i].name, i);
   for (;;) {
     for (uint32_t i = 0; i < cnt; i++) {
       TSNode s = rd_child(body, i);
