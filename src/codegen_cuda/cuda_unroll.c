@@ -63,12 +63,14 @@ static ucount plan(const tir_stmt *s, int64_t max_step, ptr_set *out) {
       if (n <= 64) ptr_set_add(out, s);
       return c;
     }
-    bool unroll = kind == TIR_FOR_SERIAL && n >= 0 && c.normal_depth == 0 && c.unroll_depth <= UNROLL_MAX_DEPTH &&
-                  n * c.steps <= max_step; /* c.steps is saturated below 2^41, n below 2^63 / 2^41 here */
-    if (n > ((int64_t)1 << 20)) unroll = false;
+    /* c.steps is saturated at 2^40 (add_counts, below): n * c.steps is
+     * taken only for n up to 2^20 */
+    bool unroll = kind == TIR_FOR_SERIAL && n >= 0 && n <= ((int64_t)1 << 20) && c.normal_depth == 0 &&
+                  c.unroll_depth <= UNROLL_MAX_DEPTH && n * c.steps <= max_step;
     if (kind == TIR_FOR_UNROLLED && n >= 0) unroll = true;
     if (unroll) {
-      c.steps *= n;
+      /* a T.unroll loop of any extent: the product saturated as a sum is */
+      if (c.steps) c.steps = n > ((int64_t)1 << 20) || n * c.steps > (int64_t)1 << 40 ? (int64_t)1 << 40 : n * c.steps;
       c.unroll_depth++;
       if (kind == TIR_FOR_SERIAL) ptr_set_add(out, s);
     } else {
