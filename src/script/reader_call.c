@@ -1128,6 +1128,13 @@ static rval vector_call(rd *r, const char *name, rd_args *a) {
     if (!want_args(r, name, a, 3, 3)) return rv_err();
     tir_expr *base = rd_as_expr(r, a->pos[0]);
     if (!base) return rv_err();
+    if (a->pos[1].k == RV_FLOAT && tir_dtype_is_int(base->dtype) && base->dtype.bits <= 64 &&
+        !(fabs(a->pos[1].f) < ldexp(1.0, base->dtype.bits - 1))) { /* TVM makes an int of it: past the dtype, refused */
+      char t[32];
+      tir_error(r->d, a->pos[1].sp, "T.Ramp stride %g: out of range for %s (TVM makes the Python float an integer of "
+                "the base's type)", a->pos[1].f, tir_dtype_str(base->dtype, t));
+      return rv_err();
+    }
     tir_expr *stride = rd_convert(r, a->pos[1], base->dtype);
     if (!stride || !lanes_arg(r, a->pos[2], &lanes)) return rv_err();
     if (base->dtype.lanes != 1 || stride->dtype.lanes != 1) { /* TVM: base and stride are scalars */
@@ -1346,7 +1353,16 @@ static rval bit_ctor(rd *r, const char *name, const char *op, rd_args *a) {
     return rv_err();
   }
   if (!want_args(r, name, a, 2, 2)) return rv_err();
-  tir_expr **es = exprs_of(r, a, 0, first_expr(a, 0));
+  /* a Python number is a value of its own type (int32, bool), and the two
+   * operands are of one dtype: TVM's node constructors neither promote nor
+   * convert (T.BitwiseXor(x_uint8, 1) is refused), as node_ctor's */
+  tir_expr **es = exprs_of(r, a, 0, NULL);
+  if (es && !tir_dtype_eq(es[0]->dtype, es[1]->dtype)) {
+    char s1[32], s2[32];
+    tir_error(r->d, a->sp, "T.%s of %s and %s: TVM's node constructors take operands of one dtype (write T.Cast, or the operator, which converts)",
+              name, tir_dtype_str(es[0]->dtype, s1), tir_dtype_str(es[1]->dtype, s2));
+    return rv_err();
+  }
   tir_expr *e = es ? rd_bit_call(r, op, es[0], es[1], a->sp) : NULL;
   if (e) e->span = a->sp;
   return e ? rv_expr(e, a->sp) : rv_err();

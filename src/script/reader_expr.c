@@ -1321,6 +1321,13 @@ static rval unary(rd *r, TSNode n) {
   }
   tir_expr *e = rd_as_expr(r, a);
   if (!e) return rv_err();
+  if (!strcmp(op, "-") && e->dtype.code == TIR_TC_UINT) { /* TVM: x * -1, "cannot make uint from negative value" */
+    char t[32];
+    tir_dtype_str(e->dtype, t);
+    tir_error(r->d, sp, "unary '-' of a %s value: TVM refuses it (it multiplies by -1, which no unsigned type holds; "
+              "write T.%s(0) - x for the wrapped value)", t, t);
+    return rv_err();
+  }
   if (!strcmp(op, "-")) {
     if (e->kind == TIR_INT_IMM && !tir_dtype_is_bool(e->dtype)) { /* wraps in the dtype, as TVM folds */
       ir_fold f = ir_const_fold(TIR_SUB, tir_int(r->c, e->dtype, 0), e);
@@ -1337,9 +1344,7 @@ static rval unary(rd *r, TSNode n) {
     }
     if (!tir_dtype_is_int(e->dtype) && !tir_dtype_is_float(e->dtype)) goto bad;
     tir_dtype s = tir_dtype_with_lanes(e->dtype, 1);
-    tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0)
-                   : s.code == TIR_TC_UINT ? tir_int(r->c, s, s.bits >= 64 ? -1 : (int64_t)((1ull << s.bits) - 1))
-                                           : tir_int(r->c, s, -1);
+    tir_expr *m1 = tir_dtype_is_float(s) ? tir_float(r->c, s, -1.0) : tir_int(r->c, s, -1);
     return rv_expr(with_span(r, rd_bin_expr(r, TIR_MUL, e, m1), sp), sp);
   }
   /* ~b of a bool: TVM's bitwise_not on a bool, its logical negation */

@@ -1239,7 +1239,11 @@ static NOINLINE tir_stmt *aug_assignment(rd *r, TSNode n) {
 
 static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
   if (v.k == RV_ERR) return NULL;
-  if (v.k == RV_NONE) return NULL;
+  if (v.k == RV_NONE) { /* TVM: "value.defined()" */
+    tir_error(r->d, v.sp.line ? v.sp : sp, "T.evaluate(None): TVM refuses it (an Evaluate holds a value; write "
+              "T.evaluate(0) for a statement that does nothing)");
+    return NULL;
+  }
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return NULL;
   tir_stmt *s = tir_evaluate(r->c, e);
@@ -1252,6 +1256,7 @@ static tir_stmt *evaluate(rd *r, rval v, tir_span sp) {
  * statement, as TVM's parser reads it; T.evaluate(x) keeps it */
 static tir_stmt *evaluate_bare(rd *r, rval v, tir_span sp) {
   if (v.k == RV_EXPR && v.e && v.e->kind == TIR_VAR) return NULL;
+  if (v.k == RV_NONE) return NULL; /* a bare None: no statement, as TVM's parser reads it */
   return evaluate(r, v, sp);
 }
 
