@@ -156,6 +156,11 @@ bool tir_func_check_strides(const tir_func *f, const char *what, tir_diag *d);
  * false; true when there is none */
 bool tir_func_check_no_realize(const tir_func *f, const char *what, tir_diag *d);
 
+/* the three above in turn: what tirc reads and prints but does not lower,
+ * emit or run (the pass manager, the code generators and the interpreter
+ * ask this once per function) */
+bool tir_func_check_lowerable(const tir_func *f, const char *what, tir_diag *d);
+
 /* ---- accesses certainly executed out of bounds: a match_buffer region or
  * a slice_tensor box whose index is affine over constant loop ranges and
  * that runs unconditionally (no guard, predicate or possibly empty loop

@@ -110,3 +110,8 @@ bool tir_func_check_no_realize(const tir_func *f, const char *what, tir_diag *d)
             what, found->name ? found->name : "", f->name);
   return false;
 }
+
+bool tir_func_check_lowerable(const tir_func *f, const char *what, tir_diag *d) {
+  return tir_func_check_scalable(f, what, d) && tir_func_check_strides(f, what, d) &&
+         tir_func_check_no_realize(f, what, d);
+}

@@ -392,8 +392,7 @@ static bool step_cb(tir_visitor *v, const tir_stmt *s) {
 }
 
 bool cg_check_steps(const tir_func *f, tir_diag *d) {
-  if (!tir_func_check_scalable(f, "code generation", d) || !tir_func_check_strides(f, "code generation", d) ||
-          !tir_func_check_no_realize(f, "code generation", d))
+  if (!tir_func_check_lowerable(f, "code generation", d))
     return false;
   step_find sf = {0};
   tir_visitor v = {.stmt = step_cb, .user = &sf};

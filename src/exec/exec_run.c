@@ -320,8 +320,7 @@ void tir_exec_prog_free(tir_exec_prog *p) {
 }
 
 tir_exec_prog *tir_exec_compile(const tir_func *f, tir_diag *d) {
-  if (!tir_func_check_scalable(f, "the interpreter", d) || !tir_func_check_strides(f, "the interpreter", d) ||
-          !tir_func_check_no_realize(f, "the interpreter", d))
+  if (!tir_func_check_lowerable(f, "the interpreter", d))
     return NULL;
   tir_exec_prog *p = calloc(1, sizeof *p);
   if (!p) abort();

@@ -362,8 +362,7 @@ static tir_module *run(tir_pipeline *p, tir_ctx *c, const tir_module *m, const t
     char what[96];
     snprintf(what, sizeof what, "pass '%s'", p->passes[0]->name);
     for (int i = 0; i < m->nfuncs; i++)
-      if (!tir_func_check_scalable(m->funcs[i], what, d) || !tir_func_check_strides(m->funcs[i], what, d) ||
-          !tir_func_check_no_realize(m->funcs[i], what, d))
+      if (!tir_func_check_lowerable(m->funcs[i], what, d))
         return NULL;
   }
   tir_verify_exec *vx = NULL;
