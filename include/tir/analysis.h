@@ -161,6 +161,13 @@ bool tir_func_check_no_realize(const tir_func *f, const char *what, tir_diag *d)
  * ask this once per function) */
 bool tir_func_check_lowerable(const tir_func *f, const char *what, tir_diag *d);
 
+/* a warning of `what` for the first buffer of f with an allocated_addr
+ * (TVM 0.27's placement in a TIRx memory pool), which the code generators
+ * do not honour: each buffer is allocated on its own, as TVM's lowering
+ * outside TIRx's tile passes allocates it (the interpreter too, quietly:
+ * it checks passes, whose results that does not change) */
+void tir_func_warn_allocated_addr(const tir_func *f, const char *what, tir_diag *d);
+
 /* ---- accesses certainly executed out of bounds: a match_buffer region or
  * a slice_tensor box whose index is affine over constant loop ranges and
  * that runs unconditionally (no guard, predicate or possibly empty loop

@@ -358,6 +358,13 @@ struct tir_buffer {
    * so do tirc's: it never changes an address */
   tir_expr **layout;
   int nlayout;
+  /* TVM 0.27's allocated_addr (a TIRx memory pool's placement of the
+   * buffer: T.alloc_buffer(..., allocated_addr=[a, ...])): naddr exprs,
+   * compared, printed and kept by the passes as TVM's keep it; the code
+   * generators allocate the buffer on its own, as TVM's do outside TIRx's
+   * tile passes, with a warning (tir_func_warn_allocated_addr) */
+  tir_expr **addr;
+  int naddr;
   /* `B = A.view(shape)` in such a function: TVM gives B A's layout (where
    * T.decl_buffer(shape, data=A.data) has the default one): B's DeclBuffer
    * is printed back as A.view(shape); NULL otherwise */

@@ -115,3 +115,32 @@ bool tir_func_check_lowerable(const tir_func *f, const char *what, tir_diag *d) 
   return tir_func_check_scalable(f, what, d) && tir_func_check_strides(f, what, d) &&
          tir_func_check_no_realize(f, what, d);
 }
+
+/* ---- allocated_addr: kept, not honoured ---- */
+
+static bool aa_stmt(tir_visitor *v, const tir_stmt *s) {
+  const tir_buffer **found = v->user;
+  if (*found) return false;
+  if ((s->kind == TIR_ALLOC_BUFFER || s->kind == TIR_DECL_BUFFER) && s->u.decl.buf->naddr) *found = s->u.decl.buf;
+  if (s->kind == TIR_BLOCK_REALIZE) {
+    const tir_block *b = s->u.realize.block;
+    for (int i = 0; i < b->n_alloc && !*found; i++)
+      if (b->alloc_buffers[i]->naddr) *found = b->alloc_buffers[i];
+    for (int i = 0; i < b->n_match && !*found; i++)
+      if (b->match_buffers[i].buf->naddr) *found = b->match_buffers[i].buf;
+  }
+  return !*found;
+}
+
+void tir_func_warn_allocated_addr(const tir_func *f, const char *what, tir_diag *d) {
+  const tir_buffer *found = NULL;
+  for (int i = 0; i < f->nparams && f->buffer_map && !found; i++)
+    if (f->buffer_map[i] && f->buffer_map[i]->naddr) found = f->buffer_map[i];
+  tir_visitor v = {.stmt = aa_stmt, .user = &found};
+  if (!found && f->body) tir_visit_stmt(&v, f->body);
+  if (!found) return;
+  tir_warning(d, found->span.line ? found->span : f->span,
+              "%s: the allocated_addr of buffer '%s' (a place in a TIRx memory pool) is not honoured: each buffer "
+              "is allocated on its own, as TVM's lowering outside TIRx's tile passes allocates it",
+              what, found->name);
+}

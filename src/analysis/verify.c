@@ -337,6 +337,7 @@ static void check_buffer_decl(vstate *st, const tir_buffer *b) {
   for (int i = 0; i < b->ndim; i++) check_expr(st, b->shape[i]);
   for (int i = 0; i < b->nstrides; i++) check_expr(st, b->strides[i]);
   check_expr(st, b->elem_offset);
+  for (int i = 0; i < b->naddr; i++) check_expr(st, b->addr[i]);
   if (!tir_is_var(b->data)) verr(st, b->span, "buffer '%s' has no data variable", b->name);
 }
 

@@ -394,6 +394,7 @@ static bool step_cb(tir_visitor *v, const tir_stmt *s) {
 bool cg_check_steps(const tir_func *f, tir_diag *d) {
   if (!tir_func_check_lowerable(f, "code generation", d))
     return false;
+  tir_func_warn_allocated_addr(f, "code generation", d);
   step_find sf = {0};
   tir_visitor v = {.stmt = step_cb, .user = &sf};
   tir_visit_stmt(&v, f->body);

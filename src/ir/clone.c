@@ -230,6 +230,7 @@ static tir_buffer *buffer(cl *k, const tir_buffer *b) {
   n->shape = exprs(k, n->shape, n->ndim);
   n->strides = exprs(k, n->strides, n->nstrides);
   n->layout = exprs(k, n->layout, 2 * n->nlayout);
+  n->addr = exprs(k, n->addr, n->naddr);
   n->elem_offset = expr(k, n->elem_offset);
   n->scope = str(k, n->scope);
   n->axis_separators = arr(k, n->axis_separators, sizeof *n->axis_separators * (size_t)n->naxis_sep);

@@ -151,6 +151,8 @@ static void c_buffer(canon *c, const tir_buffer *b) {
   put(c, (uint64_t)b->layout_none);
   put(c, (uint64_t)b->nlayout);
   c_exprs(c, b->layout, 2 * b->nlayout);
+  put(c, (uint64_t)b->naddr);
+  c_exprs(c, b->addr, b->naddr);
   put(c, (uint64_t)(b->view_of != NULL));
 }
 

@@ -111,6 +111,7 @@ static tir_buffer *subst_buffer(tir_mutator *m, tir_buffer *b) {
   tir_expr **strides = subst_arr(m, b->strides, b->nstrides, &changed);
   tir_expr *off = tir_mutate_expr(m, b->elem_offset);
   tir_expr **layout = subst_arr(m, b->layout, 2 * b->nlayout, &changed);
+  tir_expr **addr = subst_arr(m, b->addr, b->naddr, &changed);
   tir_buffer *r = b;
   if (changed || data != b->data || off != b->elem_offset) {
     r = tir_buffer_copy(m->ctx, b);
@@ -119,6 +120,7 @@ static tir_buffer *subst_buffer(tir_mutator *m, tir_buffer *b) {
     r->strides = strides;
     r->elem_offset = off;
     r->layout = layout;
+    r->addr = addr;
   }
   remember(s, b, r);
   return r;

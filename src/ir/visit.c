@@ -19,6 +19,7 @@ static void visit_buffer(tir_visitor *v, const tir_buffer *b) {
   for (int i = 0; i < b->nstrides; i++) tir_visit_expr(v, b->strides[i]);
   tir_visit_expr(v, b->elem_offset);
   for (int i = 0; i < 2 * b->nlayout; i++) tir_visit_expr(v, b->layout[i]);
+  for (int i = 0; i < b->naddr; i++) tir_visit_expr(v, b->addr[i]);
 }
 
 static void visit_region(tir_visitor *v, const tir_buffer_region *r, const tir_stmt *owner) {

@@ -92,6 +92,8 @@ typedef struct {
   int nconds, capconds;
   const tir_block **blocks; /* enclosing blocks, for opaque accesses */
   int nblocks, capblocks;
+  int *blk_loops;           /* the loops around each of them */
+  int capblk_loops;
   tir_var_map subst;        /* let vars and block iter vars -> values */
   buf_info *infos;
   int ninfos, capinfos;
@@ -365,7 +367,7 @@ static void push_cond(compact_state *st, tir_expr *c) {
   st->conds[st->nconds++] = c;
 }
 
-static void plan(compact_state *st, buf_info *bi);
+static void plan(compact_state *st, buf_info *bi, const tir_stmt *own);
 static void collect_stmt(compact_state *st, const tir_stmt *s);
 
 /* buffer_dim_align entries [index, axis, factor, offset]: of a block, index
@@ -400,7 +402,9 @@ static void collect_block(compact_state *st, const tir_stmt *s) {
                     tir_block_binding(st->c, blk->iter_vars[i].var, tir_substitute_expr(st->c, s->u.realize.iter_values[i], &st->subst)));
     tir_analyzer_bind_range(st->a, blk->iter_vars[i].var, blk->iter_vars[i].dom.min, blk->iter_vars[i].dom.extent);
   }
+  GROW(st->blk_loops, st->nblocks, st->capblk_loops);
   GROW(st->blocks, st->nblocks, st->capblocks);
+  st->blk_loops[st->nblocks] = st->nloops;
   st->blocks[st->nblocks++] = blk;
   for (int i = 0; i < blk->n_alloc; i++) track(st, blk->alloc_buffers[i]);
   read_dim_aligns(st, blk);
@@ -410,7 +414,7 @@ static void collect_block(compact_state *st, const tir_stmt *s) {
   st->nblocks--;
   st->nconds = nconds;
   st->subst.n = nsubst;
-  for (int i = first; i < first + blk->n_alloc; i++) plan(st, &st->infos[i]);
+  for (int i = first; i < first + blk->n_alloc; i++) plan(st, &st->infos[i], s);
 }
 
 static void collect_stmt(compact_state *st, const tir_stmt *s) {
@@ -475,7 +479,7 @@ static void collect_stmt(compact_state *st, const tir_stmt *s) {
     int idx = st->ninfos - 1;
     read_dim_align_list(st, tir_av_get(s->u.decl.annotations, "buffer_dim_align"), NULL, s->u.decl.buf);
     collect_stmt(st, s->u.decl.body);
-    plan(st, &st->infos[idx]);
+    plan(st, &st->infos[idx], NULL);
     return;
   }
   case TIR_ATTR: {
@@ -513,18 +517,83 @@ static tir_expr *smin(compact_state *st, tir_expr *a, tir_expr *b) {
 static bool uses_loop_var_cb(tir_visitor *v, const tir_expr *e) {
   compact_state *st = ((void **)v->user)[0];
   bool *found = ((void **)v->user)[1];
+  int lim = *(int *)((void **)v->user)[2];
   if (e->kind == TIR_VAR)
-    for (int i = 0; i < st->nloops; i++)
+    for (int i = 0; i < lim; i++)
       if (st->loops[i].var == e) *found = true;
   return !*found;
 }
 
-static bool uses_loop_var(compact_state *st, const tir_expr *e) {
+/* e uses the var of one of the outermost lim loops */
+static bool uses_outer_loop_var(compact_state *st, const tir_expr *e, int lim) {
   bool found = false;
-  void *user[2] = {st, &found};
+  void *user[3] = {st, &found, &lim};
   tir_visitor v = {.expr = uses_loop_var_cb, .user = user};
   tir_visit_expr(&v, e);
   return found;
+}
+
+static bool uses_loop_var(compact_state *st, const tir_expr *e) { return uses_outer_loop_var(st, e, st->nloops); }
+
+/* iv's binding (its value over the loops) is one of the outermost lim
+ * loops' vars: iv names it in mins */
+static void invert_binding(compact_state *st, tir_var_map *inv, tir_expr *iv, tir_expr *binding, int lim) {
+  for (int i = 0; binding && binding->kind == TIR_VAR && i < lim; i++)
+    if (st->loops[i].var == binding && !tir_var_map_get(inv, binding)) tir_var_map_set(inv, binding, iv);
+}
+
+/* The box's mins are written over the loops' vars (a block's iter vars are
+ * replaced by their bindings while collecting), and the accesses they
+ * shift are inside the allocation.  Where that is inside a block with iter
+ * vars, no loop outside that block may be named there (TVM's
+ * well-formedness: B[vi - i] is not TVM's to read back): a loop var that is
+ * an iter var's whole binding becomes that iter var; false where another
+ * is left (the buffer keeps its shape) */
+static bool mins_in_block_scope(compact_state *st, const tir_stmt *own, tir_expr **mins, tir_expr **shape, int n) {
+  int lim = -1; /* the loops outside the innermost block with iter vars */
+  if (own && own->u.realize.block->n_iter > 0) lim = st->nloops;
+  for (int k = st->nblocks - 1; lim < 0 && k >= 0; k--)
+    if (st->blocks[k]->n_iter > 0) lim = st->blk_loops[k];
+  if (lim <= 0) return true;
+  bool outer = false;
+  for (int d = 0; d < n && !outer; d++)
+    outer = uses_outer_loop_var(st, mins[d], lim) || uses_outer_loop_var(st, shape[d], lim);
+  if (!outer) return true;
+  tir_var_map inv = {0};
+  struct { tir_expr *iv, *value; } *bind = NULL; /* the iter vars in scope and their bindings */
+  int nbind = 0, capbind = 0;
+  for (int k = st->nblocks; k >= 0; k--) { /* st->nblocks: the allocating block */
+    const tir_block *blk = k == st->nblocks ? (own ? own->u.realize.block : NULL) : st->blocks[k];
+    for (int i = 0; blk && i < blk->n_iter; i++) {
+      tir_expr *iv = blk->iter_vars[i].var, *value;
+      if (k == st->nblocks && i >= own->u.realize.n) break;
+      value = k == st->nblocks ? tir_substitute_expr(st->c, own->u.realize.iter_values[i], &st->subst)
+                               : tir_var_map_get(&st->subst, iv);
+      if (!value) continue;
+      invert_binding(st, &inv, iv, value, lim);
+      GROW(bind, nbind, capbind);
+      bind[nbind].iv = iv, bind[nbind].value = value;
+      nbind++;
+    }
+  }
+  bool ok = true;
+  for (int d = 0; d < n && ok; d++) {
+    if (inv.n) mins[d] = tir_substitute_expr(st->c, mins[d], &inv);
+    if (inv.n) shape[d] = tir_substitute_expr(st->c, shape[d], &inv);
+    /* a min that is an iter var's binding plus what names no outer loop
+     * (vi = i * 2 + j: i * 2 + j + 1 is vi + 1) */
+    for (int k = 0; k < nbind && uses_outer_loop_var(st, mins[d], lim); k++) {
+      if (!tir_dtype_eq(bind[k].value->dtype, mins[d]->dtype)) continue;
+      tir_expr *diff = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, mins[d], bind[k].value));
+      if (uses_outer_loop_var(st, diff, lim)) continue;
+      int64_t z;
+      mins[d] = tir_is_const_int(diff, &z) && z == 0 ? bind[k].iv : tir_binary(st->c, TIR_ADD, bind[k].iv, diff);
+    }
+    ok = !uses_outer_loop_var(st, mins[d], lim) && !uses_outer_loop_var(st, shape[d], lim);
+  }
+  tir_var_map_free(&inv);
+  free(bind);
+  return ok;
 }
 
 /* loads in e: of any buffer (any_load), else of buffers the function
@@ -681,7 +750,7 @@ static bool opaque_safe(const buf_info *bi, tir_expr *const *shape) {
   return !bi->opaque_bare || (b->ndim && tir_is_const_int(bi->mins[0], &z) && z == 0);
 }
 
-static void plan(compact_state *st, buf_info *bi) {
+static void plan(compact_state *st, buf_info *bi, const tir_stmt *own) {
   const tir_buffer *b = bi->buf;
   int n = b->ndim;
   tir_range *box = tir_alloc(st->c, sizeof *box * (size_t)(n ? n : 1));
@@ -701,6 +770,10 @@ static void plan(compact_state *st, buf_info *bi) {
       changed = true;
     shape[d] = r.extent;
     bi->mins[d] = r.min;
+  }
+  if (changed && !mins_in_block_scope(st, own, bi->mins, shape, n)) {
+    changed = false;
+    for (int d = 0; d < n; d++) shape[d] = b->shape[d], bi->mins[d] = tir_int(st->c, b->shape[d]->dtype, 0);
   }
   /* as TVM's: an allocation's explicit strides go (the compact layout, or
    * storage_align's) even where its shape stays */
@@ -811,6 +884,7 @@ static void free_state(compact_state *st) {
   free(st->loops);
   free(st->conds);
   free(st->blocks);
+  free(st->blk_loops);
   tir_var_map_free(&st->subst);
   ptr_set_free(&st->opaque_lets);
   bm_free(&st->by_buf);

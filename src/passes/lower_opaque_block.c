@@ -112,8 +112,9 @@ static tir_stmt *lower_for(tir_mutator *m, tir_stmt *s) {
 }
 
 /* what TVM 0.27's LowerOpaqueBlock puts on each AllocBuffer it makes:
- * {"buffer_allocated_addr": [], "buffer_data_alignment": <align>} (tirc's
- * buffers have no pre-allocated address, so the list is always empty) */
+ * {"buffer_allocated_addr": [<the buffer's allocated_addr>],
+ * "buffer_data_alignment": <align>} (the list empty where the buffer has
+ * none) */
 static tir_attr_val *dim_align_of(opaque_lower *st, const tir_expr *data) {
   for (int i = 0; i < st->naligns; i++)
     if (st->aligns[i].data == data) return st->aligns[i].list;
@@ -124,7 +125,12 @@ static tir_attr_val *alloc_annotations(opaque_lower *st, const tir_buffer *orig,
   tir_ctx *c = st->c;
   int align = buf->data_alignment > 0 ? buf->data_alignment : 64;
   const char *keys[] = {"buffer_allocated_addr", "buffer_data_alignment", "buffer_dim_align"};
-  tir_attr_val *items[] = {tir_av_list(c, NULL, 0), tir_av_expr(c, tir_int(c, TIR_INT64, align)),
+  tir_attr_val **addr = tir_alloc(c, sizeof *addr * (size_t)(buf->naddr ? buf->naddr : 1));
+  for (int i = 0; i < buf->naddr; i++) { /* TVM's IntImm of the address (T.int64(7), never a Python int) */
+    addr[i] = tir_av_expr(c, buf->addr[i]);
+    addr[i]->typed = true;
+  }
+  tir_attr_val *items[] = {tir_av_list(c, addr, buf->naddr), tir_av_expr(c, tir_int(c, TIR_INT64, align)),
                            dim_align_of(st, orig->data)};
   return tir_av_dict(c, keys, items, items[2] ? 3 : 2);
 }

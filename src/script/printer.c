@@ -324,6 +324,14 @@ static void pr_buffer_args(printer *p, const tir_buffer *b, buf_ctx ctx) {
     }
     pr_puts(&p->out, "])");
   }
+  if (b->naddr && tirx(p)) { /* TVM 0.27: one address bare, several as a list */
+    pr_puts(&p->out, b->naddr > 1 ? ", allocated_addr=[" : ", allocated_addr=");
+    for (int i = 0; i < b->naddr; i++) {
+      if (i) pr_puts(&p->out, ", ");
+      pr_expr(p, b->addr[i]);
+    }
+    if (b->naddr > 1) pr_puts(&p->out, "]");
+  }
 }
 
 /* takes back what was printed since start, as a malloc'd string */
@@ -1538,6 +1546,7 @@ static void scan_buffer_fields(tir_visitor *v, const tir_buffer *b) {
   for (int i = 0; i < b->ndim; i++) tir_visit_expr(v, b->shape[i]);
   for (int i = 0; i < b->nstrides; i++) tir_visit_expr(v, b->strides[i]);
   tir_visit_expr(v, b->elem_offset);
+  for (int i = 0; i < b->naddr; i++) tir_visit_expr(v, b->addr[i]);
 }
 
 static bool scan_expr_load(tir_visitor *v, const tir_expr *e) {

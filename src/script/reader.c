@@ -773,7 +773,7 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
         if (v.k == RV_ERR || (a.npos > 1 && a.pos[1].k == RV_ERR)) return false;
       }
       a.sp = rd_span(t);
-      tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, r->tirx);
+      tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, "Buffer");
       if (!b) return false;
       fn->params[i] = tir_var(r->c, name, TIR_HANDLE);
       fn->bufmap[i] = b;

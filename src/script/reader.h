@@ -501,7 +501,15 @@ rval rd_eval_call(rd *r, TSNode n);
 bool rd_is_known_t_name(rd *r, const char *name);
 
 /* ---- reader_block.c ---- */
-tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset);
+/* form: the function that declares it ("Buffer", "alloc_buffer",
+ * "decl_buffer", "alloc_local", "alloc_shared", "match_buffer",
+ * "sblock_alloc_buffer"; the old dialect's "alloc_buffer" in a block) */
+tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, const char *form);
+/* a buffer function's arguments as Python binds them (idempotent): past
+ * offset_factor a positional argument becomes the keyword it names; more
+ * positional arguments than the function has, or a keyword naming one
+ * given by position, are refused */
+bool rd_buffer_args(rd *r, const char *form, rd_args *a);
 bool rd_py_keyword(const char *n);
 void rd_predeclare_shape_names(rd *r, TSNode arglist);
 bool rd_store_kind_ok(rd *r, rval v, tir_dtype t, const char *buf);

@@ -370,18 +370,129 @@ static tir_expr *byte_offset_elems(rd *r, rval bv, tir_dtype dt, const char *nam
                     tir_int(r->c, e->dtype, bits));
 }
 
+/* the parameters of a buffer function, in order (NULL-ended) */
+static const char *const *buffer_params(rd *r, const char *form) {
+  /* the old dialect's (TVM before 0.27): no byte_offset, layout or
+   * allocated_addr; buffer_type and axis_separators last */
+  static const char *const OLD[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope", "align",
+                                    "offset_factor", "buffer_type", "axis_separators", NULL};
+  static const char *const OLD_MATCH[] = {"param", "shape", "dtype", "data", "strides", "elem_offset", "scope",
+                                          "align", "offset_factor", "buffer_type", "axis_separators", NULL};
+  if (!r->tirx) return !strcmp(form, "match_buffer") ? OLD_MATCH : OLD;
+  return rd_tvm_params(form); /* TVM 0.27's, from its Python signatures */
+}
+
+bool rd_buffer_args(rd *r, const char *form, rd_args *a) {
+  const char *const *ps = buffer_params(r, form);
+  if (!ps) return true;
+  int n = 0, keep = -1; /* keep: the positions tirc reads by position (through offset_factor) */
+  for (; ps[n]; n++)
+    if (!strcmp(ps[n], "offset_factor")) keep = n + 1;
+  if (keep < 0) keep = n; /* T.alloc_local / T.alloc_shared: keyword-only from scope on */
+  if (a->npos > n) {
+    tir_error(r->d, a->pos[n].sp, "T.%s takes at most %d positional arguments (%d given)", form, n, a->npos);
+    return false;
+  }
+  for (int k = 0; k < a->nkw; k++)
+    for (int i = 0; i < a->npos; i++)
+      if (!strcmp(a->kw[k], ps[i])) {
+        tir_error(r->d, a->kwsp[k], "T.%s got multiple values for argument '%s'", form, ps[i]);
+        return false;
+      }
+  if (a->npos <= keep) return true;
+  int m = a->npos - keep;
+  const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a->nkw + m));
+  rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a->nkw + m));
+  tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a->nkw + m));
+  for (int i = 0; i < a->nkw; i++) kw[i] = a->kw[i], kwv[i] = a->kwv[i], kwsp[i] = a->kwsp[i];
+  for (int i = 0; i < m; i++) {
+    kw[a->nkw + i] = ps[keep + i];
+    kwv[a->nkw + i] = a->pos[keep + i];
+    kwsp[a->nkw + i] = a->pos[keep + i].sp;
+  }
+  a->kw = kw, a->kwv = kwv, a->kwsp = kwsp;
+  a->nkw += m;
+  a->npos = keep;
+  return true;
+}
+
+/* TVM 0.27's standard scopes, where its DeclBuffer and SBlock allocations
+ * refuse an allocated_addr */
+static bool addr_standard_scope(const char *scope) {
+  return !*scope || !strcmp(scope, "global") || !strcmp(scope, "shared") || !strcmp(scope, "shared.dyn") ||
+         !strcmp(scope, "local");
+}
+
+/* allocated_addr=: one expr or a list of them (None or [] for none), as
+ * TVM's buffer() makes them; its scope rules (TVM's DeclBuffer and
+ * SBlock builders) checked */
+static bool allocated_addr(rd *r, tir_buffer *b, rd_args *a, const char *form) {
+  rval *v = rd_kwarg(a, "allocated_addr");
+  if (!v || v->k == RV_NONE) {
+    if (!strcmp(form, "decl_buffer") && !strcmp(b->scope, "tmem")) goto tmem;
+    return true;
+  }
+  const char *scope = b->scope;
+  bool decl = !strcmp(form, "decl_buffer");
+  if (decl && v->k == RV_TUPLE) { /* its C++ builder takes one PrimExpr */
+    tir_error(r->d, v->sp, "T.decl_buffer's allocated_addr is one expression, not a list");
+    return false;
+  }
+  if ((decl || !strcmp(form, "sblock_alloc_buffer")) && addr_standard_scope(scope)) {
+    tir_error(r->d, v->sp, "for `%s` scope, T.%s does not accept `allocated_addr`", *scope ? scope : "global",
+              decl ? "decl_buffer" : "alloc_buffer");
+    return false;
+  }
+  if (decl && !strcmp(scope, "tmem")) goto tmem;
+  if (decl) {
+    rval *da = rd_arg(a, 2, "data"), *eo = rd_arg(a, 4, "elem_offset"), *bo = rd_arg(a, 5, "byte_offset");
+    if ((da && da->k != RV_NONE) || (eo && eo->k != RV_NONE) || (bo && bo->k != RV_NONE) || b->offset_factor) {
+      tir_error(r->d, v->sp, "`allocated_addr` can only be used with `data`, `elem_offset`, and `offset_factor` "
+                             "undefined");
+      return false;
+    }
+  }
+  int n = v->k == RV_TUPLE ? v->n : 1;
+  const rval *it = v->k == RV_TUPLE ? v->items : v;
+  if (n == 0) return true;
+  b->addr = tir_alloc(r->c, sizeof *b->addr * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (it[i].k == RV_STR || it[i].k == RV_BUFFER || it[i].k == RV_TUPLE || it[i].k == RV_NONE) {
+      tir_error(r->d, it[i].sp, "allocated_addr expects expressions (an address each)");
+      return false;
+    }
+    if (!(b->addr[i] = rd_as_expr(r, it[i]))) return false;
+  }
+  b->naddr = n;
+  return true;
+tmem:
+  tir_error(r->d, v ? v->sp : a->sp,
+            "T.decl_buffer in scope \"tmem\" (TIRx's tensor memory, declared at an allocated_addr) is not supported "
+            "by tirc");
+  return false;
+}
+
 /* shape, dtype, data, strides, elem_offset, scope, align, offset_factor,
  * from positional index shape_pos on (or by keyword) */
-tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, bool byte_offset) {
+tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_pos, const char *form) {
+  if (!rd_buffer_args(r, form, a)) return NULL;
   /* TVM 0.27's T.Buffer / T.alloc_buffer / T.decl_buffer / T.alloc_local
    * take byte_offset after elem_offset, before scope, align and
    * offset_factor; T.match_buffer, T.sblock_alloc_buffer and the old
    * dialect's forms have none there */
-  int bo = byte_offset ? 1 : 0;
+  int bo = r->tirx && strcmp(form, "match_buffer") && strcmp(form, "sblock_alloc_buffer") ? 1 : 0;
   static const char *const known[] = {"shape", "dtype", "data", "strides", "elem_offset", "scope",
                                       "align", "offset_factor", "buffer_type", "axis_separators",
-                                      "layout", "byte_offset", NULL};
+                                      "layout", "byte_offset", "allocated_addr", NULL};
   int bad = rd_unknown_kwarg(a, known);
+  const char *const *ps = buffer_params(r, form);
+  /* T.alloc_local / T.alloc_shared take it as a keyword (alloc_buffer's) */
+  bool has_addr = r->tirx && (!strcmp(form, "alloc_local") || !strcmp(form, "alloc_shared"));
+  for (int i = 0; ps && ps[i]; i++) has_addr |= !strcmp(ps[i], "allocated_addr");
+  if (bad < 0 && !has_addr) { /* T.Buffer, T.match_buffer and the old dialect take none */
+    for (int i = 0; i < a->nkw && bad < 0; i++)
+      if (!strcmp(a->kw[i], "allocated_addr")) bad = i;
+  }
   if (bad >= 0) {
     tir_error(r->d, a->kwsp[bad], "unknown buffer argument '%s'", a->kw[bad]);
     return NULL;
@@ -484,6 +595,7 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
                                  factor, data);
   if (data && da && da->via && da->via->data == data) b->data_named = da->via;
   b->span = a->sp;
+  if (!allocated_addr(r, b, a, form)) return NULL;
   /* layout=None matters only where buffers have a layout by default: a
    * tirx function without s_tir, where the default is T.TileLayout(T.S[shape])
    * (TVM's _get_layout); T.TileLayout(T.S[...]) other than that is kept */
@@ -848,7 +960,7 @@ static tir_buffer *match_param(rd *r, const char *name, rd_args *a) {
         tir_error(r->d, src->sp, "parameter '%s' is already matched to buffer '%s'", p->u.var.name, fn->bufmap[i]->name);
         return NULL;
       }
-      tir_buffer *b = rd_buffer_from_args(r, name, a, 1, false);
+      tir_buffer *b = rd_buffer_from_args(r, name, a, 1, "match_buffer");
       if (b) fn->bufmap[i] = b;
       return b;
     }
@@ -904,7 +1016,7 @@ static tir_buffer *match_region(rd *r, const char *name, rd_args *a) {
   tir_match_buffer m = {.span = a->sp};
   if (!rd_as_region(r, a->pos[0], &m.src)) return NULL;
   m.span = a->pos[0].sp;
-  tir_buffer *b = rd_buffer_from_args(r, name, a, 1, false);
+  tir_buffer *b = rd_buffer_from_args(r, name, a, 1, "match_buffer");
   if (!b || !match_fits(r, b, &m.src, a->pos[0].sp)) return NULL;
   m.buf = b;
   rd_block *blk = r->blk;
@@ -1087,7 +1199,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
     }
     b = region ? match_region(r, names[0], &a) : match_param(r, names[0], &a);
   } else {
-    b = rd_buffer_from_args(r, names[0], &a, 0, false);
+    b = rd_buffer_from_args(r, names[0], &a, 0, tn);
     if (b) add_alloc(r, r->blk ? r->blk : &r->fn->root, b);
   }
   if (!b) {

@@ -423,7 +423,7 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
     return body ? tir_allocate(r->c, v, t, ext, ex->n, scope, body) : NULL;
   }
   tir_attr_val *annots = NULL;
-  if (!take_annotations(r, &a, &annots)) return alloc_failed(r, name);
+  if (!rd_buffer_args(r, tn, &a) || !take_annotations(r, &a, &annots)) return alloc_failed(r, name);
   /* TVM 0.27 prints a statement-level local / shared AllocBuffer as
    * T.alloc_local / T.alloc_shared(shape, dtype): an alloc_buffer in that scope */
   bool scoped = !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared");
@@ -440,7 +440,7 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
   }
   r->decl_data_ok = !strcmp(tn, "decl_buffer");
   r->decl_data_value = NULL;
-  tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, r->tirx);
+  tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, tn);
   tir_expr *data_value = r->decl_data_value;
   r->decl_data_ok = false, r->decl_data_value = NULL;
   if (!b) return alloc_failed(r, name);
