@@ -320,7 +320,7 @@ static bool decorator_is(rd *r, TSNode dec, const char *tname, TSNode *call) {
 /* @I.ir_module(check_well_formed=B): TVM's ir_module takes that keyword only */
 static bool module_flags(rd *r, TSNode call, tir_module *m) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  if (!rd_eval_call_args(r, call, &a)) return false;
   if (a.npos) {
     tir_error(r->d, rd_span(call), "@I.ir_module takes keyword arguments only (check_well_formed=...)");
     return false;
@@ -345,7 +345,7 @@ static bool module_flags(rd *r, TSNode call, tir_module *m) {
 static bool prim_func_flags(rd *r, TSNode call, rd_func *fn) {
   if (ts_node_is_null(call)) return true;
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  if (!rd_eval_call_args(r, call, &a)) return false;
   for (int i = 0; i < a.nkw; i++) {
     const char *k = a.kw[i];
     rval v = a.kwv[i];
@@ -762,7 +762,7 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       rd_args a;
       if (is_call) {
         rd_predeclare_shape_names(r, rd_field(t, "arguments"));
-        if (!rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+        if (!rd_eval_call_args(r, t, &a)) return false;
       } else {
         memset(&a, 0, sizeof a);
         rval v = rd_eval(r, rd_child(t, 1));
@@ -787,7 +787,7 @@ static bool param(rd *r, rd_func *fn, const char *name, TSNode type, tir_span sp
       /* T.handle("float32", "global"), T.Ptr("float32"), T.ptr("float32"), T.Ptr[T.float32, "shared"],
        * T.buffer_var("float32") (TVM's deprecated spellings of T.handle): a typed pointer */
       rd_args a;
-      if (is_call && !rd_eval_args(r, rd_field(t, "arguments"), &a)) return false;
+      if (is_call && !rd_eval_call_args(r, t, &a)) return false;
       if (!is_call) {
         uint32_t n = rd_child_count(t);
         memset(&a, 0, sizeof a);
@@ -988,7 +988,7 @@ static void macro_def_as(rd *r, TSNode def, TSNode call, bool hygienic, bool top
     rd_args a;
     int mark = r->nsyms;
     if (top) rd_push_globals(r, r->nglobals); /* @T.macro(hygienic=H): the module's names (a body's are in scope) */
-    bool ok = rd_eval_args(r, rd_field(call, "arguments"), &a);
+    bool ok = rd_eval_call_args(r, call, &a);
     rd_pop_syms(r, mark);
     if (!ok) return;
     for (int i = 0; i < a.nkw; i++)
@@ -1251,7 +1251,7 @@ static bool module_dict_stmt(rd *r, TSNode s, const char *name, tir_attr_val **s
     }
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  if (!rd_eval_call_args(r, call, &a)) return true;
   bool ok = a.npos == 1 && !a.nkw && a.pos[0].k == RV_DICT;
   for (int i = 0; ok && infos && i < a.pos[0].n; i++) {
     rval *l = &a.pos[0].items[i];

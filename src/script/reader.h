@@ -462,6 +462,8 @@ typedef struct rd_args {
   rval *pos; int npos;
   const char **kw; rval *kwv; tir_span *kwsp; int nkw;
   tir_span sp; /* the call */
+  bool span_none; /* span=None was given (and dropped): where, span_sp */
+  tir_span span_sp;
 } rd_args;
 /* T.ptx["text"](args) (reader_call.c) */
 rval rd_ptx_text_call(rd *r, const char *text, tir_span sp, rd_args *a);
@@ -492,6 +494,25 @@ int rd_arg_nodes(rd *r, TSNode args, const char *const *names, int m, TSNode *ou
 /* TVM 0.27's positional parameter names of the script function fn
  * (T.exp: {"x"}), NULL-terminated, or NULL (tvm_signatures.c, generated) */
 const char *const *rd_tvm_params(const char *fn);
+/* a script function's whole Python signature (tvm_signatures.c, generated) */
+typedef struct {
+  const char *fn;
+  const char *pos;    /* positional parameter names, comma-separated */
+  int npos;
+  int varargs, varkw; /* takes *args, **kwargs */
+  const char *kwonly; /* keyword-only parameter names, comma-separated */
+  int dtype_kw;       /* TVM's op wrapper: dtype= dropped (1), or the first positional argument (2) */
+} rd_tvm_signature;
+const rd_tvm_signature *rd_tvm_signature_of(const char *fn);
+/* a's arguments checked against TVM 0.27's Python signature of T.fn (as
+ * written, before any keyword is taken by position): more positional
+ * arguments than it has, a keyword it does not take, or one naming a
+ * parameter given by position is an error, as Python refuses the call
+ * (true where fn has no known signature, or in the old dialect) */
+bool rd_check_tvm_call(rd *r, const char *fn, const rd_args *a);
+/* rd_eval_args of call's arguments, then rd_check_tvm_call of the T.*
+ * function it calls, if any */
+bool rd_eval_call_args(rd *r, TSNode call, rd_args *a);
 rval *rd_arg(rd_args *a, int i, const char *name);
 /* the index of a's first keyword not among `known` (NULL-ended), or -1 */
 int rd_unknown_kwarg(const rd_args *a, const char *const *known);

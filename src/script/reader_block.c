@@ -502,6 +502,29 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
     tir_error(r->d, a->sp, "buffer '%s' needs a shape", name);
     return NULL;
   }
+  if (r->tirx) { /* the types TVM 0.27's buffer builders take (its FFI refuses the rest) */
+    static const char *const strs[] = {"dtype", "scope", NULL}, *const ints[] = {"align", "offset_factor", NULL};
+    int base[] = {1, 5 + bo};
+    for (int k = 0; strs[k]; k++) {
+      rval *v = rd_arg(a, shape_pos + base[k], strs[k]);
+      if (v && v->k == RV_NONE) {
+        tir_error(r->d, v->sp, "buffer '%s': %s must be a string, not None", name, strs[k]);
+        return NULL;
+      }
+    }
+    for (int k = 0; ints[k]; k++) {
+      rval *v = rd_arg(a, shape_pos + 6 + bo + k, ints[k]);
+      if (v && v->k != RV_INT && v->k != RV_BOOL && v->k != RV_ERR) {
+        tir_error(r->d, v->sp, "buffer '%s': %s must be a Python int", name, ints[k]);
+        return NULL;
+      }
+    }
+    rval *eo = rd_arg(a, shape_pos + 4, "elem_offset");
+    if (eo && eo->k == RV_STR) { /* strides may name a var by a string; elem_offset may not */
+      tir_error(r->d, eo->sp, "buffer '%s': elem_offset must be an expression, not a string", name);
+      return NULL;
+    }
+  }
   tir_expr **shape;
   int ndim;
   rval *eo = rd_arg(a, shape_pos + 4, "elem_offset");
@@ -823,7 +846,7 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
    * default), as TVM's T.axis.* give it; the binding stays as written (a
    * pass that substitutes it for the var converts it) */
   tir_dtype dt = TIR_INT32;
-  rval *dv = rd_kwarg(a, "dtype");
+  rval *dv = rd_arg(a, 2, "dtype"); /* by position too, as Python binds it */
   if (dv && !rd_parse_dtype(r, *dv, &dt)) return false;
   if (!tir_dtype_is_int(dt) || dt.lanes != 1) {
     tir_error(r->d, dv->sp, "T.axis.%s dtype must be a scalar integer type", kind);
@@ -878,7 +901,11 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
 /* vi, *vs = T.axis.remap("SSS", [i, j, k]): vs the list of the iter vars
  * it takes, named vs_0, vs_1 as TVM names them (those names bind nothing) */
 static bool axis_remap(rd *r, rd_args *a, const char **names, tir_span *sps, int n, int star) {
-  rval *kinds = rd_arg(a, 0, "kinds"), *binds = rd_arg(a, 1, "bindings");
+  rval *kinds = rd_arg(a, 0, "kinds"), *binds = rd_arg(a, 1, "bindings"), *dv = rd_arg(a, 2, "dtype");
+  tir_dtype ignored;
+  /* TVM's AxisRemap takes a dtype and gives each var its loop's: one that
+   * is no dtype (None, "x") is refused as TVM refuses it */
+  if (dv && !rd_parse_dtype(r, *dv, &ignored)) return false;
   const char *k = kinds ? rd_as_str(r, *kinds, "T.axis.remap kinds") : NULL;
   if (!k) return false;
   if (!binds || binds->k != RV_TUPLE) {
@@ -1092,7 +1119,7 @@ static bool axis_tuple(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = rd_child(right, i);
     r->axis_args = true;
-    ok = rd_eval_args(r, rd_field(c, "arguments"), &a[i]) && ok;
+    ok = rd_eval_call_args(r, c, &a[i]) && ok;
     r->axis_args = false;
     a[i].sp = call_span(c);
   }
@@ -1154,7 +1181,7 @@ static bool frame_assign(rd *r, TSNode stmt, TSNode asg, bool *failed) {
   rd_args a;
   r->axis_args = is_axis;
   r->region_args = is_match; /* T.match_buffer(A[vi], ...) of a 2-D A: A[vi, 0:n], as TVM reads it */
-  bool evaluated = rd_eval_args(r, rd_field(right, "arguments"), &a);
+  bool evaluated = rd_eval_call_args(r, right, &a);
   r->axis_args = false;
   r->region_args = false;
   if (!evaluated) return *failed = true;
@@ -1224,7 +1251,7 @@ static bool frame_call(rd *r, TSNode stmt, TSNode call, bool *failed) {
   }
   rd_args a;
   r->region_args = !strcmp(tn, "reads") || !strcmp(tn, "writes");
-  bool evaluated = rd_eval_args(r, rd_field(call, "arguments"), &a);
+  bool evaluated = rd_eval_call_args(r, call, &a);
   r->region_args = false;
   if (!evaluated) return *failed = true;
   a.sp = rd_span(call);
@@ -1335,7 +1362,7 @@ static tir_stmt *finish_block(rd *r, rd_block *b, tir_stmt *body) {
 
 tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   a.sp = rd_span(call);
   const char *name = "";
   bool no_realize = false;

@@ -161,6 +161,61 @@ rval rd_splat_value(rd *r, TSNode c, bool dict) {
   return v;
 }
 
+/* the index of name in the comma-separated list csv, or -1 */
+static int csv_index(const char *csv, const char *name) {
+  size_t n = strlen(name);
+  int i = 0;
+  for (const char *p = csv; *p; i++) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && !strncmp(p, name, n)) return i;
+    if (!e) break;
+    p = e + 1;
+  }
+  return -1;
+}
+
+bool rd_check_tvm_call(rd *r, const char *fn, const rd_args *a) {
+  if (!r->tirx || !fn) return true;
+  const rd_tvm_signature *s = rd_tvm_signature_of(fn);
+  if (!s) return true;
+  bool forward = false; /* TVM's _dtype_forward: dtype= is the first positional argument */
+  for (int k = 0; k < a->nkw; k++) forward |= s->dtype_kw == 2 && !strcmp(a->kw[k], "dtype");
+  int given = a->npos + (forward ? 1 : 0);
+  if (!s->varargs && given > s->npos) {
+    int at = s->npos - (forward ? 1 : 0);
+    tir_error(r->d, at >= 0 && at < a->npos ? a->pos[at].sp : a->sp,
+              "T.%s takes at most %d positional argument%s (%d given)", fn, s->npos, s->npos == 1 ? "" : "s", given);
+    return false;
+  }
+  if (a->span_none && csv_index(s->pos, "span") < 0 && csv_index(s->kwonly, "span") < 0 && !s->varkw) {
+    tir_error(r->d, a->span_sp, "T.%s takes no keyword argument 'span'", fn);
+    return false;
+  }
+  for (int k = 0; k < a->nkw; k++) {
+    const char *kw = a->kw[k];
+    if (s->dtype_kw && !strcmp(kw, "dtype")) continue; /* dropped, or taken first */
+    int i = csv_index(s->pos, kw);
+    if (i >= 0 && i < given) {
+      tir_error(r->d, a->kwsp[k], "T.%s got multiple values for argument '%s'", fn, kw);
+      return false;
+    }
+    if (i >= 0 || csv_index(s->kwonly, kw) >= 0 || s->varkw) continue;
+    if ((!strcmp(kw, "axis_separators") || !strcmp(kw, "buffer_type")) &&
+        csv_index("Buffer,alloc_buffer,decl_buffer,match_buffer,sblock_alloc_buffer,alloc_shared,alloc_local", fn) >= 0)
+      continue; /* the old dialect's keywords: refused by the buffer reader, naming the dialect */
+    tir_error(r->d, a->kwsp[k], "T.%s takes no keyword argument '%s'", fn, kw);
+    return false;
+  }
+  return true;
+}
+
+bool rd_eval_call_args(rd *r, TSNode call, rd_args *a) {
+  if (!rd_eval_args(r, rd_field(call, "arguments"), a)) return false;
+  if (!r->tirx) return true;
+  return rd_check_tvm_call(r, rd_t_name(r, rd_field(call, "function")), a);
+}
+
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
   memset(a, 0, sizeof *a);
   a->sp = rd_span(al);
@@ -212,7 +267,10 @@ bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
       ok = ok && v.k != RV_ERR;
       /* span=None: TVM's ops, constructors and builders take a source span
        * and ignore None (tirc keeps its own spans) */
-      if (v.k == RV_NONE && !strcmp(a->kw[a->nkw], "span")) continue;
+      if (v.k == RV_NONE && !strcmp(a->kw[a->nkw], "span")) {
+        a->span_none = true, a->span_sp = a->kwsp[a->nkw];
+        continue;
+      }
       a->kwv[a->nkw++] = v;
     } else if (rd_is(c, "list_splat")) {
       for (int k = 0; k < spl[i].n; k++) a->pos[a->npos++] = spl[i].items[k];
@@ -1889,7 +1947,7 @@ static bool py_builtin(rd *r, const char *name, TSNode call, rval *out) {
     *out = v;
     return true;
   }
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  if (!rd_eval_call_args(r, call, &a)) return true;
   a.sp = rd_span(call);
   if (!strcmp(name, "dict")) {
     if (a.npos) {
@@ -2477,7 +2535,7 @@ static rval global_call(rd *r, TSNode n) {
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return rv_err();
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  if (!rd_eval_call_args(r, n, &a)) return rv_err();
   if (a.nkw) {
     tir_error(r->d, a.kwsp[0], "%s.%s takes no keyword arguments", r->cls_name, name);
     return rv_err();
@@ -2546,7 +2604,7 @@ static bool two_vars(const tir_expr *e, const tir_expr **first) {
  * with axis separators is refused) */
 static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  if (!rd_eval_call_args(r, n, &a)) return rv_err();
   a.sp = rd_span(n);
   if (!strcmp(m, "scope")) {
     if (a.npos || a.nkw) {
@@ -2609,7 +2667,7 @@ static rval buffer_method(rd *r, tir_buffer *b, const char *m, TSNode n) {
  * does not read, and tirc prints it A.elem_offset_of([i, j]) */
 static rval offset_of_call(rd *r, tir_buffer *b, const char *m, TSNode n) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(n, "arguments"), &a)) return rv_err();
+  if (!rd_eval_call_args(r, n, &a)) return rv_err();
   a.sp = rd_span(n);
   rval *ix = rd_arg(&a, 0, "indices"), *inner = rd_arg(&a, 1, "inner");
   int want = 1 + (inner != NULL);
@@ -2689,17 +2747,17 @@ rval rd_eval_call(rd *r, TSNode n) {
       tir_error(r->d, t.sp, "T.ptx[...] expects PTX text (\"st.weak.shared::cta.b32\")");
       return rv_err();
     }
-    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    ok = rd_eval_call_args(r, n, &a);
     a.sp = rd_span(n);
     return ok ? rd_ptx_text_call(r, t.s, t.sp, &a) : rv_err();
   }
   if (!tn && rd_is_i_name(r, fn, "vdevice")) {
-    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    ok = rd_eval_call_args(r, n, &a);
     a.sp = rd_span(n);
     return ok ? vdevice_call(r, &a) : rv_err();
   }
   if (tn) {
-    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    ok = rd_eval_call_args(r, n, &a);
     a.sp = rd_span(n);
     if (!ok) return rv_err();
     if (!strcmp(tn, "ptr_byte_offset")) return ptr_byte_offset(r, &a); /* its keywords its own */
@@ -2724,7 +2782,7 @@ rval rd_eval_call(rd *r, TSNode n) {
     if (obj.k == RV_ERR) return obj;
     const char *m = rd_text(r, rd_field(fn, "attribute"));
     if (obj.k == RV_BUFFER && !strcmp(m, "vload")) {
-      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      ok = rd_eval_call_args(r, n, &a);
       a.sp = rd_span(n);
       if (!ok) return rv_err();
       rval *ix = rd_arg(&a, 0, "begin"), *dt = rd_arg(&a, 1, "dtype");
@@ -2738,12 +2796,12 @@ rval rd_eval_call(rd *r, TSNode n) {
       return ld ? rv_expr(ld, a.sp) : rv_err();
     }
     if (obj.k == RV_BUFFER && !strcmp(m, "access_ptr")) {
-      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      ok = rd_eval_call_args(r, n, &a);
       a.sp = rd_span(n);
       return ok ? access_ptr(r, obj.buf, &a) : rv_err();
     }
     if (obj.k == RV_EXPR && !strcmp(m, "astype")) { /* x.astype(dtype): TVM's cast, as T.cast(x, dtype) */
-      ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+      ok = rd_eval_call_args(r, n, &a);
       a.sp = rd_span(n);
       if (!ok) return rv_err();
       rval *dt = rd_arg(&a, 0, "dtype"); /* x.astype("int32") or x.astype(dtype="int32") */
@@ -2766,7 +2824,7 @@ rval rd_eval_call(rd *r, TSNode n) {
   if (rd_is(fn, "identifier") && !rd_lookup(r, rd_text(r, fn)) &&
       (!strcmp(rd_text(r, fn), "max") || !strcmp(rd_text(r, fn), "min"))) {
     /* Python's max and min of Python numbers (TVM evaluates them in Python) */
-    ok = rd_eval_args(r, rd_field(n, "arguments"), &a);
+    ok = rd_eval_call_args(r, n, &a);
     a.sp = rd_span(n);
     if (!ok) return rv_err();
     if (a.npos == 1 && !a.nkw && a.pos[0].k == RV_TUPLE && a.pos[0].n >= 1) { /* max(t), max(x for x in t) */

@@ -1597,7 +1597,7 @@ bool rd_iter_items(rd *r, TSNode it, rval **items, int *n) {
   TSNode fn = rd_is(it, "call") ? rd_field(it, "function") : (TSNode){0};
   if (!ts_node_is_null(fn) && rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range") && !rd_lookup(r, "range")) {
     rd_args a;
-    if (!rd_eval_args(r, rd_field(it, "arguments"), &a)) return false;
+    if (!rd_eval_call_args(r, it, &a)) return false;
     int64_t b[3] = {0, 0, 1};
     if (a.nkw || a.npos < 1 || a.npos > 3) {
       tir_error(r->d, rd_span(it), "range expects 1 to 3 Python ints here");

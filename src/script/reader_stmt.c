@@ -224,7 +224,7 @@ static tir_stmt *store(rd *r, TSNode lhs, rval value, const char *aug, tir_span 
 static tir_stmt *buffer_store_call(rd *r, TSNode call) {
   rd_args a;
   tir_span sp = rd_span(call);
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   rval *b = rd_arg(&a, 0, "buffer"), *v = rd_arg(&a, 1, "value"), *ix = rd_arg(&a, 2, "indices");
   if (!b || !v || !ix || a.npos + a.nkw != 3) {
     tir_error(r->d, sp, "T.buffer_store expects (buffer, value, indices)");
@@ -246,7 +246,7 @@ static tir_stmt *buffer_store_call(rd *r, TSNode call) {
 static tir_stmt *static_assert_call(rd *r, TSNode call) {
   rd_args a;
   tir_span sp = rd_span(call);
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   rval *c = rd_arg(&a, 0, "x"), *m = rd_arg(&a, 1, "message");
   if (!c || a.npos + a.nkw != 1 + (m != NULL) || (m && m->k != RV_STR)) {
     tir_error(r->d, sp, "T.static_assert expects (condition, message)");
@@ -271,7 +271,7 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
   bool is_handle = !strcmp(tn, "handle");
   if (!strcmp(tn, "var")) { /* n = T.var("int32"): as n = T.int32() */
     rd_args a;
-    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+    if (!rd_eval_call_args(r, call, &a)) return true;
     a.sp = rd_span(call);
     /* T.var(dtype, name=""): TVM's name hint; the var is printed by the
      * name it is assigned to, as names are not part of the program */
@@ -296,7 +296,7 @@ static bool var_decl(rd *r, const char *name, TSNode call, tir_span sp) {
     return true;
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return true;
+  if (!rd_eval_call_args(r, call, &a)) return true;
   if (a.npos != 0 && !is_handle) return false;
   if (!rd_fresh(r, name, sp)) return true;
   rval *sz = rd_kwarg(&a, "is_size_var");
@@ -356,7 +356,7 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
 static tir_stmt *alloc_like(rd *r, const char *tn, const char *name, TSNode call, TSNode list, uint32_t idx,
                             bool *rest_used) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return alloc_failed(r, name);
+  if (!rd_eval_call_args(r, call, &a)) return alloc_failed(r, name);
   a.sp = rd_span(call);
   return alloc_from_args(r, tn, name, a, list, idx, rest_used);
 }
@@ -806,7 +806,7 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
 static tir_stmt *bind(rd *r, const char *name, TSNode call, TSNode list, uint32_t idx, bool *rest_used,
                       tir_span sp) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   a.sp = rd_span(call);
   rval *v = rd_arg(&a, 0, "value"), *ty = rd_arg(&a, 1, "type_annotation");
   if (!v || a.npos > 2) {
@@ -1061,7 +1061,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       return NULL;
     }
     rd_args a;
-    if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+    if (!rd_eval_call_args(r, right, &a)) return NULL;
     a.sp = rd_span(right);
     if (a.nkw == 1 && !strcmp(a.kw[0], "layout") && a.kwv[0].k == RV_NONE) a.nkw = 0; /* TVM's default */
     if (a.nkw || a.npos < 1) {
@@ -1122,7 +1122,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       /* T.decl_scalar(dtype, data, scope, elem_offset=None, byte_offset=None): TVM's
        * decl_buffer((1,), dtype, data, scope=scope, elem_offset=...) read as a scalar */
       rd_args a, d = {.sp = rd_span(right)};
-      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return alloc_failed(r, name);
+      if (!rd_eval_call_args(r, right, &a)) return alloc_failed(r, name);
       static const char *const P[] = {"dtype", "data", "scope", "elem_offset", "byte_offset", NULL};
       rval *v[5];
       bool bad = a.npos > 5 || rd_unknown_kwarg(&a, P) >= 0;
@@ -1152,7 +1152,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
       /* T.local_scalar(dtype="float32"), T.shared_scalar(dtype), T.alloc_scalar(dtype, scope="global") */
       rd_args a;
       tir_dtype t;
-      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      if (!rd_eval_call_args(r, right, &a)) return NULL;
       bool any_scope = tn[1] == 'l';
       rval f32 = {.k = RV_STR, .s = "float32"}, *dt = rd_arg(&a, 0, "dtype");
       rval *sc = any_scope ? rd_arg(&a, 1, "scope") : NULL;
@@ -1169,7 +1169,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     }
     if (tn && !strcmp(tn, "launch_thread")) {
       rd_args a;
-      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      if (!rd_eval_call_args(r, right, &a)) return NULL;
       a.sp = rd_span(right);
       rd_kw_positional(r, tn, &a);
       if (!rd_no_kwargs(r, &a, tn)) return NULL;
@@ -1177,7 +1177,7 @@ static tir_stmt *assignment(rd *r, TSNode asg, TSNode list, uint32_t idx, bool *
     }
     if (tn && !strcmp(tn, "env_thread")) { /* T.env_thread(thread_tag, dtype="int32") */
       rd_args a;
-      if (!rd_eval_args(r, rd_field(right, "arguments"), &a)) return NULL;
+      if (!rd_eval_call_args(r, right, &a)) return NULL;
       rd_kw_positional(r, tn, &a);
       const char *tag = a.npos >= 1 && a.npos <= 2 && !a.nkw ? rd_as_str(r, a.pos[0], "the thread tag") : NULL;
       tir_dtype t = TIR_INT32;
@@ -1699,7 +1699,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   }
   if (is_jump_name(tn)) { /* T.break_loop(); span=None and dtype= allowed */
     rd_args a;
-    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    if (!rd_eval_call_args(r, call, &a)) return NULL;
     if (a.npos || (a.nkw && (a.nkw > 1 || strcmp(a.kw[0], "dtype")))) {
       tir_error(r->d, sp, "T.%s() takes no arguments", tn);
       return NULL;
@@ -1717,7 +1717,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
   }
   if (tn && !strcmp(tn, "Return")) { /* TVM 0.27's node: `return value` */
     rd_args a;
-    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    if (!rd_eval_call_args(r, call, &a)) return NULL;
     rval *v = rd_arg(&a, 0, "value");
     if (!v || a.npos + a.nkw != 1) {
       tir_error(r->d, sp, "T.Return expects one value");
@@ -1746,7 +1746,7 @@ static NOINLINE tir_stmt *call_stmt(rd *r, TSNode call, TSNode list, uint32_t id
     if (st) st->u.attr.thread_tag = tir_strdup(r->c, ivtag);
     return st;
   }
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   a.sp = sp;
   rd_kw_positional(r, tn, &a);
   if (strcmp(tn, "hint") && strcmp(tn, "Assert") && !rd_no_kwargs(r, &a, tn)) return NULL;
@@ -1819,7 +1819,7 @@ static NOINLINE tir_stmt *vstore(rd *r, TSNode call) {
     return NULL;
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   rval *ix = rd_arg(&a, 0, "begin"), *val = rd_arg(&a, 1, "value");
   if (!ix || !val || a.npos + a.nkw != 2) {
     tir_error(r->d, sp, "%s.vstore expects (indices, value) (a predicate is not supported)", obj.buf->name);
@@ -1847,7 +1847,7 @@ static NOINLINE tir_stmt *bare_expr(rd *r, TSNode e) { return evaluate_bare(r, r
  * bound to value over the rest of the body (TVM's LetStmt) */
 static tir_stmt *bind_var(rd *r, TSNode call, TSNode list, uint32_t idx, bool *rest_used) {
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   a.sp = rd_span(call);
   rval *v = rd_arg(&a, 0, "value"), *var = rd_arg(&a, 1, "var");
   if (!v || !var || a.npos + a.nkw != 2) {
@@ -1904,7 +1904,7 @@ static tir_stmt *macro_call(rd *r, TSNode stmt, TSNode list, TSNode call, const 
     return NULL;
   }
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+  if (!rd_eval_call_args(r, call, &a)) return NULL;
   uint32_t n = rd_child_count(mc->params);
   const char **names = tir_alloc(r->c, sizeof *names * (n + 1));
   TSNode *defaults = tir_alloc(r->c, sizeof *defaults * (n + 1));
@@ -2248,7 +2248,7 @@ static bool loop_spec_of(rd *r, TSNode call, loop_spec *ls) {
   bool is_range = rd_is(fn, "identifier") && !strcmp(rd_text(r, fn), "range");
   if (!tn && !is_range) goto bad;
   rd_args a;
-  if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return false;
+  if (!rd_eval_call_args(r, call, &a)) return false;
   a.sp = rd_span(call);
   rval *an = rd_kwarg(&a, "annotations");
   if (an && an->k != RV_NONE && !(ls->annots = rd_as_attr(r, *an))) return false;
@@ -2687,6 +2687,11 @@ static tir_stmt *init_block(rd *r, TSNode with, TSNode call) {
     tir_error(r->d, rd_span(call), "a block has at most one T.init");
     return NULL;
   }
+  TSNode args = rd_field(call, "arguments");
+  if (!ts_node_is_null(args) && rd_child_count(args) > 0) { /* TVM's init() takes none */
+    tir_error(r->d, rd_span(rd_child(args, 0)), "T.init takes no arguments");
+    return NULL;
+  }
   rd_block *b = r->blk;
   int mark = r->nsyms, frame = r->frame;
   r->frame = mark;
@@ -2741,7 +2746,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
     TSNode id = ts_node_is_null(alias) ? alias : rd_child(alias, 0);
     if (itn && !strcmp(itn, "launch_thread") && rd_is(id, "identifier")) {
       rd_args a;
-      if (!rd_eval_args(r, rd_field(inner, "arguments"), &a)) return NULL;
+      if (!rd_eval_call_args(r, inner, &a)) return NULL;
       a.sp = rd_span(inner);
       bool ru;
       int mark = r->nsyms, frame = r->frame;
@@ -2786,7 +2791,7 @@ static NOINLINE tir_stmt *with_one(rd *r, TSNode s, TSNode item, bool last) {
     return st;
   }
   if (!strcmp(tn, "attr") || !strcmp(tn, "launch_thread") || !strcmp(tn, "Assert") || !strcmp(tn, "hint")) {
-    if (!rd_eval_args(r, rd_field(call, "arguments"), &a)) return NULL;
+    if (!rd_eval_call_args(r, call, &a)) return NULL;
     a.sp = rd_span(call);
     rd_kw_positional(r, tn, &a);
     if (strcmp(tn, "hint") && strcmp(tn, "Assert") && !rd_no_kwargs(r, &a, tn)) return NULL;

@@ -6,7 +6,8 @@ Each mutant is a text of the TVM-readable corpora (tests/corpus/*/, the
 files listed `equal`) with one to three mutations: a number, a dtype or
 scope string, an operator, a T.* name of a family (min/max, serial/
 parallel, ...) or another identifier of the text swapped; a line deleted
-or repeated.  Both read it:
+or repeated; a call given one more positional argument or a keyword
+(which may name a parameter given by position).  Both read it:
 
   equal          TVM reads it, tirc reads it, and TVM's reading of tirc's
                  print is structurally equal to TVM's reading of the mutant
@@ -24,7 +25,7 @@ or repeated.  Both read it:
 Every mutant not equal or both-refuse is kept in OUT with tirc's stderr.
 Exit status 1 when any is a crash, 0 otherwise (the rest are for review).
 
-usage: diff_tvm.py TIRC OUT [--n N] [--seed S]
+usage: diff_tvm.py TIRC OUT [--n N] [--seed S] [--arg-mutations P]
 """
 import argparse
 import io
@@ -62,9 +63,57 @@ KEYWORDS = {"T", "I", "def", "class", "for", "in", "with", "if", "else", "return
             "range", "None", "True", "False"}
 
 
+ARG_NAMES = ["dtype", "shape", "scope", "data", "extent", "value", "name", "annotations", "layout",
+             "offset_factor", "align", "strides", "elem_offset", "thread", "lanes", "x", "cond"]
+ARG_VALUES = ["0", "1", "None", '"int8"', '"x"', "(4,)", "{}", "T.int32(2)"]
+
+
+def mutate_args(rnd, toks, lines):
+    """a call's arguments as Python binds them: one more positional argument
+    (before the first keyword), or a keyword that may name a parameter given
+    by position (TVM's Python refuses both where they do not fit)"""
+    calls = [k for k in range(1, len(toks)) if toks[k].string == "(" and toks[k - 1].type == tokenize.NAME
+             and toks[k - 1].string not in KEYWORDS and toks[k - 1].string not in ("def", "class")]
+    if not calls:
+        return None
+    k = rnd.choice(calls)
+    depth, first_kw, end = 0, None, None
+    for j in range(k, len(toks)):
+        t = toks[j]
+        if t.string in "([{":
+            depth += 1
+        elif t.string in ")]}":
+            depth -= 1
+            if depth == 0:
+                end = j
+                break
+        elif depth == 1 and t.type == tokenize.NAME and j + 1 < len(toks) and toks[j + 1].string == "=" \
+                and toks[j - 1].string in (",", "(") and first_kw is None:
+            first_kw = j
+    if end is None:
+        return None
+    empty = end == k + 1
+    if rnd.random() < 0.5:  # an extra positional argument
+        at = toks[first_kw].start if first_kw is not None else toks[end].start
+        text = rnd.choice(ARG_VALUES) + (", " if first_kw is not None else "")
+        if first_kw is None and not empty:
+            text = ", " + text
+    else:  # a keyword argument
+        at = toks[end].start
+        text = ("" if empty else ", ") + rnd.choice(ARG_NAMES) + "=" + rnd.choice(ARG_VALUES)
+    r, c = at
+    lines[r - 1] = lines[r - 1][:c] + text + lines[r - 1][c:]
+    return "\n".join(lines)
+
+
+ARG_MUTATIONS = 0.15  # the share of mutations of a call's arguments (--arg-mutations)
+
+
 def mutate(rnd, src):
     toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
     lines = src.split("\n")
+    if rnd.random() < ARG_MUTATIONS:  # a call's arguments
+        return mutate_args(rnd, toks, lines)
     if rnd.random() < 0.15:  # a line deleted or repeated
         body = [i for i, l in enumerate(lines)
                 if l.strip() and not l.lstrip().startswith(("#", "@", "def ", "class "))]
@@ -111,12 +160,16 @@ def mutate(rnd, src):
 
 
 def main():
+    global ARG_MUTATIONS
     ap = argparse.ArgumentParser()
     ap.add_argument("tirc")
     ap.add_argument("out")
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--arg-mutations", type=float, default=0.15,
+                    help="the share of mutations that change a call's arguments (default %(default)s)")
     args = ap.parse_args()
+    ARG_MUTATIONS = args.arg_mutations
     from tvm_judge import judge_in_fork  # noqa: E402  (TVM, the oracle, imported once; each text is judged in a fork)
 
     seeds = []
