@@ -1484,6 +1484,21 @@ static bool target_part(rd *r, rval *v, const char *what) {
               v->s);
     return false;
   }
+  /* the kind, where the target names one: TVM 0.27's target kinds (a
+   * string with a '/' is a tag, such as "nvidia/nvidia-a100") */
+  static const char *const KINDS[] = {"c",      "composite", "cuda", "cuda_host", "ext_dev", "hexagon", "llvm", "metal",
+                                      "nvptx",  "opencl",    "rocm", "test",      "trn",     "vulkan",  "webgpu", NULL};
+  const rval *kind = v->k == RV_STR ? v : NULL;
+  for (int i = 0; v->k == RV_DICT && i < v->n; i++)
+    if (v->keys[i].k == RV_STR && !strcmp(v->keys[i].s, "kind")) kind = &v->items[i];
+  if (kind && kind->k == RV_STR && !strchr(kind->s, '/')) {
+    bool known = false;
+    for (int i = 0; KINDS[i] && !known; i++) known = !strcmp(KINDS[i], kind->s);
+    if (!known) {
+      tir_error(r->d, kind->sp, "T.target: target kind \"%s\" is not one of TVM 0.27's", kind->s);
+      return false;
+    }
+  }
   if (v->k == RV_STR || v->k == RV_DICT) return true;
   tir_error(r->d, v->sp, "T.target's %s must be a target string (\"cuda\") or a dict of its fields", what);
   return false;
