@@ -714,6 +714,12 @@ static void pr_single_iter(printer *p, const tir_iter_var *iv, const tir_expr *v
   }
   pr_puts(&p->out, ", ");
   pr_expr(p, value);
+  /* a var narrower than int32 says so: without dtype= TVM's var is the
+   * wider of int32 and its extent's (an int8 extent then mismatches) */
+  if (iv->var->dtype.bits < 32) {
+    pr_puts(&p->out, ", dtype=");
+    pr_dtype_str(&p->out, iv->var->dtype);
+  }
   pr_puts(&p->out, ")\n");
 }
 

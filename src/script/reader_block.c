@@ -867,11 +867,26 @@ static bool axis_one(rd *r, const char *kind, rd_args *a, const char *name) {
               tir_dtype_str(dom->k == RV_TUPLE ? dom->items[1].e->dtype : dom->e->dtype, t));
     return false;
   }
+  /* the extent's own dtype: the widest of the domain's parts, a Python
+   * int an int32 (an int64 past int32: TVM's const), as TVM's Range makes
+   * it; the var's is the wider of it and dtype=, and TVM refuses the two
+   * where they differ (T.axis.spatial(T.int8(4), i) without dtype="int8"),
+   * as tirc does */
+  tir_dtype ext_t = {0};
   for (int i = 0; i < (dom->k == RV_TUPLE ? dom->n : 1); i++) {
-    if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype) && parts[i].e->dtype.bits > dt.bits)
-      dt = parts[i].e->dtype;
-    if (parts[i].k == RV_INT && (parts[i].i < INT32_MIN || parts[i].i > INT32_MAX) && dt.bits < 64)
-      dt = TIR_INT64; /* a Python int past int32: TVM's const makes it an int64 */
+    tir_dtype pt = TIR_INT32;
+    if (parts[i].k == RV_EXPR && parts[i].e && tir_dtype_is_int(parts[i].e->dtype)) pt = parts[i].e->dtype;
+    else if (parts[i].k == RV_INT && (parts[i].i < INT32_MIN || parts[i].i > INT32_MAX)) pt = TIR_INT64;
+    if (!ext_t.bits || pt.bits > ext_t.bits) ext_t = pt;
+  }
+  if (ext_t.bits > dt.bits) dt = ext_t;
+  if (ext_t.bits != dt.bits) {
+    char t1[32], t2[32];
+    tir_error(r->d, dom->sp,
+              "T.axis.%s: the extent is %s but the var is %s (the wider of it and dtype=); TVM's iter vars take "
+              "their extent's dtype",
+              kind, tir_dtype_str(ext_t, t1), tir_dtype_str(dt, t2));
+    return false;
   }
   tir_range rg;
   if (dom->k == RV_TUPLE) {
@@ -1368,16 +1383,28 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   bool no_realize = false;
   rval *nv = rd_arg(&a, 0, "name");
   if (nv && !(name = rd_as_str(r, *nv, "the block name"))) return NULL;
-  if (a.npos > 1) {
-    tir_error(r->d, a.sp, "T.%s expects at most 1 argument, got %d", tname, a.npos);
+  if (a.npos > (r->tirx ? 3 : 1)) {
+    tir_error(r->d, a.sp, "T.%s expects at most %d argument%s, got %d", tname, r->tirx ? 3 : 1, r->tirx ? "s" : "",
+              a.npos);
     return NULL;
   }
+  /* TVM 0.27's sblock(name, no_realize, exec_scope): the later two by position too */
+  static const char *const later[] = {"no_realize", "exec_scope"};
+  for (int i = 1; i < a.npos; i++) {
+    const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a.nkw + 1));
+    rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a.nkw + 1));
+    tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a.nkw + 1));
+    for (int k = 0; k < a.nkw; k++) kw[k] = a.kw[k], kwv[k] = a.kwv[k], kwsp[k] = a.kwsp[k];
+    kw[a.nkw] = later[i - 1], kwv[a.nkw] = a.pos[i], kwsp[a.nkw] = a.pos[i].sp;
+    a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
+  }
+  if (a.npos > 1) a.npos = 1;
   for (int i = 0; i < a.nkw; i++) {
     if (!strcmp(a.kw[i], "name")) continue;
     /* TVM 0.27 takes exec_scope= ("thread", "cta", ...) and keeps it nowhere: its program is the same without */
     if (!strcmp(a.kw[i], "exec_scope") && a.kwv[i].k == RV_STR) continue;
     if (!strcmp(a.kw[i], "no_realize")) { /* TVM's SBlock with no SBlockRealize around it */
-      if (a.kwv[i].k == RV_BOOL) {
+      if (a.kwv[i].k == RV_BOOL || a.kwv[i].k == RV_INT) { /* an int as its truth (TVM's FFI bool) */
         no_realize = a.kwv[i].i != 0;
         continue;
       }

@@ -213,7 +213,14 @@ bool rd_check_tvm_call(rd *r, const char *fn, const rd_args *a) {
 bool rd_eval_call_args(rd *r, TSNode call, rd_args *a) {
   if (!rd_eval_args(r, rd_field(call, "arguments"), a)) return false;
   if (!r->tirx) return true;
-  return rd_check_tvm_call(r, rd_t_name(r, rd_field(call, "function")), a);
+  const char *fn = rd_t_name(r, rd_field(call, "function"));
+  if (!rd_check_tvm_call(r, fn, a)) return false;
+  /* a span given by position (T.FloorDiv(a, b, None)): None is dropped
+   * as span=None is */
+  const rd_tvm_signature *s = fn ? rd_tvm_signature_of(fn) : NULL;
+  int at = s ? csv_index(s->pos, "span") : -1;
+  if (at >= 0 && at == a->npos - 1 && a->pos[at].k == RV_NONE) a->npos--;
+  return true;
 }
 
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {
