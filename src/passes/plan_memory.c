@@ -285,6 +285,9 @@ static void add_alloc(pm *p, const tir_stmt *s) {
   if (a->pool != TIR_MEMPLAN_LOCAL && (b->scalar || b->ndim != 1 || b->nstrides))
     a->pool = TIR_MEMPLAN_LOCAL, a->why = "not a flat buffer";
   if (a->pool != TIR_MEMPLAN_LOCAL && a->bytes == 0) a->pool = TIR_MEMPLAN_LOCAL, a->why = "empty";
+  /* a place of its own in a TIRx memory pool (TVM 0.27's allocated_addr):
+   * not moved into a slot of the plan, which would replace that place */
+  if (a->pool != TIR_MEMPLAN_LOCAL && b->naddr) a->pool = TIR_MEMPLAN_LOCAL, a->why = "allocated_addr";
   a->node = p->cur;
   tir_ptrmap_put(&p->by_data, b->data, p->na + 1);
   p->na++;
