@@ -65,7 +65,14 @@ double buffers, allreduce, async copies, pipelines, legalizers, packed
 API, host/device split), parser and printer edge cases, TVM's prints after
 18 schedule recipes and after every third pass of its CPU pipeline, dlight
 GPU schedules through its GPU pipeline, and 122 tensor intrinsics) every
-sixty-fourth, all with CONSTRUCTS_FULL=1.
+sixty-fourth, all with CONSTRUCTS_FULL=1.  sweep18/ (1,084 texts of
+2026-11-29, tests/corpus/ms_sweep.py: 12 tvm.topi workloads scheduled as
+MetaSchedule's design spaces schedule them, by seeded choices of its
+rules through tvm.s_tir.Schedule (multi-level tiling with TVM's own
+sample_perfect_tile, cache reads and writes, cooperative fetch, thread
+bindings, parallel/vectorize/unroll annotations, decompose_reduction),
+for CPU and GPU, six seeds each, and TVM's print after each pass of its
+lowering) likewise.
 
 usage: python3 tests/corpus/constructs.py TIRC [--update]
   CONSTRUCTS_DIR=D runs the texts of D instead (D/expected.txt), for a new sweep
@@ -91,7 +98,8 @@ DIRS = ([(os.environ["CONSTRUCTS_DIR"], 1)] if os.environ.get("CONSTRUCTS_DIR") 
          (os.path.join(HERE, "sweep14"), 1 if FULL else 32),
          (os.path.join(HERE, "sweep15"), 1 if FULL else 64),
          (os.path.join(HERE, "sweep16"), 1 if FULL else 64),
-         (os.path.join(HERE, "sweep17"), 1 if FULL else 64)])
+         (os.path.join(HERE, "sweep17"), 1 if FULL else 64),
+         (os.path.join(HERE, "sweep18"), 1 if FULL else 64)])
 
 # import tirx before anything loads tvm.script.parser: tirc reads as the
 # @T.prim_func decorator does (docs/syntax.md, comparisons)
