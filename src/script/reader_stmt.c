@@ -738,6 +738,13 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
   }
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return NULL;
+  if (tir_dtype_is_handle(e->dtype) && e->dtype.bits == 0) { /* void: TVM's local scalar of T.void */
+    tir_error(r->d, sp,
+              "'%s = ...' of a void value: TVM 0.27 makes it a local scalar of T.void, which tirc does not support "
+              "(call it with T.evaluate(...), or bind it with '%s: T.let = ...')",
+              name, name);
+    return NULL;
+  }
   if (tir_dtype_is_handle(e->dtype)) { /* a pointer: TVM binds it (Bind) */
     *done = false;
     return NULL;
