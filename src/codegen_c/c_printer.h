@@ -253,6 +253,8 @@ bool cg_may_write_var(const tir_stmt *s, const void *var); /* a store over var, 
  * cover the array?  (gcc's and nvcc's "used before its value is set": such
  * an array is zero-filled) */
 bool cg_read_first(const tir_stmt *s, const void *var, int64_t nelems);
+/* whether var's first store in program order is under an if (or in a while loop) */
+bool cg_first_store_conditional(const tir_stmt *s, const void *var);
 bool cg_expr_uses_var(const tir_expr *e, const void *var); /* the same, in an expression */
 /* for (T var = min; var < min + extent; ++var) { body }; loop is passed to
  * the loop_end hook (may be NULL) */

@@ -187,6 +187,32 @@ bool cg_read_first(const tir_stmt *s, const void *var, int64_t nelems) {
   return unset;
 }
 
+/* whether var's first store in program order is inside an IfThenElse or a
+ * while loop (0: no store met, 1: not, 2: it is) */
+static int first_store_cond(const tir_stmt *s, const void *var, bool cond) {
+  if (!s) return 0;
+  int r = 0;
+  switch (s->kind) {
+  case TIR_BUFFER_STORE: return s->u.store.buf->data == var ? (cond ? 2 : 1) : 0;
+  case TIR_LET_STMT: return first_store_cond(s->u.let.body, var, cond);
+  case TIR_FOR: return first_store_cond(s->u.loop.body, var, cond);
+  case TIR_WHILE: return first_store_cond(s->u.whl.body, var, true);
+  case TIR_IF:
+    if ((r = first_store_cond(s->u.ifs.then_s, var, true))) return r;
+    return first_store_cond(s->u.ifs.else_s, var, true);
+  case TIR_SEQ:
+    for (int i = 0; i < s->u.seq.n && !r; i++) r = first_store_cond(s->u.seq.stmts[i], var, cond);
+    return r;
+  case TIR_ALLOCATE: return first_store_cond(s->u.alloc.body, var, cond);
+  case TIR_DECL_BUFFER: case TIR_ALLOC_BUFFER: return first_store_cond(s->u.decl.body, var, cond);
+  case TIR_ATTR: return first_store_cond(s->u.attr.body, var, cond);
+  case TIR_ASSERT: return first_store_cond(s->u.assrt.body, var, cond);
+  default: return 0;
+  }
+}
+
+bool cg_first_store_conditional(const tir_stmt *s, const void *var) { return first_store_cond(s, var, false) == 2; }
+
 bool cg_may_write_var(const tir_stmt *s, const void *var) {
   use_ctx u = {var, false, true};
   tir_visitor v = {.expr = may_write_expr, .stmt = may_write_stmt, .user = &u};
@@ -522,6 +548,11 @@ static void declare_array(cg *g, const tir_stmt *s, const void *key, const char 
    * what it reads is undefined (the interpreter refuses it); the C reads
    * zeros, which gcc's -Wuninitialized accepts */
   bool zero = !g->target->is_cuda && (!cg_may_write_var(body, key) || cg_read_first(body, key, k));
+  /* a small array first stored under a condition (a reduction's init on
+   * its first iteration, `if (k == 0) acc[0] = 0;`): gcc -O2 keeps it in
+   * registers and cannot follow the condition (-Wmaybe-uninitialized);
+   * zeroed, which costs nothing it can see */
+  if (!zero && !g->target->is_cuda && k >= 0 && k * bytes <= 64 && cg_first_store_conditional(body, key)) zero = true;
   if (k >= 0 && k * bytes > 65536)
     cg_linef(g, "static _Alignas(%d) %s %s[%s];", align, ty, name, size);
   else if (k >= 0)

@@ -48,6 +48,8 @@ for f in $(find "$ROOT/tests" "$ROOT/examples" -name '*.tir' | sort); do
   case "$f" in */corpus/sweep16/*) k16=$((${k16:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k16 % 64)) != 0 ] && continue ;; esac
   # the sweep17 corpus (1,372 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep17/*) k17=$((${k17:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k17 % 64)) != 0 ] && continue ;; esac
+  # the sweep18 corpus (1,084 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep18/*) k18=$((${k18:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k18 % 64)) != 0 ] && continue ;; esac
   for emit in tir; do
     TIR_READ_CHUNK_BYTES=100000000 "$TIRC" --emit=$emit "$f" >"$TMP/w.out" 2>"$TMP/w.err"
     wrc=$?

@@ -39,6 +39,8 @@ while IFS= read -r f; do
   case "$f" in */corpus/sweep16/*) k16=$((${k16:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k16 % 64)) != 0 ] && continue ;; esac
   # the sweep17 corpus (1,372 texts): every sixty-fourth, all with FULL=1
   case "$f" in */corpus/sweep17/*) k17=$((${k17:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k17 % 64)) != 0 ] && continue ;; esac
+  # the sweep18 corpus (1,084 texts): every sixty-fourth, all with FULL=1
+  case "$f" in */corpus/sweep18/*) k18=$((${k18:-0} + 1)); [ -z "${FULL:-}" ] && [ $((k18 % 64)) != 0 ] && continue ;; esac
   # an input refused when the parser's time budget runs out (2.7 s a run)
   # is timed by the hostile target; here it would only be timed twice more
   first=; IFS= read -r first < "$f"
