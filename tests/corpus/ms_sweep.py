@@ -105,13 +105,19 @@ def tile(sch, loop, n, max_inner):
     return sch.split(loop, factors)
 
 
-def cpu(sch, rnd):
+def schedulable(sch):
+    """after inlining the injective blocks: each block left whose loops are
+    its iter vars' (spatial or reduction), with its kinds and loops"""
     inline_injective(sch)
     for blk in list(blocks_of(sch)):
         kinds = iter_kinds(sch, blk)
         loops = sch.get_loops(blk)
-        if len(loops) != len(kinds) or "O" in kinds:
-            continue
+        if len(loops) == len(kinds) and "O" not in kinds:
+            yield blk, kinds, loops
+
+
+def cpu(sch, rnd):
+    for blk, kinds, loops in schedulable(sch):
         if "R" in kinds:
             sch.annotate(blk, "meta_schedule.tiling_structure", "SSRSRS")
             cw = try_(sch.cache_write, blk, 0, "global") if rnd.random() < 0.6 else None
@@ -166,12 +172,7 @@ def coop_fetch(sch, blk, nthreads, rnd):
 
 
 def gpu(sch, rnd):
-    inline_injective(sch)
-    for blk in list(blocks_of(sch)):
-        kinds = iter_kinds(sch, blk)
-        loops = sch.get_loops(blk)
-        if len(loops) != len(kinds) or "O" in kinds:
-            continue
+    for blk, kinds, loops in schedulable(sch):
         if "R" in kinds and rnd.random() < 0.85:
             sch.annotate(blk, "meta_schedule.tiling_structure", "SSSRRSRS")
             cw = try_(sch.cache_write, blk, 0, "local")
