@@ -479,6 +479,8 @@ bool rd_macro_hidden(rd *r, const char *name);
 /* the macro a call's function names (an identifier no local shadows), or NULL */
 const struct rd_macro *rd_macro_of(rd *r, TSNode fn);
 rval *rd_kwarg(rd_args *a, const char *name);
+/* appends keyword name = v (at sp) to a (its arrays copied to the arena) */
+void rd_add_kwarg(rd *r, rd_args *a, const char *name, rval v, tir_span sp);
 /* false, with an error naming it, when a holds a keyword (the functions
  * whose keywords were all taken by position: one left is not theirs) */
 bool rd_no_kwargs(rd *r, const rd_args *a, const char *name);
@@ -504,14 +506,11 @@ typedef struct {
   int dtype_kw;       /* TVM's op wrapper: dtype= dropped (1), or the first positional argument (2) */
 } rd_tvm_signature;
 const rd_tvm_signature *rd_tvm_signature_of(const char *fn);
-/* a's arguments checked against TVM 0.27's Python signature of T.fn (as
- * written, before any keyword is taken by position): more positional
- * arguments than it has, a keyword it does not take, or one naming a
- * parameter given by position is an error, as Python refuses the call
- * (true where fn has no known signature, or in the old dialect) */
-bool rd_check_tvm_call(rd *r, const char *fn, const rd_args *a);
-/* rd_eval_args of call's arguments, then rd_check_tvm_call of the T.*
- * function it calls, if any */
+/* rd_eval_args of call's arguments, then, in the tirx dialect, the
+ * arguments as written checked against TVM 0.27's Python signature of the
+ * T.* function it calls, if it has one: more positional arguments than it
+ * has, a keyword it does not take, or one naming a parameter given by
+ * position is an error, as Python refuses the call */
 bool rd_eval_call_args(rd *r, TSNode call, rd_args *a);
 rval *rd_arg(rd_args *a, int i, const char *name);
 /* the index of a's first keyword not among `known` (NULL-ended), or -1 */

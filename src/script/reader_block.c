@@ -399,20 +399,8 @@ bool rd_buffer_args(rd *r, const char *form, rd_args *a) {
         tir_error(r->d, a->kwsp[k], "T.%s got multiple values for argument '%s'", form, ps[i]);
         return false;
       }
-  if (a->npos <= keep) return true;
-  int m = a->npos - keep;
-  const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a->nkw + m));
-  rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a->nkw + m));
-  tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a->nkw + m));
-  for (int i = 0; i < a->nkw; i++) kw[i] = a->kw[i], kwv[i] = a->kwv[i], kwsp[i] = a->kwsp[i];
-  for (int i = 0; i < m; i++) {
-    kw[a->nkw + i] = ps[keep + i];
-    kwv[a->nkw + i] = a->pos[keep + i];
-    kwsp[a->nkw + i] = a->pos[keep + i].sp;
-  }
-  a->kw = kw, a->kwv = kwv, a->kwsp = kwsp;
-  a->nkw += m;
-  a->npos = keep;
+  for (int i = keep; i < a->npos; i++) rd_add_kwarg(r, a, ps[i], a->pos[i], a->pos[i].sp);
+  if (a->npos > keep) a->npos = keep;
   return true;
 }
 
@@ -485,11 +473,9 @@ tir_buffer *rd_buffer_from_args(rd *r, const char *name, rd_args *a, int shape_p
                                       "align", "offset_factor", "buffer_type", "axis_separators",
                                       "layout", "byte_offset", "allocated_addr", NULL};
   int bad = rd_unknown_kwarg(a, known);
-  const char *const *ps = buffer_params(r, form);
-  /* T.alloc_local / T.alloc_shared take it as a keyword (alloc_buffer's) */
-  bool has_addr = r->tirx && (!strcmp(form, "alloc_local") || !strcmp(form, "alloc_shared"));
-  for (int i = 0; ps && ps[i]; i++) has_addr |= !strcmp(ps[i], "allocated_addr");
-  if (bad < 0 && !has_addr) { /* T.Buffer, T.match_buffer and the old dialect take none */
+  /* in the tirx dialect the call's signature (rd_eval_call_args) refused
+   * it where its function takes none; the old dialect's take none */
+  if (bad < 0 && !r->tirx) {
     for (int i = 0; i < a->nkw && bad < 0; i++)
       if (!strcmp(a->kw[i], "allocated_addr")) bad = i;
   }
@@ -1390,14 +1376,7 @@ tir_stmt *rd_with_block(rd *r, TSNode with, TSNode call, const char *tname) {
   }
   /* TVM 0.27's sblock(name, no_realize, exec_scope): the later two by position too */
   static const char *const later[] = {"no_realize", "exec_scope"};
-  for (int i = 1; i < a.npos; i++) {
-    const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a.nkw + 1));
-    rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a.nkw + 1));
-    tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a.nkw + 1));
-    for (int k = 0; k < a.nkw; k++) kw[k] = a.kw[k], kwv[k] = a.kwv[k], kwsp[k] = a.kwsp[k];
-    kw[a.nkw] = later[i - 1], kwv[a.nkw] = a.pos[i], kwsp[a.nkw] = a.pos[i].sp;
-    a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
-  }
+  for (int i = 1; i < a.npos; i++) rd_add_kwarg(r, &a, later[i - 1], a.pos[i], a.pos[i].sp);
   if (a.npos > 1) a.npos = 1;
   for (int i = 0; i < a.nkw; i++) {
     if (!strcmp(a.kw[i], "name")) continue;

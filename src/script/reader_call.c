@@ -175,10 +175,7 @@ static int csv_index(const char *csv, const char *name) {
   return -1;
 }
 
-bool rd_check_tvm_call(rd *r, const char *fn, const rd_args *a) {
-  if (!r->tirx || !fn) return true;
-  const rd_tvm_signature *s = rd_tvm_signature_of(fn);
-  if (!s) return true;
+static bool check_signature(rd *r, const char *fn, const rd_tvm_signature *s, const rd_args *a) {
   bool forward = false; /* TVM's _dtype_forward: dtype= is the first positional argument */
   for (int k = 0; k < a->nkw; k++) forward |= s->dtype_kw == 2 && !strcmp(a->kw[k], "dtype");
   int given = a->npos + (forward ? 1 : 0);
@@ -214,13 +211,23 @@ bool rd_eval_call_args(rd *r, TSNode call, rd_args *a) {
   if (!rd_eval_args(r, rd_field(call, "arguments"), a)) return false;
   if (!r->tirx) return true;
   const char *fn = rd_t_name(r, rd_field(call, "function"));
-  if (!rd_check_tvm_call(r, fn, a)) return false;
+  const rd_tvm_signature *s = fn ? rd_tvm_signature_of(fn) : NULL;
+  if (s && !check_signature(r, fn, s, a)) return false;
   /* a span given by position (T.FloorDiv(a, b, None)): None is dropped
    * as span=None is */
-  const rd_tvm_signature *s = fn ? rd_tvm_signature_of(fn) : NULL;
   int at = s ? csv_index(s->pos, "span") : -1;
   if (at >= 0 && at == a->npos - 1 && a->pos[at].k == RV_NONE) a->npos--;
   return true;
+}
+
+void rd_add_kwarg(rd *r, rd_args *a, const char *name, rval v, tir_span sp) {
+  const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a->nkw + 1));
+  rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a->nkw + 1));
+  tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a->nkw + 1));
+  for (int i = 0; i < a->nkw; i++) kw[i] = a->kw[i], kwv[i] = a->kwv[i], kwsp[i] = a->kwsp[i];
+  kw[a->nkw] = name, kwv[a->nkw] = v, kwsp[a->nkw] = sp;
+  a->kw = kw, a->kwv = kwv, a->kwsp = kwsp;
+  a->nkw++;
 }
 
 bool rd_eval_args(rd *r, TSNode al, rd_args *a) {

@@ -428,16 +428,8 @@ static tir_stmt *alloc_from_args(rd *r, const char *tn, const char *name, rd_arg
    * T.alloc_local / T.alloc_shared(shape, dtype): an alloc_buffer in that scope */
   bool scoped = !strcmp(tn, "alloc_local") || !strcmp(tn, "alloc_shared");
   /* TVM's T.alloc_shared is functools.partial(alloc_buffer, scope="shared"): a scope= given replaces it */
-  if (scoped && !rd_kwarg(&a, "scope")) {
-    const char **kw = tir_alloc(r->c, sizeof *kw * (size_t)(a.nkw + 1));
-    rval *kwv = tir_alloc(r->c, sizeof *kwv * (size_t)(a.nkw + 1));
-    tir_span *kwsp = tir_alloc(r->c, sizeof *kwsp * (size_t)(a.nkw + 1));
-    for (int i = 0; i < a.nkw; i++) kw[i] = a.kw[i], kwv[i] = a.kwv[i], kwsp[i] = a.kwsp[i];
-    kw[a.nkw] = "scope";
-    kwv[a.nkw] = (rval){.k = RV_STR, .s = tn[6] == 'l' ? "local" : "shared", .sp = a.sp};
-    kwsp[a.nkw] = a.sp;
-    a.kw = kw, a.kwv = kwv, a.kwsp = kwsp, a.nkw++;
-  }
+  if (scoped && !rd_kwarg(&a, "scope"))
+    rd_add_kwarg(r, &a, "scope", (rval){.k = RV_STR, .s = tn[6] == 'l' ? "local" : "shared", .sp = a.sp}, a.sp);
   r->decl_data_ok = !strcmp(tn, "decl_buffer");
   r->decl_data_value = NULL;
   tir_buffer *b = rd_buffer_from_args(r, name, &a, 0, tn);
