@@ -802,15 +802,30 @@ static void index_rewritten(compact_state *st) {
   }
 }
 
+/* idx - min as TVM's RewriteBufferAccess writes it: PrimExpr's operator-,
+ * which folds constants and nothing else (the index k_0 * 32 + x - k_0 * 32
+ * stays as it is, for the Simplify after the pass).  Simplifying here gave
+ * equal but differently spelled indices (x % 32 as x // 4 % 8 * 4 + x % 4,
+ * a - max(b, 0) as min(a - b, a)), which TVM's structural equality, even
+ * after its Simplify, tells apart */
+static tir_expr *sub_folded(compact_state *st, tir_expr *a, tir_expr *b) {
+  int64_t x, y;
+  if (tir_is_const_int(b, &y) && y == 0) return a;
+  if (tir_is_const_int(a, &x) && tir_is_const_int(b, &y) && !__builtin_sub_overflow(x, y, &x) &&
+      tir_dtype_eq(a->dtype, b->dtype))
+    return tir_int(st->c, a->dtype, x);
+  return tir_binary(st->c, TIR_SUB, a, b);
+}
+
 static tir_expr *shift(compact_state *st, tir_expr *idx, tir_expr *min) {
   int64_t z;
   if (tir_is_const_int(min, &z) && z == 0) return idx;
   if (idx->kind == TIR_RAMP) {
-    tir_expr *base = tir_simplify(st->a, tir_binary(st->c, TIR_SUB, idx->u.ramp.base, min));
-    return tir_ramp(st->c, base, idx->u.ramp.stride, idx->u.ramp.lanes);
+    tir_expr *m = tir_dtype_eq(min->dtype, idx->u.ramp.base->dtype) ? min : tir_cast(st->c, idx->u.ramp.base->dtype, min);
+    return tir_ramp(st->c, sub_folded(st, idx->u.ramp.base, m), idx->u.ramp.stride, idx->u.ramp.lanes);
   }
   if (!tir_dtype_eq(min->dtype, idx->dtype)) min = tir_cast(st->c, idx->dtype, min);
-  return tir_simplify(st->a, tir_binary(st->c, TIR_SUB, idx, min));
+  return sub_folded(st, idx, min);
 }
 
 static tir_expr **shift_all(compact_state *st, const buf_info *bi, tir_expr *const *idx, int n) {
