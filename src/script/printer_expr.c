@@ -488,6 +488,8 @@ static void pr_binary(printer *p, const tir_expr *e) {
                    (e->kind == TIR_DIV && e->u.bin.b->kind == TIR_FLOAT_IMM && e->u.bin.b->u.float_val == 0);
   if (same_var || ctor_only || ir_const_fold(e->kind, e->u.bin.a, e->u.bin.b).kind != IR_FOLD_NONE ||
       (p->in_lambda && (e->kind == TIR_AND || e->kind == TIR_OR)) ||
+      /* TVM reads `a and b` of vectors as a & b: T.And(a, b) keeps the node */
+      ((e->kind == TIR_AND || e->kind == TIR_OR) && e->dtype.lanes != 1) ||
       (TIR_IS_CMP(e->kind) && is_py_int(e->u.bin.a) && is_py_int(e->u.bin.b)) ||
       /* two strings: `"a" == "b"` is Python's compare, read as a bool */
       (e->u.bin.a->kind == TIR_STRING_IMM && e->u.bin.b->kind == TIR_STRING_IMM)) {

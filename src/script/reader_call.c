@@ -613,6 +613,38 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
   if (a->npos == 1 && (a->pos[0].k == RV_INT || a->pos[0].k == RV_BOOL || a->pos[0].k == RV_FLOAT) &&
       in_list(ROUNDS, name))
     a->pos[0] = rv_expr(rd_as_expr(r, a->pos[0]), a->pos[0].sp);
+  /* the float classes by dtype as TVM 0.27's ops take them: a bool, a
+   * bfloat16, a small float (float8, float6, float4) or a handle is refused
+   * (TVM: "not supported for finiteness ops"), as is T.isinf / T.isfinite of
+   * a float vector (TVM's compare against a scalar infinity fails); of an int
+   * vector they fold to vectors of bools */
+  bool fclass = !strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite");
+  if (fclass && a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e) {
+    tir_dtype t = a->pos[0].e->dtype;
+    bool ieee = t.code == TIR_TC_FLOAT && (t.bits == 16 || t.bits == 32 || t.bits == 64);
+    char ts[64];
+    if (tir_dtype_is_bool(t) || (!ieee && !tir_dtype_is_int(t))) {
+      tir_error(r->d, a->pos[0].sp, "T.%s of a %s: TVM's float classes take an int or a float16, float32 or float64",
+                name, tir_dtype_str(t, ts));
+      return rv_err();
+    }
+    if (ieee && t.lanes != 1 && strcmp(name, "isnan")) {
+      tir_error(r->d, a->pos[0].sp, "T.%s of a %s vector: TVM's op refuses it (its compare with a scalar infinity)",
+                name, tir_dtype_str(t, ts));
+      return rv_err();
+    }
+    if (!ieee && t.lanes != 1) {
+      if (tir_dtype_is_scalable(t)) {
+        tir_error(r->d, a->pos[0].sp, "T.%s of a scalable vector is not supported", name);
+        return rv_err();
+      }
+      tir_expr *no = tir_broadcast(r->c, tir_bool(r->c, false), t.lanes);
+      if (strcmp(name, "isfinite")) return rv_expr(no, a->sp);
+      /* TVM's isfinite: not isinf(x) and not isnan(x), unfolded */
+      tir_expr *nn = tir_not(r->c, no);
+      return rv_expr(tir_binary(r->c, TIR_AND, nn, tir_not(r->c, tir_broadcast(r->c, tir_bool(r->c, false), t.lanes))), a->sp);
+    }
+  }
   if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e && a->pos[0].e->dtype.lanes == 1 &&
       (tir_dtype_is_int(a->pos[0].e->dtype) || tir_dtype_is_bool(a->pos[0].e->dtype))) {
     tir_expr *x = a->pos[0].e;
@@ -1026,6 +1058,15 @@ static rval abs_call(rd *r, rd_args *a) {
   }
   tir_expr *e = rd_as_expr(r, v);
   if (!e) return rv_err();
+  /* TVM 0.27's abs takes ints, uints and the float16/32/64 and bfloat16
+   * floats: "Data type T.bool not supported for absolute op" */
+  if (tir_dtype_is_bool(e->dtype) || (tir_dtype_is_float(e->dtype) && e->dtype.code != TIR_TC_FLOAT &&
+                                       e->dtype.code != TIR_TC_BFLOAT)) {
+    char ts[64];
+    tir_error(r->d, v.sp, "T.abs of a %s: TVM's abs takes an int or a float16, bfloat16, float32 or float64",
+              tir_dtype_str(e->dtype, ts));
+    return rv_err();
+  }
   if (tir_dtype_is_float(e->dtype)) return fold_fabs(r, checked_call(r, "fabs", TIR_VOID, &e, 1, a->sp));
   if (e->dtype.code == TIR_TC_UINT) return rv_expr(e, a->sp);
   if (!tir_dtype_is_int(e->dtype)) {
@@ -2821,6 +2862,16 @@ rval rd_eval_call(rd *r, TSNode n) {
       }
       tir_dtype t = obj.buf->dtype;
       if (dt && !rd_parse_dtype(r, *dt, &t)) return rv_err();
+      /* TVM's Buffer::vload: the buffer's element type, a multiple of its lanes */
+      tir_dtype te = t, be = obj.buf->dtype;
+      te.lanes = be.lanes = 1;
+      if (!tir_dtype_eq(te, be) || tir_dtype_is_scalable(t) || tir_dtype_is_scalable(obj.buf->dtype) ||
+          t.lanes % obj.buf->dtype.lanes != 0) {
+        char x[64], y[64];
+        tir_error(r->d, dt ? dt->sp : a.sp, "%s.vload: cannot load %s from a buffer of %s", obj.buf->name,
+                  tir_dtype_str(t, x), tir_dtype_str(obj.buf->dtype, y));
+        return rv_err();
+      }
       tir_expr *ld = rd_vector_access(r, obj.buf, *ix, t.lanes, a.sp);
       return ld ? rv_expr(ld, a.sp) : rv_err();
     }

@@ -2494,7 +2494,11 @@ rval rd_eval(rd *r, TSNode n) {
           v.e->dtype.lanes == 1)
         v = rv_expr(with_span(r, tir_binary(r->c, is_or ? TIR_OR : TIR_AND, tir_bool(r->c, truthy), v.e), sp), sp);
     } else {
-      v = rd_binop(r, op, l, l.k == RV_EXPR ? rr : rd_eval(r, rd_field(n, "right")), sp);
+      rval rv = l.k == RV_EXPR ? rr : rd_eval(r, rd_field(n, "right"));
+      /* of a vector, TVM's parser makes `a and b` its a & b (T.bitwise_and)
+       * and `a or b` its a | b, not T.And / T.Or */
+      bool vec = (l.k == RV_EXPR && l.e && l.e->dtype.lanes != 1) || (rv.k == RV_EXPR && rv.e && rv.e->dtype.lanes != 1);
+      v = rd_binop(r, vec ? (!strcmp(op, "or") ? "|" : "&") : op, l, rv, sp);
     }
   }
   else if (!strcmp(t, "unary_operator")) v = unary(r, n);
