@@ -618,6 +618,19 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
    * (TVM: "not supported for finiteness ops"), as is T.isinf / T.isfinite of
    * a float vector (TVM's compare against a scalar infinity fails); of an int
    * vector they fold to vectors of bools */
+  /* T.fabs of a small float (TVM's abs refuses it) and T.pow of a bfloat16
+   * or a small float ("power only applies to float": float16/32/64) */
+  if ((!strcmp(name, "fabs") || !strcmp(name, "pow")) && a->npos >= 1 && !a->nkw)
+    for (int i = 0; i < a->npos && i < 2; i++) {
+      if (a->pos[i].k != RV_EXPR || !a->pos[i].e) continue;
+      tir_dtype t = a->pos[i].e->dtype;
+      if (tir_dtype_is_float(t) && t.code != TIR_TC_FLOAT && (t.code != TIR_TC_BFLOAT || !strcmp(name, "pow"))) {
+        char ts[64];
+        tir_error(r->d, a->pos[i].sp, "T.%s of a %s: TVM's %s takes float16, %sfloat32 or float64", name,
+                  tir_dtype_str(t, ts), name, !strcmp(name, "fabs") ? "bfloat16, " : "");
+        return rv_err();
+      }
+    }
   bool fclass = !strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite");
   if (fclass && a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e) {
     tir_dtype t = a->pos[0].e->dtype;
@@ -674,17 +687,46 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
     if (x->kind == TIR_INT_IMM && (tir_dtype_is_bool(x->dtype) || tir_dtype_is_int(x->dtype)) && !strcmp(name, "likely"))
       return a->pos[0];
   }
-  /* Python numbers: T.pow promotes as arithmetic does (T.pow(x_f16, 2.5) is
+  /* Python numbers: T.pow converts and promotes (T.pow(x_f16, 2.5) is
    * T.pow(T.Cast("float32", x), T.float32(2.5))); TVM's fmod, nextafter,
    * hypot, copysign, atan2 and ldexp convert them alone (2 an int32, 2.5 a
    * float32); the others take the first expression's dtype */
   if (!strcmp(name, "pow") && a->npos == 2 && !a->nkw) {
-    rval p = rd_binop(r, "+", a->pos[0], a->pos[1], a->sp); /* the operands as + matches them */
-    if (p.k != RV_EXPR || !p.e || p.e->kind != TIR_ADD) {
-      if (p.k == RV_ERR) return rv_err();
-    } else {
-      a->pos[0] = rv_expr(p.e->u.bin.a, a->pos[0].sp), a->pos[1] = rv_expr(p.e->u.bin.b, a->pos[1].sp);
+    /* TVM's pow converts a Python number first (1.5 a float32, 2 an
+     * int32), then matches the two: T.pow(1.5, T.float16(2.0)) is float32 */
+    if (a->pos[0].k == RV_EXPR || a->pos[1].k == RV_EXPR)
+      for (int i = 0; i < 2; i++)
+        if (a->pos[i].k == RV_FLOAT || a->pos[i].k == RV_INT || a->pos[i].k == RV_BOOL) {
+          tir_expr *c = rd_as_expr(r, a->pos[i]);
+          if (!c) return rv_err();
+          a->pos[i] = rv_expr(c, a->pos[i].sp);
+        }
+    if (a->pos[0].k == RV_EXPR && a->pos[1].k == RV_EXPR && a->pos[0].e && a->pos[1].e) {
+      tir_expr *x = a->pos[0].e, *y = a->pos[1].e; /* TVM's BinaryOpMatchTypes, constants folded */
+      if (!rd_match_types(r, &x, &y, a->sp)) return rv_err();
+      a->pos[0] = rv_expr(x, a->pos[0].sp), a->pos[1] = rv_expr(y, a->pos[1].sp);
     }
+  }
+  /* TVM's bitwise and shift functions take integers and bools: a float
+   * (a Python 1.5 too, which tirc converted to the other operand's type)
+   * is refused ("Expected integer argument"); a Python int beside a Python
+   * bool becomes a bool, 0 or 1 ("exceeds range of bool"), and the call
+   * is T.bool(..) & T.bool(..) */
+  if (rd_is_bit_op_name(name) && a->npos == 2 && !a->nkw) {
+    for (int i = 0; i < 2; i++)
+      if (a->pos[i].k == RV_FLOAT || (a->pos[i].k == RV_EXPR && a->pos[i].e && tir_dtype_is_float(a->pos[i].e->dtype))) {
+        tir_error(r->d, a->pos[i].sp, "T.%s of a float: TVM's bitwise operators take integers and bools", name);
+        return rv_err();
+      }
+    for (int i = 0; i < 2; i++)
+      if (a->pos[i].k == RV_INT && a->pos[1 - i].k == RV_BOOL) {
+        if (a->pos[i].i != 0 && a->pos[i].i != 1) {
+          tir_error(r->d, a->pos[i].sp, "T.%s of %lld and a bool: TVM makes the int a bool, and %lld exceeds its range",
+                    name, (long long)a->pos[i].i, (long long)a->pos[i].i);
+          return rv_err();
+        }
+        a->pos[i].k = RV_BOOL;
+      }
   }
   bool alone = !strcmp(name, "fmod") || !strcmp(name, "nextafter") || !strcmp(name, "hypot") ||
                !strcmp(name, "copysign") || !strcmp(name, "atan2") || !strcmp(name, "ldexp") || !strcmp(name, "fma");

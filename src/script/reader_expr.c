@@ -1121,7 +1121,7 @@ tir_expr *rd_bit_call(rd *r, const char *name, tir_expr *a, tir_expr *b, tir_spa
 static rval float_cmp_error(rd *r, const char *op, const tir_expr *v, tir_span sp) {
   char t[32];
   tir_error(r->d, sp, "'%s' of a Python float and a value of type %s: TVM refuses it (write the float as "
-            "T.float32(...) and the value as T.Cast, or the value first, as in 'n < 0.5')", op, tir_dtype_str(v->dtype, t));
+            "T.float32(...) and the value as T.Cast)", op, tir_dtype_str(v->dtype, t));
   return rv_err();
 }
 
@@ -1217,7 +1217,7 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
     x = promote ? rd_promote_lit(r, a, &y) : adopt(r, a, y);
   } else if (is_pynum(b) && a.k != RV_REGION) {
     if (!(x = rd_as_expr(r, a))) return rv_err();
-    if (b.k == RV_FLOAT && eq && !tir_dtype_is_float(x->dtype) && !tir_dtype_is_handle(x->dtype))
+    if (b.k == RV_FLOAT && (cmp || eq) && !tir_dtype_is_float(x->dtype) && !tir_dtype_is_handle(x->dtype))
       return float_cmp_error(r, op, x, sp);
     y = promote ? rd_promote_lit(r, b, &x) : adopt(r, b, x);
   } else {
@@ -1227,7 +1227,7 @@ rval rd_binop(rd *r, const char *op, rval a, rval b, tir_span sp) {
   if (!x || !y) return rv_err();
   /* == and != of two TIR values of different types: TVM's EQ and NE do
    * not promote ("mismatched types"); a Python number adopts the other's */
-  if ((!strcmp(op, "==") || !strcmp(op, "!=")) && !is_pynum(a) && !is_pynum(b) &&
+  if ((eq || cmp) && !is_pynum(a) && !is_pynum(b) &&
       !tir_dtype_eq(tir_dtype_with_lanes(x->dtype, 1), tir_dtype_with_lanes(y->dtype, 1)) &&
       !tir_dtype_is_handle(x->dtype) && !tir_dtype_is_handle(y->dtype)) {
     char s1[32], s2[32];
@@ -2476,7 +2476,12 @@ rval rd_eval(rd *r, TSNode n) {
      * evaluates both and cannot combine them ("'int' object has no
      * attribute 'expr_ty'"); two Python ints are Python's */
     rval rr = l.k == RV_INT || l.k == RV_EXPR ? rd_eval(r, rd_field(n, "right")) : (rval){.k = RV_NONE};
-    if ((l.k == RV_INT && rr.k == RV_EXPR) || (l.k == RV_EXPR && rr.k == RV_INT)) {
+    bool is_or = !strcmp(op, "or");
+    if (l.k == RV_EXPR && rr.k == RV_INT && l.e && l.e->dtype.lanes != 1) {
+      /* a vector on the left: TVM's parser takes the bitwise operator
+       * before it looks at the right (`x and 1` is x & 1) */
+      v = rd_binop(r, is_or ? "|" : "&", l, rr, sp);
+    } else if ((l.k == RV_INT && rr.k == RV_EXPR) || (l.k == RV_EXPR && rr.k == RV_INT)) {
       tir_error(r->d, (l.k == RV_INT ? l : rr).sp,
                 "a Python int in `%s` with a TIR value: TVM's parser cannot combine them (write a bool or a "
                 "comparison)", op);
@@ -2486,13 +2491,22 @@ rval rd_eval(rd *r, TSNode n) {
     } else if (l.k == RV_BOOL) {
       /* a Python value on the left: Python's short circuit, as TVM's parser
        * evaluates it (`True or x` is True, `False or x` is x, the right not read) */
-      bool truthy = l.i != 0, is_or = !strcmp(op, "or");
+      bool truthy = l.i != 0;
       v = truthy == is_or ? l : rd_eval(r, rd_field(n, "right"));
       /* `False or c`, `True and c` with c a TIR bool: TVM's parser keeps the
        * node, T.Or(T.bool(False), c) */
-      if (truthy != is_or && l.k == RV_BOOL && v.k == RV_EXPR && v.e && tir_dtype_is_bool(v.e->dtype) &&
-          v.e->dtype.lanes == 1)
-        v = rv_expr(with_span(r, tir_binary(r->c, is_or ? TIR_OR : TIR_AND, tir_bool(r->c, truthy), v.e), sp), sp);
+      if (truthy != is_or && v.k == RV_EXPR && v.e) {
+        if (v.e->dtype.lanes != 1) /* of a vector: TVM's True & x */
+          v = rd_binop(r, is_or ? "|" : "&", l, v, sp);
+        else if (tir_dtype_is_bool(v.e->dtype))
+          v = rv_expr(with_span(r, tir_binary(r->c, is_or ? TIR_OR : TIR_AND, tir_bool(r->c, truthy), v.e), sp), sp);
+        else {
+          char ts[64];
+          tir_error(r->d, v.sp, "`%s %s` with a value of type %s: TVM makes T.%s(T.bool(%s), value), which takes bools", truthy ? "True" : "False",
+                    op, tir_dtype_str(v.e->dtype, ts), is_or ? "Or" : "And", truthy ? "True" : "False");
+          v = rv_err();
+        }
+      }
     } else {
       rval rv = l.k == RV_EXPR ? rr : rd_eval(r, rd_field(n, "right"));
       /* of a vector, TVM's parser makes `a and b` its a & b (T.bitwise_and)
