@@ -1049,7 +1049,10 @@ static rval if_then_else(rd *r, rd_args *a, bool select) {
   const tir_expr *like = first_expr(a, 1);
   tir_expr **tf;
   if (select) {
-    tf = exprs_of(r, a, 1, like);
+    /* T.Select is TVM's node: a Python number is its own type (1 an int32,
+     * 1.5 a float32) and the branches must match ("mismatched types") */
+    (void)like;
+    tf = exprs_of(r, a, 1, NULL);
   } else {
     /* TVM 0.27's if_then_else matches its branches' dtypes as arithmetic
      * does (a Python number promoted: rd_promote_lit); Select does not */

@@ -497,6 +497,14 @@ tir_expr *rd_convert(rd *r, rval v, tir_dtype t) {
                 tir_dtype_str(t, b));
       return NULL;
     }
+    /* TVM's cast folds an int constant into the type's constant, and a
+     * bool holds 0 or 1 only ("3 exceeds range of bool") */
+    if (e->kind == TIR_INT_IMM && e->dtype.lanes == 1 && tir_dtype_is_bool(s) && !tir_dtype_is_bool(e->dtype) &&
+        e->u.int_val != 0 && e->u.int_val != 1) {
+      tir_error(r->d, v.sp, "%lld as a bool: TVM's cast makes a bool constant of it, which holds 0 or 1 only",
+                (long long)e->u.int_val);
+      return NULL;
+    }
     return cast_to(r, t, e);
   }
   }
