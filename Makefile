@@ -37,7 +37,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tests/tools/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: check-full codegen-full hostile-full scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm asan valgrind run clean bench grammar
+.PHONY: check-full codegen-full hostile-full scale-hunt sweep-full check-exp corpus-full bench-gpu-gen golden-reclaim chunked-read emit-sweep bench-ops memplan-tvm exec exec-tvm exec-full fuzz-exec fuzz-exec-long bench-memplan bigdeep bigdeep-long install uninstall install-check python-test hostile corpus all deps test unit cli aot aot-full golden oracle codegen analyzer-diff fuzz fuzz-tvm op-matrix op-matrix-sample asan valgrind run clean bench grammar
 all: $(LIB_A) $(LIB_SO) $(TIRC) $(TOOL_BINS)
 
 deps:
@@ -130,7 +130,7 @@ python-test: all
 # the long forms of make test's sampled targets, one after another (about
 # an hour): every corpus text, every input's C and CUDA built, the slow runs
 check-full: all
-	@$(MAKE) --no-print-directory hostile-full corpus-full sweep-full exec-full aot-full codegen-full
+	@$(MAKE) --no-print-directory hostile-full corpus-full sweep-full exec-full aot-full codegen-full op-matrix
 
 aot-full: $(TIRC)
 	@FULL=1 tests/aot/run.sh $(TIRC)
@@ -192,6 +192,16 @@ sweep-full: $(TIRC)
 fuzz: $(TIRC)
 	@python3 tests/fuzz/smoke.py $(TIRC) $(FUZZ_N)
 
+# TVM's operators and intrinsics over a matrix of operand types, read by
+# tirc and by TVM (a silent change fails it); make test runs every eighth
+# case, make op-matrix (and check-full) all 6,429
+OP_MATRIX_EVERY ?= 1
+op-matrix: $(TIRC)
+	@python3 tests/fuzz/op_matrix.py $(TIRC) --every $(OP_MATRIX_EVERY)
+
+op-matrix-sample: $(TIRC)
+	@python3 tests/fuzz/op_matrix.py $(TIRC) --every 8
+
 # mutants of the TVM-readable corpora read by tirc and by TVM side by side
 # (silent changes, leniency, refusals: tests/fuzz/README.md); not in make test
 FUZZ_TVM_N ?= 2000
@@ -218,7 +228,7 @@ scale-hunt: $(TIRC)
 	@python3 bench/scale_hunt.py --cc --sizes 1000
 
 test: all
-	@$(MAKE) --no-print-directory -j2 --output-sync=target corpus hostile codegen aot install-check exec emit-sweep chunked-read memplan-tvm fuzz bigdeep oracle python-test fuzz-exec golden golden-reclaim unit cli analyzer-diff
+	@$(MAKE) --no-print-directory -j2 --output-sync=target corpus hostile codegen aot install-check exec emit-sweep chunked-read memplan-tvm fuzz op-matrix-sample bigdeep oracle python-test fuzz-exec golden golden-reclaim unit cli analyzer-diff
 
 # the golden outputs again with the pipeline moving the live IR to a fresh
 # ctx after every pass (docs/passes.md): the same text
