@@ -506,7 +506,10 @@ static void check_stmt(vstate *st, const tir_stmt *s) {
     break;
   case TIR_FOR: check_for(st, s); break;
   case TIR_WHILE:
-    check_cond(st, s->u.whl.cond, "while condition");
+    if (s->u.whl.cond && tir_dtype_is_int(s->u.whl.cond->dtype) && s->u.whl.cond->dtype.lanes == 1)
+      check_expr(st, s->u.whl.cond); /* `while n:` and `while 1:`, as TVM: true when not zero */
+    else
+      check_cond(st, s->u.whl.cond, "while condition");
     st->loops++;
     check_stmt(st, s->u.whl.body);
     st->loops--;

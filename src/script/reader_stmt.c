@@ -2142,6 +2142,10 @@ static bool min_ext_of(rd *r, rval *lo, rval *hi, bool lit_zero, tir_expr **pmin
     /* a Python int past int32 counts as an int64 (TVM's const of it) */
     tir_dtype ta = a ? a->dtype : l.k == RV_INT && (l.i < INT32_MIN || l.i > INT32_MAX) ? TIR_INT64 : TIR_INT32;
     tir_dtype tb = b ? b->dtype : h.k == RV_INT && (h.i < INT32_MIN || h.i > INT32_MAX) ? TIR_INT64 : TIR_INT32;
+    /* a Python bool takes the other bound's type (TVM's stop - start
+     * converts it so: range(T.int8(1), True) is an int8 loop) */
+    if (h.k == RV_BOOL && a) tb = ta;
+    if (l.k == RV_BOOL && b) ta = tb;
     tir_dtype t = ta;
     if (tir_dtype_is_int(ta) && tir_dtype_is_int(tb) && ta.lanes == 1 && tb.lanes == 1 && !tir_dtype_is_bool(ta) &&
         !tir_dtype_is_bool(tb)) {
@@ -2655,7 +2659,7 @@ static tir_stmt *if_frame(rd *r, TSNode call, TSNode body) {
  * `with T.While(c):` frame) */
 static tir_stmt *while_of(rd *r, TSNode c, TSNode body, tir_span sp) {
   rval py;
-  tir_expr *cond = condition(r, c, &py, false);
+  tir_expr *cond = condition(r, c, &py, true);
   if (py.k == RV_ERR) return NULL;
   if (!cond) cond = py.k == RV_INT ? py_int_cond(r, py.i) : tir_bool(r->c, py.i != 0); /* `while 1:` is TVM's int32 1 */
   r->loop_depth++;
