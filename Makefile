@@ -194,7 +194,7 @@ fuzz: $(TIRC)
 
 # TVM's operators and intrinsics over a matrix of operand types, read by
 # tirc and by TVM (a silent change fails it); make test runs every eighth
-# case, make op-matrix (and check-full) all 6,429
+# case, make op-matrix (and check-full) all 6,801
 OP_MATRIX_EVERY ?= 1
 op-matrix: $(TIRC)
 	@python3 tests/fuzz/op_matrix.py $(TIRC) --every $(OP_MATRIX_EVERY)

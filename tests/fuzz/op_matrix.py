@@ -101,6 +101,38 @@ def cases():
         for t in ["int8", "int32", "float16", "bool", "uint8"]:
             out.append(("", f'T.evaluate(T.Cast("{t}", {lit}))'))
             out.append(("", f'T.evaluate(T.cast({lit}, "{t}"))'))
+    # statements: loop bounds of every kind and dtype, typed lets and local
+    # scalars, ramps and broadcasts, buffer shapes and indices, conditions
+    sig = 'A: T.Buffer((16,), "float32"), n: T.int32, m: T.int64'
+    for e in ["4", "T.int64(4)", "n", "m", "T.int8(4)", "True", "4.0", "T.uint8(4)"]:
+        for kind in ["range({e})", "T.serial({e})", "T.parallel({e})", "T.unroll({e})", "T.vectorized({e})",
+                     'T.thread_binding({e}, thread="threadIdx.x")']:
+            out.append((sig, f"for i in {kind.format(e=e)}:\n        A[i] = 1.0"))
+        for mn in ["0", "T.int64(0)", "1", "n", "T.int8(1)"]:
+            out.append((sig, f"for i in range({mn}, {e}):\n        A[i] = 1.0"))
+            out.append((sig, f"for i in T.serial({mn}, {e}):\n        A[i] = 1.0"))
+        out.append((sig, f"for i, j in T.grid({e}, 2):\n        A[i + j] = 1.0"))
+        out.append((sig, f"for i in range(0, {e}, 2):\n        A[i] = 1.0"))
+        out.append((sig, f"for i in range(0, 8, {e}):\n        A[i] = 1.0"))
+    for t in ["int8", "int32", "int64", "float32", "float16", "bool", "uint8"]:
+        for v in ["1", "300", "1.5", "True", "T.int64(5)", "n", "m", "A[0]"]:
+            out.append((sig, f'x: T.let[T.{t}] = {v}\n    A[0] = T.Cast("float32", x)'))
+            out.append((sig, f'x: T.{t} = {v}\n    A[0] = T.Cast("float32", x)'))
+    for lanes in ["4", "2", "T.int64(4)", "n"]:
+        for b in ["0", "n", "m", "T.int8(0)", "1.5"]:
+            out.append((sig, f"A[T.Ramp({b}, 1, {lanes})] = T.Broadcast(T.float32(1), 4)"))
+            out.append((sig, f"T.evaluate(T.Broadcast({b}, {lanes}))"))
+        out.append((sig, f"T.evaluate(T.Ramp(0, T.int64(1), {lanes}))"))
+    for sh in ["(4,)", "(T.int64(4),)", "(n,)", "(m,)", "(n, m)", "(4.0,)", "(True,)", "(T.int8(4),)"]:
+        out.append((sig, f"B = T.alloc_buffer({sh})\n    B[0] = T.float32(1)"))
+        out.append((sig, f"B = T.decl_buffer({sh}, data=A.data)\n    A[0] = B[0]"))
+    for idx in ["0", "T.int64(0)", "m", "n", "T.int8(1)", "T.uint8(1)", "n + m", "T.int64(1) + 1"]:
+        out.append((sig, f"A[{idx}] = A[{idx}]"))
+    for c in ["n", "m", "1", "True", "n < 2", "A[0]", "T.int8(1)", "1.5", "n and m", "n > 1 and m > 1"]:
+        out.append((sig, f"if {c}:\n        A[0] = 1.0"))
+        out.append((sig, f"while {c}:\n        A[0] = 1.0"))
+        out.append((sig, f"T.evaluate(T.if_then_else({c}, 1, 0))"))
+        out.append((sig, f'assert {c}, "msg"\n    A[0] = 1.0'))
     return out
 
 
