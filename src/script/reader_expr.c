@@ -339,15 +339,30 @@ static tir_expr *with_span(rd *r, tir_expr *e, tir_span sp) {
 
 static tir_expr *region_as_load(rd *r, rval v);
 
+/* a Python value as tvm.tirx.const infers its type (a let's value, a
+ * local scalar's): a float past float32's range, inf and nan are float64 */
+tir_expr *rd_const_expr(rd *r, rval v) {
+  if (v.k == RV_FLOAT && !(fabs(v.f) <= 3.4028234663852886e+38))
+    return with_span(r, tir_float(r->c, TIR_FLOAT64, v.f), v.sp);
+  return rd_as_expr(r, v);
+}
+
 tir_expr *rd_as_expr(rd *r, rval v) {
   switch (v.k) {
   case RV_EXPR: return v.e;
   case RV_BOOL: return with_span(r, tir_bool(r->c, v.i != 0), v.sp);
   case RV_INT:
     return with_span(r, tir_int(r->c, v.i >= INT32_MIN && v.i <= INT32_MAX ? TIR_INT32 : TIR_INT64, v.i), v.sp);
-  case RV_FLOAT: /* tvm.tirx.const's inference: float64 for inf and nan (and past float32's range, which
-                   * the float32 constant refuses, as TVM's parser cannot read its own print of such a float64) */
-    return with_span(r, tir_float(r->c, isfinite(v.f) ? TIR_FLOAT32 : TIR_FLOAT64, v.f), v.sp);
+  case RV_FLOAT: /* TVM's FFI conversion of a Python float (a call's argument, an attr's value, T.evaluate,
+                   * T.Cast, T.Broadcast, T.Select, T.exp ...): always a float32, inf and nan too, and past
+                   * float32's range refused ("Literal value 1e+300 exceeds maximum of float32"); a let or a
+                   * local scalar infers its type instead (rd_const_expr) */
+    if (isfinite(v.f) && fabs(v.f) > 3.4028234663852886e+38) {
+      tir_error(r->d, v.sp, "the Python float %g is past float32's range, and TVM makes a float32 of it here "
+                            "(write T.float64(...))", v.f);
+      return NULL;
+    }
+    return with_span(r, tir_float(r->c, TIR_FLOAT32, v.f), v.sp);
   case RV_STR:
     if (v.llvm_id) {
       tir_error(r->d, v.sp,
@@ -838,6 +853,9 @@ tir_expr *rd_promote_lit(rd *r, rval lit, tir_expr **other) {
   tir_dtype ot = tir_dtype_with_lanes(o->dtype, 1);
   if (lit.k == RV_BOOL || tir_dtype_is_handle(ot)) return adopt(r, lit, o);
   tir_dtype lt = lit.k == RV_FLOAT ? TIR_FLOAT32 : lit.i >= INT32_MIN && lit.i <= INT32_MAX ? TIR_INT32 : TIR_INT64;
+  /* the float is TVM's float32 first, so past float32's range it is refused
+   * even beside a float64 */
+  if (lit.k == RV_FLOAT && !rd_as_expr(r, lit)) return NULL;
   tir_dtype t = rd_dtype_rank(ot) >= rd_dtype_rank(lt) ? ot : lt;
   if (!tir_dtype_eq(t, ot)) *other = cast_to(r, tir_dtype_with_lanes(t, o->dtype.lanes), o);
   return rd_convert(r, lit, t);

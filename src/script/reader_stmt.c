@@ -2,6 +2,7 @@
  * statement-level allocations), for / while / if, with-frames (blocks,
  * init, attr, launch_thread, Assert), T.evaluate and bare calls. */
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 #include "script/reader.h"
@@ -728,7 +729,7 @@ static tir_stmt *tirx_assign(rd *r, const char *name, rval v, TSNode type, TSNod
     rd_push_sym(r, name, v); /* a Python value: bound by name */
     return NULL;
   }
-  tir_expr *e = rd_as_expr(r, v);
+  tir_expr *e = rd_const_expr(r, v); /* the scalar's type as tvm.tirx.const infers it: inf a float64 */
   if (!e) return NULL;
   if (tir_dtype_is_handle(e->dtype) && e->dtype.bits == 0) { /* void: TVM's local scalar of T.void */
     tir_error(r->d, sp,
@@ -766,13 +767,15 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
     if (done) return s;
   }
   if (auto_let) {
-    e = rd_as_expr(r, v);
+    e = rd_const_expr(r, v); /* TVM infers the type as tvm.tirx.const does: inf a float64 */
   } else if (!ts_node_is_null(tnode)) {
     rval tv = rd_eval(r, tnode);
     if (tv.k == RV_ERR || !rd_parse_dtype(r, tv, &t)) return NULL;
     /* a Python number is first a value of its own type (int32, or int64
      * past int32's range; float32; bool), as TVM converts it */
     tir_dtype vt = rd_natural_dtype(v, t);
+    if (v.k == RV_FLOAT && !(fabs(v.f) <= 3.4028234663852886e+38))
+      vt = TIR_FLOAT64; /* inf, nan and past float32: tvm.tirx.const's float64 */
     if (is_let && !tir_dtype_eq(vt, t)) {
       /* T.let[t]: the var's type is t, its value must be one (TVM's check:
        * value->ty == var->ty); no silent conversion */
