@@ -249,7 +249,8 @@ static tir_expr *stride_of(rd *r, rval v, const char *buf, const char *field, ti
   }
   tir_expr *e = rd_as_expr(r, v);
   if (e && !tir_dtype_is_int(e->dtype)) {
-    tir_error(r->d, v.sp, "buffer strides must be integers");
+    tir_error(r->d, v.sp, !strcmp(field, "elem_offset") ? "buffer elem_offset must be an integer"
+                                                         : "buffer strides must be integers");
     return NULL;
   }
   return e;

@@ -785,6 +785,21 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
       rd_push_sym(r, name, (rval){.k = RV_ERR});
       return NULL;
     }
+    /* T.let[T.handle("float32", "global")] of a pointer of another type
+     * (A.data of a uint1 buffer): TVM's check value->ty == var->ty refuses it */
+    if (is_let && tv.k == RV_HANDLE_T && tv.dt.bits && v.k == RV_EXPR && v.e &&
+        (v.e->kind == TIR_VAR || v.e->kind == TIR_CALL)) {
+      tir_dtype pe = v.e->kind == TIR_VAR ? v.e->u.var.ptr_elem : v.e->u.call.ptr_elem;
+      const char *ps = v.e->kind == TIR_VAR ? v.e->u.var.ptr_scope : v.e->u.call.ptr_scope;
+      const char *want = tv.s ? tv.s : "global", *got = ps ? ps : "global";
+      if (pe.bits && (!tir_dtype_eq(pe, tv.dt) || strcmp(want, got))) {
+        char a[32], b[32];
+        tir_error(r->d, v.sp, "let '%s' is declared T.handle(\"%s\", \"%s\") but its value points to %s in \"%s\"",
+                  name, tir_dtype_str(tv.dt, a), want, tir_dtype_str(pe, b), got);
+        rd_push_sym(r, name, (rval){.k = RV_ERR});
+        return NULL;
+      }
+    }
     e = rd_convert(r, v, t);
   } else {
     if (v.k == RV_INT || v.k == RV_FLOAT || v.k == RV_BOOL || python_only(v)) {
