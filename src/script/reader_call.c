@@ -658,6 +658,13 @@ static rval table_call(rd *r, const char *name, rd_args *a) {
       return rv_expr(tir_binary(r->c, TIR_AND, nn, tir_not(r->c, tir_broadcast(r->c, tir_bool(r->c, false), t.lanes))), a->sp);
     }
   }
+  /* the rounding functions of a bool or an int vector: TVM's return the
+   * value itself, as of an int */
+  if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e &&
+      (tir_dtype_is_bool(a->pos[0].e->dtype) || (tir_dtype_is_int(a->pos[0].e->dtype) && a->pos[0].e->dtype.lanes != 1)) &&
+      (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "round") || !strcmp(name, "trunc") ||
+       !strcmp(name, "nearbyint")))
+    return a->pos[0];
   if (a->npos == 1 && !a->nkw && a->pos[0].k == RV_EXPR && a->pos[0].e && a->pos[0].e->dtype.lanes == 1 &&
       (tir_dtype_is_int(a->pos[0].e->dtype) || tir_dtype_is_bool(a->pos[0].e->dtype))) {
     tir_expr *x = a->pos[0].e;
