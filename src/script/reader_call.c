@@ -1053,12 +1053,10 @@ static rval if_then_else(rd *r, rd_args *a, bool select) {
   const char *name = select ? "Select" : "if_then_else";
   if (!want_args(r, name, a, 3, 3)) return rv_err();
   tir_expr *c = rd_as_expr(r, a->pos[0]);
-  const tir_expr *like = first_expr(a, 1);
   tir_expr **tf;
   if (select) {
     /* T.Select is TVM's node: a Python number is its own type (1 an int32,
      * 1.5 a float32) and the branches must match ("mismatched types") */
-    (void)like;
     tf = exprs_of(r, a, 1, NULL);
   } else {
     /* TVM 0.27's if_then_else matches its branches' dtypes as arithmetic
