@@ -238,7 +238,7 @@ bool ana_fits(tir_dtype t, int64_t v) {
     return v >= -lim && v < lim;
   }
   if (t.code == TIR_TC_UINT) {
-    if (t.bits >= 64) return v >= 0;
+    if (t.bits >= 63) return v >= 0; /* uint63's largest is int64's */
     return v >= 0 && v < ((int64_t)1 << t.bits);
   }
   return false;

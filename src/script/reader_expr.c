@@ -405,7 +405,7 @@ tir_expr *rd_as_expr(rd *r, rval v) {
 bool rd_int_fits(tir_dtype t, int64_t v) {
   if (tir_dtype_is_bool(t)) return v == 0 || v == 1;
   if (t.bits >= 64) return t.code == TIR_TC_INT || v >= 0;
-  if (t.code == TIR_TC_UINT) return v >= 0 && v < ((int64_t)1 << t.bits);
+  if (t.code == TIR_TC_UINT) return v >= 0 && (t.bits >= 63 || v < ((int64_t)1 << t.bits)); /* uint63: every v >= 0 */
   int64_t lim = (int64_t)1 << (t.bits - 1);
   return v >= -lim && v < lim;
 }
