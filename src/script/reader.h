@@ -412,6 +412,7 @@ rval rd_eval(rd *r, TSNode n);
 /* the value as an expr: Python numbers become int32 / int64 / float32 / bool imms */
 tir_expr *rd_as_expr(rd *r, rval v);
 tir_expr *rd_const_expr(rd *r, rval v);
+bool rd_py_float_fits_f32(double f);
 /* a store target's region (B[0:4] = ...): the vector element it names */
 tir_expr *rd_region_load(rd *r, rval v);
 /* a Python literal converted to dtype t; exprs of another dtype are cast */

@@ -339,10 +339,14 @@ static tir_expr *with_span(rd *r, tir_expr *e, tir_span sp) {
 
 static tir_expr *region_as_load(rd *r, rval v);
 
+/* a Python float within float32's finite range (not inf or nan), which
+ * tvm.tirx.const makes a float32 and TVM's conversion takes */
+bool rd_py_float_fits_f32(double f) { return fabs(f) <= tir_dtype_float_max(TIR_FLOAT32); }
+
 /* a Python value as tvm.tirx.const infers its type (a let's value, a
  * local scalar's): a float past float32's range, inf and nan are float64 */
 tir_expr *rd_const_expr(rd *r, rval v) {
-  if (v.k == RV_FLOAT && !(fabs(v.f) <= 3.4028234663852886e+38))
+  if (v.k == RV_FLOAT && !rd_py_float_fits_f32(v.f))
     return with_span(r, tir_float(r->c, TIR_FLOAT64, v.f), v.sp);
   return rd_as_expr(r, v);
 }
@@ -357,7 +361,7 @@ tir_expr *rd_as_expr(rd *r, rval v) {
                    * T.Cast, T.Broadcast, T.Select, T.exp ...): always a float32, inf and nan too, and past
                    * float32's range refused ("Literal value 1e+300 exceeds maximum of float32"); a let or a
                    * local scalar infers its type instead (rd_const_expr) */
-    if (isfinite(v.f) && fabs(v.f) > 3.4028234663852886e+38) {
+    if (isfinite(v.f) && !rd_py_float_fits_f32(v.f)) {
       tir_error(r->d, v.sp, "the Python float %g is past float32's range, and TVM makes a float32 of it here "
                             "(write T.float64(...))", v.f);
       return NULL;

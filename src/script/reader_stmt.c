@@ -2,7 +2,6 @@
  * statement-level allocations), for / while / if, with-frames (blocks,
  * init, attr, launch_thread, Assert), T.evaluate and bare calls. */
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 
 #include "script/reader.h"
@@ -774,7 +773,7 @@ static tir_stmt *let(rd *r, const char *name, rval v, TSNode type, TSNode list, 
     /* a Python number is first a value of its own type (int32, or int64
      * past int32's range; float32; bool), as TVM converts it */
     tir_dtype vt = rd_natural_dtype(v, t);
-    if (v.k == RV_FLOAT && !(fabs(v.f) <= 3.4028234663852886e+38))
+    if (v.k == RV_FLOAT && !rd_py_float_fits_f32(v.f))
       vt = TIR_FLOAT64; /* inf, nan and past float32: tvm.tirx.const's float64 */
     if (is_let && !tir_dtype_eq(vt, t)) {
       /* T.let[t]: the var's type is t, its value must be one (TVM's check:
